@@ -1,0 +1,5 @@
+module github.com/taskspec/taskspec/gen/go
+
+go 1.24
+
+require google.golang.org/protobuf v1.36.12
