@@ -1,0 +1,57 @@
+"""taskspec: the TaskSpec v1 contract for Python services.
+
+A TaskSpec is one evaluable programming task: its language, difficulty,
+provenance, prompt, expected files and hidden verification commands. Go
+services read and write it as ``taskspec.yaml`` sidecars; this package reads
+and writes the same sidecars, byte for byte, on top of the protobuf messages
+generated from ``proto/taskspec/v1/taskspec.proto``.
+
+Every error this package raises is a :class:`TaskSpecError`.
+"""
+
+from __future__ import annotations
+
+from taskspec._agent import agent_view
+from taskspec._api import marshal_yaml, parse_task_spec, signal_keys, validate
+from taskspec._difficulty import derive_difficulty
+from taskspec._enums import Difficulty, GeneratedKind, Language
+from taskspec._errors import DecodeError, TaskSpecError, ValidationError, Violation
+from taskspec._io import load, save
+from taskspec._registry import Generator, PluginFailure, Registry
+from taskspec._validate import CURRENT_TASK_SPEC_VERSION
+from taskspec.v1.taskspec_pb2 import (
+    GeneratedFrom,
+    GenerateOptions,
+    KGQuery,
+    SolutionArtifact,
+    TaskSpec,
+    Verification,
+)
+
+__all__ = [
+    "CURRENT_TASK_SPEC_VERSION",
+    "DecodeError",
+    "Difficulty",
+    "GenerateOptions",
+    "GeneratedFrom",
+    "GeneratedKind",
+    "Generator",
+    "KGQuery",
+    "Language",
+    "PluginFailure",
+    "Registry",
+    "SolutionArtifact",
+    "TaskSpec",
+    "TaskSpecError",
+    "ValidationError",
+    "Verification",
+    "Violation",
+    "agent_view",
+    "derive_difficulty",
+    "load",
+    "marshal_yaml",
+    "parse_task_spec",
+    "save",
+    "signal_keys",
+    "validate",
+]

@@ -1,0 +1,68 @@
+"""The core entry points: parse, marshal, validate.
+
+They live together because each is a thin composition of the converter
+modules, and because they define the one promise this package makes:
+``parse_task_spec(marshal_yaml(s)) == s`` for every valid spec, with bytes
+identical to what the Go package writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from taskspec import _decode, _emit, _fastpath, _validate
+from taskspec._errors import TaskSpecError, ValidationError, Violation
+from taskspec.v1 import taskspec_pb2
+
+__all__ = ["marshal_yaml", "parse_task_spec", "signal_keys", "validate"]
+
+validate = _validate.validate
+signal_keys = _validate.signal_keys
+
+
+def parse_task_spec(data: bytes | bytearray | memoryview | str) -> taskspec_pb2.TaskSpec:
+    """Decode a TaskSpec from YAML strictly, then validate it.
+
+    Strict decoding rejects unknown and duplicate keys at every level, so a
+    sidecar written for another version cannot be silently misread. Decode
+    problems raise :class:`~taskspec.DecodeError`; a well-formed document
+    that breaks a contract rule raises :class:`~taskspec.ValidationError`,
+    whose violations carry the line and column of the offending value.
+    """
+    if isinstance(data, (bytes, str)):
+        # Canonical documents (the common case) skip composing; the fast
+        # path proves its result exact by re-marshalling it.
+        spec = _fastpath.parse_canonical(data)
+        if spec is not None and not _validate.check(spec):
+            return spec
+    decoded = _decode.decode(data)
+    violations = _validate.check(decoded.spec, decoded.raw_enums, decoded.positions)
+    if violations:
+        raise ValidationError([_locate(v, decoded.positions) for v in violations])
+    return decoded.spec
+
+
+def _locate(violation: Violation, positions: dict[str, tuple[int, int]]) -> Violation:
+    """Give a violation of a missing field the position of its nearest present parent."""
+    if violation.line:
+        return violation
+    path = violation.field_path
+    while "." in path:
+        path = path.rsplit(".", 1)[0]
+        if path in positions:
+            line, column = positions[path]
+            return replace(violation, line=line, column=column)
+    return replace(violation, line=1, column=1)
+
+
+def marshal_yaml(spec: taskspec_pb2.TaskSpec) -> bytes:
+    """Write *spec* as canonical YAML, byte-identical to the Go package's ``MarshalYAML``.
+
+    Like Go, it does not validate: it writes what it is given, so that
+    invalid specs can be inspected and repaired. The output is deterministic.
+    A value YAML cannot carry (an undefined enum number) raises
+    :class:`~taskspec.TaskSpecError` rather than being dropped.
+    """
+    if not isinstance(spec, taskspec_pb2.TaskSpec):
+        raise TaskSpecError(f"expected a taskspec.v1.TaskSpec, got {type(spec).__name__}")
+    return _emit.marshal(spec)

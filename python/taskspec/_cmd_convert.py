@@ -1,0 +1,76 @@
+"""``taskspec convert --to FORMAT [--from FORMAT] [FILE|-]``: change a spec's encoding.
+
+It reads one spec (stdin by default), validates it and writes it to stdout
+in canonical YAML, proto3 JSON or binary protobuf, so it composes in pipes
+(``... | taskspec convert --to binpb | ...``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from taskspec._clikit import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Report, read
+from taskspec._convert import Format, convert, format_for_path
+from taskspec._errors import TaskSpecError
+
+__all__ = ["register"]
+
+_FORMATS = [f.value for f in Format]
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "convert",
+        help="convert a spec between YAML, proto3 JSON and binary protobuf",
+        description="Read one spec (a file, or stdin when FILE is - or absent), validate it "
+        "and write it to stdout in another format. Without --from, the format is "
+        "guessed from the file extension (.yaml/.yml, .json, .binpb/.pb); stdin "
+        "is read as YAML. Binary output is refused when stdout is a terminal.",
+    )
+    p.add_argument("--to", required=True, choices=_FORMATS, help="output format")
+    p.add_argument(
+        "--from",
+        dest="source",
+        choices=_FORMATS,
+        help="input format (default: from the file extension, or yaml for stdin)",
+    )
+    p.add_argument("path", nargs="?", default="-", metavar="FILE")
+    p.set_defaults(func=run)
+
+
+def _usage(message: str) -> int:
+    print(f"taskspec convert: error: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def run(args: argparse.Namespace) -> int:
+    target = Format(args.to)
+    stdin = args.path == "-"
+    if args.source is not None:
+        source = Format(args.source)
+    elif stdin:
+        source = Format.YAML
+    else:
+        guessed = format_for_path(args.path)
+        if guessed is None:
+            return _usage(f"cannot tell the format of {args.path} from its extension; use --from")
+        source = guessed
+    # Checked before reading, so that a refused command never waits on stdin.
+    if target is Format.BINPB and sys.stdout.isatty():
+        return _usage("refusing to write binary protobuf to a terminal; redirect stdout")
+
+    report = Report(sys.stderr)
+    data = sys.stdin.buffer.read() if stdin else read(Path(args.path), report)
+    if data is None:
+        return EXIT_INVALID
+    try:
+        out = convert(data, source, target)
+    except TaskSpecError as err:
+        report.error(args.path, err)
+        return EXIT_INVALID
+    sys.stdout.buffer.write(out)
+    sys.stdout.flush()
+    return EXIT_OK

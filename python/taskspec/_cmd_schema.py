@@ -1,0 +1,39 @@
+"""``taskspec schema``: print the JSON Schema of the YAML sidecar.
+
+The schema ships inside the package, byte for byte the committed
+``schema/taskspec.v1.schema.json``, so an installed ``taskspec`` can hand
+an editor or a CI step the schema of exactly the version it validates
+with: ``taskspec schema > taskspec.v1.schema.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from taskspec._clikit import EXIT_INVALID, EXIT_OK
+from taskspec._jsonschema import FILENAME, packaged
+
+__all__ = ["register"]
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "schema",
+        help="print the JSON Schema of taskspec.yaml",
+        description="Print the JSON Schema (draft 2020-12) of TaskSpec v1 sidecars, for "
+        "editors and other JSON Schema tools.",
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        data = packaged()
+    except OSError as err:  # a broken install: the package data is missing
+        print(f"taskspec: cannot read the packaged {FILENAME}: {err}", file=sys.stderr)
+        return EXIT_INVALID
+    sys.stdout.buffer.write(data)
+    sys.stdout.flush()
+    return EXIT_OK

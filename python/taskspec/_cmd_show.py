@@ -1,0 +1,53 @@
+"""``taskspec show [--agent] FILE``: print one sidecar in canonical form.
+
+``--agent`` prints what the agent may see (:func:`taskspec.agent_view`), so
+a harness can hand the agent exactly these bytes and nothing more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from taskspec._agent import agent_view
+from taskspec._api import marshal_yaml, parse_task_spec
+from taskspec._clikit import EXIT_INVALID, EXIT_OK, Report, read
+from taskspec._errors import TaskSpecError
+
+__all__ = ["register"]
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "show",
+        help="print a sidecar in canonical form",
+        description="Parse and validate one file (- for stdin) and print its canonical YAML.",
+    )
+    p.add_argument(
+        "--agent",
+        action="store_true",
+        help="print only what the agent may see (the verification block is cleared)",
+    )
+    p.add_argument("path", metavar="FILE")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    report = Report(sys.stderr)
+    data = sys.stdin.buffer.read() if args.path == "-" else read(Path(args.path), report)
+    if data is None:
+        return EXIT_INVALID
+    try:
+        spec = parse_task_spec(data)
+    except TaskSpecError as err:
+        report.error(args.path, err)
+        return EXIT_INVALID
+    if args.agent:
+        # The file is validated above; the view itself is not a valid spec
+        # (it has no test_cmd), and marshal_yaml writes it without validating.
+        spec = agent_view(spec)
+    sys.stdout.buffer.write(marshal_yaml(spec))
+    sys.stdout.flush()
+    return EXIT_OK

@@ -1,0 +1,421 @@
+"""Conversion between the three encodings of a TaskSpec.
+
+The YAML sidecar is what people read and edit; the same record also crosses
+process boundaries as binary protobuf and as proto3 JSON. All three carry
+exactly the same information, so conversion is lossless: any valid spec
+survives YAML -> JSON -> binary -> YAML byte for byte.
+
+Two rules make the other formats as safe to read as the YAML one:
+
+- Every input is validated against the same contract as a sidecar, so a
+  conversion never launders an invalid document into another format.
+- Bytes that are not a TaskSpec raise :class:`~taskspec.DecodeError` with
+  a one-line message, and a spec that breaks a rule raises
+  :class:`~taskspec.ValidationError`, as for YAML. No protobuf or ``json``
+  exception escapes, because callers catch :class:`~taskspec.TaskSpecError`
+  and nothing else.
+
+Readers are strict where protobuf's own would lose data silently: unknown
+fields are rejected in binary input too (protobuf would keep them as opaque
+bytes that no YAML can carry), and a JSON object that names one field twice
+(``taskId`` and ``task_id``) is rejected instead of keeping the last value.
+Writers are deterministic: map entries are sorted by the bytes of their
+keys, as Go sorts them, so the same spec always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import os
+from collections.abc import Iterator
+from functools import cache
+from pathlib import PurePath
+from typing import Any, Final, NoReturn, cast
+
+from google.protobuf import json_format
+from google.protobuf import message as pb_message
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.unknown_fields import UnknownFieldSet
+
+from taskspec import _validate
+from taskspec._api import marshal_yaml, parse_task_spec
+from taskspec._decode import MAX_DOCUMENT_BYTES
+from taskspec._errors import DecodeError, TaskSpecError, Violation
+from taskspec.v1 import taskspec_pb2
+
+__all__ = [
+    "Format",
+    "convert",
+    "format_for_path",
+    "marshal",
+    "marshal_binpb",
+    "marshal_json",
+    "parse",
+    "parse_binpb",
+    "parse_json",
+]
+
+Data = bytes | bytearray | memoryview
+
+
+class Format(enum.StrEnum):
+    """An encoding of a TaskSpec; the value is the name the command line uses."""
+
+    #: Canonical YAML, byte-identical to the Go package's ``MarshalYAML``.
+    YAML = "yaml"
+    #: Proto3 JSON with the standard lowerCamelCase field names.
+    JSON = "json"
+    #: Binary protobuf, serialized deterministically.
+    BINPB = "binpb"
+
+
+_SIGNALS_NUMBER: Final = taskspec_pb2.TaskSpec.DIFFICULTY_SIGNALS_FIELD_NUMBER
+
+_EXTENSIONS = {
+    ".yaml": Format.YAML,
+    ".yml": Format.YAML,
+    ".json": Format.JSON,
+    ".binpb": Format.BINPB,
+    ".pb": Format.BINPB,
+}
+
+
+def format_for_path(path: str | os.PathLike[str]) -> Format | None:
+    """The format a file name's extension names (case-insensitive), or None."""
+    return _EXTENSIONS.get(PurePath(path).suffix.lower())
+
+
+# -- reading -------------------------------------------------------------------
+
+
+def parse(data: Data | str, fmt: Format | str) -> taskspec_pb2.TaskSpec:
+    """Decode *data* in format *fmt* and validate it, as :func:`taskspec.parse_task_spec` does."""
+    match _format(fmt):
+        case Format.YAML:
+            return parse_task_spec(data)
+        case Format.JSON:
+            return parse_json(data)
+        case Format.BINPB:
+            if isinstance(data, str):
+                raise DecodeError("binary protobuf must be bytes, got str")
+            return parse_binpb(data)
+
+
+def parse_json(data: Data | str) -> taskspec_pb2.TaskSpec:
+    """Decode a proto3 JSON TaskSpec strictly, then validate it.
+
+    Both the lowerCamelCase names and the proto field names are accepted,
+    as proto3 JSON requires; unknown fields, duplicate keys, a field given
+    under both of its names, and anything but an object at the top are
+    rejected. A UTF-8 byte order mark is allowed.
+    """
+    if isinstance(data, str):
+        try:
+            data = data.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise DecodeError(
+                f"input is not valid Unicode (lone surrogate at character {err.start})"
+            ) from None
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise DecodeError(f"expected bytes or str, got {type(data).__name__}")
+    data = bytes(data)
+    _check_size(len(data))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        offset = err.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
+        raise DecodeError(
+            f"input is not valid UTF-8 (byte 0x{data[offset]:02x} at offset {offset})"
+        ) from None
+
+    try:
+        obj = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
+    except json.JSONDecodeError as err:
+        raise DecodeError(
+            [Violation("", f"invalid JSON: {err.msg}", err.lineno, err.colno)]
+        ) from None
+    except _JSONValueError as err:
+        raise DecodeError(f"invalid JSON: {err}") from None
+    except RecursionError:
+        raise DecodeError("invalid JSON: nested too deeply") from None
+    except ValueError:  # only an integer literal too long for int() is left
+        raise DecodeError("invalid JSON: a number has too many digits") from None
+    if not isinstance(obj, dict):
+        raise DecodeError(f"expected a JSON object at the top, got {_json_kind(obj)}")
+    _check_fields(obj, cast(Descriptor, taskspec_pb2.TaskSpec.DESCRIPTOR), "")
+
+    spec = taskspec_pb2.TaskSpec()
+    try:
+        json_format.ParseDict(obj, spec, ignore_unknown_fields=False)
+    except json_format.Error as err:
+        raise DecodeError(f"invalid TaskSpec JSON: {_json_format_reason(err)}") from None
+    _validate.validate(spec)
+    return spec
+
+
+def parse_binpb(data: Data) -> taskspec_pb2.TaskSpec:
+    """Decode a binary protobuf TaskSpec, reject unknown fields, then validate it."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise DecodeError(f"expected bytes, got {type(data).__name__}")
+    data = bytes(data)
+    _check_size(len(data))
+    spec = taskspec_pb2.TaskSpec()
+    try:
+        spec.ParseFromString(data)
+    except pb_message.Error as err:
+        raise DecodeError(f"invalid binary TaskSpec: {_reason(err)}") from None
+    for path, number, message_name in _unknown_fields(spec, ""):
+        where = f" in {path}" if path else ""
+        raise DecodeError(
+            [
+                Violation(
+                    path,
+                    f"unknown field number {number}{where} ({message_name}): "
+                    "the data is not a TaskSpec v1 or was written by a newer schema",
+                )
+            ]
+        )
+    _validate.validate(spec)
+    return spec
+
+
+# -- writing -------------------------------------------------------------------
+
+
+def marshal(spec: taskspec_pb2.TaskSpec, fmt: Format | str) -> bytes:
+    """Write *spec* in format *fmt*. Like :func:`taskspec.marshal_yaml`, it does not validate."""
+    match _format(fmt):
+        case Format.YAML:
+            return marshal_yaml(spec)
+        case Format.JSON:
+            return marshal_json(spec)
+        case Format.BINPB:
+            return marshal_binpb(spec)
+
+
+def marshal_json(spec: taskspec_pb2.TaskSpec) -> bytes:
+    """Proto3 JSON: lowerCamelCase names, two-space indent, a final newline.
+
+    Fields come in field-number order and difficulty_signals keys in byte
+    order, so the bytes depend only on the spec. As proto3 JSON specifies,
+    int64 values are strings, enums are their proto names and fields at
+    their default value are left out; an unset kg_query is absent while an
+    empty one is ``{}``, so that distinction survives.
+    """
+    _check_spec(spec)
+    obj = json_format.MessageToDict(spec)
+    signals = obj.get("difficultySignals")
+    if isinstance(signals, dict):
+        obj["difficultySignals"] = dict(sorted(signals.items()))
+    return (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def marshal_binpb(spec: taskspec_pb2.TaskSpec) -> bytes:
+    """Binary protobuf, byte-identical to Go's deterministic ``proto.Marshal``.
+
+    Fields come in field-number order and map entries sorted by the bytes
+    of their keys, as Go writes them. Python's own deterministic mode is
+    not enough: its runtime (upb, protobuf 7.35) sorts a key after every
+    longer key it is a prefix of (``edge_count_max`` before ``edge_count``,
+    and ``""`` last), which is deterministic but not Go's order. So the map
+    entries are written here, in byte order, between the fields before and
+    after the map.
+    """
+    _check_spec(spec)
+    signals = spec.difficulty_signals
+    if len(signals) < 2:
+        return spec.SerializeToString(deterministic=True)
+    head, tail = taskspec_pb2.TaskSpec(), taskspec_pb2.TaskSpec()
+    head.CopyFrom(spec)
+    tail.CopyFrom(spec)
+    for fd in spec.DESCRIPTOR.fields:
+        if fd.number >= _SIGNALS_NUMBER:
+            head.ClearField(fd.name)
+        if fd.number <= _SIGNALS_NUMBER:
+            tail.ClearField(fd.name)
+    head.DiscardUnknownFields()  # unknown fields come last, with the tail
+    # Code-point order of str is the byte order of UTF-8, which Go sorts by.
+    entries = b"".join(
+        taskspec_pb2.TaskSpec(difficulty_signals={key: signals[key]}).SerializeToString()
+        for key in sorted(signals)
+    )
+    return (
+        head.SerializeToString(deterministic=True)
+        + entries
+        + tail.SerializeToString(deterministic=True)
+    )
+
+
+def convert(data: Data | str, source: Format | str, target: Format | str) -> bytes:
+    """Decode and validate *data* in format *source*, then write it in format *target*."""
+    return marshal(parse(data, source), target)
+
+
+# -- helpers -------------------------------------------------------------------
+
+
+def _format(fmt: Format | str) -> Format:
+    try:
+        return Format(fmt)
+    except ValueError:
+        names = ", ".join(f.value for f in Format)
+        raise TaskSpecError(f"unknown format {fmt!r}; expected one of: {names}") from None
+
+
+def _check_spec(spec: object) -> None:
+    if not isinstance(spec, taskspec_pb2.TaskSpec):
+        raise TaskSpecError(f"expected a taskspec.v1.TaskSpec, got {type(spec).__name__}")
+
+
+def _check_size(size: int) -> None:
+    if size > MAX_DOCUMENT_BYTES:
+        raise DecodeError(f"document is larger than {MAX_DOCUMENT_BYTES} bytes")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _reason(err: Exception) -> str:
+    # upb's messages name the message type first; the reason follows the colon.
+    text = _one_line(str(err))
+    _, sep, rest = text.partition("': ")
+    return rest if sep else text
+
+
+class _JSONValueError(ValueError):
+    """JSON that json.loads would accept and misread.
+
+    A repeated key (json.loads keeps the last one silently), or NaN and
+    Infinity (which are not JSON at all).
+    """
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _JSONValueError(f"duplicate key {json.dumps(key, ensure_ascii=False)}")
+        out[key] = value
+    return out
+
+
+def _no_constants(name: str) -> NoReturn:
+    raise _JSONValueError(f"{name} is not a JSON value")
+
+
+def _json_kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array"
+
+
+@cache
+def _json_fields(desc: Descriptor) -> dict[str, FieldDescriptor]:
+    """Both accepted JSON names of every field of *desc*."""
+    names: dict[str, FieldDescriptor] = {}
+    for fd in desc.fields:
+        names[fd.name] = fd
+        names[fd.json_name] = fd
+    return names
+
+
+def _is_map(fd: FieldDescriptor) -> bool:
+    return fd.message_type is not None and fd.message_type.GetOptions().map_entry
+
+
+def _check_fields(obj: dict[str, Any], desc: Descriptor, path: str) -> None:
+    """Reject unknown keys, and one field given under both of its names.
+
+    json_format rejects unknown keys too, but its message names the proto
+    types rather than the field path a person can look for. It only
+    compares keys as written, so ``{"taskId": "a", "task_id": "b"}`` would
+    quietly become ``task_id: b``. Values of the wrong shape are left for
+    json_format to report, except that a message must be an object:
+    json_format would read ``[]`` as an empty message.
+    """
+    fields = _json_fields(desc)
+    seen: dict[str, str] = {}
+    for key, value in obj.items():
+        fd = fields.get(key)
+        if fd is None:
+            expected = ", ".join(f.json_name for f in desc.fields)
+            raise DecodeError(
+                [
+                    Violation(
+                        f"{path}.{key}" if path else key,
+                        f"unknown field {json.dumps(key, ensure_ascii=False)}"
+                        f"{f' in {path}' if path else ''}; expected one of: {expected}",
+                    )
+                ]
+            )
+        field_path = f"{path}.{fd.name}" if path else fd.name
+        if fd.name in seen:
+            raise DecodeError(
+                [
+                    Violation(
+                        field_path,
+                        f"field {field_path} is given twice, as {json.dumps(seen[fd.name])} "
+                        f"and {json.dumps(key)}",
+                    )
+                ]
+            )
+        seen[fd.name] = key
+        if fd.message_type is None or _is_map(fd) or value is None:
+            continue
+        if not fd.is_repeated:
+            items = [(field_path, value)]
+        elif isinstance(value, list):
+            items = [(f"{field_path}[{i}]", item) for i, item in enumerate(value)]
+        else:
+            continue  # json_format reports a list field that is not a list
+        for item_path, item in items:
+            if not isinstance(item, dict):
+                raise DecodeError(
+                    [
+                        Violation(
+                            item_path, f"{item_path}: expected an object, got {_json_kind(item)}"
+                        )
+                    ]
+                )
+            _check_fields(item, fd.message_type, item_path)
+
+
+def _json_format_reason(err: Exception) -> str:
+    """json_format's message without its nesting: ``taskId: expected string ...``.
+
+    json_format wraps an error once per enclosing field ("Failed to parse
+    generatedFrom field: Failed to parse kgQuery field: ..."); the chain of
+    field names becomes a dotted prefix.
+    """
+    text = _one_line(str(err))
+    names: list[str] = []
+    prefix, marker = "Failed to parse ", " field: "
+    while text.startswith(prefix) and marker in text:
+        name, _, text = text[len(prefix) :].partition(marker)
+        names.append(name)
+    text = text.rstrip(".")
+    return f"{'.'.join(names)}: {text}" if names else text
+
+
+def _unknown_fields(msg: pb_message.Message, path: str) -> Iterator[tuple[str, int, str]]:
+    """(field path, field number, message name) of every unknown field, depth first."""
+    unknown = UnknownFieldSet(msg)
+    for i in range(len(unknown)):
+        yield path, unknown[i].field_number, msg.DESCRIPTOR.full_name
+    for fd, value in msg.ListFields():
+        if fd.message_type is None or _is_map(fd):
+            continue
+        sub = f"{path}.{fd.name}" if path else fd.name
+        if fd.is_repeated:
+            for i, item in enumerate(value):
+                yield from _unknown_fields(item, f"{sub}[{i}]")
+        else:
+            yield from _unknown_fields(value, sub)

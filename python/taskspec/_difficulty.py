@@ -1,0 +1,96 @@
+"""The canonical difficulty rubric: graph signals in, a band and its signals out.
+
+A task's band must be reproducible (the same graph state always gives the
+same band) and comparable across languages, so every generator, Go or
+Python, derives it with this one rubric instead of its own. Each signal is
+banded on its own and the hardest band wins, because a task is as hard as
+its hardest aspect: a tiny function with tangled control flow is not easy.
+
+========================== ============== ========== ========== ======
+signal key                 argument       easy       medium     hard
+========================== ============== ========== ========== ======
+``involved_symbols``       node_count     1 to 3     4 to 10    11+
+``edge_count``             edge_count     0 to 4     5 to 12    13+
+``cyclomatic_complexity``  cyclomatic     1 to 3     4 to 7     8+
+========================== ============== ========== ========== ======
+"""
+
+from __future__ import annotations
+
+from typing import Final, NamedTuple
+
+from taskspec._enums import Difficulty
+from taskspec._errors import TaskSpecError, Violation
+
+__all__ = ["SIGNAL_BANDS", "SignalBand", "derive_difficulty"]
+
+_INT64_MAX: Final = 2**63 - 1
+
+
+class SignalBand(NamedTuple):
+    """One row of the rubric: the inclusive upper bounds of the easy and medium bands."""
+
+    key: str
+    argument: str
+    minimum: int
+    easy_max: int
+    medium_max: int
+
+    def band(self, value: int) -> Difficulty:
+        if value <= self.easy_max:
+            return Difficulty.EASY
+        if value <= self.medium_max:
+            return Difficulty.MEDIUM
+        return Difficulty.HARD
+
+
+#: The rubric, in the byte order of the signal keys (the order of
+#: :func:`taskspec.signal_keys`).
+SIGNAL_BANDS: Final = (
+    SignalBand("cyclomatic_complexity", "cyclomatic", 1, 3, 7),
+    SignalBand("edge_count", "edge_count", 0, 4, 12),
+    SignalBand("involved_symbols", "node_count", 1, 3, 10),
+)
+
+_ORDER: Final = (Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD)
+
+
+def derive_difficulty(
+    node_count: int, edge_count: int, cyclomatic: int
+) -> tuple[Difficulty, dict[str, int]]:
+    """The band of a task and the signals it was derived from.
+
+    *node_count* is the number of symbols the task involves (at least 1:
+    the target itself), *edge_count* the number of graph edges between
+    them, *cyclomatic* the cyclomatic complexity of the target (at least 1).
+    The returned dict is ready for ``spec.difficulty_signals.update(...)``,
+    keyed ``involved_symbols``, ``edge_count`` and ``cyclomatic_complexity``.
+
+    Raises :class:`~taskspec.TaskSpecError` (a :class:`ValueError`) listing
+    every argument that is not an ``int`` (``bool`` included: ``True`` is
+    not a count), is below its minimum or does not fit the int64 signal
+    field. It is the package's one error family, so a caller that handles
+    ``TaskSpecError`` needs no second clause, and each violation's
+    ``field_path`` names the signal (``difficulty_signals.edge_count``).
+    """
+    values = {"node_count": node_count, "edge_count": edge_count, "cyclomatic": cyclomatic}
+    problems: list[Violation] = []
+    for row in sorted(SIGNAL_BANDS, key=lambda r: list(values).index(r.argument)):
+        value: object = values[row.argument]
+        path = f"difficulty_signals.{row.key}"
+        if isinstance(value, bool) or not isinstance(value, int):
+            problems.append(
+                Violation(path, f"{row.argument} must be an int, got {type(value).__name__}")
+            )
+        elif value < row.minimum:
+            problems.append(
+                Violation(path, f"{row.argument} must be at least {row.minimum}, got {value}")
+            )
+        elif value > _INT64_MAX:
+            problems.append(Violation(path, f"{row.argument} must fit in int64, got {value}"))
+    if problems:
+        raise TaskSpecError(problems)
+
+    signals = {row.key: int(values[row.argument]) for row in SIGNAL_BANDS}
+    hardest = max((row.band(signals[row.key]) for row in SIGNAL_BANDS), key=_ORDER.index)
+    return hardest, signals

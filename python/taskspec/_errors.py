@@ -1,0 +1,110 @@
+"""The one exception family of taskspec.
+
+Every public function raises a subclass of :class:`TaskSpecError` and nothing
+else, so a caller catches one type. Problems are reported as structured
+:class:`Violation` records (field path, message, and the YAML position when
+the problem came from a document), because a person fixing a sidecar needs
+to know *where* as much as *what*.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["DecodeError", "TaskSpecError", "ValidationError", "Violation"]
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """One problem with one field.
+
+    ``field_path`` uses the canonical YAML keys joined by dots, with list
+    indices in brackets (``verification.test_cmd[2]``); it is empty for a
+    problem with the document as a whole. ``line`` and ``column`` are
+    1-based positions in the YAML source, or 0 when the problem was found
+    on an in-memory message that never had a source. ``hint`` is an optional
+    suggestion for the reader ("did you mean ..."); it is kept apart from
+    ``message`` so that messages stay exactly Go's wording.
+    """
+
+    field_path: str
+    message: str
+    line: int = 0
+    column: int = 0
+    hint: str = ""
+
+    def __str__(self) -> str:
+        where = f"line {self.line}, column {self.column}: " if self.line else ""
+        return f"{where}{self.message}"
+
+
+class TaskSpecError(ValueError):
+    """Base of every error taskspec raises.
+
+    It subclasses :class:`ValueError` because every failure is about a bad
+    value (a document or a message), never about the environment; I/O
+    problems in :func:`taskspec.load` are wrapped too, with the OS error
+    chained as ``__cause__``.
+    """
+
+    violations: list[Violation]
+
+    def __init__(self, violations: Sequence[Violation] | str) -> None:
+        if isinstance(violations, str):
+            violations = [Violation("", violations)]
+        self.violations = list(violations)
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        if not self.violations:
+            return "invalid task spec"
+        first = str(self.violations[0])
+        extra = len(self.violations) - 1
+        if extra:
+            first += f" (and {extra} more problem{'s' if extra > 1 else ''})"
+        return first
+
+    @property
+    def line(self) -> int:
+        """Line of the first violation (1-based), or 0 when unknown."""
+        return self.violations[0].line if self.violations else 0
+
+    @property
+    def column(self) -> int:
+        """Column of the first violation (1-based), or 0 when unknown."""
+        return self.violations[0].column if self.violations else 0
+
+    @property
+    def field_path(self) -> str:
+        """Field path of the first violation, or "" for the whole document."""
+        return self.violations[0].field_path if self.violations else ""
+
+
+class DecodeError(TaskSpecError):
+    """The bytes are not a well-formed TaskSpec document.
+
+    Raised for malformed or hostile YAML, non-UTF-8 input, unknown or
+    duplicate keys and values of the wrong type. Decoding stops at the first
+    such problem, so ``violations`` holds exactly one entry.
+    """
+
+
+class ValidationError(TaskSpecError):
+    """The TaskSpec is well-formed but breaks a contract rule.
+
+    ``violations`` lists every broken rule in the order the Go package
+    checks them, so ``str(err)`` begins with exactly the message Go's
+    ``Validate`` returns (without Go's ``eval: `` prefix).
+    """
+
+    def _render(self) -> str:
+        # Validation messages carry no position prefix: the first line must
+        # equal Go's Validate message, whatever the source of the spec.
+        if not self.violations:
+            return "invalid task spec"
+        first = self.violations[0].message
+        extra = len(self.violations) - 1
+        if extra:
+            first += f" (and {extra} more problem{'s' if extra > 1 else ''})"
+        return first

@@ -1,0 +1,233 @@
+"""A fast path for documents that are already in canonical form.
+
+Most sidecars were written by ``MarshalYAML`` (Go's or this package's), so
+they are in the one canonical layout: block mappings indented by four
+spaces, one key per line, block sequences, literal blocks for multi-line
+strings. Composing such a document through libyaml costs far more in Python
+object churn than the document is worth, so this module reads the
+canonical layout directly.
+
+It is exact by construction, not by trust: the guess is accepted only when
+re-marshalling it reproduces the input byte for byte. Because
+``parse_task_spec(marshal_yaml(s)) == s`` holds for every spec (the round
+trip the test suite pins on the whole vector corpus), a spec whose canonical
+bytes *are* the input is exactly what the full decoder would return. Any
+other document, and anything unusual in this one (quoting with escapes, a
+comment, an alias, CRLF), returns ``None`` and takes the full decoder.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from taskspec import _emit
+from taskspec._decode import MAX_DOCUMENT_BYTES
+from taskspec._schema import TASK_SPEC, Kind, MessageInfo
+from taskspec.v1 import taskspec_pb2
+
+__all__ = ["parse_canonical"]
+
+_INDENT: Final = 4
+_BLOCK_CHOMP: Final = {"|-": "strip", "|": "clip", "|+": "keep"}
+_UNSAFE_SCALAR_START: Final = frozenset("'\"|>&*!%@`#{[")
+
+
+class _NotCanonical(Exception):
+    """Internal signal: give up and let the full decoder read the document."""
+
+
+def _scalar(text: str) -> str:
+    """The string value of a single-line canonical scalar."""
+    if not text:
+        raise _NotCanonical
+    first = text[0]
+    if first == '"':
+        inner = text[1:-1]
+        if len(text) < 2 or text[-1] != '"' or "\\" in inner or '"' in inner:
+            raise _NotCanonical
+        return inner
+    if first in _UNSAFE_SCALAR_START:
+        raise _NotCanonical
+    return text
+
+
+def _integer(text: str) -> int:
+    digits = text[1:] if text[:1] == "-" else text
+    if not digits.isdigit() or not digits.isascii():
+        raise _NotCanonical
+    return int(text)
+
+
+class _Reader:
+    __slots__ = ("i", "lines")
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.i = 0
+
+    def block_scalar(self, header: str, indent: int) -> str:
+        chomp = _BLOCK_CHOMP.get(header)
+        if chomp is None:
+            raise _NotCanonical
+        lines = self.lines
+        prefix = " " * indent
+        out: list[str] = []
+        while self.i < len(lines):
+            line = lines[self.i]
+            if line.startswith(prefix):
+                out.append(line[indent:])
+            elif line:
+                break
+            else:
+                out.append("")
+            self.i += 1
+        # Trailing empty lines belong to the chomping, not the content.
+        trailing = 0
+        while out and out[-1] == "":
+            out.pop()
+            trailing += 1
+        if not out:
+            raise _NotCanonical
+        text = "\n".join(out)
+        if chomp == "clip":
+            return text + "\n"
+        if chomp == "keep":
+            return text + "\n" * (trailing + 1)
+        return text
+
+    def mapping(self, msg: Any, info: MessageInfo, indent: int, first: str | None = None) -> None:
+        """Read ``key: value`` lines at exactly *indent* into *msg*.
+
+        *first* is the already-consumed first line of a mapping that starts
+        on a sequence item's ``- `` line, with the dash blanked out.
+        """
+        lines = self.lines
+        prefix = " " * indent
+        by_name = info.by_name
+        while True:
+            if first is not None:
+                line, first = first, None
+            else:
+                if self.i >= len(lines):
+                    return
+                line = lines[self.i]
+                if not line or not line.startswith(prefix) or line[indent] in " -":
+                    return
+                self.i += 1
+            body = line[indent:]
+            key, sep, value = body.partition(":")
+            fi = by_name.get(key)
+            if fi is None or not sep:
+                raise _NotCanonical
+            kind = fi.kind
+            if value:
+                if value[0] != " ":
+                    raise _NotCanonical
+                value = value[1:]
+            if kind is Kind.STRING or kind is Kind.ENUM:
+                if value[:1] == "|":
+                    text = self.block_scalar(value, indent + _INDENT)
+                else:
+                    text = _scalar(value)
+                if kind is Kind.ENUM:
+                    assert fi.enum is not None
+                    number = fi.enum.from_string.get(text)
+                    if number is None:
+                        raise _NotCanonical
+                    setattr(msg, fi.name, number)
+                else:
+                    setattr(msg, fi.name, text)
+            elif kind is Kind.INT:
+                setattr(msg, fi.name, _integer(value))
+            elif kind is Kind.MESSAGE:
+                assert fi.message is not None
+                sub = getattr(msg, fi.name)
+                sub.SetInParent()
+                if value == "{}":
+                    continue
+                if value:
+                    raise _NotCanonical
+                self.mapping(sub, fi.message, indent + _INDENT)
+            elif kind is Kind.STRING_LIST:
+                if value == "[]":
+                    continue
+                if value:
+                    raise _NotCanonical
+                getattr(msg, fi.name).extend(self.string_items(indent + _INDENT))
+            elif kind is Kind.MESSAGE_LIST:
+                assert fi.message is not None
+                if value:
+                    raise _NotCanonical
+                self.message_items(getattr(msg, fi.name), fi.message, indent + _INDENT)
+            elif kind is Kind.INT_MAP:
+                if value:
+                    raise _NotCanonical
+                self.int_map(getattr(msg, fi.name), indent + _INDENT)
+            else:  # pragma: no cover - _schema allows no other kind
+                raise _NotCanonical
+
+    def string_items(self, indent: int) -> list[str]:
+        lines = self.lines
+        marker = " " * indent + "- "
+        out: list[str] = []
+        while self.i < len(lines) and lines[self.i].startswith(marker):
+            out.append(_scalar(lines[self.i][indent + 2 :]))
+            self.i += 1
+        if not out:
+            raise _NotCanonical
+        return out
+
+    def message_items(self, target: Any, info: MessageInfo, indent: int) -> None:
+        lines = self.lines
+        marker = " " * indent + "- "
+        count = 0
+        while self.i < len(lines) and lines[self.i].startswith(marker):
+            line = lines[self.i]
+            self.i += 1
+            first = " " * (indent + 2) + line[indent + 2 :]
+            self.mapping(target.add(), info, indent + 2, first)
+            count += 1
+        if not count:
+            raise _NotCanonical
+
+    def int_map(self, target: Any, indent: int) -> None:
+        lines = self.lines
+        prefix = " " * indent
+        count = 0
+        while self.i < len(lines):
+            line = lines[self.i]
+            if not line.startswith(prefix) or line[indent : indent + 1] in (" ", "-"):
+                break
+            key, sep, value = line[indent:].rpartition(": ")
+            if not sep or not key or key[0] in _UNSAFE_SCALAR_START or key in target:
+                raise _NotCanonical
+            target[key] = _integer(value)
+            self.i += 1
+            count += 1
+        if not count:
+            raise _NotCanonical
+
+
+def parse_canonical(data: bytes | str) -> taskspec_pb2.TaskSpec | None:
+    """The spec *data* is the canonical form of, or None if it is not canonical."""
+    try:
+        raw = data if isinstance(data, bytes) else data.encode("utf-8")
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+    except (UnicodeError, AttributeError):
+        return None
+    if len(raw) > MAX_DOCUMENT_BYTES or not text.endswith("\n") or "\r" in text:
+        return None
+    reader = _Reader(text.split("\n"))
+    spec = taskspec_pb2.TaskSpec()
+    try:
+        reader.mapping(spec, TASK_SPEC, 0)
+    except (_NotCanonical, ValueError, TypeError, IndexError):
+        return None
+    if reader.i != len(reader.lines) - 1:
+        return None
+    try:
+        if _emit.marshal(spec) != raw:
+            return None
+    except Exception:  # noqa: BLE001 - anything unusual takes the full decoder
+        return None
+    return spec

@@ -1,0 +1,352 @@
+"""The JSON Schema (draft 2020-12) of the YAML sidecar, built from the descriptors.
+
+Editors validate and complete ``taskspec.yaml`` files against a JSON Schema,
+so the schema has to say what the Go package accepts, and nothing else. It is
+built by walking :data:`taskspec._schema.TASK_SPEC`, the same descriptor walk
+the YAML bridge uses, so a field added to the proto appears in the schema
+with no hand edit. Two kinds of fact do not come from the descriptors:
+
+* the Go struct tags (``omitempty``, pointers), which :mod:`taskspec._schema`
+  already lists; and
+* what ``Validate`` requires, listed in :data:`VALIDATE_RULES`. The proto
+  carries no validation annotations because Go's ``Validate`` is hand
+  written; a test pins every entry to :func:`taskspec._validate.check`.
+
+Descriptions come from the proto's doc comments. The runtime descriptors do
+not carry comments, so the caller passes them in (the generator script reads
+them from a ``buf build`` image with source info) and this module stays a
+pure function of the descriptors plus that text.
+
+``required`` in the schema means "Validate rejects the document when the key
+is missing". Go decodes a missing key as the zero value, so a key is required
+exactly when its zero value is invalid: ``task_spec_version`` (0 is not 1),
+the non-blank strings, the enums (``""`` is UNSPECIFIED, never valid) and
+``test_cmd`` (``[]``), and every value-struct message holding such a field
+(``generated_from``, ``verification``). Keys that are always *written* but
+accept their zero value, such as a solution artifact's ``path``, are not
+required.
+
+Every rule of ``Validate`` is in the schema, "not blank after trimming"
+included (a ``pattern`` spelled from Go's white space). What is left out
+concerns the YAML text rather than the data it denotes, and is listed in
+:data:`NOT_IN_SCHEMA`; where the schema is stricter than the parser is
+listed in :data:`STRICTER_THAN_PARSER`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from types import MappingProxyType
+from typing import Any, Final
+
+from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
+
+from taskspec import _schema
+from taskspec._gostr import _GO_SPACE
+from taskspec._validate import CURRENT_TASK_SPEC_VERSION
+
+__all__ = [
+    "DIALECT",
+    "FILENAME",
+    "NOT_BLANK_PATTERN",
+    "NOT_IN_SCHEMA",
+    "STRICTER_THAN_PARSER",
+    "VALIDATE_RULES",
+    "Rule",
+    "build",
+    "packaged",
+    "render",
+]
+
+#: The JSON Schema dialect: draft 2020-12, the current one.
+DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
+
+#: File name of the schema, both in ``schema/`` and as package data.
+FILENAME: Final = "taskspec.v1.schema.json"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """What Validate requires of one field, beyond the type its YAML value must have.
+
+    ``required``: the zero value (what a missing key decodes to) is invalid,
+    so the key must be present and non-empty: a string not ``""``, a list
+    not ``[]``, an enum one of its defined values. ``not_blank``: a string
+    must not consist of white space only (Go's ``strings.TrimSpace``).
+    ``const`` and ``minimum`` bound an integer.
+    """
+
+    required: bool = False
+    not_blank: bool = False
+    const: int | None = None
+    minimum: int | None = None
+
+
+#: Validate's rules, keyed by proto full name, in Validate's order. Every
+#: other field accepts any value of its type, as in Go.
+VALIDATE_RULES: Final[Mapping[str, Rule]] = MappingProxyType(
+    {
+        "taskspec.v1.TaskSpec.task_spec_version": Rule(
+            required=True, const=CURRENT_TASK_SPEC_VERSION
+        ),
+        "taskspec.v1.TaskSpec.task_id": Rule(required=True, not_blank=True),
+        "taskspec.v1.TaskSpec.language": Rule(required=True),
+        "taskspec.v1.TaskSpec.difficulty": Rule(required=True),
+        "taskspec.v1.GeneratedFrom.kind": Rule(required=True),
+        "taskspec.v1.TaskSpec.prompt": Rule(required=True, not_blank=True),
+        "taskspec.v1.Verification.test_cmd": Rule(required=True),
+        "taskspec.v1.Verification.timeout_seconds": Rule(minimum=0),
+    }
+)
+
+#: What ``taskspec validate`` rejects and the schema cannot say, each with the
+#: reason. A JSON Schema judges the data a YAML reader hands it, so rules about
+#: the YAML text itself are out of its reach; ``taskspec validate`` (and Go)
+#: still enforce every one of them.
+NOT_IN_SCHEMA: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "duplicate keys, at any level": (
+            "the reader keeps one value per key (usually the last) before the schema sees it."
+        ),
+        "more than one YAML document in a file": (
+            "editors validate each document on its own; a sidecar is exactly one document."
+        ),
+        "merge keys (<<) and tags other than the standard ones (!!binary, !custom)": (
+            "readers resolve them, or not, before validation, each in their own way."
+        ),
+        "input that is not UTF-8 (invalid bytes, UTF-16, UTF-32)": (
+            "the schema applies to decoded text, not to bytes."
+        ),
+        "documents over 16 MiB, or over 1,000,000 nodes after alias expansion": (
+            "the parser's resource bounds are about the text, not the data it denotes."
+        ),
+    }
+)
+
+#: Documents ``taskspec validate`` (and Go) accept but the schema rejects,
+#: each with the reason. The schema types the values the way a YAML 1.2
+#: reader does, as an editor sees them, while Go reads each scalar by the
+#: type of its field. ``taskspec fmt`` rewrites each case into a form the
+#: schema accepts, because the canonical writer quotes, spells and omits
+#: values so that every reader agrees on them.
+STRICTER_THAN_PARSER: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "an unquoted number, boolean or null where a string goes (task_id: 123, role: true)": (
+            "a YAML 1.2 reader types the scalar by its spelling; Go takes the text as written."
+        ),
+        "null or an empty value for a field (kg_query: ~, build_cmd:, test_cmd: [~])": (
+            "Go reads it as the zero value; the schema wants the value's type, or the key left out."
+        ),
+        "integers spelled in ways YAML 1.2 has no integers for (0b101, 1_000)": (
+            "Go's YAML 1.1 rules read them as numbers; a YAML 1.2 reader sees strings."
+        ),
+        "integers just below the int64 minimum (-9223372036854775809)": (
+            "Go reads an integer that overflows int64 as a float, which rounds back to the"
+            " minimum; the schema keeps the exact int64 range."
+        ),
+    }
+)
+
+#: Value bounds of the proto integer types the schema knows, by descriptor type.
+_INT_BOUNDS: Final[Mapping[int, tuple[int, int]]] = MappingProxyType(
+    {FieldDescriptor.TYPE_INT64: (-(2**63), 2**63 - 1)}
+)
+
+
+def _not_blank_pattern() -> str:
+    """A regex that matches a string holding at least one non-white-space character.
+
+    The white space is Go's (``unicode.IsSpace``), not the regex engine's
+    ``\\s``, which differs (it has U+FEFF and lacks U+0085). It is written
+    with ``\\uXXXX`` escapes, which ECMA-262, Java and Python all read, and
+    anchored at both ends with ``[\\s\\S]*`` in between so that engines which
+    match the whole string (some IDEs do) and engines which search (the JSON
+    Schema rule) agree, across line breaks too. The two character classes
+    are disjoint, so matching takes linear time.
+    """
+    codes = sorted({ord(ch) for ch in _GO_SPACE})
+    runs: list[list[int]] = []
+    for code in codes:
+        if runs and runs[-1][1] == code - 1:
+            runs[-1][1] = code
+        else:
+            runs.append([code, code])
+    space = "".join(f"\\u{lo:04x}" if lo == hi else f"\\u{lo:04x}-\\u{hi:04x}" for lo, hi in runs)
+    return f"^[{space}]*[^{space}][\\s\\S]*$"
+
+
+#: The ``pattern`` of a string that must not be blank after trimming.
+NOT_BLANK_PATTERN: Final = _not_blank_pattern()
+
+
+class _Builder:
+    """One walk over the descriptors, collecting ``$defs`` as it goes."""
+
+    def __init__(self, descriptions: Mapping[str, str]) -> None:
+        self.descriptions = descriptions
+        self.defs: dict[str, dict[str, Any]] = {}
+        self.used_rules: set[str] = set()
+
+    def _describe(self, full_name: str) -> dict[str, Any]:
+        text = self.descriptions.get(full_name, "")
+        return {"description": text} if text else {}
+
+    def _ref(self, name: str) -> dict[str, Any]:
+        return {"$ref": f"#/$defs/{name}"}
+
+    def _int(self, fd: FieldDescriptor, rule: Rule) -> dict[str, Any]:
+        bounds = _INT_BOUNDS.get(fd.type)
+        if bounds is None:
+            raise RuntimeError(f"no integer bounds for the type of {fd.full_name}")
+        if rule.const is not None:
+            return {"type": "integer", "const": rule.const}
+        low, high = bounds
+        if rule.minimum is not None:
+            low = max(low, rule.minimum)
+        return {"type": "integer", "minimum": low, "maximum": high}
+
+    def _enum_def(self, info: _schema.EnumInfo, desc: EnumDescriptor) -> None:
+        if info.yaml_name in self.defs:
+            return
+        text = self.descriptions.get(desc.full_name, "")
+        listed: list[str] = []
+        values: list[str] = []
+        for value in sorted(desc.values, key=lambda v: v.number):
+            spelled = info.to_string[value.number]
+            if not spelled:
+                continue  # UNSPECIFIED is "" in YAML and never valid in a TaskSpec
+            values.append(spelled)
+            about = self.descriptions.get(f"{desc.full_name}.{value.name}", "")
+            if about:
+                listed.append(f"- `{spelled}`: {about}")
+        if listed:
+            text = "\n\n".join(p for p in (text, "\n".join(listed)) if p)
+        schema: dict[str, Any] = {"title": desc.full_name}
+        if text:
+            schema["description"] = text
+        schema.update({"type": "string", "enum": values})
+        self.defs[info.yaml_name] = schema
+
+    def _message_def(self, info: _schema.MessageInfo) -> str:
+        name = info.full_name.rsplit(".", 1)[-1]
+        if name not in self.defs:
+            self.defs[name] = {}  # reserved first, so recursive messages terminate
+            self.defs[name] = self.message(info)
+        return name
+
+    def field(self, fi: _schema.FieldInfo) -> tuple[dict[str, Any], bool]:
+        """The schema of one field, and whether the field is required."""
+        rule = VALIDATE_RULES.get(fi.full_name, Rule())
+        if fi.full_name in VALIDATE_RULES:
+            self.used_rules.add(fi.full_name)
+        kind = fi.kind
+        if rule.not_blank and kind is not _schema.Kind.STRING:
+            raise RuntimeError(f"not_blank applies to strings only: {fi.full_name}")
+        if (rule.const is not None or rule.minimum is not None) and kind is not _schema.Kind.INT:
+            raise RuntimeError(f"const and minimum apply to integers only: {fi.full_name}")
+        schema = self._describe(fi.full_name)
+        required = rule.required
+        if kind is _schema.Kind.STRING:
+            schema["type"] = "string"
+            if required:
+                schema["minLength"] = 1
+            if rule.not_blank:
+                schema["pattern"] = NOT_BLANK_PATTERN
+        elif kind is _schema.Kind.INT:
+            schema.update(self._int(fi.descriptor, rule))
+            if required and rule.const in (None, 0) and (rule.minimum or 0) <= 0:
+                raise RuntimeError(f"required integer {fi.full_name} must exclude 0")
+        elif kind is _schema.Kind.ENUM:
+            assert fi.enum is not None
+            if not required:
+                # The enum's schema lists only defined values; a field that
+                # Validate does not check would also accept "" and any
+                # other string, which this builder cannot say yet.
+                raise RuntimeError(f"enum field {fi.full_name} needs a rule in VALIDATE_RULES")
+            enum_type = fi.descriptor.enum_type
+            assert enum_type is not None
+            self._enum_def(fi.enum, enum_type)
+            schema.update(self._ref(fi.enum.yaml_name))
+        elif kind is _schema.Kind.MESSAGE:
+            assert fi.message is not None
+            name = self._message_def(fi.message)
+            schema.update(self._ref(name))
+            # A missing value struct decodes to its zero value, which is
+            # invalid when it holds a required field. A missing pointer is nil.
+            if not fi.pointer and self.defs[name].get("required"):
+                required = True
+        elif kind is _schema.Kind.STRING_LIST:
+            schema.update({"type": "array", "items": {"type": "string"}})
+            if required:
+                schema["minItems"] = 1
+        elif kind is _schema.Kind.MESSAGE_LIST:
+            assert fi.message is not None
+            schema.update({"type": "array", "items": self._ref(self._message_def(fi.message))})
+            if required:
+                schema["minItems"] = 1
+        elif kind is _schema.Kind.INT_MAP:
+            entry = fi.descriptor.message_type
+            assert entry is not None
+            value = entry.fields_by_name["value"]
+            schema.update({"type": "object", "additionalProperties": self._int(value, Rule())})
+            if required:
+                schema["minProperties"] = 1
+        else:  # pragma: no cover - _schema rejects other kinds at import
+            raise AssertionError(kind)
+        return schema, required
+
+    def message(self, info: _schema.MessageInfo) -> dict[str, Any]:
+        """The object schema of a message: its fields in canonical order, nothing else."""
+        properties: dict[str, Any] = {}
+        required: list[str] = []
+        for fi in info.fields:
+            schema, needed = self.field(fi)
+            properties[fi.name] = schema
+            if needed:
+                required.append(fi.name)
+        out: dict[str, Any] = {"title": info.full_name}
+        out.update(self._describe(info.full_name))
+        out.update({"type": "object", "properties": properties})
+        if required:
+            out["required"] = required
+        out["additionalProperties"] = False
+        return out
+
+
+def build(descriptions: Mapping[str, str]) -> dict[str, Any]:
+    """The JSON Schema of a TaskSpec sidecar, as plain JSON data.
+
+    *descriptions* maps proto full names of messages, fields and enums, and
+    ``<enum full name>.<VALUE_NAME>`` for enum values, to their doc comments
+    as plain text; a name without one gets no ``description``. Key order is
+    deterministic, so :func:`render` gives stable bytes.
+    """
+    builder = _Builder(descriptions)
+    root = builder.message(_schema.TASK_SPEC)
+    unused = VALIDATE_RULES.keys() - builder.used_rules
+    if unused:
+        raise RuntimeError(
+            f"VALIDATE_RULES names fields the schema does not have: {sorted(unused)}"
+        )
+    schema: dict[str, Any] = {
+        "$schema": DIALECT,
+        "$comment": (
+            "Generated from proto/taskspec/v1/taskspec.proto by `make schema`; do not edit."
+        ),
+    }
+    schema.update(root)
+    schema["$defs"] = {name: builder.defs[name] for name in sorted(builder.defs)}
+    return schema
+
+
+def render(schema: Mapping[str, Any]) -> bytes:
+    """The committed bytes: UTF-8, 2-space indent, keys in build order, a final newline."""
+    return (json.dumps(schema, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+def packaged() -> bytes:
+    """The schema shipped inside the installed package (identical to ``schema/``)."""
+    return resources.files("taskspec").joinpath(FILENAME).read_bytes()

@@ -1,0 +1,216 @@
+"""Descriptor-derived tables that drive the YAML bridge.
+
+Everything the decoder and the emitter need to know about a message (its
+fields in canonical order, their YAML kind, the enum spellings) is read from
+the generated descriptors once, at import, so a field added to the proto
+flows through with no hand edits. The only hand-listed facts are the two
+that the proto cannot express, because they come from the Go struct tags:
+which fields are ``omitempty`` and which message field is a Go pointer. A
+test pins both tables to the descriptors.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import cast
+
+from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
+from google.protobuf.message import Message
+
+from taskspec.v1 import taskspec_pb2
+
+__all__ = [
+    "OMITEMPTY",
+    "POINTER",
+    "TASK_SPEC",
+    "EnumInfo",
+    "FieldInfo",
+    "Kind",
+    "MessageInfo",
+    "enum_info",
+    "message_info",
+]
+
+#: Fields whose Go struct tag carries ``omitempty``: dropped from YAML when
+#: empty or zero. Keyed by proto full name.
+OMITEMPTY: frozenset[str] = frozenset(
+    {
+        "taskspec.v1.TaskSpec.difficulty_signals",
+        "taskspec.v1.GeneratedFrom.template_id",
+        "taskspec.v1.GeneratedFrom.kg_query",
+        "taskspec.v1.KGQuery.intent",
+        "taskspec.v1.KGQuery.seed_symbol",
+        "taskspec.v1.TaskSpec.solution_artifacts",
+        "taskspec.v1.SolutionArtifact.role",
+        "taskspec.v1.Verification.build_cmd",
+        "taskspec.v1.Verification.timeout_seconds",
+    }
+)
+
+#: Message fields that are Go pointers: unset and set-but-empty differ, and a
+#: set-but-empty one is written as ``{}``. Every other message field is a Go
+#: value struct, always present.
+POINTER: frozenset[str] = frozenset({"taskspec.v1.GeneratedFrom.kg_query"})
+
+
+class Kind(enum.Enum):
+    """The YAML shape of a field, which decides how it is read and written."""
+
+    STRING = "string"
+    INT = "int"
+    ENUM = "enum"
+    MESSAGE = "message"
+    STRING_LIST = "string list"
+    MESSAGE_LIST = "message list"
+    INT_MAP = "map of string to int"
+
+
+@dataclass(frozen=True, slots=True)
+class EnumInfo:
+    """Two-way table between proto enum numbers and canonical YAML strings.
+
+    The YAML spelling of a value is its proto name without the enum's
+    UPPER_SNAKE prefix, lower-cased: ``LANGUAGE_GO`` is ``"go"``,
+    ``GENERATED_KIND_KG_TEMPLATE`` is ``"kg_template"``. The UNSPECIFIED
+    value is ``""``, which is the Go zero value of the string type.
+    """
+
+    full_name: str
+    yaml_name: str
+    to_string: Mapping[int, str]
+    from_string: Mapping[str, int]
+
+
+@dataclass(slots=True)
+class FieldInfo:
+    """One field: its YAML key, shape and Go-tag facts."""
+
+    name: str
+    full_name: str
+    number: int
+    kind: Kind
+    omitempty: bool
+    pointer: bool
+    descriptor: FieldDescriptor
+    enum: EnumInfo | None = None
+    message: MessageInfo | None = None
+
+
+@dataclass(slots=True)
+class MessageInfo:
+    """A message's fields in canonical (field-number) order."""
+
+    full_name: str
+    cls: type[Message]
+    fields: tuple[FieldInfo, ...] = ()
+    by_name: Mapping[str, FieldInfo] = field(default_factory=dict)
+    expected: str = ""
+
+
+def _enum_prefix(desc: EnumDescriptor) -> str:
+    out: list[str] = []
+    for i, ch in enumerate(desc.name):
+        if ch.isupper() and i and (desc.name[i - 1].islower() or desc.name[i - 1].isdigit()):
+            out.append("_")
+        out.append(ch.upper())
+    return "".join(out) + "_"
+
+
+_ENUMS: dict[str, EnumInfo] = {}
+_MESSAGES: dict[str, MessageInfo] = {}
+
+
+def enum_info(desc: EnumDescriptor) -> EnumInfo:
+    """The cached :class:`EnumInfo` for an enum descriptor."""
+    info = _ENUMS.get(desc.full_name)
+    if info is None:
+        prefix = _enum_prefix(desc)
+        to_string: dict[int, str] = {}
+        for value in desc.values:
+            if not value.name.startswith(prefix):
+                raise RuntimeError(f"enum value {value.name} lacks prefix {prefix}")
+            spelled = value.name[len(prefix) :].lower()
+            to_string[value.number] = "" if value.number == 0 else spelled
+        info = EnumInfo(
+            full_name=desc.full_name,
+            yaml_name=desc.name,
+            to_string=MappingProxyType(to_string),
+            from_string=MappingProxyType({v: k for k, v in to_string.items()}),
+        )
+        _ENUMS[desc.full_name] = info
+    return info
+
+
+def _message_type(fd: FieldDescriptor) -> Descriptor:
+    desc = fd.message_type
+    if desc is None:  # pragma: no cover - only for TYPE_MESSAGE fields
+        raise RuntimeError(f"{fd.full_name} has no message type")
+    return desc
+
+
+def _enum_type(fd: FieldDescriptor) -> EnumDescriptor:
+    desc = fd.enum_type
+    if desc is None:  # pragma: no cover - only for TYPE_ENUM fields
+        raise RuntimeError(f"{fd.full_name} has no enum type")
+    return desc
+
+
+def _kind(fd: FieldDescriptor) -> Kind:
+    repeated = fd.is_repeated
+    if fd.type == FieldDescriptor.TYPE_MESSAGE:
+        entry = _message_type(fd)
+        if entry.GetOptions().map_entry:
+            key, value = entry.fields_by_name["key"], entry.fields_by_name["value"]
+            if key.type == FieldDescriptor.TYPE_STRING and value.type == FieldDescriptor.TYPE_INT64:
+                return Kind.INT_MAP
+            raise RuntimeError(f"unsupported map field {fd.full_name}")
+        return Kind.MESSAGE_LIST if repeated else Kind.MESSAGE
+    if fd.type == FieldDescriptor.TYPE_STRING:
+        return Kind.STRING_LIST if repeated else Kind.STRING
+    if repeated:
+        raise RuntimeError(f"unsupported repeated field {fd.full_name}")
+    if fd.type == FieldDescriptor.TYPE_INT64:
+        return Kind.INT
+    if fd.type == FieldDescriptor.TYPE_ENUM:
+        return Kind.ENUM
+    raise RuntimeError(f"unsupported field type for {fd.full_name}")
+
+
+def message_info(desc: Descriptor) -> MessageInfo:
+    """The cached :class:`MessageInfo` for a message descriptor."""
+    info = _MESSAGES.get(desc.full_name)
+    if info is not None:
+        return info
+    cls = taskspec_pb2.__dict__[desc.name] if desc.containing_type is None else None
+    if cls is None:
+        raise RuntimeError(f"nested message {desc.full_name} is not supported")
+    info = MessageInfo(full_name=desc.full_name, cls=cls)
+    _MESSAGES[desc.full_name] = info  # registered first: recursive schemas terminate
+    fields: list[FieldInfo] = []
+    for fd in sorted(desc.fields, key=lambda f: f.number):
+        kind = _kind(fd)
+        fi = FieldInfo(
+            name=fd.name,
+            full_name=fd.full_name,
+            number=fd.number,
+            kind=kind,
+            omitempty=fd.full_name in OMITEMPTY,
+            pointer=fd.full_name in POINTER,
+            descriptor=fd,
+        )
+        if kind is Kind.ENUM:
+            fi.enum = enum_info(_enum_type(fd))
+        elif kind in (Kind.MESSAGE, Kind.MESSAGE_LIST):
+            fi.message = message_info(_message_type(fd))
+        fields.append(fi)
+    info.fields = tuple(fields)
+    info.by_name = MappingProxyType({f.name: f for f in fields})
+    info.expected = ", ".join(f.name for f in fields)
+    return info
+
+
+#: The root of the schema.
+TASK_SPEC: MessageInfo = message_info(cast(Descriptor, taskspec_pb2.TaskSpec.DESCRIPTOR))

@@ -1,0 +1,1 @@
+"""Maintenance scripts for the taskspec project (run from the repository root)."""

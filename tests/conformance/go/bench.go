@@ -1,0 +1,146 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	"github.com/taskspec/taskspec/tests/conformance/go/convert"
+	"github.com/taskspec/taskspec/tests/conformance/go/eval"
+)
+
+type benchResult struct {
+	Docs                  int     `json:"docs"`
+	ParseNsPerDoc         float64 `json:"parse_ns_per_doc"`
+	MarshalNsPerDoc       float64 `json:"marshal_ns_per_doc"`
+	WireParseNsPerDoc     float64 `json:"wire_parse_ns_per_doc"`
+	WireMarshalNsPerDoc   float64 `json:"wire_marshal_ns_per_doc"`
+	ParseIterations       int     `json:"parse_iterations"`
+	MarshalIterations     int     `json:"marshal_iterations"`
+	WireParseIterations   int     `json:"wire_parse_iterations"`
+	WireMarshalIterations int     `json:"wire_marshal_iterations"`
+}
+
+// Sinks keep the compiler from discarding benchmarked work.
+var (
+	sinkSpec  *eval.TaskSpec
+	sinkBytes []byte
+	sinkMsg   *taskspecv1.TaskSpec
+)
+
+// bench prepares every input up front (file bytes, parsed specs, proto
+// messages and their wire bytes), then times each operation over the whole
+// corpus, pass after pass, until it has done at least n passes and spent at
+// least minTime. Only the operation itself runs inside the timed loop.
+func bench(args []string, w io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	n := fs.Int("n", 1, "minimum number of passes over the corpus per operation")
+	minTime := fs.Duration("min-time", time.Second, "minimum time per operation")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	files := fs.Args()
+	if len(files) == 0 {
+		return fmt.Errorf("bench: no input files")
+	}
+	if *n < 1 {
+		*n = 1
+	}
+
+	docs := make([][]byte, len(files))
+	specs := make([]*eval.TaskSpec, len(files))
+	msgs := make([]*taskspecv1.TaskSpec, len(files))
+	wires := make([][]byte, len(files))
+	for i, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+		spec, err := eval.ParseTaskSpec(data)
+		if err != nil {
+			return fmt.Errorf("bench: %s: %w", name, err)
+		}
+		msg, err := convert.ToProto(spec)
+		if err != nil {
+			return fmt.Errorf("bench: %s: %w", name, err)
+		}
+		wire, err := proto.Marshal(msg)
+		if err != nil {
+			return fmt.Errorf("bench: %s: %w", name, err)
+		}
+		docs[i], specs[i], msgs[i], wires[i] = data, spec, msg, wire
+	}
+
+	var failure error
+	fail := func(err error) {
+		if failure == nil {
+			failure = err
+		}
+	}
+	res := benchResult{Docs: len(files)}
+	res.ParseNsPerDoc, res.ParseIterations = measure(*n, *minTime, len(docs), func() {
+		for _, d := range docs {
+			s, err := eval.ParseTaskSpec(d)
+			if err != nil {
+				fail(err)
+			}
+			sinkSpec = s
+		}
+	})
+	res.MarshalNsPerDoc, res.MarshalIterations = measure(*n, *minTime, len(specs), func() {
+		for _, s := range specs {
+			b, err := s.MarshalYAML()
+			if err != nil {
+				fail(err)
+			}
+			sinkBytes = b
+		}
+	})
+	res.WireParseNsPerDoc, res.WireParseIterations = measure(*n, *minTime, len(wires), func() {
+		for _, b := range wires {
+			m := new(taskspecv1.TaskSpec)
+			if err := proto.Unmarshal(b, m); err != nil {
+				fail(err)
+			}
+			sinkMsg = m
+		}
+	})
+	res.WireMarshalNsPerDoc, res.WireMarshalIterations = measure(*n, *minTime, len(msgs), func() {
+		for _, m := range msgs {
+			b, err := proto.Marshal(m)
+			if err != nil {
+				fail(err)
+			}
+			sinkBytes = b
+		}
+	})
+	if failure != nil {
+		return fmt.Errorf("bench: %w", failure)
+	}
+	enc := json.NewEncoder(w)
+	return enc.Encode(res)
+}
+
+// measure runs pass once untimed to warm up, collects garbage, then runs it
+// until both limits are met and returns nanoseconds per document and the
+// number of timed passes.
+func measure(n int, minTime time.Duration, docs int, pass func()) (float64, int) {
+	pass()
+	runtime.GC()
+	iters := 0
+	start := time.Now()
+	for {
+		pass()
+		iters++
+		if elapsed := time.Since(start); iters >= n && elapsed >= minTime {
+			return float64(elapsed.Nanoseconds()) / float64(iters) / float64(docs), iters
+		}
+	}
+}

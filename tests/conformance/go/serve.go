@@ -1,0 +1,340 @@
+package main
+
+// The serve protocol. Each request is one JSON object on one line of stdin;
+// each produces exactly one JSON object on one line of stdout, in order,
+// flushed at once, so a client can keep one process and pipeline requests.
+// Blank lines are skipped and produce no response. Byte strings travel as
+// standard padded base64 in keys ending in _b64. A request may carry an
+// "id" of any JSON type; it is echoed back unchanged.
+//
+//	{"op":"parse","yaml_b64":B}       eval.ParseTaskSpec
+//	  -> {"ok":true,"spec":SPEC,"yaml_b64":B}   (B = MarshalYAML of the result)
+//	{"op":"decode","yaml_b64":B}      strict decode, no Validate
+//	  -> {"ok":true,"spec":SPEC,"yaml_b64":B,"validate_error":"" or message}
+//	{"op":"marshal","spec":SPEC}
+//	  -> {"ok":true,"yaml_b64":B,"roundtrip_ok":bool,"roundtrip_error":"" or why}
+//	{"op":"wire_encode","spec":SPEC}
+//	  -> {"ok":true,"binpb_b64":B,"json":"<protojson>"}
+//	     (binary is deterministic, map entries sorted by key; protojson
+//	     output is deliberately not byte-stable, so compare it parsed)
+//	{"op":"wire_decode","binpb_b64":B} or {"op":"wire_decode","json":"..."}
+//	  -> {"ok":true,"spec":SPEC,"yaml_b64":B}
+//	{"op":"signal_keys","spec":SPEC}  -> {"ok":true,"keys":[...]}
+//	{"op":"validate","spec":SPEC}     -> {"ok":true}
+//
+// Any failure is {"ok":false,"error":"..."}: the full Go error for a failed
+// operation, "request: ..." for a malformed request or unknown op, and
+// "panic: ..." for a recovered panic. When a YAML decode succeeded but the
+// re-marshal failed, the error starts with "marshal: " and "spec" is still
+// included.
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"reflect"
+
+	"go.yaml.in/yaml/v3"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	"github.com/taskspec/taskspec/tests/conformance/go/convert"
+	"github.com/taskspec/taskspec/tests/conformance/go/eval"
+)
+
+type request struct {
+	ID       json.RawMessage `json:"id,omitempty"`
+	Op       string          `json:"op"`
+	YAMLB64  *string         `json:"yaml_b64,omitempty"`
+	Spec     json.RawMessage `json:"spec,omitempty"`
+	BinpbB64 *string         `json:"binpb_b64,omitempty"`
+	JSON     *string         `json:"json,omitempty"`
+}
+
+type response struct {
+	ID             json.RawMessage `json:"id,omitempty"`
+	OK             bool            `json:"ok"`
+	Error          string          `json:"error,omitempty"`
+	Spec           *specJSON       `json:"spec,omitempty"`
+	YAMLB64        *string         `json:"yaml_b64,omitempty"`
+	ValidateError  *string         `json:"validate_error,omitempty"`
+	RoundtripOK    *bool           `json:"roundtrip_ok,omitempty"`
+	RoundtripError *string         `json:"roundtrip_error,omitempty"`
+	BinpbB64       *string         `json:"binpb_b64,omitempty"`
+	JSON           *string         `json:"json,omitempty"`
+	Keys           *[]string       `json:"keys,omitempty"`
+}
+
+// requestError marks a malformed request; its message gets "request: ".
+type requestError struct{ msg string }
+
+func (e *requestError) Error() string { return "request: " + e.msg }
+
+func badRequest(format string, args ...any) error {
+	return &requestError{msg: fmt.Sprintf(format, args...)}
+}
+
+// wireMarshal is how wire_encode writes binary protobuf: deterministic, so
+// map entries (difficulty_signals) come out sorted by key and the bytes are
+// comparable across runs.
+var wireMarshal = proto.MarshalOptions{Deterministic: true}
+
+func serve(r io.Reader, w io.Writer) error {
+	in := bufio.NewReaderSize(r, 1<<16)
+	out := bufio.NewWriterSize(w, 1<<16)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	for {
+		line, err := in.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			resp := handleLine(line)
+			if werr := enc.Encode(resp); werr != nil {
+				return werr
+			}
+			if werr := out.Flush(); werr != nil {
+				return werr
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// handleLine never panics: a panic anywhere in one request becomes that
+// request's error response.
+func handleLine(line []byte) (resp *response) {
+	var req request
+	defer func() {
+		if p := recover(); p != nil {
+			resp = &response{ID: req.ID, Error: fmt.Sprintf("panic: %v", p)}
+		}
+	}()
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		return &response{ID: req.ID, Error: "request: " + err.Error()}
+	}
+	if dec.More() {
+		return &response{ID: req.ID, Error: "request: trailing data after request object"}
+	}
+	resp, err := handle(&req)
+	if err != nil {
+		if resp == nil {
+			resp = &response{}
+		}
+		resp.OK = false
+		resp.Error = err.Error()
+	}
+	resp.ID = req.ID
+	return resp
+}
+
+// handle is the request handler; tests swap it to exercise panic recovery.
+var handle = dispatch
+
+func dispatch(req *request) (*response, error) {
+	switch req.Op {
+	case "parse":
+		data, err := needBytes(req.Op, "yaml_b64", req.YAMLB64)
+		if err != nil {
+			return nil, err
+		}
+		spec, err := eval.ParseTaskSpec(data)
+		if err != nil {
+			return nil, err
+		}
+		return specResponse(spec)
+	case "decode":
+		data, err := needBytes(req.Op, "yaml_b64", req.YAMLB64)
+		if err != nil {
+			return nil, err
+		}
+		spec, err := decodeStrict(data)
+		if err != nil {
+			return nil, err
+		}
+		verr := ""
+		if err := spec.Validate(); err != nil {
+			verr = err.Error()
+		}
+		resp, err := specResponse(spec)
+		if resp != nil {
+			resp.ValidateError = &verr
+		}
+		return resp, err
+	case "marshal":
+		spec, err := needSpec(req)
+		if err != nil {
+			return nil, err
+		}
+		data, err := spec.MarshalYAML()
+		if err != nil {
+			return nil, err
+		}
+		ok, why := roundTrip(spec, data)
+		return &response{OK: true, YAMLB64: b64(data), RoundtripOK: &ok, RoundtripError: &why}, nil
+	case "wire_encode":
+		spec, err := needSpec(req)
+		if err != nil {
+			return nil, err
+		}
+		msg, err := convert.ToProto(spec)
+		if err != nil {
+			return nil, err
+		}
+		bin, err := wireMarshal.Marshal(msg)
+		if err != nil {
+			return nil, err
+		}
+		js, err := protojson.Marshal(msg)
+		if err != nil {
+			return nil, err
+		}
+		jss := string(js)
+		return &response{OK: true, BinpbB64: b64(bin), JSON: &jss}, nil
+	case "wire_decode":
+		var msg taskspecv1.TaskSpec
+		switch {
+		case req.BinpbB64 != nil && req.JSON != nil:
+			return nil, badRequest("wire_decode takes binpb_b64 or json, not both")
+		case req.BinpbB64 != nil:
+			bin, err := needBytes(req.Op, "binpb_b64", req.BinpbB64)
+			if err != nil {
+				return nil, err
+			}
+			if err := proto.Unmarshal(bin, &msg); err != nil {
+				return nil, err
+			}
+		case req.JSON != nil:
+			if err := protojson.Unmarshal([]byte(*req.JSON), &msg); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, badRequest("wire_decode needs binpb_b64 or json")
+		}
+		spec, err := convert.FromProto(&msg)
+		if err != nil {
+			return nil, err
+		}
+		return specResponse(spec)
+	case "signal_keys":
+		spec, err := needSpec(req)
+		if err != nil {
+			return nil, err
+		}
+		keys := spec.SignalKeys()
+		return &response{OK: true, Keys: &keys}, nil
+	case "validate":
+		spec, err := needSpec(req)
+		if err != nil {
+			return nil, err
+		}
+		if err := spec.Validate(); err != nil {
+			return nil, err
+		}
+		return &response{OK: true}, nil
+	case "":
+		return nil, badRequest("missing op")
+	default:
+		return nil, badRequest("unknown op %q", req.Op)
+	}
+}
+
+// decodeStrict is ParseTaskSpec without Validate: the same decoder, the
+// same options and the same error wrapping.
+func decodeStrict(data []byte) (*eval.TaskSpec, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var spec eval.TaskSpec
+	if err := dec.Decode(&spec); err != nil {
+		return nil, fmt.Errorf("eval: decode task spec: %w", err)
+	}
+	return &spec, nil
+}
+
+// specResponse reports a decoded spec with its canonical YAML. If the
+// re-marshal fails the spec is still returned alongside the error.
+func specResponse(spec *eval.TaskSpec) (resp *response, err error) {
+	resp = &response{OK: true, Spec: toSpecJSON(spec)}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("marshal: panic: %v", p)
+		}
+	}()
+	data, err := spec.MarshalYAML()
+	if err != nil {
+		return resp, fmt.Errorf("marshal: %w", err)
+	}
+	resp.YAMLB64 = b64(data)
+	return resp, nil
+}
+
+// roundTrip reports whether data, strictly decoded, gives back spec. A
+// false result means yaml.v3 wrote bytes it cannot read back as written.
+func roundTrip(spec *eval.TaskSpec, data []byte) (ok bool, why string) {
+	defer func() {
+		if p := recover(); p != nil {
+			ok, why = false, fmt.Sprintf("panic: %v", p)
+		}
+	}()
+	got, err := decodeStrict(data)
+	if err != nil {
+		return false, err.Error()
+	}
+	want := *spec
+	have := *got
+	normalize(&want)
+	normalize(&have)
+	if reflect.DeepEqual(&want, &have) {
+		return true, ""
+	}
+	return false, describeDiff(&want, &have)
+}
+
+// describeDiff names the first top-level key whose value differs.
+func describeDiff(want, have *eval.TaskSpec) string {
+	wj, _ := json.Marshal(toSpecJSON(want))
+	hj, _ := json.Marshal(toSpecJSON(have))
+	var wm, hm map[string]json.RawMessage
+	_ = json.Unmarshal(wj, &wm)
+	_ = json.Unmarshal(hj, &hm)
+	for _, k := range []string{"task_spec_version", "task_id", "language", "difficulty",
+		"difficulty_signals", "generated_from", "prompt", "solution_artifacts", "verification"} {
+		if !bytes.Equal(wm[k], hm[k]) {
+			return fmt.Sprintf("decoded value differs at %s: wrote %s, read back %s", k, wm[k], hm[k])
+		}
+	}
+	return "decoded value differs"
+}
+
+func needSpec(req *request) (*eval.TaskSpec, error) {
+	spec, err := parseSpecJSON(req.Spec)
+	if err != nil {
+		return nil, badRequest("%s: %v", req.Op, err)
+	}
+	return spec, nil
+}
+
+func needBytes(op, field string, v *string) ([]byte, error) {
+	if v == nil {
+		return nil, badRequest("%s needs %s", op, field)
+	}
+	data, err := base64.StdEncoding.DecodeString(*v)
+	if err != nil {
+		return nil, badRequest("%s: %v", field, err)
+	}
+	return data, nil
+}
+
+func b64(data []byte) *string {
+	s := base64.StdEncoding.EncodeToString(data)
+	return &s
+}

@@ -1,0 +1,80 @@
+"""Shared test helpers, in the style of protovalidate's check_valid / check_invalid."""
+
+from __future__ import annotations
+
+import taskspec
+from taskspec import TaskSpec, TaskSpecError
+
+__all__ = ["VALID_DOC", "check_invalid", "check_valid", "valid_spec"]
+
+#: A small valid sidecar in canonical form.
+VALID_DOC = b"""\
+task_spec_version: 1
+task_id: kg-go-impl-mathx-gcd
+language: go
+difficulty: medium
+difficulty_signals:
+    cyclomatic_complexity: 4
+    edge_count: 9
+generated_from:
+    kind: kg_template
+    template_id: impl-pure-fn
+    kg_query:
+        intent: code_context
+        seed_symbol: mathx.GCD
+prompt: Implement mathx.GCD.
+solution_artifacts:
+    - path: mathx/gcd.go
+      role: target
+verification:
+    build_cmd:
+        - go
+        - build
+        - ./...
+    test_cmd:
+        - go
+        - test
+        - ./mathx/...
+    timeout_seconds: 120
+"""
+
+
+def valid_spec() -> TaskSpec:
+    """A fresh valid spec (parsed from VALID_DOC), safe to mutate."""
+    return taskspec.parse_task_spec(VALID_DOC)
+
+
+def check_valid(doc: bytes | str) -> TaskSpec:
+    """Parse *doc*, assert it is accepted, and return the spec."""
+    spec = taskspec.parse_task_spec(doc)
+    assert isinstance(spec, TaskSpec)
+    return spec
+
+
+def check_invalid(
+    doc: bytes | str,
+    error: type[TaskSpecError],
+    *,
+    path: str,
+    message: str,
+    line: int | None = None,
+    column: int | None = None,
+) -> TaskSpecError:
+    """Parse *doc*, assert it fails with *error*, and pin the first violation.
+
+    *message* must be a substring of the first violation's message; *path*
+    must equal its field path exactly.
+    """
+    try:
+        taskspec.parse_task_spec(doc)
+    except TaskSpecError as err:
+        assert type(err) is error, f"expected {error.__name__}, got {type(err).__name__}: {err}"
+        first = err.violations[0]
+        assert first.field_path == path, (first.field_path, path, str(err))
+        assert message in first.message, (message, first.message)
+        if line is not None:
+            assert first.line == line, (first.line, line, str(err))
+        if column is not None:
+            assert first.column == column, (first.column, column, str(err))
+        return err
+    raise AssertionError(f"expected {error.__name__}, the document was accepted")

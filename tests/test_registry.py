@@ -1,0 +1,106 @@
+"""Registry: Go's errors, sorted languages, and safety under concurrent use."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import pytest
+from taskspec import GenerateOptions, Generator, Language, Registry, TaskSpec
+
+from tests.helpers import valid_spec
+
+
+@dataclass(frozen=True)
+class FakeGenerator:
+    lang: Language | str
+
+    @property
+    def language(self) -> Language | str:
+        return self.lang
+
+    def generate(self, opts: GenerateOptions) -> TaskSpec:
+        spec = valid_spec()
+        if opts.template_id:
+            spec.generated_from.template_id = opts.template_id
+        return spec
+
+
+def test_fake_generator_satisfies_the_protocol() -> None:
+    gen: Generator = FakeGenerator(Language.GO)
+    assert isinstance(gen, Generator)
+    assert gen.generate(GenerateOptions(template_id="t")).generated_from.template_id == "t"
+
+
+def test_register_and_lookup() -> None:
+    reg = Registry()
+    gen = FakeGenerator(Language.PYTHON)
+    reg.register(gen)
+    assert reg.lookup(Language.PYTHON) is gen
+    assert reg.lookup("python") is gen
+    assert reg.lookup(Language.GO) is None
+    assert reg.lookup("cobol") is None
+
+
+def test_register_nil() -> None:
+    with pytest.raises(ValueError, match=r"^register nil generator$"):
+        Registry().register(None)
+
+
+@pytest.mark.parametrize(("lang", "shown"), [("cobol", '"cobol"'), ("", '""'), ("Go", '"Go"')])
+def test_register_invalid_language(lang: str, shown: str) -> None:
+    with pytest.raises(ValueError) as info:
+        Registry().register(FakeGenerator(lang))
+    assert str(info.value) == f"register generator with invalid language {shown}"
+
+
+def test_register_duplicate() -> None:
+    reg = Registry()
+    reg.register(FakeGenerator(Language.GO))
+    with pytest.raises(ValueError) as info:
+        reg.register(FakeGenerator("go"))
+    assert str(info.value) == 'generator for language "go" already registered'
+
+
+def test_languages_are_sorted() -> None:
+    reg = Registry()
+    for lang in (Language.TYPESCRIPT, Language.GO, Language.PYTHON):
+        reg.register(FakeGenerator(lang))
+    assert reg.languages() == [Language.GO, Language.PYTHON, Language.TYPESCRIPT]
+    assert all(type(x) is Language for x in reg.languages())
+
+
+def test_concurrent_register_and_lookup() -> None:
+    reg = Registry()
+    barrier = threading.Barrier(24)
+    wins: list[Language] = []
+    errors: list[str] = []
+    seen: list[object] = []
+    lock = threading.Lock()
+
+    def worker(i: int) -> None:
+        lang = list(Language)[i % 3]
+        barrier.wait()
+        try:
+            reg.register(FakeGenerator(lang))
+            with lock:
+                wins.append(lang)
+        except ValueError as err:
+            with lock:
+                errors.append(str(err))
+        for _ in range(200):
+            found = reg.lookup(lang)
+            with lock:
+                seen.append(found)
+            reg.languages()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(24)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(wins) == sorted(Language)  # exactly one registration per language won
+    assert len(errors) == 21
+    assert all("already registered" in e for e in errors)
+    assert all(isinstance(g, FakeGenerator) for g in seen)  # a winner is always visible afterwards
+    assert reg.languages() == sorted(Language)

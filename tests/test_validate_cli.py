@@ -1,0 +1,356 @@
+"""``taskspec validate`` over a harness tree: parallel, ordered, robust, and helpful."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+import taskspec
+from taskspec import _cmd_validate
+from taskspec._cli import main
+
+from tests.helpers import VALID_DOC
+
+ROOT = Path(__file__).resolve().parent.parent
+SUMMARY = re.compile(r"^(\d+) valid, (\d+) invalid(?:, (\d+) unreadable)?, in \d+\.\d\d s$")
+
+#: Edits that break VALID_DOC, by run number, and the report lines they cause.
+BROKEN: dict[int, tuple[bytes, bytes]] = {
+    3: (b"task_id:", b"taskid:"),
+    7: (b"language: go", b"language: golang"),
+    8: (b"    test_cmd:", b"    testcmd:"),
+    11: (b"prompt: Implement mathx.GCD.", b"prompt: ' '"),
+}
+
+
+def run_dir(root: Path, n: int) -> Path:
+    return root / ".agents" / "eval" / "runs" / f"run-{n:03d}"
+
+
+def make_tree(root: Path, count: int = 13) -> None:
+    """*count* run directories with one sidecar each, broken as BROKEN says."""
+    for n in range(count):
+        doc = VALID_DOC
+        if n in BROKEN:
+            doc = doc.replace(*BROKEN[n])
+        run_dir(root, n).mkdir(parents=True)
+        (run_dir(root, n) / "taskspec.yaml").write_bytes(doc)
+    if count <= 5:
+        return
+    # Any *.yaml below a directory is a sidecar; other files are not looked at.
+    (run_dir(root, 5) / "extra.yaml").write_bytes(
+        VALID_DOC.replace(b"difficulty: medium", b"difficulty: Hard")
+    )
+    (run_dir(root, 5) / "notes.txt").write_text("not yaml")
+
+
+def expected_lines(root: Path) -> list[str]:
+    def at(n: int, name: str = "taskspec.yaml") -> Path:
+        return run_dir(root, n) / name
+
+    return [
+        f"{at(3)}:2:1: taskid: unknown field 'taskid'; did you mean 'task_id'?",
+        f'{at(5, "extra.yaml")}:4:13: invalid difficulty "Hard" (did you mean "hard"?)',
+        f'{at(7)}:3:11: invalid language "golang" (did you mean "go"?)',
+        f"{at(8)}:23:5: verification.testcmd: unknown field 'testcmd' in verification;"
+        " did you mean 'test_cmd'?",
+        f"{at(11)}:14:9: prompt is required",
+    ]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["validate", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def summary(err: str) -> tuple[int, int, int]:
+    """The counts of the summary line, which must be the last line of stderr."""
+    match = SUMMARY.match(err.splitlines()[-1])
+    assert match, err
+    return int(match[1]), int(match[2]), int(match[3] or 0)
+
+
+class PoolSpy:
+    """Records the worker pools the command starts, and starts them for real."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.sizes: list[int] = []
+        real: Callable[[], Any] = _cmd_validate._context
+        spy = self
+
+        class Context:
+            def Pool(self, processes: int, *args: Any) -> Any:  # noqa: N802 - mirrors the API
+                spy.sizes.append(processes)
+                return real().Pool(processes, *args)
+
+        monkeypatch.setattr(_cmd_validate, "_context", Context)
+
+
+def test_tree_gives_same_report_for_any_jobs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_tree(tmp_path)
+    pools = PoolSpy(monkeypatch)
+    monkeypatch.setattr(_cmd_validate, "MIN_FILES_PER_JOB", 1)
+
+    code1, out1, err1 = run(capsys, "--jobs", "1", str(tmp_path))
+    assert pools.sizes == []  # --jobs 1 never starts a pool
+    code2, out2, err2 = run(capsys, "--jobs", "2", str(tmp_path))
+    assert pools.sizes == [2]
+
+    assert code1 == code2 == 1
+    assert out1 == out2
+    assert out1.splitlines() == expected_lines(tmp_path)
+    assert summary(err1) == summary(err2) == (9, 5, 0)
+    # The hidden directory is walked when named itself, too.
+    assert run(capsys, str(tmp_path / ".agents"))[1] == out1
+
+
+def slow_first_chunk(items: Sequence[_cmd_validate.Item]) -> _cmd_validate.ChunkResult:
+    """check_chunk, but the chunk holding run-000 finishes last."""
+    if any("run-000" in str(item) for item in items):
+        time.sleep(0.5)
+    return _cmd_validate.check_chunk(items)
+
+
+def test_output_order_does_not_follow_completion_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_tree(tmp_path)
+    (run_dir(tmp_path, 0) / "taskspec.yaml").write_bytes(b"bogus: 1\n")
+    monkeypatch.setattr(_cmd_validate, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(_cmd_validate, "MAX_CHUNK", 1)
+    # Workers are forked, so they see the patched module attribute.
+    monkeypatch.setattr(_cmd_validate, "check_chunk", slow_first_chunk)
+    code, out, _ = run(capsys, "--jobs", "2", str(tmp_path))
+    first = f"{run_dir(tmp_path, 0) / 'taskspec.yaml'}:1:1: bogus: unknown field 'bogus'"
+    assert code == 1
+    assert out.splitlines()[0].startswith(first)
+    assert out.splitlines()[1:] == expected_lines(tmp_path)
+
+
+def test_small_runs_stay_in_process(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_tree(tmp_path)
+    pools = PoolSpy(monkeypatch)
+    code, out, _ = run(capsys, "--jobs", "8", str(tmp_path))
+    assert pools.sizes == []  # 14 files are fewer than MIN_FILES_PER_JOB
+    assert (code, out.splitlines()) == (1, expected_lines(tmp_path))
+
+
+def test_json_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    make_tree(tmp_path)
+    code, out, err = run(capsys, "--format", "json", str(tmp_path / ".agents"))
+    assert code == 1
+    records = [json.loads(line) for line in out.splitlines()]
+    assert records[0] == {
+        "path": str(run_dir(tmp_path, 3) / "taskspec.yaml"),
+        "line": 2,
+        "column": 1,
+        "field_path": "taskid",
+        "message": "taskid: unknown field 'taskid'; did you mean 'task_id'?",
+        "hint": "did you mean 'task_id'?",
+    }
+    assert records[2] == {
+        "path": str(run_dir(tmp_path, 7) / "taskspec.yaml"),
+        "line": 3,
+        "column": 11,
+        "field_path": "language",
+        "message": 'invalid language "golang"',  # Go's wording, untouched
+        "hint": 'did you mean "go"?',
+    }
+    assert records[4] == {  # no hint key when there is no hint
+        "path": str(run_dir(tmp_path, 11) / "taskspec.yaml"),
+        "line": 14,
+        "column": 9,
+        "field_path": "prompt",
+        "message": "prompt is required",
+    }
+    assert len(records) == 5
+    assert summary(err) == (9, 5, 0)  # on stderr, so stdout is only JSON
+
+
+def test_suggestions_are_hints_and_go_messages_stay_exact() -> None:
+    with pytest.raises(taskspec.ValidationError) as info:
+        taskspec.parse_task_spec(VALID_DOC.replace(b"language: go", b"language: golang"))
+    assert str(info.value) == 'invalid language "golang"'
+    (violation,) = info.value.violations
+    assert (violation.message, violation.hint) == (
+        'invalid language "golang"',
+        'did you mean "go"?',
+    )
+
+    with pytest.raises(taskspec.DecodeError) as decode_info:
+        taskspec.parse_task_spec(VALID_DOC.replace(b"task_id:", b"taskid:"))
+    assert decode_info.value.violations[0].hint == "did you mean 'task_id'?"
+
+    # No guess, no hint: the message lists the valid keys instead.
+    with pytest.raises(taskspec.DecodeError) as none_info:
+        taskspec.parse_task_spec(VALID_DOC + b"bogus: 1\n")
+    assert none_info.value.violations[0].hint == ""
+    assert "expected one of: task_spec_version, task_id," in str(none_info.value)
+
+
+def test_fmt_shows_hints_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "t.yaml"
+    path.write_bytes(VALID_DOC.replace(b"language: go", b"language: py"))
+    assert main(["fmt", str(path)]) == 1
+    assert (
+        capsys.readouterr().err == f'{path}:3:11: invalid language "py" (did you mean "python"?)\n'
+    )
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads through chmod 000")
+def test_unreadable_file_and_directory_are_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_tree(tmp_path, 3)
+    locked_file = run_dir(tmp_path, 0) / "taskspec.yaml"
+    locked_dir = run_dir(tmp_path, 1)
+    locked_file.chmod(0)
+    locked_dir.chmod(0)
+    try:
+        code, out, err = run(capsys, "--jobs", "1", str(tmp_path))
+    finally:
+        locked_dir.chmod(0o755)
+        locked_file.chmod(0o644)
+    assert code == 1
+    assert out.splitlines() == [
+        f"{locked_file}:1:1: cannot read: Permission denied",
+        f"{locked_dir}:1:1: cannot read: Permission denied",
+    ]
+    assert summary(err) == (1, 0, 2)
+
+
+def test_entries_that_fail_even_for_root_are_reported_and_not_fatal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs = tmp_path / "runs"
+    for name in ("a", "b", "c", "d", "e"):
+        (runs / name).mkdir(parents=True)
+    (runs / "a" / "taskspec.yaml").symlink_to("missing.yaml")  # dangling
+    (runs / "b" / "taskspec.yaml").symlink_to("taskspec.yaml")  # a loop
+    os.mkfifo(runs / "c" / "taskspec.yaml")  # would block a plain open()
+    (runs / "e" / "taskspec.yaml").write_bytes(VALID_DOC)
+    # A directory that cannot be listed; root can list any, so say so for it.
+    unlistable = str(runs / "d")
+    real_scandir = os.scandir
+
+    def scandir(path: Any) -> Any:
+        if path == unlistable:
+            raise PermissionError(13, "Permission denied", path)
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    code, out, err = run(capsys, str(runs))
+    assert code == 1
+    assert out.splitlines() == [
+        f"{runs / 'a' / 'taskspec.yaml'}:1:1: cannot read: No such file or directory",
+        f"{runs / 'b' / 'taskspec.yaml'}:1:1: cannot read: Too many levels of symbolic links",
+        f"{runs / 'c' / 'taskspec.yaml'}:1:1: cannot read: not a regular file",
+        f"{unlistable}:1:1: cannot read: Permission denied",
+    ]
+    assert summary(err) == (1, 0, 4)
+
+
+def test_a_crash_on_one_file_does_not_stop_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_tree(tmp_path, 3)
+    real = _cmd_validate.parse_task_spec
+
+    def parse(data: bytes) -> taskspec.TaskSpec:
+        if b"taskid" in data:
+            raise RuntimeError("boom")
+        return real(data)
+
+    (run_dir(tmp_path, 1) / "taskspec.yaml").write_bytes(VALID_DOC.replace(b"task_id:", b"taskid:"))
+    monkeypatch.setattr(_cmd_validate, "parse_task_spec", parse)
+    code, out, err = run(capsys, str(tmp_path))
+    assert code == 1
+    assert (
+        out == f"{run_dir(tmp_path, 1) / 'taskspec.yaml'}:1:1: internal error: RuntimeError: boom\n"
+    )
+    assert summary(err) == (2, 1, 0)
+
+
+def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = tmp_path / "good.yaml"
+    good.write_bytes(VALID_DOC)
+    bad = tmp_path / "bad.yaml"
+    bad.write_bytes(VALID_DOC.replace(b"language: go", b"language: cobol"))
+    assert run(capsys, str(good))[0] == 0
+    assert run(capsys, str(good), str(bad))[0] == 1
+    for usage in (
+        ["--jobs", "0", str(good)],
+        ["--jobs", "x", str(good)],
+        ["--format", "xml", str(good)],
+    ):
+        assert main(["validate", *usage]) == 2
+    assert "--jobs: must be a positive integer, got '0'" in capsys.readouterr().err
+
+
+def test_empty_tree_is_valid(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, str(tmp_path))
+    assert (code, out, summary(err)) == (0, "", (0, 0, 0))
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdin"), reason="no /dev/stdin")
+def test_a_pipe_named_on_the_command_line_is_read() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "taskspec", "validate", "/dev/stdin"],
+        input=VALID_DOC.replace(b"language: go", b"language: golang"),
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 1
+    assert done.stdout == b'/dev/stdin:3:11: invalid language "golang" (did you mean "go"?)\n'
+
+
+def cli(root: Path) -> list[str]:
+    return [sys.executable, "-m", "taskspec", "validate", "--jobs", "2", str(root)]
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path: Path) -> None:
+    make_tree(tmp_path)
+
+    piped = subprocess.run(cli(tmp_path), capture_output=True, text=True, check=False)
+    assert piped.returncode == 1
+    assert piped.stdout.splitlines() == expected_lines(tmp_path)
+    assert SUMMARY.match(piped.stderr.rstrip("\n")), piped.stderr  # the summary and nothing else
+
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.Popen(cli(tmp_path), stdout=subprocess.PIPE, stderr=slave)
+    finally:
+        os.close(slave)
+    stdout, _ = proc.communicate(timeout=120)
+    terminal = b""
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:  # EIO: the child's side is closed and drained
+            break
+        if not data:
+            break
+        terminal += data
+    os.close(master)
+
+    assert proc.returncode == 1
+    assert stdout.decode().splitlines() == expected_lines(tmp_path)  # stdout is unaffected
+    assert re.search(rb"\rvalidating \[[#.]+\] +\d+% \d+/14", terminal), terminal
+    assert b"\rvalidating [" + b"#" * 10 in terminal  # it reaches the end
+    assert b"\r\x1b[K" in terminal  # and is erased before the summary
+    last = terminal.replace(b"\r\n", b"\n").rsplit(b"\x1b[K", 1)[1].decode()
+    assert SUMMARY.match(last.strip()), last
