@@ -138,6 +138,21 @@ run: venv ## Set up, then validate and format-check examples/ and show one parse
 	@echo "--- examples/go.taskspec.yaml, parsed and re-marshalled:"
 	$(VENV)/bin/taskspec show examples/go.taskspec.yaml
 
+$(VENV)/.bench-stamp: $(VENV)/.stamp requirements-bench.txt
+	$(VPY) -m pip install --quiet -r requirements-bench.txt
+	touch $@
+
+.PHONY: bench
+bench: venv conform $(VENV)/.bench-stamp ## Benchmark parse/marshal against Go and naive PyYAML, then bulk validation
+	$(VPY) -m scripts.bench --json build/bench.json
+	$(VPY) -m scripts.plot_bench build/bench.json docs/benchmarks.png
+	@echo "figure: docs/benchmarks.png"
+	$(MAKE) --no-print-directory bench-validate
+
+.PHONY: bench-validate
+bench-validate: venv ## Time `taskspec validate` on 10,000 generated sidecars, jobs 1 vs all CPUs
+	$(VPY) scripts/bench_validate.py
+
 .PHONY: clean
 clean: ## Remove the venv, local binaries and caches
 	rm -rf $(VENV) $(BIN) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -21,6 +21,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from google.protobuf import descriptor_pb2
+
 from taskspec import _jsonschema
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -598,6 +598,43 @@ def _rejected() -> list[Doc]:
         "a date is a !!timestamp to yaml.v3",
         line(b"    timeout_seconds", b"2001-12-14"),
     )
+    # -- libyaml 0.2 reads these; yaml.v3 does not ---------------------------------
+    decode(
+        "flow-question-mark",
+        "'?' inside a plain scalar in [] ends it in yaml.v3",
+        edit((_TEST_CMD, b"    test_cmd: [go?x, test]\n")),
+    )
+    decode(
+        "flow-question-mark-end",
+        "'?' at the end of a plain scalar in []",
+        edit((_TEST_CMD, b"    test_cmd: [go, test?]\n")),
+    )
+    decode(
+        "flow-url",
+        "a URL with a query inside []",
+        edit((_TEST_CMD, b"    test_cmd: [curl, http://x.y/z?q=1]\n")),
+    )
+    decode(
+        "flow-question-mark-mapping",
+        "'?' inside a plain scalar in {}",
+        edit((_GENERATED_FROM, b"generated_from: {kind: kg_template, template_id: a?b}\n")),
+    )
+    decode(
+        "bom-line-start-key",
+        "a BOM before a top-level key",
+        edit((b"\nprompt:", b"\n\xef\xbb\xbfprompt:")),
+    )
+    decode(
+        "bom-line-start-comment",
+        "a BOM before a comment line",
+        edit((b"\nprompt:", b"\n\xef\xbb\xbf# c\nprompt:")),
+    )
+    decode(
+        "bom-line-start-nested",
+        "a BOM before an indented key",
+        edit((b"verification:\n    build_cmd:", b"verification:\n\xef\xbb\xbf    build_cmd:")),
+    )
+    decode("bom-at-end", "a BOM at the end of the document", BASE + b"\xef\xbb\xbf")
     # -- tabs -----------------------------------------------------------------------
     decode(
         "tab-indent-nested", "a tab indents generated_from.kind", edit((b"    kind:", b"\tkind:"))
@@ -1290,6 +1327,22 @@ STRICTER: tuple[Doc, ...] = (
         _signal(b"    v: -.Inf\n"),
     ),
     Doc("int-form-fraction-leading-zero", "09.5 is truncated to 9", _signal(b"    v: 09.5\n")),
+    Doc(
+        "bom-line-start-flow",
+        "yaml.v3 keeps a BOM that starts a line inside [] as text; libyaml skips it",
+        edit((_TEST_CMD, b"    test_cmd: [go,\n\xef\xbb\xbftest]\n")),
+    ),
+    Doc(
+        "flow-colon-end",
+        "yaml.v3 reads [go, a:, c] as three strings",
+        edit((_TEST_CMD, b"    test_cmd: [go, a:, c]\n")),
+    ),
+    Doc("document-end-then-text", "Go stops reading at ...", BASE + b"...\ntrailing: text\n"),
+    Doc(
+        "second-document-yaml-1.2",
+        "Go never reads the second document's %YAML 1.2",
+        BASE + b"...\n%YAML 1.2\n---\na: 1\n",
+    ),
     Doc("utf16-le", "UTF-16LE with a BOM", codecs.BOM_UTF16_LE + BASE.decode().encode("utf-16-le")),
     Doc("utf16-be", "UTF-16BE with a BOM", codecs.BOM_UTF16_BE + BASE.decode().encode("utf-16-be")),
 )

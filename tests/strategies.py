@@ -10,6 +10,7 @@ present and absent, and kg_query unset, set but empty, or set.
 from __future__ import annotations
 
 from hypothesis import strategies as st
+
 from taskspec import Difficulty, GeneratedKind, Language, TaskSpec
 from taskspec._gostr import go_trim_space
 

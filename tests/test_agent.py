@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import taskspec
 from google.protobuf import json_format, text_format
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+import taskspec
 from taskspec import TaskSpec, TaskSpecError, ValidationError, agent_view
 from taskspec._agent import HIDDEN_FIELDS
 from taskspec._convert import marshal_binpb, marshal_json
-
 from tests.cliutil import run_cli
 from tests.helpers import VALID_DOC, valid_spec
 from tests.strategies import texts, valid_specs

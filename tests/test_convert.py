@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import taskspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+import taskspec
 from taskspec import DecodeError, TaskSpec, TaskSpecError, ValidationError
 from taskspec._convert import (
     Format,
@@ -27,7 +28,6 @@ from taskspec._convert import (
     parse_binpb,
     parse_json,
 )
-
 from tests.cliutil import run_cli
 from tests.gobridge import GoConsumer, spec_from_json, spec_to_json
 from tests.helpers import VALID_DOC, valid_spec

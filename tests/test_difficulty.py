@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import taskspec
 from hypothesis import given
 from hypothesis import strategies as st
-from taskspec import Difficulty, TaskSpecError, derive_difficulty
 
+import taskspec
+from taskspec import Difficulty, TaskSpecError, derive_difficulty
 from tests.helpers import valid_spec
 
 ROOT = Path(__file__).resolve().parent.parent

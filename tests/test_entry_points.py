@@ -17,6 +17,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
 import taskspec
 from taskspec import GenerateOptions, Language, PluginFailure, Registry
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 
 import pytest
+
 from taskspec import Difficulty, GeneratedKind, Language
 from taskspec.v1 import taskspec_pb2
 

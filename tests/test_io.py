@@ -7,9 +7,9 @@ import stat
 from pathlib import Path
 
 import pytest
+
 import taskspec
 from taskspec import ValidationError
-
 from tests.helpers import VALID_DOC, valid_spec
 
 

@@ -6,8 +6,8 @@ import threading
 from dataclasses import dataclass
 
 import pytest
-from taskspec import GenerateOptions, Generator, Language, Registry, TaskSpec
 
+from taskspec import GenerateOptions, Generator, Language, Registry, TaskSpec
 from tests.helpers import valid_spec
 
 

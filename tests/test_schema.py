@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from taskspec import TaskSpec, _schema
 from taskspec.v1 import taskspec_pb2
-
 from tests.gobridge import GoConsumer
 
 

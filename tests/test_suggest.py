@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from taskspec._suggest import distance, suggest
 
 LANGUAGES = ("go", "python", "typescript")

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+
 import taskspec
 from taskspec import TaskSpec, ValidationError
-
 from tests.gobridge import GoConsumer, spec_to_json
 from tests.helpers import VALID_DOC, check_invalid, valid_spec
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import pty
@@ -14,16 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 import taskspec
 from taskspec import _cmd_validate
 from taskspec._cli import main
-
+from taskspec._clikit import Progress
 from tests.helpers import VALID_DOC
 
-ROOT = Path(__file__).resolve().parent.parent
 SUMMARY = re.compile(r"^(\d+) valid, (\d+) invalid(?:, (\d+) unreadable)?, in \d+\.\d\d s$")
 
-#: Edits that break VALID_DOC, by run number, and the report lines they cause.
+#: Edits that break VALID_DOC, by run number; expected_lines has what they cause.
 BROKEN: dict[int, tuple[bytes, bytes]] = {
     3: (b"task_id:", b"taskid:"),
     7: (b"language: go", b"language: golang"),
@@ -116,11 +117,24 @@ def test_tree_gives_same_report_for_any_jobs(
     assert run(capsys, str(tmp_path / ".agents"))[1] == out1
 
 
+_check_chunk = _cmd_validate.check_chunk
+#: Where slow_first_chunk records the order chunks finish in (set per test).
+_finished_log: Path | None = None
+
+
 def slow_first_chunk(items: Sequence[_cmd_validate.Item]) -> _cmd_validate.ChunkResult:
-    """check_chunk, but the chunk holding run-000 finishes last."""
+    """check_chunk, but the chunk of run-000 waits for all 13 others; logs each finish."""
+    assert _finished_log is not None
     if any("run-000" in str(item) for item in items):
-        time.sleep(0.5)
-    return _cmd_validate.check_chunk(items)
+        deadline = time.monotonic() + 60  # only against a hang if the pool misbehaves
+        while time.monotonic() < deadline:
+            if _finished_log.exists() and len(_finished_log.read_text().splitlines()) == 13:
+                break
+            time.sleep(0.01)
+    result = _check_chunk(items)
+    with _finished_log.open("a") as log:  # appends from both workers, a line each
+        log.write(f"{Path(str(items[0])).parent.name}\n")
+    return result
 
 
 def test_output_order_does_not_follow_completion_order(
@@ -129,13 +143,18 @@ def test_output_order_does_not_follow_completion_order(
     make_tree(tmp_path)
     (run_dir(tmp_path, 0) / "taskspec.yaml").write_bytes(b"bogus: 1\n")
     monkeypatch.setattr(_cmd_validate, "MIN_FILES_PER_JOB", 1)
-    monkeypatch.setattr(_cmd_validate, "MAX_CHUNK", 1)
-    # Workers are forked, so they see the patched module attribute.
+    monkeypatch.setattr(_cmd_validate, "MAX_CHUNK", 1)  # one file per chunk
+    # Workers are forked, so they see the patched module attributes.
     monkeypatch.setattr(_cmd_validate, "check_chunk", slow_first_chunk)
+    monkeypatch.setattr(sys.modules[__name__], "_finished_log", tmp_path / "finished.log")
     code, out, _ = run(capsys, "--jobs", "2", str(tmp_path))
+
+    finished = (tmp_path / "finished.log").read_text().splitlines()
+    assert len(finished) == 14  # one chunk per file
+    assert finished[-1] == "run-000"  # the first chunk finished last...
     first = f"{run_dir(tmp_path, 0) / 'taskspec.yaml'}:1:1: bogus: unknown field 'bogus'"
     assert code == 1
-    assert out.splitlines()[0].startswith(first)
+    assert out.splitlines()[0].startswith(first)  # ...and is still reported first
     assert out.splitlines()[1:] == expected_lines(tmp_path)
 
 
@@ -268,7 +287,7 @@ def test_a_crash_on_one_file_does_not_stop_the_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     make_tree(tmp_path, 3)
-    real = _cmd_validate.parse_task_spec
+    real = taskspec.parse_task_spec
 
     def parse(data: bytes) -> taskspec.TaskSpec:
         if b"taskid" in data:
@@ -350,7 +369,30 @@ def test_progress_bar_only_on_a_terminal(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert stdout.decode().splitlines() == expected_lines(tmp_path)  # stdout is unaffected
     assert re.search(rb"\rvalidating \[[#.]+\] +\d+% \d+/14", terminal), terminal
-    assert b"\rvalidating [" + b"#" * 10 in terminal  # it reaches the end
+    assert re.search(rb"\rvalidating \[#+\] 100% 14/14(?![+\d])", terminal), terminal
     assert b"\r\x1b[K" in terminal  # and is erased before the summary
     last = terminal.replace(b"\r\n", b"\n").rsplit(b"\x1b[K", 1)[1].decode()
     assert SUMMARY.match(last.strip()), last
+
+
+def test_progress_marks_a_total_still_growing() -> None:
+    out = io.StringIO()
+    progress = Progress("validating", out, enabled=True)
+    progress.total = 40
+    progress.draw()
+    assert out.getvalue().endswith("  0% 0/40+")
+    progress.total, progress.counting = 80, False
+    progress.advance(80)
+    assert out.getvalue().endswith(" 100% 80/80")
+    progress.clear()
+    assert out.getvalue().endswith("\r\x1b[K")
+
+
+def test_progress_is_silent_when_disabled() -> None:
+    out = io.StringIO()  # not a terminal
+    progress = Progress("validating", out)
+    progress.total = 3
+    progress.draw()
+    progress.advance(3)
+    progress.clear()
+    assert out.getvalue() == ""

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from taskspec import TaskSpec, TaskSpecError
-
 from tests.gobridge import spec_from_json
 
 __all__ = [

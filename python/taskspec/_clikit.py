@@ -90,7 +90,7 @@ def read(path: Path, report: Report) -> bytes | None:
         return None
 
 
-def find_yaml(paths: Sequence[str]) -> list[str | tuple[str, str]]:
+def find_yaml(paths: Sequence[str]) -> Iterator[str | tuple[str, str]]:
     """Every file to check, in output order, with unreadable directories in place.
 
     A path named on the command line is taken as it is (a file of any name,
@@ -98,29 +98,31 @@ def find_yaml(paths: Sequence[str]) -> list[str | tuple[str, str]]:
     only ``taskspec.yaml``, because a harness may keep other sidecars of the
     same format next to it; hidden directories such as ``.agents`` are
     walked like any other. Within a directory the files come first, then
-    its subdirectories, each in byte order of their names. Symbolic links to
-    files are followed; links to directories are not, so a link loop cannot
-    make the walk endless. A directory that cannot be listed becomes a
-    ``(path, reason)`` entry at its place, so that it is reported in order
-    and the walk goes on.
+    its subdirectories, each in code-point order of their names. Symbolic
+    links to files are followed; links to directories are not, so a link
+    loop cannot make the walk endless. A directory that cannot be listed
+    becomes a ``(path, reason)`` entry at its place, so that it is reported
+    in order and the walk goes on.
 
-    Paths are plain strings because the list can hold hundreds of thousands
-    of entries and is pickled to worker processes.
+    It is a generator so that checking can start while a large tree is
+    still being walked. Paths are plain strings: they are cheap to sort,
+    join and send to worker processes.
     """
-    found: list[str | tuple[str, str]] = []
     for raw in paths:
         if not os.path.isdir(raw):
-            found.append(raw)
+            yield raw
             continue
         stack = [raw]
         while stack:
             top = stack.pop()
             try:
                 with os.scandir(top) as it:
-                    entries = sorted(it, key=lambda e: e.name)
+                    entries = list(it)
             except OSError as err:
-                found.append((top, err.strerror or str(err)))
+                yield (top, err.strerror or str(err))
                 continue
+            if len(entries) > 1:  # a run directory often holds just its sidecar
+                entries.sort(key=_name)
             subdirs: list[str] = []
             for entry in entries:
                 try:
@@ -131,9 +133,12 @@ def find_yaml(paths: Sequence[str]) -> list[str | tuple[str, str]]:
                     if not entry.is_symlink():
                         subdirs.append(entry.path)
                 elif entry.name.endswith(".yaml"):
-                    found.append(entry.path)
+                    yield entry.path
             stack.extend(reversed(subdirs))
-    return found
+
+
+def _name(entry: os.DirEntry[str]) -> str:
+    return entry.name
 
 
 class Progress:
@@ -142,12 +147,15 @@ class Progress:
     Piped or redirected output stays clean for logs and CI. The bar redraws
     at most ten times a second, and :meth:`clear` removes it before other
     output is written, so it never lands in the middle of a report line.
+    The total may grow while the work is still being found; until
+    :attr:`counting` is cleared the count is shown with a ``+``.
     """
 
-    def __init__(self, total: int, label: str, out: TextIO, *, enabled: bool | None = None) -> None:
-        self.total = total
+    def __init__(self, label: str, out: TextIO, *, enabled: bool | None = None) -> None:
         self.label = label
         self.out = out
+        self.total = 0
+        self.counting = True
         self.done = 0
         self.enabled = out.isatty() if enabled is None else enabled
         self._shown = False
@@ -164,13 +172,12 @@ class Progress:
         if not self.enabled:
             return
         self._next = time.monotonic() + 0.1
-        total = max(self.total, 1)
-        counts = f" {self.done}/{self.total}"
+        total = max(self.total, self.done, 1)
+        counts = f"{self.done}/{self.total}{'+' if self.counting else ''}"
         width = max(10, min(40, shutil.get_terminal_size().columns - len(self.label) - 32))
         filled = width * self.done // total
-        percent = 100 * self.done // total
         bar = "#" * filled + "." * (width - filled)
-        self.out.write(f"\r{self.label} [{bar}] {percent:3d}%{counts}")
+        self.out.write(f"\r{self.label} [{bar}] {100 * self.done // total:3d}% {counts}")
         self.out.flush()
         self._shown = True
 

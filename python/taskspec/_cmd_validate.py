@@ -1,14 +1,15 @@
 """``taskspec validate PATH...``: check sidecars against the contract, at harness scale.
 
 A harness keeps one ``taskspec.yaml`` per run directory and may hold tens of
-thousands of them, so the command is built around a cheap per-file loop:
-the parent walks the tree once, cuts the list of paths into chunks and hands
-them to a process pool (forked where the platform allows, so workers start
-with everything imported). A worker reads each file with bare ``os`` calls,
-parses it and sends back, per chunk, three counts and the finished report
-text, so nothing per file crosses the process boundary except its path.
-Chunks come back in order, which makes the output the same for any number
-of jobs, and it streams while later chunks are still being checked.
+thousands of them, so the command is built around a cheap per-file loop.
+The parent walks the tree and hands the paths, in chunks, to a process pool
+(forked where the platform allows, so workers start with everything
+imported); the walk goes on while the first chunks are being checked. A
+worker reads each file with bare ``os`` calls, parses it and sends back, per
+chunk, three counts and the finished report text, so nothing per file
+crosses the process boundary but its path. Chunks come back in order, which
+makes the output the same for any number of jobs, and it streams while later
+chunks are still being checked. Ctrl-C stops the run with status 130.
 
 Each problem is one line on stdout, ``path:line:col: message`` (or one JSON
 object with ``--format json``). The progress bar and the closing summary go
@@ -20,14 +21,15 @@ and the run goes on; the exit status is 1 if anything was not valid.
 from __future__ import annotations
 
 import argparse
+import gc
+import itertools
 import json
-import math
 import os
 import signal
 import stat
 import sys
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from taskspec._api import parse_task_spec
@@ -44,8 +46,9 @@ ChunkResult = tuple[int, int, int, str]
 #: Fewest files worth one more worker: below this, starting a process costs
 #: more than it saves, so small runs stay in-process whatever ``--jobs`` says.
 MIN_FILES_PER_JOB = 64
-#: Largest chunk sent to a worker. Each job gets about eight chunks so the
-#: last one to finish is short; the cap keeps output and progress flowing.
+#: Sizes of the chunks sent to a worker: the first, and the largest. The cap
+#: keeps the last chunk to finish short, and output and progress flowing.
+FIRST_CHUNK = 16
 MAX_CHUNK = 256
 
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
@@ -137,12 +140,12 @@ def _unreadable(path: str, reason: str) -> str:
 def _read(path: str) -> bytes:
     """The file's bytes (up to the decoder's limit and a block more).
 
-    The common case costs three system calls: open, one read that gets the
-    whole sidecar, and the read that finds its end. It is opened
-    non-blocking and only checked further when a read finds nothing, so
-    that a FIFO met during a walk is refused instead of hanging the run,
-    while a special file named on the command line (``/dev/stdin``, a
-    process substitution) is read to its end.
+    The common case costs four system calls: open, a read that gets the
+    whole sidecar, a read that finds its end, and close; ``open().read()``
+    makes nine. The file is opened non-blocking and only checked further
+    (``fstat``) when a read finds nothing, so that a FIFO met during a walk
+    is refused instead of hanging the run, while a special file named on the
+    command line (``/dev/stdin``, a process substitution) is read to its end.
     """
     fd = os.open(path, _READ_FLAGS)
     try:
@@ -203,9 +206,25 @@ def check_chunk(items: Sequence[Item]) -> ChunkResult:
     return valid, invalid, unreadable, "".join(out)
 
 
-def _chunks(items: list[Item], jobs: int) -> list[list[Item]]:
-    size = max(1, min(MAX_CHUNK, math.ceil(len(items) / (jobs * 8))))
-    return [items[i : i + size] for i in range(0, len(items), size)]
+def _batches(head: list[Item], rest: Iterator[Item], progress: Progress) -> Iterator[list[Item]]:
+    """The files in chunks that start small and double up to MAX_CHUNK.
+
+    Small first chunks put every worker to work at once; large later ones
+    keep the cost per chunk (a round trip to a worker) negligible. Walking
+    the rest of the tree happens here, as chunks are taken, so it overlaps
+    with checking; the progress total grows with it.
+    """
+    items = itertools.chain(head, rest)
+    size = min(FIRST_CHUNK, MAX_CHUNK)
+    seen = 0
+    while batch := list(itertools.islice(items, size)):
+        seen += len(batch)
+        progress.total = max(progress.total, seen)
+        if len(batch) < size:
+            progress.counting = False
+        yield batch
+        size = min(size * 2, MAX_CHUNK)
+    progress.counting = False
 
 
 def _context() -> Any:
@@ -221,12 +240,10 @@ def _context() -> Any:
     return multiprocessing.get_context()
 
 
-def _report(
-    results: Iterable[ChunkResult], sizes: list[int], progress: Progress
-) -> tuple[int, int, int]:
+def _report(results: Iterable[ChunkResult], progress: Progress) -> tuple[int, int, int]:
     valid = invalid = unreadable = 0
     write = sys.stdout.write
-    for (v, i, u, text), size in zip(results, sizes, strict=True):
+    for v, i, u, text in results:
         valid += v
         invalid += i
         unreadable += u
@@ -235,29 +252,43 @@ def _report(
             write(text)
             if progress.enabled:
                 sys.stdout.flush()
-        progress.advance(size)
+        progress.advance(v + i + u)  # every item counts as exactly one of the three
     return valid, invalid, unreadable
 
 
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     paths: list[str] = args.paths
-    items = find_yaml(paths)
     jobs: int = args.jobs or _default_jobs()
-    jobs = max(1, min(jobs, len(items) // MIN_FILES_PER_JOB))
-    chunks = _chunks(items, jobs)
-    sizes = [len(c) for c in chunks]
     as_json = args.format == "json"
     explicit = frozenset(p for p in paths if not os.path.isdir(p))
     _configure(as_json, explicit)
-    progress = Progress(len(items), "validating", sys.stderr)
+    progress = Progress("validating", sys.stderr)
+
+    # Walk just far enough to know whether every job will have work; a
+    # small run is checked in-process, where it is done before a pool starts.
+    walk = find_yaml(paths)
+    head = list(itertools.islice(walk, jobs * MIN_FILES_PER_JOB))
+    progress.total = len(head)
+    if len(head) < jobs * MIN_FILES_PER_JOB:
+        jobs = max(1, len(head) // MIN_FILES_PER_JOB)
+        progress.counting = False
     progress.draw()
+    batches = _batches(head, walk, progress)
     try:
         if jobs == 1:
-            counts = _report(map(check_chunk, chunks), sizes, progress)
+            counts = _report(map(check_chunk, batches), progress)
         else:
-            with _context().Pool(jobs, _worker_init, (as_json, explicit)) as pool:
-                counts = _report(pool.imap(check_chunk, chunks), sizes, progress)
+            # Frozen at the fork, the objects workers inherit are never
+            # scanned by their garbage collector, which would otherwise write
+            # to (and so copy) the memory they share with this process.
+            gc.freeze()
+            try:
+                pool = _context().Pool(jobs, _worker_init, (as_json, explicit))
+            finally:
+                gc.unfreeze()
+            with pool:
+                counts = _report(pool.imap(check_chunk, batches), progress)
         sys.stdout.flush()
     except KeyboardInterrupt:
         progress.clear()

@@ -56,8 +56,10 @@ MAX_DEPTH: Final = 64
 MAX_NODES: Final = 1_000_000
 
 #: Documents Go's ParseTaskSpec accepts and this decoder rejects on purpose,
-#: each with the reason. Every one of them either loses data silently in Go
-#: or depends on a YAML feature whose meaning differs between YAML readers.
+#: each with the reason. Every one of them either loses data silently in Go,
+#: depends on a YAML feature whose meaning differs between YAML readers, or
+#: is beyond libyaml, which this decoder is built on. The conformance vectors
+#: hold an example of each (tests/conformance/stricter.json).
 STRICTER_THAN_GO: Final[Mapping[str, str]] = {
     "non-integral number in an integer field (timeout_seconds: 1.5)": (
         "yaml.v3 truncates it to 1 silently; that is data loss."
@@ -86,6 +88,13 @@ STRICTER_THAN_GO: Final[Mapping[str, str]] = {
     "the non-specific tag ! on an integer (timeout_seconds: ! 5)": (
         "YAML makes '! 5' the string \"5\", which an integer field rejects; yaml.v3 ignores"
         " the tag and reads 5, so readers disagree."
+    ),
+    "a byte order mark at the start of a line, outside quotes": (
+        "libyaml skips it and yaml.v3 reads it as text, so the two read different values."
+    ),
+    "a plain scalar ending in ':' inside [] or {} ([go, a:, b])": (
+        "libyaml, which this decoder is built on, cannot read it; yaml.v3 reads 'a:'."
+        " Quote the string."
     ),
     "UTF-16 or UTF-32 input": ("sidecars are UTF-8; yaml.v3 also accepts UTF-16 with a BOM."),
     "documents larger than MAX_DOCUMENT_BYTES or nested deeper than MAX_DEPTH": (
@@ -351,6 +360,8 @@ class _Walker:
                 return
             what = path or "the document"
             raise _fail(path, f"expected a mapping for {what}, got {_describe(node)}", node)
+        if node.flow_style:
+            self._check_flow_scalars(node, [n for pair in node.value for n in pair], path)
         by_name = info.by_name
         seen: dict[str, Node] = {}
         positions = self.out.positions
@@ -444,12 +455,37 @@ class _Walker:
         else:  # pragma: no cover - _schema rejects other kinds at import
             raise AssertionError(kind)
 
+    @staticmethod
+    def _check_flow_scalars(node: Node, children: list[Node], path: str) -> None:
+        """Reject a '?' inside a plain scalar written in a flow collection.
+
+        libyaml 0.2 reads ``[a?b]`` as the string "a?b"; yaml.v3 ends a plain
+        scalar at '?' inside [] and {}, and fails. Only scalars written inside
+        the collection count: an alias may point at one written elsewhere.
+        """
+        start, end = node.start_mark.index, node.end_mark.index
+        for child in children:
+            if (
+                type(child) is ScalarNode
+                and not child.style
+                and "?" in child.value
+                and start <= child.start_mark.index < end
+            ):
+                raise _fail(
+                    path,
+                    f"'?' in the plain scalar {child.value!r} inside [] or {{}}: yaml.v3 cannot"
+                    " read it; quote the string",
+                    child,
+                )
+
     def _sequence(self, node: Node, path: str) -> list[Node]:
         if type(node) is SequenceNode:
             items: list[Node] = node.value
             self.budget -= len(items)
             if self.budget < 0:
                 raise _fail(path, f"document expands to more than {MAX_NODES} nodes", node)
+            if node.flow_style:
+                self._check_flow_scalars(node, items, path)
             return items
         if type(node) is ScalarNode and self._is_null(node):
             return []
@@ -461,6 +497,8 @@ class _Walker:
             if type(node) is ScalarNode and self._is_null(node):
                 return
             raise _fail(path, f"expected a mapping, got {_describe(node)}", node)
+        if node.flow_style:
+            self._check_flow_scalars(node, [n for pair in node.value for n in pair], path)
         seen: dict[str, Node] = {}
         for key_node, value_node in node.value:
             self._count(value_node)
@@ -546,8 +584,56 @@ def _check_depth(data: bytes | str) -> None:
                 depth -= 1
             elif isinstance(event, yaml.DocumentEndEvent):
                 return  # later documents are rejected by the composer
+    except yaml.YAMLError as err:
+        raise _yaml_error(err) from None
     finally:
         parser.dispose()
+
+
+def _check_line_start_boms(data: bytes | str, source: str) -> None:
+    """Reject a byte order mark at the start of a line, outside quoted scalars.
+
+    libyaml skips such a BOM as if it were not there; yaml.v3 reads it as
+    text (an unknown key, or part of a flow scalar), so the two readers
+    disagree. Inside a quoted scalar both keep it.
+    """
+    at: list[int] = []
+    index = source.find("\ufeff", 1)
+    while index != -1:
+        if source[index - 1] in "\r\n":
+            at.append(index)
+        index = source.find("\ufeff", index + 1)
+    if not at:
+        return
+    quoted: list[tuple[int, int]] = []
+    parser = CParser(data)
+    try:
+        while True:
+            event = parser.get_event()
+            if event is None or isinstance(event, yaml.StreamEndEvent):
+                break
+            if isinstance(event, yaml.ScalarEvent) and event.style in ("'", '"'):
+                start, end = event.start_mark, event.end_mark
+                if start is not None and end is not None:
+                    quoted.append((start.index, end.index))
+    except yaml.YAMLError:
+        return  # the composer reports the syntax error
+    finally:
+        parser.dispose()
+    for index in at:
+        if not any(start <= index < end for start, end in quoted):
+            line = source.count("\n", 0, index) + 1
+            raise DecodeError(
+                [
+                    Violation(
+                        "",
+                        "byte order mark at the start of a line: libyaml skips it, yaml.v3"
+                        " reads it as text; remove it",
+                        line,
+                        1,
+                    )
+                ]
+            )
 
 
 def _check_yaml_version(data: bytes | str) -> None:
@@ -623,6 +709,8 @@ def decode(data: bytes | bytearray | memoryview | str) -> Decoded:
     if source.startswith("\ufeff"):
         # libyaml's marks do not count a leading BOM; keep the source in step.
         source = source[1:]
+    if "\ufeff" in source:
+        _check_line_start_boms(raw, source)
     walker = _Walker(source, out := Decoded())
     if type(root) is not MappingNode and not (type(root) is ScalarNode and walker._is_null(root)):
         # A null document ("---", "~") decodes to the zero spec, as in Go, and

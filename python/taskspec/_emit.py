@@ -14,48 +14,60 @@ choice is reproduced rule for rule by :func:`_scalar` and :func:`_key`.
 Where yaml.v3 writes bytes that it cannot read back itself, this module does
 *not* copy them; see :data:`ROUND_TRIP_FIXES`.
 
-The writer is on hot paths (every sidecar save), so a string that is provably
-a safe single-line plain scalar takes a single regular-expression match; the
-exact analysis only runs for the rest.
+The writer is on hot paths (every sidecar save) and must be at least twice as
+fast as Go's ``yaml.Marshal``. So the walk is one function generated from the
+schema (see "the walk" below), and a string that a handful of C-level ``str``
+tests prove to be a safe one-line plain scalar is written as is; the exact
+analysis only runs for the rest.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, MutableSequence
+from collections.abc import Callable, Iterable, Mapping
 from functools import cmp_to_key
 from typing import Any, Final, cast
 
 from taskspec._errors import TaskSpecError, Violation
-from taskspec._resolve import _M_QUOTED, needs_quotes
+from taskspec._resolve import _DIGIT_CHARS, _M_QUOTED, _WORDS, needs_quotes
 from taskspec._schema import TASK_SPEC, Kind, MessageInfo
 from taskspec.v1 import taskspec_pb2
 
 __all__ = ["ROUND_TRIP_FIXES", "marshal", "sort_map_keys"]
 
-#: The inputs for which yaml.v3 v3.0.4 writes YAML that it (and PyYAML) then
-#: reads back as something else or rejects, and what this writer does instead.
-#: Each fix changes as little as possible of Go's bytes, and the result reads
-#: back to the original value with both yaml.v3 and PyYAML.
+#: The inputs for which yaml.v3 v3.0.4 writes YAML that it cannot read back
+#: (it fails, or reads another value), and what this writer does instead.
+#: Each fix changes as little of Go's bytes as possible, and the result reads
+#: back to the original value with both yaml.v3 and PyYAML. Found by
+#: differential fuzzing against yaml.v3 with a round-trip check; everything
+#: else is byte-identical to Go.
 ROUND_TRIP_FIXES: Final[Mapping[str, str]] = {
-    "block scalar with indentation indicator in a sequence item": (
-        "A multi-line string that starts with a space or a line break is written as a literal "
-        "block with an explicit indentation indicator. yaml.v3 always writes the indicator 4, "
-        "but inside a sequence item (verification.build_cmd/test_cmd entries) the content sits "
-        "2 columns right of the '-' that readers measure from, so the document fails to parse. "
-        "Written with indicator 2 instead (content unchanged)."
+    "indicator-in-sequence-item": (
+        "A multi-line string starting with a space or a line break gets a literal block "
+        "with an explicit indentation indicator, and yaml.v3 always writes 4. In a "
+        "sequence item (verification.build_cmd / test_cmd entries) the content is only 2 "
+        "columns right of the '-' that readers measure from, so yaml.v3 fails to parse "
+        "the document whenever the string has a non-empty line. Written with indicator 2 "
+        "instead; nothing else changes. (A string of line breaks only is copied as is: "
+        "there is no line to misplace and yaml.v3 reads it back.)"
     ),
-    "block scalar with indentation indicator in a mapping inside a sequence item": (
-        "Same cause for solution_artifacts[].path/role: the item's keys are at column 6 and "
-        "the content at column 8, so the right indicator is 2, not yaml.v3's 4; Go's bytes do "
-        "not parse. Written with indicator 2 instead."
+    "indicator-in-item-mapping": (
+        "The same for solution_artifacts[].path and .role: the item's keys are at column "
+        "6 and the content at column 8, so the right indicator is 2, not yaml.v3's 4."
     ),
-    "map key '<<'": (
-        "yaml.v3's resolver does not flag '<<' (its first character has no hint), so the "
-        "encoder writes a plain '<<' key, which its own parser and PyYAML read as a YAML "
-        "merge key and reject. The difficulty_signals key '<<' is written double-quoted "
-        'instead: "<<": N.'
+    "tab-first-literal": (
+        "A multi-line string whose first character is a tab gets a literal block without "
+        "an indentation indicator, and yaml.v3's scanner rejects a tab where it is still "
+        "detecting the indentation ('found a tab character where an indentation space is "
+        "expected'). Written with the indicator (4, or 2 in the two positions above), "
+        "which fixes the indentation so the tab is content."
+    ),
+    "merge-key": (
+        "yaml.v3's resolver never flags '<<' (no first-character hint for '<'), so its "
+        "encoder writes a plain '<<' map key, which its parser (and PyYAML) then treat as "
+        "a YAML merge key and reject. A difficulty_signals key '<<' is written "
+        'double-quoted, as yaml.v3 quotes other special keys: "<<": N.'
     ),
 }
 
@@ -77,7 +89,13 @@ _SPECIAL = re.compile(
     "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufeff\ufffe\uffff\U00010000-\U0010ffff]"
 ).search
 _SPACE_BREAK = re.compile("[ ][\r\n\x85\u2028\u2029]").search
-_ONE_LINE_PRINTABLE = re.compile("[^\n\u2028\u2029" + _NOT_PRINTABLE + "]+").fullmatch
+_HAS_BREAK = re.compile("[\r\n\x85\u2028\u2029]").search
+_BREAK_SPACE = re.compile("[\r\n\x85\u2028\u2029][ ]").search
+# After the first character: ':' before a blank or the end, '#' after a blank,
+# a break or NUL (yaml.v3's "preceded by whitespace" includes those).
+_INNER_INDICATOR = re.compile(
+    "(?<=.)(?::(?=[ \t]|\\Z)|(?<=[ \t\x00\r\n\x85\u2028\u2029])#)", re.S
+).search
 # Characters a double-quoted scalar escapes: not printable, line breaks, '"', '\'.
 _DQ_ESCAPED = re.compile('["\\\\\n\r\u2028\u2029' + _NOT_PRINTABLE + "]")
 _LINE_SPLIT = re.compile("([\n\u2028\u2029])").split
@@ -93,7 +111,7 @@ _CAREFUL_FIRST: Final = " " + _INDICATOR_FIRST + "-?:.+0123456789"
 # Whole values the resolver turns into bool/null or yaml.v3 quotes as YAML
 # 1.1 booleans; with the check above this settles the resolver question.
 _RESERVED: Final = _M_QUOTED
-# As map keys, '<<' is also reserved (see ROUND_TRIP_FIXES).
+# As map keys, '<<' is also reserved (ROUND_TRIP_FIXES["merge-key"]).
 _RESERVED_KEYS: Final = _M_QUOTED | {"<<"}
 
 _NAMED_ESCAPES: Final[Mapping[str, str]] = {
@@ -136,7 +154,7 @@ def _double(s: str) -> str:
 
     yaml.v3's BOM test looks at the start of the whole value rather than at
     the current character, so a value that *starts* with U+FEFF has every one
-    of its characters escaped (``"\uFEFF\x61"``). That is valid YAML and
+    of its characters escaped (``"\\uFEFF\\x61"``). That is valid YAML and
     reads back correctly, so it is reproduced.
     """
     if s[:1] == "\ufeff":
@@ -177,11 +195,12 @@ def _literal(s: str, pad: str, indicator: str) -> str:
     header = " |"
     if s[0] == " " or s[0] in _BREAKS:
         # yaml.v3 always writes "4". Where that is wrong (``indicator`` is
-        # not "4") it only matters if there is a non-empty line to misplace.
+        # not "4") it only matters if there is a non-empty line to misplace:
+        # ROUND_TRIP_FIXES["indicator-in-sequence-item"] and
+        # ROUND_TRIP_FIXES["indicator-in-item-mapping"].
         header += "4" if s.strip(_BREAKS) == "" else indicator
     elif s[0] == "\t":
-        # Round-trip fix: yaml.v3 omits the indicator here, and then cannot
-        # read a first line that starts with a tab.
+        # ROUND_TRIP_FIXES["tab-first-literal"]
         header += indicator
     if s[-1] not in _BREAKS:
         header += "-"
@@ -208,40 +227,29 @@ def _literal(s: str, pad: str, indicator: str) -> str:
 
 
 def _flow_styles(s: str) -> tuple[bool, bool]:
-    """(plain allowed, single quotes allowed) for a non-empty block-context scalar.
+    """(plain allowed, single quotes allowed) for a non-empty one-line string.
 
-    This is yaml.v3's scalar analysis, for the strings the cheaper tests in
-    :func:`_scalar_exact` do not settle.
+    This is yaml.v3's scalar analysis for the strings the cheaper tests in
+    :func:`_scalar_exact` do not settle (non-ASCII or non-printable text).
+    Single quotes cannot hold a tab, a special character, or a line break
+    next to a space; plain style also refuses line breaks, edge spaces and
+    indicators.
     """
-    n = len(s)
-    indicators = s.startswith(("---", "..."))
-    breaks = space_break = break_space = False
-    prev_space = prev_break = False
-    preceded_by_ws = True
-    for i, ch in enumerate(s):
-        followed_by_ws = i + 1 == n or s[i + 1] in " \t"
-        if i == 0:
-            if ch in _INDICATOR_FIRST or (ch in "?:-" and followed_by_ws):
-                indicators = True
-        elif (ch == ":" and followed_by_ws) or (ch == "#" and preceded_by_ws):
-            indicators = True
-        if ch == " ":
-            if prev_break:
-                break_space = True
-            prev_space, prev_break = True, False
-        elif ch in _BREAKS:
-            breaks = True
-            if prev_space:
-                space_break = True
-            prev_space, prev_break = False, True
-        else:
-            prev_space = prev_break = False
-        preceded_by_ws = ch in " \t\x00" or ch in _BREAKS
-    special = _SPECIAL(s) is not None
-    edge = s[0] == " " or s[-1] == " " or s[0] in _BREAKS or s[-1] in _BREAKS
-    single_ok = not (break_space or space_break or special or "\t" in s)
-    plain_ok = single_ok and not (edge or breaks or indicators)
-    return plain_ok, single_ok
+    if "\t" in s or _SPECIAL(s) is not None:
+        return False, False
+    if _SPACE_BREAK(s) is not None or _BREAK_SPACE(s) is not None:
+        return False, False
+    c = s[0]
+    plain_ok = not (
+        c == " "
+        or s[-1] == " "
+        or c in _INDICATOR_FIRST
+        or (c in "?:-" and s[1:2] in ("", " "))
+        or s.startswith(("---", "..."))
+        or _HAS_BREAK(s) is not None
+        or _INNER_INDICATOR(s) is not None
+    )
+    return plain_ok, True
 
 
 def _block_ok(s: str) -> bool:
@@ -286,6 +294,8 @@ def _plain_first(s: str) -> bool:
         return False
     if s.startswith(("---", "...")):
         return False
+    if c == "." and s[1:2] not in _DIGIT_CHARS:
+        return s not in _WORDS  # "./...": no number can start like this
     return c in "?:" or not needs_quotes(s)
 
 
@@ -342,9 +352,9 @@ def _key(s: str, pad: str, key_pad: str, indicator: str) -> str:
     ``indicator`` for a literal block that needs one).
     """
     if s == "<<":
-        # Round-trip fix: see ROUND_TRIP_FIXES["map key '<<'"].
+        # ROUND_TRIP_FIXES["merge-key"]
         return '"<<":'
-    multiline = any(b in s for b in _BREAKS)
+    multiline = _HAS_BREAK(s) is not None
     if multiline or (len(s) > 32 and len(s.encode("utf-8")) > _MAX_SIMPLE_KEY_BYTES):
         return "?" + _scalar(s, key_pad, indicator) + pad + ":"
     # A simple key is never multi-line, so this is a one-line quoted or plain scalar.
@@ -361,8 +371,10 @@ _UNIDATA_15_LETTERS: Final = (
 )  # fmt: skip
 _UNIDATA_15_DIGITS: Final = ((0x11F50, 0x11F59), (0x1E4F0, 0x1E4F9))
 # Go 1.21+ classifies runes with Unicode 15.0; Python 3.11 ships 14.0. The
-# two tables above are every letter and decimal digit 15.0 added.
-_PATCH_UNICODE: Final = unicodedata.unidata_version < "15"
+# two tables above are every letter and decimal digit 15.0 added. (A Python
+# with newer data than Go's would know a few letters Go does not; only keys
+# made of those would then sort differently.)
+_PATCH_UNICODE: Final = tuple(map(int, unicodedata.unidata_version.split("."))) < (15,)
 
 
 def _in_ranges(cp: int, ranges: Iterable[tuple[int, int]]) -> bool:
@@ -373,14 +385,15 @@ def _is_letter(ch: str) -> bool:
     """Go's ``unicode.IsLetter`` (category L)."""
     if ch.isalpha():
         return True
-    return _PATCH_UNICODE and _in_ranges(ord(ch), _UNIDATA_15_LETTERS)
+    # (Every patched rune is above U+11000.)
+    return _PATCH_UNICODE and ch > "\U00011000" and _in_ranges(ord(ch), _UNIDATA_15_LETTERS)
 
 
 def _is_digit(ch: str) -> bool:
     """Go's ``unicode.IsDigit`` (category Nd)."""
     if ch.isdecimal():
         return True
-    return _PATCH_UNICODE and _in_ranges(ord(ch), _UNIDATA_15_DIGITS)
+    return _PATCH_UNICODE and ch > "\U00011000" and _in_ranges(ord(ch), _UNIDATA_15_DIGITS)
 
 
 def _wrap64(n: int) -> int:
@@ -399,12 +412,11 @@ def _key_less(a: str, b: str) -> bool:
     with ``rune - '0'`` as the digit value, as Go does, so runs of other
     scripts' digits and overlong runs order exactly as in Go.
     """
-    digits = False
-    for i in range(min(len(a), len(b))):
-        ca, cb = a[i], b[i]
+    for i, (ca, cb) in enumerate(zip(a, b)):  # noqa: B905 - lengths differ by design
         if ca == cb:
-            digits = _is_digit(ca)
             continue
+        # Whether the last shared rune is a digit.
+        digits = i > 0 and _is_digit(a[i - 1])
         al, bl = _is_letter(ca), _is_letter(cb)
         if al and bl:
             return ca < cb
@@ -435,20 +447,63 @@ def _key_less(a: str, b: str) -> bool:
 
 
 def _key_cmp(a: str, b: str) -> int:
-    if _key_less(a, b):
-        return -1
-    return 1 if _key_less(b, a) else 0
+    # Map keys are distinct, and for distinct keys exactly one of
+    # _key_less(a, b) and _key_less(b, a) holds, so one call decides.
+    return -1 if _key_less(a, b) else 1
 
 
 _key_sort = cmp_to_key(_key_cmp)
-# For keys made of lower-case ASCII letters and '_' yaml.v3's order is byte order.
-_SIMPLE_KEYS = re.compile(r"[a-z_]*").fullmatch
+# yaml.v3's order is byte order for keys without digits (no digit runs to
+# compare as numbers), with lower-case letters only, and with other
+# characters all below 'a' (so "non-letter first" agrees with byte order).
+_SIMPLE_KEYS = re.compile("[\x00-/:-@\\[-`a-z]*").fullmatch
+
+
+_TOKENS = re.compile("[0-9]+|.", re.S).findall
+# Where _token_key applies: no digit run long enough to overflow int64 ...
+_NO_LONG_RUNS = re.compile("(?:[0-9]{1,18}(?![0-9])|[^0-9])*", re.S).fullmatch
+# ... and no decimal digit but ASCII ones (Go gives others the value rune - '0').
+_OTHER_DIGIT = re.compile("(?![0-9])[\\d\U00011f50-\U00011f59\U0001e4f0-\U0001e4f9]").search
+_Token = tuple[int, int, int]
+
+
+def _token_key(key: str) -> tuple[_Token, ...]:
+    """A sort key equal to :func:`_key_less` for keys whose digits are short ASCII runs.
+
+    The key is split into digit runs and single characters, and a run of
+    digits, a letter or another character ranks by what precedes it, because
+    yaml.v3 decides "letter or not" by the previous rune: after a digit run a
+    letter comes before any other character, elsewhere other characters (a
+    digit run included) come first, and those before digit runs. Digit runs
+    compare as numbers, then shorter first ("1" before "01"). Sorting with a
+    key is much faster than with a comparison function, which matters
+    because every key set with a digit needs this order.
+    """
+    out: list[_Token] = []
+    after_digits = False
+    for tok in _TOKENS(key):
+        c = tok[0]
+        if "0" <= c <= "9":
+            out.append((1, int(tok), len(tok)))
+            after_digits = True
+            continue
+        if _is_letter(c):
+            out.append((0 if after_digits else 2, ord(c), 0))
+        else:
+            out.append((1 if after_digits else 0, ord(c), 0))
+        after_digits = False
+    return tuple(out)
 
 
 def _sorted_items(m: Mapping[str, int]) -> list[tuple[str, int]]:
     """The items of a string-keyed map in yaml.v3's key order (see sort_map_keys)."""
     items = sorted(m.items())
-    if _SIMPLE_KEYS("".join(m)) is None:
+    joined = "".join([k for k, _ in items])
+    if _SIMPLE_KEYS(joined) is not None:
+        return items
+    if _NO_LONG_RUNS(joined) is not None and _OTHER_DIGIT(joined) is None:
+        items.sort(key=lambda kv: _token_key(kv[0]))
+    else:
         items.sort(key=lambda kv: _key_sort(kv[0]))
     return items
 
@@ -466,38 +521,29 @@ def sort_map_keys(keys: Iterable[str]) -> list[str]:
     result deterministic for every set and identical to Go's for every set
     Go orders deterministically.
     """
-    ks = sorted(keys)
-    if _SIMPLE_KEYS("".join(ks)) is None:
-        ks.sort(key=_key_sort)
-    return ks
+    return [k for k, _ in _sorted_items(dict.fromkeys(keys, 0))]
 
 
 # --- the walk ----------------------------------------------------------------
 #
-# One writer function per (message, key column, sequence item or not) is
-# generated from the schema tables at import time and compiled with exec.
-# The schema decides everything (field order, kinds, omitempty, pointer,
-# enum spellings); generating code instead of looping over field records
-# removes the per-field dispatch, which is most of the cost of a walk over
-# a message this small. The generated source is kept on each function as
-# ``__source__`` for debugging.
+# The writer is one function generated from the schema tables at import
+# time and compiled with exec: every nested message is inlined, so key
+# prefixes, indentation, field paths and enum spellings are constants in
+# its source. The schema decides everything (field order, kinds, omitempty,
+# pointer, enum spellings); generating code instead of looping over field
+# records removes the per-field dispatch and the calls, which are most of
+# the cost of walking a message this small. The source is kept on the
+# function as ``__source__`` for debugging.
 
 
-class _BadEnum(Exception):
-    """An enum number with no YAML spelling; carries the field path outward."""
+class _BadEnumError(Exception):
+    """An enum number with no YAML spelling, with the path of its field."""
 
     def __init__(self, path: str, number: int, enum_name: str) -> None:
         super().__init__(path)
         self.path = path
         self.number = number
         self.enum_name = enum_name
-
-    def under(self, prefix: str) -> _BadEnum:
-        self.path = f"{prefix}.{self.path}"
-        return self
-
-
-_Writer = Callable[[Any, list[str]], None]
 
 
 def _value_indent(key_column: int) -> int:
@@ -510,7 +556,7 @@ def _indicator(content: int, parent: int) -> str:
 
     yaml.v3 always writes the digit of its indent width (4); that is right
     only when the content really is 4 columns right of the parent node,
-    which is not the case inside sequence items (see ROUND_TRIP_FIXES).
+    which is not the case inside sequence items (ROUND_TRIP_FIXES).
     """
     return str(content - parent)
 
@@ -524,180 +570,218 @@ def _fast(var: str, reserved: str = "_RESERVED") -> str:
     )
 
 
+def _lit(text: str) -> str:
+    """``text`` as the inside of an f-string literal."""
+    return repr(text)[1:-1].replace("{", "{{").replace("}", "}}")
+
+
 class _Gen:
-    """Builds the source of one writer; ``const`` registers non-literal values."""
+    """Accumulates the writer's source; ``const`` binds non-literal values."""
 
     def __init__(self) -> None:
         self.lines: list[str] = []
         self.env: dict[str, Any] = {
-            "_RESERVED_KEYS": _RESERVED_KEYS,
-            "_sorted_items": _sorted_items,
             "_CAREFUL_FIRST": _CAREFUL_FIRST,
             "_RESERVED": _RESERVED,
-            "_scalar_exact": _scalar_exact,
-            "_plain_first": _plain_first,
+            "_RESERVED_KEYS": _RESERVED_KEYS,
+            "_BadEnumError": _BadEnumError,
             "_key": _key,
-            "_BadEnum": _BadEnum,
-            "sort_map_keys": sort_map_keys,
+            "_plain_first": _plain_first,
+            "_scalar_exact": _scalar_exact,
+            "_sorted_items": _sorted_items,
         }
+        self.serial = 0
 
     def const(self, value: Any) -> str:
         name = f"_c{len(self.env)}"
         self.env[name] = value
         return name
 
+    def fresh(self, stem: str) -> str:
+        self.serial += 1
+        return f"{stem}{self.serial}"
+
     def emit(self, depth: int, line: str) -> None:
         self.lines.append("    " * depth + line)
 
 
-_WRITERS: dict[tuple[str, int, bool], _Writer] = {}
+def _can_be_empty(info: MessageInfo) -> bool:
+    """Whether a mapping of ``info`` may have no keys (all fields omitempty)."""
+    return all(fi.omitempty for fi in info.fields)
 
 
-def _message_writer(info: MessageInfo, column: int, item: bool = False) -> _Writer:
-    """The writer of a block mapping of ``info`` whose keys are at ``column``.
+def _gen_mapping(
+    g: _Gen, info: MessageInfo, msg: str, column: int, depth: int, *, first: str, path: str
+) -> None:
+    """Emit source writing the block mapping of message variable ``msg``.
 
-    With ``item`` the mapping is a sequence item: its first written key
-    shares the line of the ``- `` indicator two columns to its left.
+    Keys sit at ``column``; the first key written is prefixed by ``first``
+    (which holds "- " for a sequence item), later ones by spaces. ``path``
+    is the source of an expression giving the field-path prefix, for errors.
     """
-    cache_key = (info.full_name, column, item)
-    cached = _WRITERS.get(cache_key)
-    if cached is not None:
-        return cached
-    g = _Gen()
     pad = " " * column
     inner = _value_indent(column)
     vpad = " " * inner
     indicator = _indicator(inner, column)
-    # While it is unknown whether a key has been written yet, the prefix of
-    # the next key is the variable p; after an always-written field it is
-    # the constant rest prefix.
-    first = " " * (column - 2) + "- " if item else pad
+    # While no key has been written the prefix is ``first``; when that is
+    # not plain indentation and the leading fields are optional, a variable
+    # tracks it until a field is known to have been written.
     dynamic = first != pad
-    if dynamic:
-        g.emit(1, f"p = {first!r}")
-
-    def prefix() -> str:
-        return "p + " if dynamic else repr(pad) + " + "
+    pvar = ""
+    if dynamic and info.fields and info.fields[0].omitempty:
+        pvar = g.fresh("p")
+        g.emit(depth, f"{pvar} = {first!r}")
 
     for fi in info.fields:
         name = fi.name
-        key = name + ":"
-        d = 1
-        optional_first = dynamic and fi.omitempty
-        if optional_first:
-            g.emit(d, "n = len(out)")
-        g.emit(d, f"v = msg.{name}")
+        d = depth
+        if dynamic:
+            if pvar:
+                pre = "{" + pvar + "}"
+                mark = g.fresh("n")
+                g.emit(d, f"{mark} = len(out)")
+            else:
+                pre = _lit(first)
+        else:
+            pre = _lit(pad)
+        key = pre + name + ":"
+        v = g.fresh("v")
         kind = fi.kind
         if kind is Kind.STRING:
+            g.emit(d, f"{v} = {msg}.{name}")
             if fi.omitempty:
-                g.emit(d, "if v:")
+                g.emit(d, f"if {v}:")
                 d += 1
-            g.emit(d, f"if {_fast('v')}:")
-            g.emit(d + 1, f"out.append({prefix()}{key + ' '!r} + v + '\\n')")
+            g.emit(d, f"if {_fast(v)}:")
+            g.emit(d + 1, f'a(f"{key} {{{v}}}\\n")')
             g.emit(d, "else:")
-            g.emit(d + 1, f"out.append({prefix()}{key!r} + _scalar_exact(v, {vpad!r}, {indicator!r}))")
+            g.emit(d + 1, f'a(f"{key}{{_scalar_exact({v}, {vpad!r}, {indicator!r})}}")')
         elif kind is Kind.INT:
+            g.emit(d, f"{v} = {msg}.{name}")
             if fi.omitempty:
-                g.emit(d, "if v:")
+                g.emit(d, f"if {v}:")
                 d += 1
-            g.emit(d, f"out.append({prefix()}{key + ' '!r} + str(v) + '\\n')")
+            g.emit(d, f'a(f"{key} {{{v}}}\\n")')
         elif kind is Kind.ENUM:
             assert fi.enum is not None
-            lines = {n: key + _scalar(t, vpad, indicator) for n, t in fi.enum.to_string.items()}
+            spelled = fi.enum.to_string
+            rendered = {n: _scalar(t, vpad, indicator) for n, t in spelled.items()}
+            table = g.const(rendered)
+            g.emit(d, f"{v} = {msg}.{name}")
+            t = g.fresh("t")
+            g.emit(d, f"{t} = {table}.get({v})")
+            g.emit(d, f"if {t} is None:")
+            g.emit(d + 1, f"raise _BadEnumError({path} + {name!r}, {v}, {fi.enum.full_name!r})")
             if fi.omitempty:
-                lines = {n: ln for n, ln in lines.items() if fi.enum.to_string[n]}
-                skip = {n for n, t in fi.enum.to_string.items() if not t}
-                g.emit(d, f"if v not in {g.const(frozenset(skip))}:")
+                zero = g.const(frozenset(n for n in spelled if not spelled[n]))
+                g.emit(d, f"if {v} not in {zero}:")
                 d += 1
-            g.emit(d, f"t = {g.const(lines)}.get(v)")
-            g.emit(d, "if t is None:")
-            g.emit(d + 1, f"raise _BadEnum({name!r}, v, {fi.enum.full_name!r})")
-            g.emit(d, f"out.append({prefix()}t)")
+            g.emit(d, f'a(f"{key}{{{t}}}")')
         elif kind is Kind.MESSAGE:
             assert fi.message is not None
-            child = g.const(_message_writer(fi.message, inner))
             if fi.pointer:
-                g.emit(d, f"if not msg.HasField({name!r}):")
-                if fi.omitempty:
-                    g.emit(d + 1, "pass  # nil pointer: omitted")
+                if not fi.omitempty:
+                    g.emit(d, f"if not {msg}.HasField({name!r}):")
+                    g.emit(d + 1, f'a(f"{key} null\\n")')
+                    g.emit(d, "else:")
                 else:
-                    g.emit(d + 1, f"out.append({prefix()}{key + ' null' + chr(10)!r})")
-                g.emit(d, "else:")
+                    g.emit(d, f"if {msg}.HasField({name!r}):")
                 d += 1
-            elif fi.omitempty:
+            g.emit(d, f"{v} = {msg}.{name}")
+            if fi.omitempty and not fi.pointer:
                 # A Go struct value is empty when all of its fields are.
-                g.emit(d, "if v.ByteSize():")
+                g.emit(d, f"if {v}.ByteSize():")
                 d += 1
-            g.emit(d, "mark = len(out)")
-            g.emit(d, f"out.append({prefix()}{key + chr(10)!r})")
-            g.emit(d, "try:")
-            g.emit(d + 1, f"{child}(v, out)")
-            g.emit(d, "except _BadEnum as e:")
-            g.emit(d + 1, f"raise e.under({name!r}) from None")
-            g.emit(d, "if len(out) == mark + 1:")
-            g.emit(d + 1, f"out[mark] = {prefix()}{key + ' {}' + chr(10)!r}")
+            empty = _can_be_empty(fi.message)
+            if empty:
+                m = g.fresh("n")
+                g.emit(d, f"{m} = len(out)")
+            g.emit(d, f'a(f"{key}\\n")')
+            _gen_mapping(g, fi.message, v, inner, d, first=vpad, path=f"{path} + {name + '.'!r}")
+            if empty:
+                g.emit(d, f"if len(out) == {m} + 1:")
+                g.emit(d + 1, f'out[{m}] = f"{key} {{{{}}}}\\n"')
         elif kind is Kind.STRING_LIST:
             dash = vpad + "- "
             item_pad = " " * (inner + 2)
             item_ind = _indicator(inner + 2, inner)
-            g.emit(d, "if v:")
-            g.emit(d + 1, f"out.append({prefix()}{key + chr(10)!r})")
-            g.emit(d + 1, "for s in v[:]:  # a list iterates faster than the container")
-            g.emit(d + 2, f"if {_fast('s')}:")
-            g.emit(d + 3, f"out.append({dash!r} + s + '\\n')")
+            item = g.fresh("s")
+            g.emit(d, f"{v} = {msg}.{name}")
+            g.emit(d, f"if {v}:")
+            g.emit(d + 1, f'a(f"{key}\\n")')
+            g.emit(d + 1, f"for {item} in {v}[:]:  # a list iterates faster than the container")
+            g.emit(d + 2, f"if {_fast(item)}:")
+            g.emit(d + 3, f'a(f"{_lit(dash)}{{{item}}}\\n")')
             g.emit(d + 2, "else:")
-            g.emit(d + 3, f"out.append({dash[:-1]!r} + _scalar_exact(s, {item_pad!r}, {item_ind!r}))")
+            g.emit(
+                d + 3,
+                f'a(f"{_lit(dash[:-1])}{{_scalar_exact({item}, {item_pad!r}, {item_ind!r})}}")',
+            )
             if not fi.omitempty:
                 g.emit(d, "else:")
-                g.emit(d + 1, f"out.append({prefix()}{key + ' []' + chr(10)!r})")
+                g.emit(d + 1, f'a(f"{key} []\\n")')
         elif kind is Kind.MESSAGE_LIST:
             assert fi.message is not None
-            item_writer = g.const(_message_writer(fi.message, inner + 2, item=True))
-            g.emit(d, "if v:")
-            g.emit(d + 1, f"out.append({prefix()}{key + chr(10)!r})")
-            g.emit(d + 1, "for i, m in enumerate(v[:]):")
-            g.emit(d + 2, "mark = len(out)")
-            g.emit(d + 2, "try:")
-            g.emit(d + 3, f"{item_writer}(m, out)")
-            g.emit(d + 2, "except _BadEnum as e:")
-            g.emit(d + 3, f"raise e.under(f'{name}[{{i}}]') from None")
-            g.emit(d + 2, "if len(out) == mark:")
-            g.emit(d + 3, f"out.append({vpad + '- {}' + chr(10)!r})")
+            i, m = g.fresh("i"), g.fresh("m")
+            g.emit(d, f"{v} = {msg}.{name}")
+            g.emit(d, f"if {v}:")
+            g.emit(d + 1, f'a(f"{key}\\n")')
+            g.emit(d + 1, f"for {i}, {m} in enumerate({v}[:]):")
+            empty = _can_be_empty(fi.message)
+            if empty:
+                n = g.fresh("n")
+                g.emit(d + 2, f"{n} = len(out)")
+            item_path = f"{path} + f'{name}[{{{i}}}].'"
+            _gen_mapping(g, fi.message, m, inner + 2, d + 2, first=vpad + "- ", path=item_path)
+            if empty:
+                g.emit(d + 2, f"if len(out) == {n}:")
+                g.emit(d + 3, f'a(f"{_lit(vpad)}- {{{{}}}}\\n")')
             if not fi.omitempty:
                 g.emit(d, "else:")
-                g.emit(d + 1, f"out.append({prefix()}{key + ' []' + chr(10)!r})")
+                g.emit(d + 1, f'a(f"{key} []\\n")')
         elif kind is Kind.INT_MAP:
             key_inner = _value_indent(inner)
             key_args = f"{vpad!r}, {' ' * key_inner!r}, {_indicator(key_inner, inner)!r}"
-            g.emit(d, "if v:")
-            g.emit(d + 1, f"out.append({prefix()}{key + chr(10)!r})")
-            g.emit(d + 1, "for k, n in _sorted_items(v):")
-            g.emit(d + 2, f"if {_fast('k', '_RESERVED_KEYS')} and len(k) <= {_MAX_SIMPLE_KEY_BYTES}:")
-            g.emit(d + 3, f"out.append({vpad!r} + k + ': ' + str(n) + '\\n')")
+            k, n = g.fresh("k"), g.fresh("x")
+            g.emit(d, f"{v} = {msg}.{name}")
+            g.emit(d, f"if {v}:")
+            g.emit(d + 1, f'a(f"{key}\\n")')
+            g.emit(d + 1, f"for {k}, {n} in _sorted_items({v}):")
+            simple = f"{_fast(k, '_RESERVED_KEYS')} and len({k}) <= {_MAX_SIMPLE_KEY_BYTES}"
+            g.emit(d + 2, f"if {simple}:")
+            g.emit(d + 3, f'a(f"{_lit(vpad)}{{{k}}}: {{{n}}}\\n")')
             g.emit(d + 2, "else:")
-            g.emit(d + 3, f"out.append({vpad!r} + _key(k, {key_args}) + ' ' + str(n) + '\\n')")
+            g.emit(d + 3, f'a(f"{_lit(vpad)}{{_key({k}, {key_args})}} {{{n}}}\\n")')
             if not fi.omitempty:
                 g.emit(d, "else:")
-                g.emit(d + 1, f"out.append({prefix()}{key + ' {}' + chr(10)!r})")
+                g.emit(d + 1, f'a(f"{key} {{{{}}}}\\n")')
         else:  # pragma: no cover - _schema rejects other shapes
             raise RuntimeError(f"no YAML writer for {fi.full_name} ({kind})")
-        if optional_first:
-            # After an optional field the next prefix is fixed only if it was written.
-            g.emit(1, "if len(out) != n:")
-            g.emit(2, f"p = {pad!r}")
+        if pvar:
+            # After an optional field the prefix is settled only if it wrote.
+            g.emit(depth, f"if len(out) != {mark}:")
+            g.emit(depth + 1, f"{pvar} = {pad!r}")
+            if not fi.omitempty:
+                dynamic = False
         elif dynamic:
-            dynamic = False  # after an always-written field it is fixed
-    src = f"def _write_{info.cls.__name__}_{column}(msg, out):\n" + "\n".join(g.lines) + "\n"
-    code = compile(src, f"<taskspec yaml writer {info.full_name} @{column}>", "exec")
+            dynamic = False  # the first field is always written
+
+
+def _compile_writer(info: MessageInfo) -> Callable[[Any, list[str]], None]:
+    """Generate and compile the writer of a top-level message."""
+    g = _Gen()
+    g.emit(1, "a = out.append")
+    _gen_mapping(g, info, "msg", 0, 1, first="", path="''")
+    name = f"_write_{info.cls.__name__}"
+    src = f"def {name}(msg, out):\n" + "\n".join(g.lines) + "\n"
     namespace = dict(g.env)
-    exec(code, namespace)
-    writer: Any = namespace[f"_write_{info.cls.__name__}_{column}"]
+    exec(compile(src, f"<taskspec yaml writer for {info.full_name}>", "exec"), namespace)
+    writer: Any = namespace[name]
     writer.__source__ = src
-    _WRITERS[cache_key] = writer
-    return cast(_Writer, writer)
+    return cast(Callable[[Any, list[str]], None], writer)
 
 
-_ROOT: Final = _message_writer(TASK_SPEC, 0)
+_WRITE: Final = _compile_writer(TASK_SPEC)
 
 
 def marshal(spec: taskspec_pb2.TaskSpec) -> bytes:
@@ -710,8 +794,8 @@ def marshal(spec: taskspec_pb2.TaskSpec) -> bytes:
     """
     out: list[str] = []
     try:
-        _ROOT(spec, out)
-    except _BadEnum as e:
+        _WRITE(spec, out)
+    except _BadEnumError as e:
         raise TaskSpecError(
             [
                 Violation(

@@ -18,6 +18,7 @@ comment, an alias, CRLF), returns ``None`` and takes the full decoder.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final
 
 from taskspec import _emit
@@ -32,29 +33,72 @@ _BLOCK_CHOMP: Final = {"|-": "strip", "|": "clip", "|+": "keep"}
 _UNSAFE_SCALAR_START: Final = frozenset("'\"|>&*!%@`#{[")
 
 
-class _NotCanonical(Exception):
+class _NotCanonicalError(Exception):
     """Internal signal: give up and let the full decoder read the document."""
+
+
+_ESCAPES: Final = {
+    "0": "\0",
+    "a": "\a",
+    "b": "\b",
+    "t": "\t",
+    "\t": "\t",
+    "n": "\n",
+    "v": "\v",
+    "f": "\f",
+    "r": "\r",
+    "e": "\x1b",
+    " ": " ",
+    '"': '"',
+    "/": "/",
+    "\\": "\\",
+    "N": "\x85",
+    "_": "\xa0",
+    "L": "\u2028",
+    "P": "\u2029",
+}
+_HEX_ESCAPES: Final = {"x": 2, "u": 4, "U": 8}
+_DOUBLE_QUOTED: Final = re.compile(r'"((?:[^"\\]|\\.)*)"')
+_ESCAPE: Final = re.compile(r"\\(?:([xuU])([0-9A-Fa-f]+)|(.))")
+
+
+def _unescape(match: re.Match[str]) -> str:
+    kind, digits, single = match.groups()
+    if kind:
+        width = _HEX_ESCAPES[kind]
+        if len(digits) < width:
+            raise _NotCanonicalError
+        return chr(int(digits[:width], 16)) + digits[width:]
+    out = _ESCAPES.get(single)
+    if out is None:
+        raise _NotCanonicalError
+    return out
 
 
 def _scalar(text: str) -> str:
     """The string value of a single-line canonical scalar."""
     if not text:
-        raise _NotCanonical
+        raise _NotCanonicalError
     first = text[0]
     if first == '"':
-        inner = text[1:-1]
-        if len(text) < 2 or text[-1] != '"' or "\\" in inner or '"' in inner:
-            raise _NotCanonical
-        return inner
+        match = _DOUBLE_QUOTED.fullmatch(text)
+        if match is None:
+            raise _NotCanonicalError
+        inner = match.group(1)
+        return _ESCAPE.sub(_unescape, inner) if "\\" in inner else inner
+    if first == "'":
+        if len(text) < 2 or text[-1] != "'":
+            raise _NotCanonicalError
+        return text[1:-1].replace("''", "'")
     if first in _UNSAFE_SCALAR_START:
-        raise _NotCanonical
+        raise _NotCanonicalError
     return text
 
 
 def _integer(text: str) -> int:
     digits = text[1:] if text[:1] == "-" else text
     if not digits.isdigit() or not digits.isascii():
-        raise _NotCanonical
+        raise _NotCanonicalError
     return int(text)
 
 
@@ -68,7 +112,7 @@ class _Reader:
     def block_scalar(self, header: str, indent: int) -> str:
         chomp = _BLOCK_CHOMP.get(header)
         if chomp is None:
-            raise _NotCanonical
+            raise _NotCanonicalError
         lines = self.lines
         prefix = " " * indent
         out: list[str] = []
@@ -87,7 +131,7 @@ class _Reader:
             out.pop()
             trailing += 1
         if not out:
-            raise _NotCanonical
+            raise _NotCanonicalError
         text = "\n".join(out)
         if chomp == "clip":
             return text + "\n"
@@ -118,11 +162,11 @@ class _Reader:
             key, sep, value = body.partition(":")
             fi = by_name.get(key)
             if fi is None or not sep:
-                raise _NotCanonical
+                raise _NotCanonicalError
             kind = fi.kind
             if value:
                 if value[0] != " ":
-                    raise _NotCanonical
+                    raise _NotCanonicalError
                 value = value[1:]
             if kind is Kind.STRING or kind is Kind.ENUM:
                 if value[:1] == "|":
@@ -133,7 +177,7 @@ class _Reader:
                     assert fi.enum is not None
                     number = fi.enum.from_string.get(text)
                     if number is None:
-                        raise _NotCanonical
+                        raise _NotCanonicalError
                     setattr(msg, fi.name, number)
                 else:
                     setattr(msg, fi.name, text)
@@ -146,25 +190,25 @@ class _Reader:
                 if value == "{}":
                     continue
                 if value:
-                    raise _NotCanonical
+                    raise _NotCanonicalError
                 self.mapping(sub, fi.message, indent + _INDENT)
             elif kind is Kind.STRING_LIST:
                 if value == "[]":
                     continue
                 if value:
-                    raise _NotCanonical
+                    raise _NotCanonicalError
                 getattr(msg, fi.name).extend(self.string_items(indent + _INDENT))
             elif kind is Kind.MESSAGE_LIST:
                 assert fi.message is not None
                 if value:
-                    raise _NotCanonical
+                    raise _NotCanonicalError
                 self.message_items(getattr(msg, fi.name), fi.message, indent + _INDENT)
             elif kind is Kind.INT_MAP:
                 if value:
-                    raise _NotCanonical
+                    raise _NotCanonicalError
                 self.int_map(getattr(msg, fi.name), indent + _INDENT)
             else:  # pragma: no cover - _schema allows no other kind
-                raise _NotCanonical
+                raise _NotCanonicalError
 
     def string_items(self, indent: int) -> list[str]:
         lines = self.lines
@@ -174,7 +218,7 @@ class _Reader:
             out.append(_scalar(lines[self.i][indent + 2 :]))
             self.i += 1
         if not out:
-            raise _NotCanonical
+            raise _NotCanonicalError
         return out
 
     def message_items(self, target: Any, info: MessageInfo, indent: int) -> None:
@@ -188,7 +232,7 @@ class _Reader:
             self.mapping(target.add(), info, indent + 2, first)
             count += 1
         if not count:
-            raise _NotCanonical
+            raise _NotCanonicalError
 
     def int_map(self, target: Any, indent: int) -> None:
         lines = self.lines
@@ -199,13 +243,16 @@ class _Reader:
             if not line.startswith(prefix) or line[indent : indent + 1] in (" ", "-"):
                 break
             key, sep, value = line[indent:].rpartition(": ")
-            if not sep or not key or key[0] in _UNSAFE_SCALAR_START or key in target:
-                raise _NotCanonical
+            if not sep or not key:
+                raise _NotCanonicalError
+            key = _scalar(key)
+            if key in target:
+                raise _NotCanonicalError
             target[key] = _integer(value)
             self.i += 1
             count += 1
         if not count:
-            raise _NotCanonical
+            raise _NotCanonicalError
 
 
 def parse_canonical(data: bytes | str) -> taskspec_pb2.TaskSpec | None:
@@ -221,13 +268,13 @@ def parse_canonical(data: bytes | str) -> taskspec_pb2.TaskSpec | None:
     spec = taskspec_pb2.TaskSpec()
     try:
         reader.mapping(spec, TASK_SPEC, 0)
-    except (_NotCanonical, ValueError, TypeError, IndexError):
+    except (_NotCanonicalError, ValueError, TypeError, IndexError):
         return None
     if reader.i != len(reader.lines) - 1:
         return None
     try:
         if _emit.marshal(spec) != raw:
             return None
-    except Exception:  # noqa: BLE001 - anything unusual takes the full decoder
+    except Exception:  # anything unusual takes the full decoder
         return None
     return spec

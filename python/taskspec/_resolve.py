@@ -64,7 +64,26 @@ _HINT.update(dict.fromkeys("yYnNtTfFoO~", "M"))
 
 #: YAML 1.1 booleans yaml.v3 resolves as strings but still quotes on output,
 #: so that YAML 1.1 readers (PyYAML among them) do not turn them into bools.
-OLD_BOOLS: Final = frozenset("y Y yes Yes YES on On ON n N no No NO off Off OFF".split())
+OLD_BOOLS: Final = frozenset(
+    (
+        "y",
+        "Y",
+        "yes",
+        "Yes",
+        "YES",
+        "on",
+        "On",
+        "ON",
+        "n",
+        "N",
+        "no",
+        "No",
+        "NO",
+        "off",
+        "Off",
+        "OFF",
+    )
+)
 
 # Strings starting with an 'M' hint character that must be quoted: the table
 # words plus the YAML 1.1 booleans. Lets needs_quotes skip resolve() for them.
@@ -125,6 +144,41 @@ def _parse_int(s: str, base: int) -> int | None:
     if neg:
         return -un if un <= -_INT64_MIN else None
     return un if un <= _INT64_MAX else None
+
+
+# Go's base-0 integer syntax once underscores are gone: optional sign, then
+# 0b/0o/0x with at least one digit, a legacy octal 0..., or a decimal.
+_GO_INT = re.compile(
+    r"([-+]?)(?:0[bB]([01]+)|0[oO]([0-7]+)|0[xX]([0-9a-fA-F]+)|0([0-7]*)|([1-9][0-9]*))"
+).fullmatch
+
+
+def _parse_int_or_uint(s: str) -> int | None:
+    """``ParseInt(s, 0, 64)``, else ``ParseUint(s, 0, 64)``: ``None`` if both fail.
+
+    The same answers as trying :func:`_parse_int` and :func:`_parse_uint`,
+    in one regular-expression match: this runs for every digit-led string
+    the writer sees, so it avoids a Python loop per character.
+    """
+    m = _GO_INT(s)
+    if m is None:
+        return None
+    sign, b, o, x, legacy, dec = m.groups()
+    if b is not None:
+        n = int(b, 2)
+    elif o is not None:
+        n = int(o, 8)
+    elif x is not None:
+        n = int(x, 16)
+    elif legacy is not None:
+        n = int(legacy, 8) if legacy else 0
+    else:
+        n = int(dec)
+    if sign == "-":
+        return -n if n <= -_INT64_MIN else None
+    if sign == "+":  # ParseUint takes no sign: int64 range only
+        return n if n <= _INT64_MAX else None
+    return n if n <= _UINT64_MAX else None
 
 
 def _underscores_ok(s: str) -> bool:
@@ -310,9 +364,7 @@ def _resolve(text: str) -> tuple[str, object]:
     if _is_timestamp(text):
         return TIMESTAMP, text
     plain = text.replace("_", "")
-    v = _parse_int(plain, 0)
-    if v is None:
-        v = _parse_uint(plain, 0)
+    v = _parse_int_or_uint(plain)
     if v is not None:
         return INT, v
     if _YAML_FLOAT(plain):

@@ -86,7 +86,10 @@ def suggest(word: str, candidates: Iterable[str]) -> str | None:
         # Two mistakes are allowed from six characters on, one below: short
         # words are too close to each other for more.
         limit = 1 if len(norm) < 6 else 2
-        scored = [(distance(norm, c.lower()), c) for c in options]
+        # Lengths that differ by more than the limit cannot be close enough.
+        scored = [
+            (distance(norm, c.lower()), c) for c in options if abs(len(c) - len(norm)) <= limit
+        ]
         best = min((d for d, _ in scored), default=limit + 1)
         if best <= limit:
             choice = _unique([c for d, c in scored if d == best])

@@ -1,0 +1,61 @@
+"""Draw the BENCHMARKS.md figure from the JSON that ``scripts/bench.py --json`` writes.
+
+Two panels, parse and marshal, each comparing the four contenders on a log
+scale: Go's yaml.v3 implementation, this package, a naive PyYAML peer and
+binary protobuf (the floor no YAML codec can beat).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display: render straight to PNG
+
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
+    parser.add_argument("results", type=Path, help="JSON written by scripts/bench.py --json")
+    parser.add_argument("output", type=Path, help="PNG to write")
+    args = parser.parse_args(argv)
+    res = json.loads(args.results.read_text())
+    go, py = res["go"], res["python"]
+    panels = {
+        "parse (µs per document)": [
+            ("Go ParseTaskSpec", go["parse"]),
+            ("taskspec parse_task_spec", py["py_parse"]),
+            ("naive yaml.safe_load", py["naive_parse"]),
+            ("protobuf FromString", py["py_wire_parse"]),
+        ],
+        "marshal (µs per document)": [
+            ("Go MarshalYAML", go["marshal"]),
+            ("taskspec marshal_yaml", py["py_marshal"]),
+            ("naive yaml.dump", py["naive_dump"]),
+            ("protobuf SerializeToString", py["py_wire_marshal"]),
+        ],
+    }
+    colors = ["#00add8", "#3776ab", "#b0b0b0", "#6a9955"]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), constrained_layout=True)
+    for ax, (title, rows) in zip(axes, panels.items(), strict=True):
+        labels = [label for label, _ in rows]
+        values = [value for _, value in rows]
+        bars = ax.barh(labels[::-1], values[::-1], color=colors[::-1])
+        ax.set_xscale("log")
+        ax.set_title(title)
+        ax.bar_label(bars, labels=[f"{v:.1f}" for v in values[::-1]], padding=3, fontsize=8)
+        ax.set_xlim(right=max(values) * 4)
+    fig.suptitle(
+        f"TaskSpec YAML codecs on {res['docs']} canonical vectors ({res['machine']})", fontsize=10
+    )
+    fig.savefig(args.output, dpi=110)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
