@@ -16,7 +16,7 @@ import matplotlib
 
 matplotlib.use("Agg")  # no display: render straight to PNG
 
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
 
 def main(argv: Sequence[str] | None = None) -> int:

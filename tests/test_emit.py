@@ -1651,6 +1651,11 @@ KEY_ORDERS: Final[list[list[str]]] = [
     ["1hop_nodes", "2hop_nodes", "10hop_nodes", "hop_nodes"],
     ["1", "\u0661", "a", "\u4e2d"],
     ["x", "x\xb2", "x2", "x3"],
+    ["E1", "e2", "\xe9", "\xe99", "\xe910"],
+    ["_1", "1_", "A9", "A10", "a9", "a10"],
+    ["k_", "k\xb2", "k2", "k10", "ka"],
+    ["step_1_of_10", "step_01_of_10", "step_9_of_10", "step_10_of_10"],
+    ["x1A", "x1a", "x1-2", "x1.5", "x1.10"],
 ]
 
 

@@ -30,7 +30,7 @@ from functools import cmp_to_key
 from typing import Any, Final, cast
 
 from taskspec._errors import TaskSpecError, Violation
-from taskspec._resolve import _DIGIT_CHARS, _M_QUOTED, _WORDS, needs_quotes
+from taskspec._resolve import _DIGIT_CHARS, _HAS_DIGIT, _M_QUOTED, _WORDS, needs_quotes
 from taskspec._schema import TASK_SPEC, Kind, MessageInfo
 from taskspec.v1 import taskspec_pb2
 
@@ -285,7 +285,10 @@ def _plain_first(s: str) -> bool:
     """Plain style for printable one-line ASCII that starts with a careful character.
 
     The caller has checked everything else the fast path checks (no ": ",
-    " #", trailing space or colon, not a reserved word).
+    " #", trailing space or colon, not a reserved word). Only the cheap
+    cases are settled here ("./...", "-race", "?x"); for the rest (digits,
+    signs followed by digits) it answers False and :func:`_scalar_exact`
+    decides, so that the resolver runs once per string.
     """
     c = s[0]
     if c in _INDICATOR_FIRST or c == " ":
@@ -294,9 +297,13 @@ def _plain_first(s: str) -> bool:
         return False
     if s.startswith(("---", "...")):
         return False
-    if c == "." and s[1:2] not in _DIGIT_CHARS:
-        return s not in _WORDS  # "./...": no number can start like this
-    return c in "?:" or not needs_quotes(s)
+    if c in "?:":
+        return True
+    if c == ".":  # a float needs a digit right after the dot
+        return s[1:2] not in _DIGIT_CHARS and s not in _WORDS
+    if c in "+-":  # every number or date needs a digit
+        return _HAS_DIGIT(s) is None and s not in _WORDS
+    return False
 
 
 def _scalar(s: str, pad: str, indicator: str) -> str:
@@ -323,17 +330,21 @@ def _scalar(s: str, pad: str, indicator: str) -> str:
 
 def _scalar_exact(s: str, pad: str, indicator: str) -> str:
     """:func:`_scalar` by yaml.v3's full rules, for text the fast test declined."""
+    if s.isascii() and s.isprintable():
+        # One line of printable ASCII (or empty): only the resolver and the
+        # indicators matter, and single quotes are always possible.
+        if not s or needs_quotes(s):
+            return ' "' + s.replace("\\", "\\\\").replace('"', '\\"') + '"\n'
+        if _plain_ascii(s):
+            return " " + s + "\n"
+        return " '" + s.replace("'", "''") + "'\n"
     if "\n" in s:
         # yaml.v3 asks for a literal block for every string with an LF.
         if _block_ok(s):
             return _literal(s, pad, indicator)
         return " " + _double(s) + "\n"
-    if not s or needs_quotes(s):
+    if needs_quotes(s):
         return " " + _double(s) + "\n"
-    if s.isascii() and s.isprintable():
-        if _plain_ascii(s):
-            return " " + s + "\n"
-        return " '" + s.replace("'", "''") + "'\n"
     plain_ok, single_ok = _flow_styles(s)
     if plain_ok:
         return " " + s + "\n"
@@ -496,7 +507,12 @@ def _token_key(key: str) -> tuple[_Token, ...]:
 
 
 def _sorted_items(m: Mapping[str, int]) -> list[tuple[str, int]]:
-    """The items of a string-keyed map in yaml.v3's key order (see sort_map_keys)."""
+    """The items of a string-keyed map in yaml.v3's key order (see sort_map_keys).
+
+    Three ways to the same order, fastest first: byte order where it agrees
+    (no digits, lower-case letters), a sort key (digits in short ASCII runs),
+    and yaml.v3's comparison itself for the rest.
+    """
     items = sorted(m.items())
     joined = "".join([k for k, _ in items])
     if _SIMPLE_KEYS(joined) is not None:
@@ -514,7 +530,7 @@ def sort_map_keys(keys: Iterable[str]) -> list[str]:
     yaml.v3's comparison is a strict total order on most key sets but not
     on all: digit runs of 19 or more digits overflow its int64 arithmetic
     and other scripts' digits (U+0661 ...) count as huge digit values, and
-    both can make it cyclic ("9223372036854775808" < "1ze3" < "92\U0001e4d0"
+    both can make it cyclic ("9223372036854775808" < "1ze3" < "92\\U0001e4d0"
     < "9223372036854775808"). For such a set Go's output itself changes
     from run to run with Go's random map iteration order, so no writer can
     match it. Here the keys are first put in byte order, which makes the
@@ -665,7 +681,9 @@ def _gen_mapping(
         elif kind is Kind.ENUM:
             assert fi.enum is not None
             spelled = fi.enum.to_string
-            rendered = {n: _scalar(t, vpad, indicator) for n, t in spelled.items()}
+            # Whole lines, key included, unless the prefix is only known at run time.
+            line_start = "" if pvar else (first if dynamic else pad) + name + ":"
+            rendered = {n: line_start + _scalar(t, vpad, indicator) for n, t in spelled.items()}
             table = g.const(rendered)
             g.emit(d, f"{v} = {msg}.{name}")
             t = g.fresh("t")
@@ -676,7 +694,7 @@ def _gen_mapping(
                 zero = g.const(frozenset(n for n in spelled if not spelled[n]))
                 g.emit(d, f"if {v} not in {zero}:")
                 d += 1
-            g.emit(d, f'a(f"{key}{{{t}}}")')
+            g.emit(d, f'a(f"{key}{{{t}}}")' if pvar else f"a({t})")
         elif kind is Kind.MESSAGE:
             assert fi.message is not None
             if fi.pointer:

@@ -16,12 +16,14 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
-from importlib.metadata import EntryPoint, entry_points
-from typing import Final, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
 
 from taskspec._enums import Language
 from taskspec._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 __all__ = ["ENTRY_POINT_GROUP", "Generator", "PluginFailure", "Registry"]
 
@@ -111,6 +113,10 @@ class Registry:
         """
         registry = cls()
         failures: list[PluginFailure] = []
+        # Imported here: importlib.metadata costs tens of milliseconds at start-up,
+        # and only plugin discovery needs it.
+        from importlib.metadata import entry_points  # noqa: PLC0415
+
         for ep in sorted(entry_points(group=group), key=lambda ep: (ep.name, ep.value)):
             try:
                 registry.register(_generator_from(ep.load()))
