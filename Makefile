@@ -107,8 +107,8 @@ lint: venv ## buf lint, buf format check, ruff, mypy --strict, gofmt and go vet
 	$(VENV)/bin/mypy python/taskspec tests scripts
 ifeq ($(HAVE_GO),yes)
 	test -z "$$(gofmt -l $(CONFORM_DIR))" || { gofmt -l $(CONFORM_DIR); exit 1; }
-	cd gen/go && go vet ./...
-	cd $(CONFORM_DIR) && go vet ./...
+	(cd gen/go && go vet ./...)
+	(cd $(CONFORM_DIR) && go vet ./...)
 endif
 
 .PHONY: breaking
