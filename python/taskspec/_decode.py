@@ -115,6 +115,17 @@ _NESTING_CHARS: Final = ("[", "{", "-", "?")
 _CHEAP_DEPTH_BOUND: Final = 1000
 
 
+# Enum member access costs a class-level lookup each time (about 0.2 µs on
+# Python 3.11); the hot loops compare against these module constants instead.
+_ENUM: Final = Kind.ENUM
+_INT: Final = Kind.INT
+_INT_MAP: Final = Kind.INT_MAP
+_MESSAGE: Final = Kind.MESSAGE
+_MESSAGE_LIST: Final = Kind.MESSAGE_LIST
+_STRING: Final = Kind.STRING
+_STRING_LIST: Final = Kind.STRING_LIST
+
+
 class _Loader(CParser):
     """libyaml's composer with resolution turned off.
 
@@ -413,11 +424,11 @@ class _Walker:
     def field(self, node: Node, fi: FieldInfo, msg: Any, path: str) -> None:
         kind = fi.kind
         name = fi.name
-        if kind is Kind.STRING:
+        if kind is _STRING:
             setattr(msg, name, self.string(node, path))
-        elif kind is Kind.INT:
+        elif kind is _INT:
             setattr(msg, name, self.integer(node, path))
-        elif kind is Kind.ENUM:
+        elif kind is _ENUM:
             assert fi.enum is not None
             text = self.string(node, path)
             number = fi.enum.from_string.get(text)
@@ -425,7 +436,7 @@ class _Walker:
                 self.out.raw_enums[path] = text
                 number = 0
             setattr(msg, name, number)
-        elif kind is Kind.MESSAGE:
+        elif kind is _MESSAGE:
             assert fi.message is not None
             if type(node) is ScalarNode and self._is_null(node):
                 msg.ClearField(name)
@@ -433,7 +444,7 @@ class _Walker:
             sub = getattr(msg, name)
             sub.SetInParent()
             self.message(node, fi.message, sub, path)
-        elif kind is Kind.STRING_LIST:
+        elif kind is _STRING_LIST:
             items = self._sequence(node, path)
             target = getattr(msg, name)
             del target[:]
@@ -442,7 +453,7 @@ class _Walker:
                 self._not_null_item(item, f"{path}[{i}]", "''")
                 values.append(self.string(item, f"{path}[{i}]"))
             target.extend(values)
-        elif kind is Kind.MESSAGE_LIST:
+        elif kind is _MESSAGE_LIST:
             assert fi.message is not None
             items = self._sequence(node, path)
             target = getattr(msg, name)
@@ -450,7 +461,7 @@ class _Walker:
             for i, item in enumerate(items):
                 self._not_null_item(item, f"{path}[{i}]", "{}")
                 self.message(item, fi.message, target.add(), f"{path}[{i}]")
-        elif kind is Kind.INT_MAP:
+        elif kind is _INT_MAP:
             self._int_map(node, getattr(msg, name), path)
         else:  # pragma: no cover - _schema rejects other kinds at import
             raise AssertionError(kind)
