@@ -156,10 +156,24 @@ class _Reader:
         self.lines = lines
         self.i = 0
 
-    def block_scalar(self, header: str, indent: int) -> str:
-        chomp = _BLOCK_CHOMP.get(header)
+    def block_scalar(self, header: str, base: int) -> str:
+        """A literal block whose ``|`` header sits on a line indented by *base*.
+
+        The content indentation is the header's indicator added to *base*,
+        or without one, the indentation of the first content line (yaml.v3
+        uses +4 in mappings and +2 in sequences; the re-marshal check
+        settles any doubt).
+        """
+        chomp = _BLOCK_CHOMP.get(header[:1] + header[2:] if header[1:2].isdigit() else header)
         if chomp is None:
             raise _NotCanonicalError
+        if header[1:2].isdigit():
+            indent = base + int(header[1])
+        else:
+            first = self.lines[self.i]
+            indent = len(first) - len(first.lstrip(" "))
+            if indent <= base:
+                raise _NotCanonicalError
         lines = self.lines
         prefix = " " * indent
         out: list[str] = []
@@ -215,7 +229,7 @@ class _Reader:
                     continue
                 if value[:1] == "|":
                     self.i = i
-                    text = self.block_scalar(value, indent + _INDENT)
+                    text = self.block_scalar(value, indent)
                     i = self.i
                 else:
                     text = _scalar(value)
@@ -254,9 +268,13 @@ class _Reader:
         lines = self.lines
         marker = " " * indent + "- "
         out: list[str] = []
-        while self.i < len(lines) and lines[self.i].startswith(marker):
-            out.append(_scalar(lines[self.i][indent + 2 :]))
+        while lines[self.i].startswith(marker):
+            value = lines[self.i][indent + 2 :]
             self.i += 1
+            if value[:1] == "|":
+                out.append(self.block_scalar(value, indent))
+            else:
+                out.append(_scalar(value))
         if not out:
             raise _NotCanonicalError
         return out
