@@ -33,12 +33,12 @@ import base64
 import json
 import random
 import sys
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from scripts.vector_docs import ACCEPTED, REJECTED, STRICTER, STRICTER_REJECTED, Doc
+from taskspec._emit import _key_less as _emit_key_less
 from tests.gobridge import GoConsumer, GoResult
 
 __all__ = ["CLASSES", "DEFAULT_SEED", "generate", "main"]
@@ -371,47 +371,9 @@ def _describe(value: str) -> str:
 # -- yaml.v3's map key order ---------------------------------------------------------
 
 
-def _wrap64(n: int) -> int:
-    n &= 2**64 - 1
-    return n - 2**64 if n > INT64_MAX else n
-
-
 def _yaml_v3_less(a: str, b: str) -> bool:
-    """yaml.v3's ``keyList.Less`` for two string keys (sorter.go), overflow included."""
-    digits = False
-    for i in range(min(len(a), len(b))):
-        ca, cb = a[i], b[i]
-        if ca == cb:
-            digits = unicodedata.category(ca) == "Nd"
-            continue
-        la = unicodedata.category(ca)[0] == "L"
-        lb = unicodedata.category(cb)[0] == "L"
-        if la and lb:
-            return ca < cb
-        if la or lb:
-            return la if digits else lb
-        an = bn = 0
-        if ca == "0" or cb == "0":
-            for j in range(i - 1, -1, -1):
-                if unicodedata.category(a[j]) != "Nd":
-                    break
-                if a[j] != "0":
-                    an = bn = 1
-                    break
-        ai = i
-        while ai < len(a) and unicodedata.category(a[ai]) == "Nd":
-            an = _wrap64(an * 10 + ord(a[ai]) - 48)
-            ai += 1
-        bi = i
-        while bi < len(b) and unicodedata.category(b[bi]) == "Nd":
-            bn = _wrap64(bn * 10 + ord(b[bi]) - 48)
-            bi += 1
-        if an != bn:
-            return an < bn
-        if ai != bi:
-            return ai < bi
-        return ca < cb
-    return len(a) < len(b)
+    """yaml.v3's ``keyList.Less`` for two string keys, as the writer reproduces it."""
+    return _emit_key_less(a, b)
 
 
 def order_is_total(keys: Iterable[str]) -> bool:
