@@ -15,6 +15,8 @@ import codecs
 from dataclasses import dataclass
 from typing import Literal
 
+from tests.helpers import VALID_DOC
+
 __all__ = ["ACCEPTED", "BASE", "REJECTED", "Doc"]
 
 Stage = Literal["decode", "validate", ""]
@@ -36,35 +38,8 @@ class Doc:
     stage: Stage = ""
 
 
-BASE = b"""\
-task_spec_version: 1
-task_id: kg-go-impl-mathx-gcd
-language: go
-difficulty: medium
-difficulty_signals:
-    cyclomatic_complexity: 4
-    edge_count: 9
-generated_from:
-    kind: kg_template
-    template_id: impl-pure-fn
-    kg_query:
-        intent: code_context
-        seed_symbol: mathx.GCD
-prompt: Implement mathx.GCD.
-solution_artifacts:
-    - path: mathx/gcd.go
-      role: target
-verification:
-    build_cmd:
-        - go
-        - build
-        - ./...
-    test_cmd:
-        - go
-        - test
-        - ./mathx/...
-    timeout_seconds: 120
-"""
+#: The valid canonical sidecar the tests share; edits of it make most documents.
+BASE = VALID_DOC
 
 _GENERATED_FROM = b"""\
 generated_from:

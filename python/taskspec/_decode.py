@@ -206,6 +206,14 @@ def _describe(node: Node) -> str:
     return f"the {kind} {node.value!r}" if kind != "str" else f"the string {node.value!r}"
 
 
+def _null_text(value: str) -> bool:
+    """Whether a scalar's text spells null (``""``, ``~``, ``null``, ``Null``, ``NULL``).
+
+    The first-character test skips the resolver for almost every string.
+    """
+    return not value or (value[0] in "~nN" and resolve(value)[0] == "!!null")
+
+
 def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
@@ -225,8 +233,7 @@ class _Walker:
     def _is_null(self, node: ScalarNode) -> bool:
         tag = node.tag
         if tag == _PLAIN:
-            value = node.value
-            return not value or (value[0] in "~nN" and resolve(value)[0] == "!!null")
+            return _null_text(node.value)
         return tag == _TAG_PREFIX + "null"
 
     def _has_bang_tag(self, node: ScalarNode) -> bool:
@@ -263,20 +270,14 @@ class _Walker:
         tag = node.tag
         if tag == _PLAIN:
             value: str = node.value
-            if not value or (value[0] in "~nN" and resolve(value)[0] == "!!null"):
-                return ""
-            return value
+            return "" if _null_text(value) else value
         if node.style == '"' and "/" in node.value:
             self._check_escapes(node, path)
         if tag == _QUOTED or tag == _TAG_PREFIX + "str":
             return str(node.value)
-        if tag == _TAG_PREFIX + "null" and self._is_null_text(node.value):
+        if tag == _TAG_PREFIX + "null" and _null_text(node.value):
             return ""
         raise _fail(path, f"unsupported tag {tag!r} for a string field", node)
-
-    @staticmethod
-    def _is_null_text(value: str) -> bool:
-        return not value or resolve(value)[0] == "!!null"
 
     def integer(self, node: Node, path: str) -> int:
         if type(node) is not ScalarNode:
@@ -288,7 +289,7 @@ class _Walker:
                 raise _fail(path, f"expected an integer, got the tagged string {value!r}", node)
         elif tag in (_TAG_PREFIX + "int", _TAG_PREFIX + "float"):
             pass
-        elif tag == _TAG_PREFIX + "null" and self._is_null_text(value):
+        elif tag == _TAG_PREFIX + "null" and _null_text(value):
             return 0
         else:
             raise _fail(path, f"expected an integer, got {_describe(node)}", node)
