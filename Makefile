@@ -15,11 +15,22 @@ BUF := $(VENV)/bin/buf
 BIN := $(CURDIR)/.bin
 PROTOC_GEN_GO_VERSION := v1.36.12
 PROTOC_GEN_GO := $(BIN)/protoc-gen-go
+PROTOC_GEN_GO_GRPC_VERSION := v1.6.2
+PROTOC_GEN_GO_GRPC := $(BIN)/protoc-gen-go-grpc
 CONFORM := $(BIN)/taskspec-conform
 CONFORM_DIR := tests/conformance/go
+GOLIB_DIR := go
+STATICCHECK_VERSION := v0.8.2
+STATICCHECK := $(BIN)/staticcheck
+# The short fuzz run of the Go library in `make test`, as a count of inputs
+# rather than a time, so that every machine does the same work.
+GO_FUZZ_RUNS ?= 2000
 BASELINE := release/taskspec-v1.binpb
-GENERATED_PY := python/taskspec/v1/taskspec_pb2.py python/taskspec/v1/taskspec_pb2.pyi
-GENERATED_GO := gen/go/taskspec/v1/taskspec.pb.go
+GENERATED_PY := python/taskspec/v1/taskspec_pb2.py python/taskspec/v1/taskspec_pb2.pyi \
+	python/taskspec/v1/generator_service_pb2.py python/taskspec/v1/generator_service_pb2.pyi \
+	python/taskspec/v1/generator_service_pb2_grpc.py
+GENERATED_GO := gen/go/taskspec/v1/taskspec.pb.go gen/go/taskspec/v1/generator_service.pb.go \
+	gen/go/taskspec/v1/generator_service_grpc.pb.go
 SCHEMA_FILES := schema/taskspec.v1.schema.json python/taskspec/taskspec.v1.schema.json
 HAVE_GO := $(shell command -v go >/dev/null 2>&1 && echo yes)
 
@@ -40,26 +51,41 @@ venv: $(VENV)/.stamp ## Create the pinned virtualenv and install the package (ed
 $(PROTOC_GEN_GO):
 	GOBIN=$(BIN) go install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
 
-$(CONFORM): $(shell find $(CONFORM_DIR) gen/go -name '*.go' -o -name go.mod -o -name go.sum 2>/dev/null)
+$(PROTOC_GEN_GO_GRPC):
+	GOBIN=$(BIN) go install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
+
+$(STATICCHECK):
+	GOBIN=$(BIN) go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+$(CONFORM): $(shell find $(CONFORM_DIR) gen/go $(GOLIB_DIR) -name '*.go' -o -name go.mod -o -name go.sum 2>/dev/null)
 	cd $(CONFORM_DIR) && go build -o $(CONFORM) .
 
 .PHONY: conform
 conform: $(CONFORM) ## Build the Go conformance consumer into .bin/
+
+GRPC_PEER := $(BIN)/taskspec-grpc-peer
+GRPC_PEER_DIR := tests/conformance/grpc
+
+$(GRPC_PEER): $(shell find $(GRPC_PEER_DIR) gen/go $(GOLIB_DIR) -name '*.go' -o -name go.mod -o -name go.sum 2>/dev/null)
+	cd $(GRPC_PEER_DIR) && go build -o $(GRPC_PEER) .
+
+.PHONY: grpc-peer
+grpc-peer: $(GRPC_PEER) ## Build the Go end of the cross-language GeneratorService tests into .bin/
 
 .PHONY: vectors
 vectors: venv conform ## Regenerate tests/conformance/vectors/ from the Go consumer (seeded: same bytes every run)
 	$(VPY) -m scripts.gen_vectors
 
 .PHONY: generate
-generate: venv $(PROTOC_GEN_GO) ## Generate Python and Go stubs from proto/
+generate: venv $(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC) ## Generate Python and Go stubs from proto/
 	$(BUF) generate
 
 # Without Go, only the Python stubs can be regenerated and checked.
 CHECKED_GEN := $(GENERATED_PY) $(if $(HAVE_GO),$(GENERATED_GO))
-PY_ONLY_TEMPLATE := {"version":"v2","plugins":[{"protoc_builtin":"python","protoc_path":"tools/protoc","out":"python"},{"protoc_builtin":"pyi","protoc_path":"tools/protoc","out":"python"}]}
+PY_ONLY_TEMPLATE := {"version":"v2","plugins":[{"protoc_builtin":"python","protoc_path":"tools/protoc","out":"python"},{"protoc_builtin":"pyi","protoc_path":"tools/protoc","out":"python"},{"local":"tools/protoc-gen-grpc_python","out":"python"}]}
 
 .PHONY: checkgenerate
-checkgenerate: venv $(if $(HAVE_GO),$(PROTOC_GEN_GO)) ## Fail if generated code differs from what proto/ generates
+checkgenerate: venv $(if $(HAVE_GO),$(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC)) ## Fail if generated code differs from what proto/ generates
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT
 	$(BUF) generate --output "$$tmp" $(if $(HAVE_GO),,--template '$(PY_ONLY_TEMPLATE)')
 	status=0
@@ -100,19 +126,22 @@ format: venv ## Format proto, Python and Go sources in place
 	$(BUF) format -w
 	$(VENV)/bin/ruff format python tests scripts
 	$(VENV)/bin/ruff check --fix python tests scripts
-	gofmt -w $(CONFORM_DIR)
+	gofmt -w $(CONFORM_DIR) $(GOLIB_DIR)
 
 .PHONY: lint
-lint: venv ## buf lint, buf format check, ruff, mypy --strict, gofmt and go vet
+lint: venv $(if $(HAVE_GO),$(STATICCHECK)) ## buf lint, buf format check, ruff, mypy --strict, gofmt, go vet and staticcheck
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
 	$(VENV)/bin/ruff check python tests scripts
 	$(VENV)/bin/ruff format --check python tests scripts
 	$(VENV)/bin/mypy python/taskspec tests scripts
 ifeq ($(HAVE_GO),yes)
-	test -z "$$(gofmt -l $(CONFORM_DIR))" || { gofmt -l $(CONFORM_DIR); exit 1; }
+	test -z "$$(gofmt -l $(CONFORM_DIR) $(GOLIB_DIR))" || { gofmt -l $(CONFORM_DIR) $(GOLIB_DIR); exit 1; }
 	(cd gen/go && go vet ./...)
 	(cd $(CONFORM_DIR) && go vet ./...)
+	test -z "$$(gofmt -l $(GRPC_PEER_DIR))" || { gofmt -l $(GRPC_PEER_DIR); exit 1; }
+	(cd $(GRPC_PEER_DIR) && go vet ./...)
+	(cd $(GOLIB_DIR) && go vet ./... && $(STATICCHECK) ./...)
 endif
 
 .PHONY: breaking
@@ -124,16 +153,45 @@ release-baseline: venv ## Release step: record proto/ as the new breaking-change
 	$(BUF) build --exclude-source-info -o $(BASELINE)
 
 .PHONY: gotest
-gotest: ## Run the Go conformance consumer's own tests
+gotest: ## Run the Go library's tests (and a short fuzz run) and the Go conformance consumer's
 ifeq ($(HAVE_GO),yes)
-	cd $(CONFORM_DIR) && go test ./...
+	(cd $(GOLIB_DIR) && go test ./...)
+	(cd $(GOLIB_DIR) && go test -run='^$$' -fuzz='^FuzzParseYAML$$' -fuzztime=$(GO_FUZZ_RUNS)x .)
+	(cd $(GOLIB_DIR) && go test -run='^$$' -fuzz='^FuzzMarshalYAML$$' -fuzztime=$(GO_FUZZ_RUNS)x .)
+	(cd $(CONFORM_DIR) && go test ./...)
 else
 	@echo "go not found: skipping Go tests"
 endif
 
 .PHONY: test
-test: venv lint breaking checkgenerate checkschema gotest $(if $(HAVE_GO),conform) ## Set up, then run every check and the whole test suite
+test: venv lint breaking checkgenerate checkschema gotest $(if $(HAVE_GO),conform grpc-peer) ## Set up, then run every check and the whole test suite
 	$(VPY) -m pytest -q
+
+# The Python versions the package declares besides the venv's own. Each one
+# installed on this machine gets a venv of its own and runs the Python tests;
+# each one that is not is named as skipped.
+OTHER_PYTHONS := 3.12 3.13
+
+.PHONY: test-pythons
+test-pythons: ## Run the Python tests on every other declared Python version installed here
+	@for v in $(OTHER_PYTHONS); do
+		py=""
+		# A python3.X on PATH that runs, or one that pyenv installed but did not select.
+		for cand in "python$$v" $$(ls -d "$${PYENV_ROOT:-$$HOME/.pyenv}"/versions/$$v*/bin/python$$v 2>/dev/null); do
+			if "$$cand" -c "import sys; assert sys.version_info[:2] == tuple(map(int, '$$v'.split('.')))" >/dev/null 2>&1; then
+				py="$$cand"; break
+			fi
+		done
+		if [ -z "$$py" ]; then
+			echo "python$$v: not installed on this machine, skipped"; continue
+		fi
+		echo "python$$v: running the Python tests with $$py"
+		"$$py" -m venv ".venv-$$v"
+		".venv-$$v/bin/python" -m pip install --quiet --upgrade pip==25.3
+		".venv-$$v/bin/python" -m pip install --quiet -r requirements-dev.txt
+		".venv-$$v/bin/python" -m pip install --quiet --no-deps --no-build-isolation -e .
+		".venv-$$v/bin/python" -m pytest -q -p no:cacheprovider
+	done
 
 .PHONY: run
 run: venv ## Set up, then validate and format-check examples/ and show one parsed example
@@ -141,6 +199,16 @@ run: venv ## Set up, then validate and format-check examples/ and show one parse
 	$(VENV)/bin/taskspec fmt --check examples
 	@echo "--- examples/go.taskspec.yaml, parsed and re-marshalled:"
 	$(VENV)/bin/taskspec show examples/go.taskspec.yaml
+
+FUZZ_SECONDS ?= 600
+
+$(VENV)/.fuzz-stamp: $(VENV)/.stamp requirements-fuzz.txt
+	$(VPY) -m pip install --quiet -r requirements-fuzz.txt
+	touch $@
+
+.PHONY: fuzz
+fuzz: venv $(VENV)/.fuzz-stamp ## Fuzz parse_task_spec and the round trip (atheris) for FUZZ_SECONDS, seeded from the vectors
+	$(VPY) -m tests.fuzz.fuzz_parse -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 
 $(VENV)/.bench-stamp: $(VENV)/.stamp requirements-bench.txt
 	$(VPY) -m pip install --quiet -r requirements-bench.txt
@@ -159,4 +227,4 @@ bench-validate: venv ## Time `taskspec validate` on 10,000 generated sidecars, j
 
 .PHONY: clean
 clean: ## Remove the venv, local binaries and caches
-	rm -rf $(VENV) $(BIN) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) $(VENV)-3.* $(BIN) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -12,6 +12,7 @@ so that each one differs from a valid document in exactly one way.
 from __future__ import annotations
 
 import codecs
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -207,6 +208,29 @@ INT_FORMS_REJECTED: tuple[bytes, ...] = (
     b"''",
     b"'1'",
     b'"1"',
+)
+
+
+#: Digits Go's strconv does not know (it reads ASCII only), written in integer
+#: fields: yaml.v3 resolves each to a string and cannot put it into an int.
+NON_ASCII_DIGITS: tuple[tuple[str, bytes], ...] = (
+    ("arabic-indic", "\u0661".encode()),
+    ("fullwidth", "\uff15".encode()),
+    ("superscript", "\u00b2".encode()),
+    ("bengali", "\u09e7\u09e8".encode()),
+    ("thai", "\u0e51".encode()),
+    ("ascii-then-arabic-indic", "1\u0661".encode()),
+    ("negative-arabic-indic", "-\u0661".encode()),
+    ("hex-arabic-indic", "0x\u0661".encode()),
+    ("exponent-arabic-indic", "1e\u0661".encode()),
+    ("fullwidth-underscore", "\uff11_\uff10".encode()),
+)
+
+#: Every integer field: (vector name prefix, field, the base document with a value in it).
+_INT_FIELDS: tuple[tuple[str, str, Callable[[bytes], bytes]], ...] = (
+    ("version", "task_spec_version", lambda v: line(b"task_spec_version", v)),
+    ("timeout", "verification.timeout_seconds", lambda v: line(b"    timeout_seconds", v)),
+    ("signal", "difficulty_signals value", lambda v: _signal(b"    v: " + v + b"\n")),
 )
 
 
@@ -719,6 +743,53 @@ def _rejected() -> list[Doc]:
     decode("empty-comment", "a comment only", b"# nothing here\n")
     decode("empty-bom", "a BOM only", codecs.BOM_UTF8)
     decode("empty-crlf", "one CRLF", b"\r\n")
+    # -- integers in other scripts' digits ----------------------------------------------
+    # Go's integer syntax is ASCII only; Python's int() takes any Unicode digit.
+    for name, field, make in _INT_FIELDS:
+        for digit_name, text in NON_ASCII_DIGITS:
+            decode(
+                f"{name}-digits-{digit_name}",
+                f"{field}: {text.decode()} ({digit_name}) is a string to yaml.v3",
+                make(text),
+            )
+    # -- values too long for Python's int() (4300 digits) or out of Unicode ----------------
+    decode(
+        "version-5001-digits",
+        "task_spec_version: 1 and 5000 zeros, alone",
+        b"task_spec_version: 1" + b"0" * 5000,
+    )
+    decode(
+        "timeout-5000-digits",
+        "a negative 5000-digit timeout",
+        line(b"    timeout_seconds", b"-" + b"9" * 5000),
+    )
+    decode(
+        "signal-int-tag-5000-digits",
+        "!!int on 5000 digits",
+        _signal(b"    v: !!int " + b"1" * 5000 + b"\n"),
+    )
+    decode(
+        "signal-float-tag-5000-digits",
+        "!!float on 5000 digits",
+        _signal(b"    v: !!float " + b"1" * 5000 + b"\n"),
+    )
+    decode(
+        "signal-hex-10000-digits",
+        "0x and 10000 hex digits",
+        _signal(b"    v: 0x" + b"f" * 10000 + b"\n"),
+    )
+    decode("signal-exponent-huge", "1e999999 overflows float64", _signal(b"    v: 1e999999\n"))
+    decode(
+        "escape-beyond-unicode",
+        "\\U80000000 is past U+10FFFF",
+        line(b"task_id", b'"\\U80000000"'),
+    )
+    decode("escape-surrogate", "\\ud800 is a lone surrogate", line(b"task_id", b'"\\ud800"'))
+    decode(
+        "escape-surrogate-pair",
+        "YAML escapes cannot spell a surrogate pair",
+        line(b"task_id", b'"\\ud83d\\ude00"'),
+    )
     # -- alias bombs and deep nesting ---------------------------------------------------
     decode("alias-bomb-merge", "billion laughs through merge keys", _alias_bomb_merges(9, 10))
     decode(

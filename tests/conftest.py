@@ -44,4 +44,5 @@ def _stale(binary: Path) -> bool:
     built = binary.stat().st_mtime
     sources = list((ROOT / "tests" / "conformance" / "go").rglob("*.go"))
     sources += list((ROOT / "gen" / "go").rglob("*.go"))
+    sources += list((ROOT / "go").rglob("*.go"))
     return any(p.stat().st_mtime > built for p in sources)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 
+import taskspec
 from taskspec._cli import main
+from tests.cliutil import run_cli
 from tests.helpers import VALID_DOC
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +63,7 @@ def test_validate_missing_file_is_reported(
 ) -> None:
     code, out, _ = run(capsys, "validate", str(tmp_path / "nope.yaml"))
     assert code == 1
-    assert out == f"{tmp_path / 'nope.yaml'}:1:1: cannot read: No such file or directory\n"
+    assert out == f"{tmp_path / 'nope.yaml'}: cannot read: No such file or directory\n"
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -72,11 +76,13 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 def test_fmt_check_lists_and_fmt_rewrites(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    messy = tmp_path / "messy.yaml"
+    messy = tmp_path / "messy.taskspec.yaml"
     original = b"# comment\n" + VALID_DOC.replace(b"    ", b"  ")
     messy.write_bytes(original)
-    canonical = tmp_path / "canonical.yaml"
+    canonical = tmp_path / "taskspec.yaml"
     canonical.write_bytes(VALID_DOC)
+    other = tmp_path / "other.yaml"  # not a sidecar: fmt does not touch it
+    other.write_bytes(original)
 
     code, out, _ = run(capsys, "fmt", "--check", str(tmp_path))
     assert (code, out) == (1, f"{messy}\n")
@@ -84,8 +90,10 @@ def test_fmt_check_lists_and_fmt_rewrites(
 
     code, out, _ = run(capsys, "fmt", str(tmp_path))
     assert (code, out) == (0, f"reformatted {messy}\n")
-    assert messy.read_bytes() == VALID_DOC
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["canonical.yaml", "messy.yaml"]
+    assert messy.read_bytes() == b"# comment\n" + VALID_DOC
+    assert other.read_bytes() == original
+    names = ["messy.taskspec.yaml", "other.yaml", "taskspec.yaml"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == names
 
     assert run(capsys, "fmt", "--check", str(tmp_path)) == (0, "", "")
 
@@ -120,3 +128,107 @@ def test_python_dash_m_entry_point() -> None:
         check=False,
     )
     assert (result.returncode, result.stdout) == (0, "")
+
+
+# -- standard input, names, formats and the version ----------------------------
+
+
+def test_every_command_reads_stdin_with_a_chosen_name() -> None:
+    bad = VALID_DOC.replace(b"language: go", b"language: cobol")
+    for argv in (
+        ["validate", "-"],
+        ["fmt", "-"],
+        ["show", "-"],
+        ["convert", "--to", "json", "-"],
+    ):
+        result = run_cli([*argv, "--stdin-filename", "runs/r1/taskspec.yaml"], stdin=bad)
+        assert result.code == 1, argv
+        problems = result.out.decode() + result.err
+        assert 'runs/r1/taskspec.yaml:3:11: invalid language "cobol"' in problems, argv
+        result = run_cli(argv, stdin=bad)
+        assert '-:3:11: invalid language "cobol"' in result.out.decode() + result.err, argv
+
+
+def test_fmt_dash_writes_the_formatted_text_to_stdout() -> None:
+    messy = VALID_DOC.replace(b"    ", b"  ")
+    assert run_cli(["fmt", "-"], stdin=messy) == (0, VALID_DOC, "")
+    assert run_cli(["fmt", "-"], stdin=VALID_DOC) == (0, VALID_DOC, "")
+    check = run_cli(["fmt", "--check", "-", "--stdin-filename", "t.yaml"], stdin=messy)
+    assert check == (1, b"t.yaml\n", "")
+    assert run_cli(["fmt", "--check", "-"], stdin=VALID_DOC) == (0, b"", "")
+
+
+def test_fmt_diff_prints_a_unified_diff_and_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "taskspec.yaml"
+    messy = VALID_DOC.replace(b"task_id: kg-go-impl-mathx-gcd", b"task_id:   kg-go-impl-mathx-gcd")
+    path.write_bytes(messy)
+    for argv in (["fmt", "--diff", str(path)], ["fmt", "--diff", "--check", str(path)]):
+        result = run_cli(argv)
+        assert result.code == (1 if "--check" in argv else 0)
+        assert result.out.decode() == (
+            f"--- {path}\t(original)\n"
+            f"+++ {path}\t(formatted)\n"
+            "@@ -1,5 +1,5 @@\n"
+            " task_spec_version: 1\n"
+            "-task_id:   kg-go-impl-mathx-gcd\n"
+            "+task_id: kg-go-impl-mathx-gcd\n"
+            " language: go\n"
+            " difficulty: medium\n"
+            " difficulty_signals:\n"
+        )
+        assert path.read_bytes() == messy
+    assert run_cli(["fmt", "--diff", "--check", str(ROOT / "examples")]) == (0, b"", "")
+
+
+def test_fmt_writes_through_a_symlink(tmp_path: Path) -> None:
+    real = tmp_path / "store" / "task.yaml"
+    real.parent.mkdir()
+    real.write_bytes(VALID_DOC.replace(b"    ", b"  "))
+    real.chmod(0o640)
+    link = tmp_path / "taskspec.yaml"
+    link.symlink_to("store/task.yaml")
+    result = run_cli(["fmt", str(tmp_path)])
+    assert result == (0, f"reformatted {link}\n".encode(), "")
+    assert link.is_symlink() and os.readlink(link) == "store/task.yaml"
+    assert real.read_bytes() == VALID_DOC
+    assert real.stat().st_mode & 0o777 == 0o640
+
+
+def test_fmt_refuses_a_fifo_and_a_device_at_once(tmp_path: Path) -> None:
+    fifo = tmp_path / "taskspec.yaml"
+    os.mkfifo(fifo)
+    for argv in (["fmt", str(fifo)], ["show", "/dev/zero"], ["fmt", "/dev/zero"]):
+        result = run_cli(argv)
+        assert result.code == 1
+        assert "cannot read: not a regular file" in result.err, argv
+
+
+def test_github_annotations() -> None:
+    bad = VALID_DOC.replace(b"language: go", b"language: go,lang").replace(
+        b"prompt: I", b'prompt: "'
+    )
+    result = run_cli(
+        ["validate", "--format", "github", "-", "--stdin-filename", "a,b:c%.yaml"], stdin=bad
+    )
+    assert result.code == 1
+    lines = result.out.decode().splitlines()
+    assert lines[0].startswith("::error file=a%2Cb%3Ac%25.yaml,line=")
+    missing = run_cli(["validate", "--format", "github", "/nonexistent/taskspec.yaml"])
+    assert missing.out == (
+        b"::error file=/nonexistent/taskspec.yaml::cannot read: No such file or directory\n"
+    )
+    invalid = run_cli(
+        ["validate", "--format", "github", "-"],
+        stdin=VALID_DOC.replace(b"prompt: Implement mathx.GCD.", b'prompt: "\\n"'),
+    )
+    assert invalid.out == b"::error file=-,line=14,col=9::prompt is required\n"
+
+
+def test_version_comes_from_the_package_metadata() -> None:
+    assert taskspec.__version__ == version("taskspec")
+    result = subprocess.run(
+        [sys.executable, "-m", "taskspec", "--version"], capture_output=True, text=True, check=False
+    )
+    assert (result.returncode, result.stdout) == (0, f"taskspec {version('taskspec')}\n")
+    with pytest.raises(AttributeError):
+        taskspec.__not_there__  # noqa: B018

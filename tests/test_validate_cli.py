@@ -47,11 +47,13 @@ def make_tree(root: Path, count: int = 13) -> None:
         (run_dir(root, n) / "taskspec.yaml").write_bytes(doc)
     if count <= 5:
         return
-    # Any *.yaml below a directory is a sidecar; other files are not looked at.
-    (run_dir(root, 5) / "extra.yaml").write_bytes(
+    # *.taskspec.yaml below a directory is a sidecar too; other files, other
+    # YAML included, are not looked at.
+    (run_dir(root, 5) / "extra.taskspec.yaml").write_bytes(
         VALID_DOC.replace(b"difficulty: medium", b"difficulty: Hard")
     )
     (run_dir(root, 5) / "notes.txt").write_text("not yaml")
+    (run_dir(root, 5) / "agent-config.yaml").write_text("model: [unclosed\n")
 
 
 def expected_lines(root: Path) -> list[str]:
@@ -60,7 +62,7 @@ def expected_lines(root: Path) -> list[str]:
 
     return [
         f"{at(3)}:2:1: taskid: unknown field 'taskid'; did you mean 'task_id'?",
-        f'{at(5, "extra.yaml")}:4:13: invalid difficulty "Hard" (did you mean "hard"?)',
+        f'{at(5, "extra.taskspec.yaml")}:4:13: invalid difficulty "Hard" (did you mean "hard"?)',
         f'{at(7)}:3:11: invalid language "golang" (did you mean "go"?)',
         f"{at(8)}:23:5: verification.testcmd: unknown field 'testcmd' in verification;"
         " did you mean 'test_cmd'?",
@@ -246,8 +248,8 @@ def test_unreadable_file_and_directory_are_reported(
         locked_file.chmod(0o644)
     assert code == 1
     assert out.splitlines() == [
-        f"{locked_file}:1:1: cannot read: Permission denied",
-        f"{locked_dir}:1:1: cannot read: Permission denied",
+        f"{locked_file}: cannot read: Permission denied",
+        f"{locked_dir}: cannot read: Permission denied",
     ]
     assert summary(err) == (1, 0, 2)
 
@@ -275,10 +277,11 @@ def test_entries_that_fail_even_for_root_are_reported_and_not_fatal(
     code, out, err = run(capsys, str(runs))
     assert code == 1
     assert out.splitlines() == [
-        f"{runs / 'a' / 'taskspec.yaml'}:1:1: cannot read: No such file or directory",
-        f"{runs / 'b' / 'taskspec.yaml'}:1:1: cannot read: Too many levels of symbolic links",
-        f"{runs / 'c' / 'taskspec.yaml'}:1:1: cannot read: not a regular file",
-        f"{unlistable}:1:1: cannot read: Permission denied",
+        f"{runs / 'a' / 'taskspec.yaml'}: cannot read: No such file or directory",
+        f"{runs / 'b' / 'taskspec.yaml'}: cannot read: Too many levels of symbolic links",
+        f"{runs / 'c' / 'taskspec.yaml'}: cannot read: not a regular file (a FIFO);"
+        " use - to read standard input",
+        f"{unlistable}: cannot read: Permission denied",
     ]
     assert summary(err) == (1, 0, 4)
 
@@ -298,9 +301,7 @@ def test_a_crash_on_one_file_does_not_stop_the_run(
     monkeypatch.setattr(_cmd_validate, "parse_task_spec", parse)
     code, out, err = run(capsys, str(tmp_path))
     assert code == 1
-    assert (
-        out == f"{run_dir(tmp_path, 1) / 'taskspec.yaml'}:1:1: internal error: RuntimeError: boom\n"
-    )
+    assert out == f"{run_dir(tmp_path, 1) / 'taskspec.yaml'}: internal error: RuntimeError: boom\n"
     assert summary(err) == (2, 1, 0)
 
 
@@ -320,21 +321,40 @@ def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "--jobs: must be a positive integer, got '0'" in capsys.readouterr().err
 
 
-def test_empty_tree_is_valid(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_empty_tree_is_valid_with_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "config.yaml").write_text("not: a sidecar\n")
     code, out, err = run(capsys, str(tmp_path))
     assert (code, out, summary(err)) == (0, "", (0, 0, 0))
+    assert err.splitlines()[0] == (
+        f"taskspec: warning: no sidecars found in {tmp_path}"
+        " (looked for taskspec.yaml, *.taskspec.yaml)"
+    )
 
 
-@pytest.mark.skipif(not os.path.exists("/dev/stdin"), reason="no /dev/stdin")
-def test_a_pipe_named_on_the_command_line_is_read() -> None:
+def test_a_pipe_named_on_the_command_line_is_refused_and_dash_reads_stdin() -> None:
+    bad = VALID_DOC.replace(b"language: go", b"language: golang")
     done = subprocess.run(
         [sys.executable, "-m", "taskspec", "validate", "/dev/stdin"],
-        input=VALID_DOC.replace(b"language: go", b"language: golang"),
+        input=bad,
         capture_output=True,
         check=False,
+        timeout=60,
     )
     assert done.returncode == 1
-    assert done.stdout == b'/dev/stdin:3:11: invalid language "golang" (did you mean "go"?)\n'
+    assert done.stdout == (
+        b"/dev/stdin: cannot read: not a regular file (a FIFO); use - to read standard input\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "taskspec", "validate", "-", "--stdin-filename", "runs/x.yaml"],
+        input=bad,
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert done.stdout == b'runs/x.yaml:3:11: invalid language "golang" (did you mean "go"?)\n'
 
 
 def cli(root: Path) -> list[str]:
@@ -369,21 +389,25 @@ def test_progress_bar_only_on_a_terminal(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert stdout.decode().splitlines() == expected_lines(tmp_path)  # stdout is unaffected
     assert re.search(rb"\rvalidating \[[#.]+\] +\d+% \d+/14", terminal), terminal
-    assert re.search(rb"\rvalidating \[#+\] 100% 14/14(?![+\d])", terminal), terminal
+    assert re.search(rb"\rvalidating \[#+\] 100% 14/14(?!\d)", terminal), terminal
     assert b"\r\x1b[K" in terminal  # and is erased before the summary
     last = terminal.replace(b"\r\n", b"\n").rsplit(b"\x1b[K", 1)[1].decode()
     assert SUMMARY.match(last.strip()), last
 
 
-def test_progress_marks_a_total_still_growing() -> None:
+def test_progress_shows_a_running_count_until_the_total_is_known() -> None:
     out = io.StringIO()
     progress = Progress("validating", out, enabled=True)
     progress.total = 40
     progress.draw()
-    assert out.getvalue().endswith("  0% 0/40+")
-    progress.total, progress.counting = 80, False
-    progress.advance(80)
-    assert out.getvalue().endswith(" 100% 80/80")
+    assert out.getvalue().endswith("\rvalidating 0 done, 40 found so far\x1b[K")
+    progress.total = 80
+    progress.advance(80)  # all done so far, but more may be found: no bar, no 100%
+    assert out.getvalue().endswith("\rvalidating 80 done, 80 found so far\x1b[K")
+    assert "%" not in out.getvalue()
+    progress.counting = False
+    progress.draw()
+    assert out.getvalue().endswith(" 100% 80/80\x1b[K")
     progress.clear()
     assert out.getvalue().endswith("\r\x1b[K")
 

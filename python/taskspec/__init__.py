@@ -55,3 +55,13 @@ __all__ = [
     "signal_keys",
     "validate",
 ]
+
+
+def __getattr__(name: str) -> str:
+    # __version__ comes from the installed distribution's metadata, the one
+    # place the version is written; it is looked up on first use only.
+    if name == "__version__":
+        from taskspec._version import version  # noqa: PLC0415
+
+        return version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

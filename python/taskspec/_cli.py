@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from typing import Any
 
-from taskspec import _cmd_convert, _cmd_fmt, _cmd_schema, _cmd_show, _cmd_validate
+from taskspec import _cmd_convert, _cmd_fmt, _cmd_schema, _cmd_serve, _cmd_show, _cmd_validate
 from taskspec._clikit import EXIT_USAGE
 
 __all__ = ["main"]
@@ -21,7 +22,21 @@ _COMMANDS = (
     _cmd_show,
     _cmd_convert,
     _cmd_schema,
+    _cmd_serve,
 )
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed distribution's version, looked up only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        from taskspec._version import version  # noqa: PLC0415 - only --version pays for it
+
+        print(f"taskspec {version()}")
+        parser.exit()
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -29,6 +44,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="taskspec",
         description="Validate, format and show TaskSpec v1 sidecars (taskspec.yaml).",
     )
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in _COMMANDS:
         command.register(sub)

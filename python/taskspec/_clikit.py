@@ -1,35 +1,97 @@
-"""Shared pieces of the command line: exit codes, file discovery, reporting.
+"""Shared pieces of the command line: exit codes, input, problem reports, progress.
 
-Output follows the compiler convention ``path:line:col: message`` so that
-editors and CI annotate the exact spot.
+Every command reads through :func:`read_input` (a file or ``-``, bounded
+and non-blocking, see :mod:`taskspec._io`) and reports problems through
+:func:`format_problem`, one line each, in one of three formats:
+
+- ``text``: the compiler convention ``path:line:col: message``, so editors
+  and terminals jump to the spot; a problem with no position (a file that
+  cannot be read) is ``path: message``, with no invented ``1:1``;
+- ``json``: one JSON object a line, for scripts;
+- ``github``: GitHub Actions workflow commands
+  (``::error file=...,line=...,col=...::message``), which annotate the
+  pull request's diff.
 """
 
 from __future__ import annotations
 
-import os
+import json
 import shutil
+import sys
 import time
-from collections.abc import Iterator, Sequence
-from pathlib import Path
-from typing import TextIO
+from collections.abc import Sequence
+from typing import Any, TextIO
 
+from taskspec._discover import STDIN
 from taskspec._errors import TaskSpecError, Violation
+from taskspec._io import read_file, read_stream
 
 __all__ = [
     "EXIT_INVALID",
     "EXIT_OK",
     "EXIT_USAGE",
+    "FORMATS",
     "Progress",
     "Report",
-    "expand",
-    "find_yaml",
-    "read",
+    "add_input_options",
+    "display_name",
+    "format_problem",
+    "read_input",
     "render",
+    "unreadable",
+    "warn",
+    "warn_no_sidecars",
 ]
 
 EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_USAGE = 2
+
+#: The report formats of --format.
+FORMATS = ("text", "json", "github")
+
+
+def add_input_options(p: Any, *, discovery: bool) -> None:
+    """The options every command shares for naming its input.
+
+    Commands that walk directories (*discovery*) also take the sidecar
+    selection flags, documented in :mod:`taskspec._discover`.
+    """
+    p.add_argument(
+        "--stdin-filename",
+        metavar="NAME",
+        help="the name messages use for standard input (-)",
+    )
+    if discovery:
+        p.add_argument(
+            "--include",
+            action="append",
+            metavar="GLOB",
+            help="file pattern that makes a sidecar below a directory; repeatable; replaces "
+            "the default (taskspec.yaml, *.taskspec.yaml) and [tool.taskspec] include",
+        )
+        p.add_argument(
+            "--exclude",
+            action="append",
+            default=[],
+            metavar="GLOB",
+            help="file or directory pattern to skip below a directory; repeatable; adds to "
+            "[tool.taskspec] exclude and the built-in .git, node_modules and virtualenvs",
+        )
+
+
+def display_name(path: str, stdin_filename: str | None) -> str:
+    """The name messages use for *path*: ``--stdin-filename`` stands for ``-``."""
+    if path == STDIN:
+        return stdin_filename or STDIN
+    return path
+
+
+def read_input(path: str) -> bytes:
+    """The bytes of *path*, or of standard input for ``-``, read with the shared bound."""
+    if path == STDIN:
+        return read_stream(sys.stdin.buffer)
+    return read_file(path)
 
 
 def render(v: Violation) -> str:
@@ -43,112 +105,81 @@ def render(v: Violation) -> str:
     return f"{v.message} ({v.hint})"
 
 
-class Report:
-    """Counts problems and prints them as ``path:line:col: message``."""
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
-    def __init__(self, out: TextIO) -> None:
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def format_problem(fmt: str, path: str, v: Violation) -> str:
+    """One problem as one report line (with its newline) in format *fmt*."""
+    if fmt == "json":
+        record: dict[str, str | int | None] = {
+            "path": path,
+            "line": v.line or None,
+            "column": v.column or None,
+            "field_path": v.field_path,
+            "message": v.message,
+        }
+        if v.hint:
+            record["hint"] = v.hint
+        return json.dumps(record) + "\n"
+    if fmt == "github":
+        where = f"file={_escape_property(path)}"
+        if v.line:
+            where += f",line={v.line},col={v.column}"
+        return f"::error {where}::{_escape_data(render(v))}\n"
+    if v.line:
+        return f"{path}:{v.line}:{v.column}: {render(v)}\n"
+    return f"{path}: {render(v)}\n"
+
+
+def unreadable(reason: OSError | str, action: str = "read") -> Violation:
+    """The problem of a path that cannot be read (or written): no position, no field."""
+    if isinstance(reason, OSError):
+        reason = reason.strerror or str(reason)
+    return Violation("", f"cannot {action}: {reason}")
+
+
+class Report:
+    """Counts problems and writes them, one line each, in one format."""
+
+    def __init__(self, out: TextIO, fmt: str = "text") -> None:
         self.out = out
+        self.fmt = fmt
         self.failed = 0
 
-    def error(self, path: Path | str, err: TaskSpecError) -> None:
+    def error(self, path: str, err: TaskSpecError) -> None:
         self.failed += 1
-        for v in err.violations:
-            line, column = (v.line, v.column) if v.line else (1, 1)
-            print(f"{path}:{line}:{column}: {render(v)}", file=self.out)
+        self.out.write("".join(format_problem(self.fmt, path, v) for v in err.violations))
 
-    def os_error(self, path: Path | str, err: OSError, action: str = "read") -> None:
+    def os_error(self, path: str, err: OSError | str, action: str = "read") -> None:
+        """A path that cannot be read (or written), with the OS's reason."""
         self.failed += 1
-        reason = err.strerror or str(err)
-        print(f"{path}:1:1: cannot {action}: {reason}", file=self.out)
+        self.out.write(format_problem(self.fmt, path, unreadable(err, action)))
 
 
-def expand(paths: Sequence[str], report: Report) -> Iterator[Path]:
-    """Files named directly, and ``*.yaml`` files found below directories, in sorted order.
-
-    A directory that cannot be read is reported and skipped, not fatal.
-    """
-    for raw in paths:
-        path = Path(raw)
-        if not path.is_dir():
-            yield path
-            continue
-
-        def on_error(err: OSError, _path: Path = path) -> None:
-            report.os_error(err.filename or _path, err)
-
-        for root, dirs, files in os.walk(path, onerror=on_error):
-            dirs.sort()
-            yield from (Path(root, f) for f in sorted(files) if f.endswith(".yaml"))
+def warn(message: str) -> None:
+    """A warning for the person running the command, on stderr."""
+    print(f"taskspec: warning: {message}", file=sys.stderr)
 
 
-def read(path: Path, report: Report) -> bytes | None:
-    """The file's bytes, or None after reporting why they cannot be read."""
-    try:
-        return path.read_bytes()
-    except OSError as err:
-        report.os_error(path, err)
-        return None
-
-
-def find_yaml(paths: Sequence[str]) -> Iterator[str | tuple[str, str]]:
-    """Every file to check, in output order, with unreadable directories in place.
-
-    A path named on the command line is taken as it is (a file of any name,
-    or a directory). Below a directory every ``*.yaml`` file counts, not
-    only ``taskspec.yaml``, because a harness may keep other sidecars of the
-    same format next to it; hidden directories such as ``.agents`` are
-    walked like any other. Within a directory the files come first, then
-    its subdirectories, each in code-point order of their names. Symbolic
-    links to files are followed; links to directories are not, so a link
-    loop cannot make the walk endless. A directory that cannot be listed
-    becomes a ``(path, reason)`` entry at its place, so that it is reported
-    in order and the walk goes on.
-
-    It is a generator so that checking can start while a large tree is
-    still being walked. Paths are plain strings: they are cheap to sort,
-    join and send to worker processes.
-    """
-    for raw in paths:
-        if not os.path.isdir(raw):
-            yield raw
-            continue
-        stack = [raw]
-        while stack:
-            top = stack.pop()
-            try:
-                with os.scandir(top) as it:
-                    entries = list(it)
-            except OSError as err:
-                yield (top, err.strerror or str(err))
-                continue
-            if len(entries) > 1:  # a run directory often holds just its sidecar
-                entries.sort(key=_name)
-            subdirs: list[str] = []
-            for entry in entries:
-                try:
-                    is_dir = entry.is_dir()
-                except OSError:
-                    is_dir = False
-                if is_dir:
-                    if not entry.is_symlink():
-                        subdirs.append(entry.path)
-                elif entry.name.endswith(".yaml"):
-                    yield entry.path
-            stack.extend(reversed(subdirs))
-
-
-def _name(entry: os.DirEntry[str]) -> str:
-    return entry.name
+def warn_no_sidecars(directory: str, patterns: Sequence[str]) -> None:
+    """The warning for a named directory in which the walk found nothing to check."""
+    warn(f"no sidecars found in {directory} (looked for {', '.join(patterns)})")
 
 
 class Progress:
-    """A one-line progress bar on stderr, shown only when stderr is a terminal.
+    """A one-line progress indicator on stderr, shown only when stderr is a terminal.
 
-    Piped or redirected output stays clean for logs and CI. The bar redraws
-    at most ten times a second, and :meth:`clear` removes it before other
+    Piped or redirected output stays clean for logs and CI. It redraws at
+    most ten times a second, and :meth:`clear` removes it before other
     output is written, so it never lands in the middle of a report line.
-    The total may grow while the work is still being found; until
-    :attr:`counting` is cleared the count is shown with a ``+``.
+    While the work is still being found (:attr:`counting`), the total is not
+    known, so it shows a running count and no bar: a bar against a growing
+    total would claim 100% long before the end.
     """
 
     def __init__(self, label: str, out: TextIO, *, enabled: bool | None = None) -> None:
@@ -168,21 +199,25 @@ class Progress:
             self.draw()
 
     def draw(self) -> None:
-        """Draw the bar now."""
+        """Draw the indicator now."""
         if not self.enabled:
             return
         self._next = time.monotonic() + 0.1
-        total = max(self.total, self.done, 1)
-        counts = f"{self.done}/{self.total}{'+' if self.counting else ''}"
-        width = max(10, min(40, shutil.get_terminal_size().columns - len(self.label) - 32))
-        filled = width * self.done // total
-        bar = "#" * filled + "." * (width - filled)
-        self.out.write(f"\r{self.label} [{bar}] {100 * self.done // total:3d}% {counts}")
+        if self.counting:
+            found = max(self.total, self.done)
+            self.out.write(f"\r{self.label} {self.done} done, {found} found so far\x1b[K")
+        else:
+            total = max(self.total, self.done, 1)
+            width = max(10, min(40, shutil.get_terminal_size().columns - len(self.label) - 32))
+            filled = width * self.done // total
+            bar = "#" * filled + "." * (width - filled)
+            percent = 100 * self.done // total
+            self.out.write(f"\r{self.label} [{bar}] {percent:3d}% {self.done}/{self.total}\x1b[K")
         self.out.flush()
         self._shown = True
 
     def clear(self) -> None:
-        """Erase the bar, leaving the cursor at the start of an empty line."""
+        """Erase the indicator, leaving the cursor at the start of an empty line."""
         if self._shown:
             self.out.write("\r\x1b[K")
             self.out.flush()

@@ -9,10 +9,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
-from taskspec._clikit import EXIT_INVALID, EXIT_OK, EXIT_USAGE, Report, read
+from taskspec._clikit import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_USAGE,
+    Report,
+    add_input_options,
+    display_name,
+    read_input,
+)
 from taskspec._convert import Format, convert, format_for_path
 from taskspec._errors import TaskSpecError
 
@@ -37,6 +44,7 @@ def register(sub: Any) -> None:
         choices=_FORMATS,
         help="input format (default: from the file extension, or yaml for stdin)",
     )
+    add_input_options(p, discovery=False)
     p.add_argument("path", nargs="?", default="-", metavar="FILE")
     p.set_defaults(func=run)
 
@@ -63,13 +71,14 @@ def run(args: argparse.Namespace) -> int:
         return _usage("refusing to write binary protobuf to a terminal; redirect stdout")
 
     report = Report(sys.stderr)
-    data = sys.stdin.buffer.read() if stdin else read(Path(args.path), report)
-    if data is None:
-        return EXIT_INVALID
+    name = display_name(args.path, args.stdin_filename)
     try:
-        out = convert(data, source, target)
+        out = convert(read_input(args.path), source, target)
+    except OSError as err:
+        report.os_error(name, err)
+        return EXIT_INVALID
     except TaskSpecError as err:
-        report.error(args.path, err)
+        report.error(name, err)
         return EXIT_INVALID
     sys.stdout.buffer.write(out)
     sys.stdout.flush()

@@ -1,96 +1,135 @@
-"""``taskspec fmt [--check] PATH...``: rewrite sidecars in canonical form.
+"""``taskspec fmt [--check] [--diff] [--strip-comments] PATH...``: canonical layout, comments kept.
 
-The output is the canonical YAML the Go package writes, so comments are
-dropped, with one exception: a ``# yaml-language-server: $schema=...``
-modeline before the document's content is kept as the first line. It is how
-editors find the JSON Schema of the file, and it says nothing about the
-spec, so it is not part of what "canonical" compares: a file is canonical
-when it is its modeline (if any) followed by the canonical bytes.
+The layout is the canonical YAML the Go package writes, with the file's
+comments kept where a person put them (see :mod:`taskspec._comments`): a
+comment is part of the file's data, and a formatter that drops it silently
+loses what a person wrote. A comment that has no place in the canonical
+layout makes ``fmt`` refuse the file, naming the comment's line, rather than
+drop it; ``--strip-comments`` writes Go's exact bytes instead.
+
+Files are replaced atomically, through symbolic links, keeping their mode
+(see :func:`taskspec._io.atomic_write`); a file already in canonical layout
+is not touched. ``-`` formats standard input to standard output.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
+import difflib
 import sys
 from typing import Any
 
-from taskspec._api import marshal_yaml, parse_task_spec
-from taskspec._clikit import EXIT_INVALID, EXIT_OK, Report, expand, read
+from taskspec._clikit import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_USAGE,
+    Report,
+    add_input_options,
+    display_name,
+    read_input,
+    warn_no_sidecars,
+)
+from taskspec._discover import STDIN, ConfigError, Selection, walk
 from taskspec._errors import TaskSpecError
 from taskspec._io import atomic_write
 
-__all__ = ["modeline", "register"]
-
-_BOM = b"\xef\xbb\xbf"
-# One line and its ending; YAML ends lines with LF, CRLF or a lone CR.
-_LINE = re.compile(rb"([^\r\n]*)(?:\r\n|\r|\n|$)")
-# The comment the YAML language server (and editors built on it) reads.
-_MODELINE = re.compile(rb"#[ \t]*yaml-language-server[ \t]*:")
-
-
-def modeline(data: bytes) -> bytes:
-    """The first modeline among the comments that open *data*, as one LF-ended line.
-
-    Only the comment block before the document's content is searched, so
-    the modeline stays where editors look for it. Surrounding blanks and the
-    line ending are normalised; the text in between is kept as written.
-    Returns ``b""`` when there is none.
-    """
-    start = len(_BOM) if data.startswith(_BOM) else 0
-    for match in _LINE.finditer(data, start):
-        line = match.group(1).strip(b" \t")
-        if line.startswith(b"#"):
-            if _MODELINE.match(line):
-                return line + b"\n"
-        elif line:
-            break
-    return b""
+__all__ = ["register", "run"]
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "fmt",
-        help="rewrite sidecars in canonical form",
-        description="Rewrite files in the canonical form the Go package writes. "
-        "Files are replaced atomically; invalid files are reported and left alone. "
-        "Comments are dropped, except a leading '# yaml-language-server:' modeline, "
-        "which is kept as the first line.",
+        help="rewrite sidecars in canonical layout, keeping comments",
+        description="Rewrite sidecars in the canonical layout the Go package writes, keeping "
+        "comments above or beside the key they belong to. Files named on the command line "
+        "(- for stdin, formatted to stdout) and, below directories, every taskspec.yaml or "
+        "*.taskspec.yaml. Files are replaced atomically; invalid files, and files with a "
+        "comment that has no place in the canonical layout, are reported and left alone.",
     )
     p.add_argument(
         "--check", action="store_true", help="change nothing; list files that would change"
     )
+    p.add_argument(
+        "--diff",
+        action="store_true",
+        help="change nothing; print a unified diff of what would change",
+    )
+    p.add_argument(
+        "--strip-comments",
+        action="store_true",
+        help="drop comments and write exactly the Go package's bytes",
+    )
+    add_input_options(p, discovery=True)
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.set_defaults(func=run)
 
 
+def _diff(name: str, before: bytes, after: bytes) -> str:
+    lines = difflib.unified_diff(
+        before.decode("utf-8", "replace").splitlines(keepends=True),
+        after.decode("utf-8", "replace").splitlines(keepends=True),
+        f"{name}\t(original)",
+        f"{name}\t(formatted)",
+    )
+    return "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
+    )
+
+
 def run(args: argparse.Namespace) -> int:
+    # Imported here: only fmt needs the comment machinery.
+    from taskspec._comments import format_document  # noqa: PLC0415
+
     report = Report(sys.stderr)
+    out = sys.stdout
     changed = 0
-    for path in expand(args.paths, report):
-        data = read(path, report)
-        if data is None:
+    try:
+        selection = Selection.build(args.include, args.exclude)
+    except ConfigError as err:
+        print(f"taskspec fmt: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+
+    def on_empty(directory: str) -> None:
+        warn_no_sidecars(directory, selection.patterns)
+
+    for item in walk(args.paths, selection, on_empty):
+        if isinstance(item, tuple):  # a directory the walk could not list
+            path, reason = item
+            report.os_error(path, reason)
+            continue
+        name = display_name(item, args.stdin_filename)
+        try:
+            data = read_input(item)
+        except OSError as err:
+            report.os_error(name, err)
             continue
         try:
-            canonical = modeline(data) + marshal_yaml(parse_task_spec(data))
+            formatted = format_document(data, strip_comments=args.strip_comments)
         except TaskSpecError as err:
             # An invalid file cannot be rewritten without losing what makes it
-            # invalid (an unknown enum string has no proto value), so it is
-            # reported and left exactly as it is.
-            report.error(path, err)
+            # invalid (an unknown enum string has no proto value), and a
+            # comment without a place would be lost: report, leave it alone.
+            report.error(name, err)
             continue
-        if canonical == data:
+        if item == STDIN and not (args.check or args.diff):
+            out.buffer.write(formatted)
+            out.flush()
+            continue
+        if formatted == data:
             continue
         changed += 1
-        if args.check:
-            print(path)
+        if args.diff:
+            out.write(_diff(name, data, formatted))
+        elif args.check:
+            print(name, file=out)
+        if args.check or args.diff:
             continue
         try:
-            atomic_write(path, canonical)
+            atomic_write(item, formatted)
         except OSError as err:
-            report.os_error(path, err, "write")
+            report.os_error(name, err, "write")
             continue
-        print(f"reformatted {path}")
+        print(f"reformatted {name}", file=out)
     if report.failed or (args.check and changed):
         return EXIT_INVALID
     return EXIT_OK

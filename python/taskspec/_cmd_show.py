@@ -8,12 +8,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from taskspec._agent import agent_view
 from taskspec._api import marshal_yaml, parse_task_spec
-from taskspec._clikit import EXIT_INVALID, EXIT_OK, Report, read
+from taskspec._clikit import (
+    EXIT_INVALID,
+    EXIT_OK,
+    Report,
+    add_input_options,
+    display_name,
+    read_input,
+)
 from taskspec._errors import TaskSpecError
 
 __all__ = ["register"]
@@ -30,19 +36,21 @@ def register(sub: Any) -> None:
         action="store_true",
         help="print only what the agent may see (the verification block is cleared)",
     )
+    add_input_options(p, discovery=False)
     p.add_argument("path", metavar="FILE")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     report = Report(sys.stderr)
-    data = sys.stdin.buffer.read() if args.path == "-" else read(Path(args.path), report)
-    if data is None:
-        return EXIT_INVALID
+    name = display_name(args.path, args.stdin_filename)
     try:
-        spec = parse_task_spec(data)
+        spec = parse_task_spec(read_input(args.path))
+    except OSError as err:
+        report.os_error(name, err)
+        return EXIT_INVALID
     except TaskSpecError as err:
-        report.error(args.path, err)
+        report.error(name, err)
         return EXIT_INVALID
     if args.agent:
         # The file is validated above; the view itself is not a valid spec

@@ -11,11 +11,13 @@ crosses the process boundary but its path. Chunks come back in order, which
 makes the output the same for any number of jobs, and it streams while later
 chunks are still being checked. Ctrl-C stops the run with status 130.
 
-Each problem is one line on stdout, ``path:line:col: message`` (or one JSON
-object with ``--format json``). The progress bar and the closing summary go
-to stderr, so stdout stays a clean list of problems for editors, CI and
-scripts. An unreadable file or directory is reported like any other problem
-and the run goes on; the exit status is 1 if anything was not valid.
+Only sidecars are checked below a directory (see :mod:`taskspec._discover`);
+a file named on the command line is always checked, and ``-`` reads
+standard input. Each problem is one line on stdout (``--format``: text,
+json, or GitHub annotations). The progress indicator and the closing
+summary go to stderr, so stdout stays a clean list of problems for editors,
+CI and scripts. An unreadable file or directory is reported like any other
+problem and the run goes on; the exit status is 1 if anything was not valid.
 """
 
 from __future__ import annotations
@@ -23,23 +25,36 @@ from __future__ import annotations
 import argparse
 import gc
 import itertools
-import json
 import os
 import signal
-import stat
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from taskspec._api import parse_task_spec
-from taskspec._clikit import EXIT_INVALID, EXIT_OK, Progress, find_yaml, render
-from taskspec._decode import MAX_DOCUMENT_BYTES
+from taskspec._clikit import (
+    EXIT_INVALID,
+    EXIT_OK,
+    EXIT_USAGE,
+    FORMATS,
+    Progress,
+    add_input_options,
+    display_name,
+    format_problem,
+    read_input,
+    unreadable,
+    warn_no_sidecars,
+)
+from taskspec._discover import STDIN, ConfigError, Selection, walk
 from taskspec._errors import TaskSpecError, Violation
+from taskspec._io import read_file
 
 __all__ = ["check_chunk", "register", "run"]
 
-Item = str | tuple[str, str]
+#: A file to check: its path; ``(path, reason)`` for a directory the walk
+#: could not list; or ``(name, bytes)`` for standard input, read by the parent.
+Item = str | tuple[str, str] | tuple[str, bytes]
 #: Per chunk: valid, invalid and unreadable counts, and the report lines.
 ChunkResult = tuple[int, int, int, str]
 
@@ -51,13 +66,9 @@ MIN_FILES_PER_JOB = 64
 FIRST_CHUNK = 16
 MAX_CHUNK = 256
 
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
-_BLOCK = 64 * 1024  # more than any sidecar, small enough to allocate per file
-
 # Set once per process by _configure (in each worker through the pool's
 # initializer), so the hot loop reads globals instead of arguments.
-_json = False
-_explicit: frozenset[str] = frozenset()
+_format = "text"
 
 
 def _jobs(text: str) -> int:
@@ -82,9 +93,11 @@ def register(sub: Any) -> None:
     p = sub.add_parser(
         "validate",
         help="check sidecars against the contract",
-        description="Check files, or every *.yaml file below directories (hidden ones "
-        "included), in parallel. Prints path:line:col: message for each problem on "
-        "stdout, and a summary on stderr. Exits 0 when all are valid, 1 otherwise.",
+        description="Check sidecars: files named on the command line (- for stdin), and "
+        "below directories every taskspec.yaml or *.taskspec.yaml (hidden directories "
+        "included; .git, node_modules and virtualenvs skipped), in parallel. Prints "
+        "path:line:col: message for each problem on stdout, and a summary on stderr. "
+        "Exits 0 when all are valid, 1 otherwise.",
     )
     p.add_argument(
         "-j",
@@ -96,78 +109,25 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--format",
-        choices=("text", "json"),
+        choices=FORMATS,
         default="text",
-        help="text: path:line:col: message; json: one JSON object per problem per line",
+        help="text: path:line:col: message; json: one JSON object per problem per line; "
+        "github: GitHub Actions annotations",
     )
+    add_input_options(p, discovery=True)
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.set_defaults(func=run)
 
 
-def _configure(as_json: bool, explicit: frozenset[str]) -> None:
-    global _json, _explicit  # noqa: PLW0603 - per-process settings of the hot loop
-    _json = as_json
-    _explicit = explicit
+def _configure(fmt: str) -> None:
+    global _format  # noqa: PLW0603 - a per-process setting of the hot loop
+    _format = fmt
 
 
-def _worker_init(as_json: bool, explicit: frozenset[str]) -> None:
+def _worker_init(fmt: str) -> None:
     # Ctrl-C is the parent's to handle; workers just stop when it ends the pool.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _configure(as_json, explicit)
-
-
-def _line(path: str, v: Violation) -> str:
-    """One problem as a report line; a problem without a position points at 1:1."""
-    line, column = (v.line, v.column) if v.line else (1, 1)
-    if _json:
-        record: dict[str, str | int] = {
-            "path": path,
-            "line": line,
-            "column": column,
-            "field_path": v.field_path,
-            "message": v.message,
-        }
-        if v.hint:
-            record["hint"] = v.hint
-        return json.dumps(record) + "\n"
-    return f"{path}:{line}:{column}: {render(v)}\n"
-
-
-def _unreadable(path: str, reason: str) -> str:
-    return _line(path, Violation("", f"cannot read: {reason}"))
-
-
-def _read(path: str) -> bytes:
-    """The file's bytes (up to the decoder's limit and a block more).
-
-    The common case costs four system calls: open, a read that gets the
-    whole sidecar, a read that finds its end, and close; ``open().read()``
-    makes nine. The file is opened non-blocking and only checked further
-    (``fstat``) when a read finds nothing, so that a FIFO met during a walk
-    is refused instead of hanging the run, while a special file named on the
-    command line (``/dev/stdin``, a process substitution) is read to its end.
-    """
-    fd = os.open(path, _READ_FLAGS)
-    try:
-        parts: list[bytes] = []
-        size = 0
-        while size <= MAX_DOCUMENT_BYTES:
-            try:
-                part = os.read(fd, _BLOCK)
-            except BlockingIOError:  # a pipe or FIFO whose writer has not written yet
-                if path not in _explicit:
-                    raise OSError(0, "not a regular file") from None
-                os.set_blocking(fd, True)
-                continue
-            if not part:
-                if not size and path not in _explicit and not stat.S_ISREG(os.fstat(fd).st_mode):
-                    raise OSError(0, "not a regular file")
-                break
-            parts.append(part)
-            size += len(part)
-        return parts[0] if len(parts) == 1 else b"".join(parts)
-    finally:
-        os.close(fd)
+    _configure(fmt)
 
 
 def check_chunk(items: Sequence[Item]) -> ChunkResult:
@@ -177,33 +137,38 @@ def check_chunk(items: Sequence[Item]) -> ChunkResult:
     objects beyond what parsing needs: paths stay strings, valid files
     produce nothing, and the report is one string per chunk.
     """
-    valid = invalid = unreadable = 0
+    valid = invalid = unreadable_count = 0
     out: list[str] = []
+    fmt = _format
     for item in items:
-        if type(item) is tuple:  # a directory the walk could not list
-            unreadable += 1
-            out.append(_unreadable(*item))
-            continue
-        path: str = item  # type: ignore[assignment]
-        try:
-            data = _read(path)
-        except OSError as err:
-            unreadable += 1
-            out.append(_unreadable(path, err.strerror or str(err)))
-            continue
+        if type(item) is tuple:
+            name, detail = item
+            if type(detail) is str:  # a directory the walk could not list
+                unreadable_count += 1
+                out.append(format_problem(fmt, name, unreadable(detail)))
+                continue
+            path, data = name, detail
+        else:
+            path = item  # type: ignore[assignment]
+            try:
+                data = read_file(path)
+            except OSError as err:
+                unreadable_count += 1
+                out.append(format_problem(fmt, path, unreadable(err)))
+                continue
         try:
             parse_task_spec(data)
         except TaskSpecError as err:
             invalid += 1
-            out.extend([_line(path, v) for v in err.violations])
+            out.extend([format_problem(fmt, path, v) for v in err.violations])
             continue
         except Exception as err:  # a bug must not cost the report on every other file
             invalid += 1
             message = f"internal error: {type(err).__name__}: {err}"
-            out.append(_line(path, Violation("", message)))
+            out.append(format_problem(fmt, path, Violation("", message)))
             continue
         valid += 1
-    return valid, invalid, unreadable, "".join(out)
+    return valid, invalid, unreadable_count, "".join(out)
 
 
 def _batches(head: list[Item], rest: Iterator[Item], progress: Progress) -> Iterator[list[Item]]:
@@ -241,40 +206,60 @@ def _context() -> Any:
 
 
 def _report(results: Iterable[ChunkResult], progress: Progress) -> tuple[int, int, int]:
-    valid = invalid = unreadable = 0
+    valid = invalid = unreadable_count = 0
     write = sys.stdout.write
     for v, i, u, text in results:
         valid += v
         invalid += i
-        unreadable += u
+        unreadable_count += u
         if text:
             progress.clear()
             write(text)
             if progress.enabled:
                 sys.stdout.flush()
         progress.advance(v + i + u)  # every item counts as exactly one of the three
-    return valid, invalid, unreadable
+    return valid, invalid, unreadable_count
+
+
+def _items(args: argparse.Namespace, progress: Progress) -> Iterator[Item]:
+    """The walk; standard input is read here (workers have none), empty directories warned of."""
+    selection = Selection.build(args.include, args.exclude)
+
+    def on_empty(directory: str) -> None:
+        progress.clear()
+        warn_no_sidecars(directory, selection.patterns)
+
+    for item in walk(args.paths, selection, on_empty):
+        if item == STDIN:
+            name = display_name(STDIN, args.stdin_filename)
+            try:
+                yield (name, read_input(STDIN))
+            except OSError as err:
+                yield (name, err.strerror or str(err))
+        else:
+            yield item
 
 
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
-    paths: list[str] = args.paths
     jobs: int = args.jobs or _default_jobs()
-    as_json = args.format == "json"
-    explicit = frozenset(p for p in paths if not os.path.isdir(p))
-    _configure(as_json, explicit)
+    fmt: str = args.format
+    _configure(fmt)
     progress = Progress("validating", sys.stderr)
-
-    # Walk just far enough to know whether every job will have work; a
-    # small run is checked in-process, where it is done before a pool starts.
-    walk = find_yaml(paths)
-    head = list(itertools.islice(walk, jobs * MIN_FILES_PER_JOB))
+    try:
+        walk_items = _items(args, progress)
+        # Walk just far enough to know whether every job will have work; a
+        # small run is checked in-process, where it is done before a pool starts.
+        head = list(itertools.islice(walk_items, jobs * MIN_FILES_PER_JOB))
+    except ConfigError as err:
+        print(f"taskspec validate: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
     progress.total = len(head)
     if len(head) < jobs * MIN_FILES_PER_JOB:
         jobs = max(1, len(head) // MIN_FILES_PER_JOB)
         progress.counting = False
     progress.draw()
-    batches = _batches(head, walk, progress)
+    batches = _batches(head, walk_items, progress)
     try:
         if jobs == 1:
             counts = _report(map(check_chunk, batches), progress)
@@ -284,7 +269,7 @@ def run(args: argparse.Namespace) -> int:
             # to (and so copy) the memory they share with this process.
             gc.freeze()
             try:
-                pool = _context().Pool(jobs, _worker_init, (as_json, explicit))
+                pool = _context().Pool(jobs, _worker_init, (fmt,))
             finally:
                 gc.unfreeze()
             with pool:
@@ -303,9 +288,9 @@ def run(args: argparse.Namespace) -> int:
         os.close(devnull)
         return EXIT_INVALID
     progress.clear()
-    valid, invalid, unreadable = counts
+    valid, invalid, unreadable_count = counts
     summary = f"{valid} valid, {invalid} invalid"
-    if unreadable:
-        summary += f", {unreadable} unreadable"
+    if unreadable_count:
+        summary += f", {unreadable_count} unreadable"
     print(f"{summary}, in {time.perf_counter() - started:.2f} s", file=sys.stderr)
-    return EXIT_INVALID if invalid or unreadable else EXIT_OK
+    return EXIT_INVALID if invalid or unreadable_count else EXIT_OK

@@ -277,6 +277,22 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+#: Most characters of an offending value (or of protobuf's own message,
+#: which quotes the value whole) that a message carries.
+_QUOTE_CHARS: Final = 80
+
+
+def _clipped(text: str, limit: int = _QUOTE_CHARS) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def _json_quote(key: str) -> str:
+    """*key* as JSON for a message, cut past _QUOTE_CHARS characters."""
+    if len(key) <= _QUOTE_CHARS:
+        return json.dumps(key, ensure_ascii=False)
+    return f"{json.dumps(key[:_QUOTE_CHARS], ensure_ascii=False)}... ({len(key)} characters)"
+
+
 def _reason(err: Exception) -> str:
     # upb's messages name the message type first; the reason follows the colon.
     text = _one_line(str(err))
@@ -296,7 +312,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise _JSONValueError(f"duplicate key {json.dumps(key, ensure_ascii=False)}")
+            raise _JSONValueError(f"duplicate key {_json_quote(key)}")
         out[key] = value
     return out
 
@@ -351,7 +367,7 @@ def _check_fields(obj: dict[str, Any], desc: Descriptor, path: str) -> None:
                 [
                     Violation(
                         f"{path}.{key}" if path else key,
-                        f"unknown field {json.dumps(key, ensure_ascii=False)}"
+                        f"unknown field {_json_quote(key)}"
                         f"{f' in {path}' if path else ''}; expected one of: {expected}",
                     )
                 ]
@@ -401,7 +417,7 @@ def _json_format_reason(err: Exception) -> str:
     while text.startswith(prefix) and marker in text:
         name, _, text = text[len(prefix) :].partition(marker)
         names.append(name)
-    text = text.rstrip(".")
+    text = _clipped(text.rstrip("."), 2 * _QUOTE_CHARS)
     return f"{'.'.join(names)}: {text}" if names else text
 
 

@@ -9,9 +9,14 @@ such case is listed in ``STRICTER_THAN_GO``.
 
 Safety: the YAML is parsed by libyaml through PyYAML's C parser and composed
 into plain nodes. No constructor runs, so no tag can instantiate anything.
-Input size, nesting depth and alias expansion are bounded before or while
-the tree is walked, so a hostile document fails fast with a
-:class:`DecodeError` instead of exhausting the stack, the CPU or memory.
+Input size is bounded before parsing, node count and nesting depth on the
+parser's events before anything is composed, and alias expansion while the
+tree is walked, so a hostile document fails fast with a :class:`DecodeError`
+instead of exhausting the stack, the CPU or memory. Whatever the input, no
+exception but a :class:`~taskspec.TaskSpecError` leaves this module; the
+numbers in a document are read by Go's ASCII-only rules (:mod:`taskspec._resolve`),
+never by Python's ``int()``, which takes other scripts' digits and refuses
+more than 4,300 of them.
 """
 
 from __future__ import annotations
@@ -61,9 +66,11 @@ MAX_DOCUMENT_BYTES: Final = 16 * 1024 * 1024
 #: the C stack.
 MAX_DEPTH: Final = 64
 
-#: Most nodes visited while walking, counting every alias expansion. It bounds
-#: the work an alias-heavy document can cause.
-MAX_NODES: Final = 1_000_000
+#: Most nodes a document may hold, counted on the parser's events before
+#: anything is composed, and most nodes visited while walking, counting
+#: every alias expansion. It bounds the time and memory a large or
+#: alias-heavy document can cost; a TaskSpec has a few dozen nodes.
+MAX_NODES: Final = 100_000
 
 #: Documents Go's ParseTaskSpec accepts and this decoder rejects on purpose,
 #: each with the reason. Every one of them either loses data silently in Go,
@@ -110,6 +117,10 @@ STRICTER_THAN_GO: Final[Mapping[str, str]] = {
     "documents larger than MAX_DOCUMENT_BYTES or nested deeper than MAX_DEPTH": (
         "bounds that keep hostile input cheap; no valid sidecar comes near them."
     ),
+    "documents of more than MAX_NODES nodes, or expanding to more through aliases": (
+        "a bound that keeps hostile input cheap, checked before anything is built;"
+        " a TaskSpec has a few dozen nodes. yaml.v3 bounds only the aliasing ratio."
+    ),
 }
 
 _TAG_PREFIX: Final = "tag:yaml.org,2002:"
@@ -121,7 +132,7 @@ K_INT64_MIN: Final = -(2**63)
 K_INT64_MAX: Final = 2**63 - 1
 # Characters that can open a nesting level. When a document has few of them,
 # its depth is provably small and the exact depth scan is skipped.
-_NESTING_CHARS: Final = ("[", "{", "-", "?")
+_NESTING_CHARS: Final = (b"[", b"{", b"-", b"?")
 _CHEAP_DEPTH_BOUND: Final = 1000
 
 
@@ -165,9 +176,37 @@ def _pos(node: Node) -> tuple[int, int]:
     return mark.line + 1, mark.column + 1
 
 
+#: Most characters of an offending value a decode message quotes. A value
+#: can be megabytes long; a message quoting all of it buries the problem.
+_QUOTE_CHARS: Final = 80
+
+
+def _clip(text: str) -> str:
+    """*text* for a message: past _QUOTE_CHARS characters, cut with its length."""
+    if len(text) <= _QUOTE_CHARS:
+        return text
+    return f"{text[:_QUOTE_CHARS]}... ({len(text)} characters)"
+
+
+def _q(text: str) -> str:
+    """``repr(text)`` for a message, cut like :func:`_clip` (the length outside the quotes)."""
+    if len(text) <= _QUOTE_CHARS:
+        return repr(text)
+    return f"{text[:_QUOTE_CHARS]!r}... ({len(text)} characters)"
+
+
+def _shown_path(path: str) -> str:
+    """*path* as a message begins with it: cut when a long key makes it long.
+
+    Field names keep paths short; only a mapping key (an unknown field, a
+    signal name) can make one long. The violation keeps the whole path.
+    """
+    return path if len(path) <= 2 * _QUOTE_CHARS else _clip(path)
+
+
 def _fail(path: str, message: str, node: Node | None) -> DecodeError:
     line, column = _pos(node) if node is not None else (0, 0)
-    where = f"{path}: " if path else ""
+    where = f"{_shown_path(path)}: " if path else ""
     return DecodeError([Violation(path, f"{where}{message}", line, column)])
 
 
@@ -182,10 +221,11 @@ def _unknown_field(path: str, key: str, info: MessageInfo, node: Node) -> Decode
     guess = suggest(key, info.by_name)
     line, column = _pos(node)
     if guess is None:
-        message = f"{sub}: unknown field {key!r}{where}; expected one of: {info.expected}"
+        shown = _shown_path(sub)
+        message = f"{shown}: unknown field {_q(key)}{where}; expected one of: {info.expected}"
         return DecodeError([Violation(sub, message, line, column)])
     hint = f"did you mean {guess!r}?"
-    message = f"{sub}: unknown field {key!r}{where}; {hint}"
+    message = f"{_shown_path(sub)}: unknown field {_q(key)}{where}; {hint}"
     return DecodeError([Violation(sub, message, line, column, hint)])
 
 
@@ -196,14 +236,14 @@ def _describe(node: Node) -> str:
         return "a sequence"
     tag = node.tag
     if tag == _QUOTED:
-        return f"the string {node.value!r}"
+        return f"the string {_q(node.value)}"
     if tag.startswith(_TAG_PREFIX):
-        return f"!!{tag[len(_TAG_PREFIX) :]} {node.value!r}"
+        return f"!!{tag[len(_TAG_PREFIX) :]} {_q(node.value)}"
     if tag != _PLAIN:
-        return f"{tag} {node.value!r}"
+        return f"{tag} {_q(node.value)}"
     rtag, _ = resolve(node.value)
     kind = rtag[2:]
-    return f"the {kind} {node.value!r}" if kind != "str" else f"the string {node.value!r}"
+    return f"the {kind} {_q(node.value)}" if kind != "str" else f"the string {_q(node.value)}"
 
 
 def _null_text(value: str) -> bool:
@@ -277,7 +317,7 @@ class _Walker:
             return str(node.value)
         if tag == _TAG_PREFIX + "null" and _null_text(node.value):
             return ""
-        raise _fail(path, f"unsupported tag {tag!r} for a string field", node)
+        raise _fail(path, f"unsupported tag {_q(tag)} for a string field", node)
 
     def integer(self, node: Node, path: str) -> int:
         if type(node) is not ScalarNode:
@@ -286,7 +326,7 @@ class _Walker:
         value: str = node.value
         if tag == _PLAIN:
             if self._has_bang_tag(node):
-                raise _fail(path, f"expected an integer, got the tagged string {value!r}", node)
+                raise _fail(path, f"expected an integer, got the tagged string {_q(value)}", node)
         elif tag in (_TAG_PREFIX + "int", _TAG_PREFIX + "float"):
             pass
         elif tag == _TAG_PREFIX + "null" and _null_text(value):
@@ -296,6 +336,7 @@ class _Walker:
         if (
             tag != _FLOAT_TAG
             and value.isdigit()
+            and value.isascii()  # isdigit() alone takes any Unicode digit, which Go rejects
             and len(value) < 19
             and (value[0] != "0" or len(value) == 1)
         ):
@@ -305,7 +346,7 @@ class _Walker:
             return 0
         if tag == _INT_TAG and rtag != "!!int":
             # yaml.v3 converts an !!int into a !!float, never the reverse.
-            raise _fail(path, f"cannot read {value!r} as an !!int: it is a {rtag[2:]}", node)
+            raise _fail(path, f"cannot read {_q(value)} as an !!int: it is a {rtag[2:]}", node)
         exact: int | Decimal | None = None
         if tag == _FLOAT_TAG and rtag == "!!int":
             assert isinstance(resolved, int)
@@ -314,7 +355,7 @@ class _Walker:
             assert isinstance(resolved, int)
             if K_INT64_MIN <= resolved <= K_INT64_MAX:
                 return resolved
-            raise _fail(path, f"integer {value!r} is out of the int64 range", node)
+            raise _fail(path, f"integer {_q(value)} is out of the int64 range", node)
         if rtag == "!!float":
             assert isinstance(resolved, float)
             return self._integral_float(value, resolved, exact, path, node)
@@ -332,9 +373,9 @@ class _Walker:
         written, so each is rejected here.
         """
         if math.isinf(number):
-            raise _fail(path, f"number {value!r} is out of the int64 range", node)
+            raise _fail(path, f"number {_q(value)} is out of the int64 range", node)
         if math.isnan(number) or number != int(number):
-            raise _fail(path, f"expected an integer, got the non-integral number {value!r}", node)
+            raise _fail(path, f"expected an integer, got the non-integral number {_q(value)}", node)
         if exact is None:
             try:
                 exact = Decimal(value.replace("_", ""))
@@ -344,18 +385,18 @@ class _Walker:
         if exact is not None and exact != result:
             if isinstance(exact, Decimal) and exact != exact.to_integral_value():
                 raise _fail(
-                    path, f"expected an integer, got the non-integral number {value!r}", node
+                    path, f"expected an integer, got the non-integral number {_q(value)}", node
                 )
             if K_INT64_MIN <= exact <= K_INT64_MAX:
                 raise _fail(
                     path,
-                    f"number {value!r} does not survive float64, which yaml.v3 reads it"
+                    f"number {_q(value)} does not survive float64, which yaml.v3 reads it"
                     f" through (it becomes {number!r})",
                     node,
                 )
-            raise _fail(path, f"number {value!r} is out of the int64 range", node)
+            raise _fail(path, f"number {_q(value)} is out of the int64 range", node)
         if not K_INT64_MIN <= result <= K_INT64_MAX:
-            raise _fail(path, f"number {value!r} is out of the int64 range", node)
+            raise _fail(path, f"number {_q(value)} is out of the int64 range", node)
         return result
 
     # -- collections ----------------------------------------------------
@@ -394,7 +435,7 @@ class _Walker:
                 line = seen[key].start_mark.line + 1
                 raise _fail(
                     _join(path, key),
-                    f"duplicate key {key!r} (first defined at line {line})",
+                    f"duplicate key {_q(key)} (first defined at line {line})",
                     key_node,
                 )
             seen[key] = key_node
@@ -404,7 +445,7 @@ class _Walker:
 
     @staticmethod
     def _null_key(path: str, key_node: ScalarNode) -> DecodeError:
-        shown = key_node.value or "an empty key"
+        shown = _clip(key_node.value) or "an empty key"
         return _fail(
             path,
             f"null key ({shown}) is not allowed: yaml.v3 skips such an entry silently;"
@@ -484,7 +525,7 @@ class _Walker:
             ):
                 raise _fail(
                     path,
-                    f"'?' in the plain scalar {child.value!r} inside [] or {{}}: yaml.v3 cannot"
+                    f"'?' in the plain scalar {_q(child.value)} inside [] or {{}}: yaml.v3 cannot"
                     " read it; quote the string",
                     child,
                 )
@@ -525,7 +566,8 @@ class _Walker:
             sub = f"{path}[{key!r}]"
             if key in seen:
                 line = seen[key].start_mark.line + 1
-                raise _fail(sub, f"duplicate key {key!r} (first defined at line {line})", key_node)
+                message = f"duplicate key {_q(key)} (first defined at line {line})"
+                raise _fail(sub, message, key_node)
             seen[key] = key_node
             target[key] = self.integer(value_node, sub)
 
@@ -563,42 +605,57 @@ def _yaml_error(err: yaml.YAMLError) -> DecodeError:
     return DecodeError([Violation("", f"invalid YAML: {err}")])
 
 
-def _check_depth(data: bytes | str) -> None:
-    """Fail fast on documents nested deeper than MAX_DEPTH.
+def _check_bounds(data: bytes) -> None:
+    """Fail fast on a document with more than MAX_NODES nodes or nested deeper than MAX_DEPTH.
 
-    libyaml composes recursively in C and its scanner is quadratic in flow
-    depth, so depth must be known before composing. Every nesting level
-    needs one of ``[ { - ?`` or more indentation; a document with few of
-    those characters is shallow enough and skips the exact scan.
+    Both bounds are enforced on libyaml's parser events, before anything is
+    composed: composing costs about half a kilobyte and a microsecond per
+    node, so a 10 MiB flow mapping of a million entries would take seconds
+    and most of a gigabyte before a walk over the tree could count it.
+    Depth must be known early too, because libyaml's scanner is quadratic
+    in flow depth and its composer recursive.
+
+    Reading events from Python costs about as much as composing, so the
+    scan is skipped when it cannot find anything: every node takes at
+    least half a byte of source (``{a,b}`` is two nodes in two bytes), so a
+    document of under MAX_NODES / 2 bytes is within the node budget, and
+    every nesting level needs one of ``[ { - ?``, so a document with few of
+    those is shallow enough.
     """
-    if isinstance(data, bytes):
-        bound = sum(data.count(c.encode()) for c in _NESTING_CHARS)
-    else:
-        bound = sum(data.count(c) for c in _NESTING_CHARS)
-    if bound <= _CHEAP_DEPTH_BOUND:
+    budget = MAX_NODES
+    many = 2 * len(data) + 2 > budget
+    deep = sum(data.count(c) for c in _NESTING_CHARS) > _CHEAP_DEPTH_BOUND
+    if not (many or deep):
         return
     parser = CParser(data)
     depth = 0
     try:
         while True:
             event = parser.get_event()
-            if event is None or isinstance(event, yaml.StreamEndEvent):
-                return
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            kind = type(event)
+            if kind is yaml.ScalarEvent or kind is yaml.AliasEvent:
+                budget -= 1
+            elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+                budget -= 1
                 depth += 1
                 if depth > MAX_DEPTH:
-                    mark = event.start_mark
-                    line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-                    message = f"document is nested deeper than {MAX_DEPTH} levels"
-                    raise DecodeError([Violation("", message, line, column)])
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                    raise _event_error(event, f"document is nested deeper than {MAX_DEPTH} levels")
+            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
                 depth -= 1
-            elif isinstance(event, yaml.DocumentEndEvent):
+            elif event is None or kind is yaml.StreamEndEvent or kind is yaml.DocumentEndEvent:
                 return  # later documents are rejected by the composer
+            if budget < 0:
+                raise _event_error(event, f"document has more than {MAX_NODES} nodes")
     except yaml.YAMLError as err:
         raise _yaml_error(err) from None
     finally:
         parser.dispose()
+
+
+def _event_error(event: Any, message: str) -> DecodeError:
+    mark = event.start_mark
+    line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+    return DecodeError([Violation("", message, line, column)])
 
 
 def _check_line_start_boms(data: bytes | str, source: str) -> None:
@@ -689,7 +746,7 @@ def decode(data: bytes | bytearray | memoryview | str) -> Decoded:
             source = data.decode("utf-8")
         except UnicodeDecodeError as err:
             raise _utf8_error(data, err) from None
-        raw: bytes | str = data
+        raw: bytes = data
     elif isinstance(data, str):
         source = data
         try:
@@ -703,7 +760,7 @@ def decode(data: bytes | bytearray | memoryview | str) -> Decoded:
     else:
         raise DecodeError(f"expected bytes or str, got {type(data).__name__}")
 
-    _check_depth(raw)
+    _check_bounds(raw)
     if "%YAML" in source:
         _check_yaml_version(raw)
     loader = _Loader(raw)

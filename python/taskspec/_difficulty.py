@@ -55,6 +55,18 @@ SIGNAL_BANDS: Final = (
 _ORDER: Final = (Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD)
 
 
+def _shown(value: int) -> str:
+    """*value* for a message; past 30 digits, its size instead.
+
+    ``str()`` of an int beyond Python's digit limit (4,300) raises a bare
+    ValueError, and no reader wants the digits of a huge number anyway.
+    """
+    if -(10**30) < value < 10**30:
+        return str(value)
+    sign = "a negative" if value < 0 else "an"
+    return f"{sign} integer of {value.bit_length()} bits"
+
+
 def derive_difficulty(
     node_count: int, edge_count: int, cyclomatic: int
 ) -> tuple[Difficulty, dict[str, int]]:
@@ -84,10 +96,14 @@ def derive_difficulty(
             )
         elif value < row.minimum:
             problems.append(
-                Violation(path, f"{row.argument} must be at least {row.minimum}, got {value}")
+                Violation(
+                    path, f"{row.argument} must be at least {row.minimum}, got {_shown(value)}"
+                )
             )
         elif value > _INT64_MAX:
-            problems.append(Violation(path, f"{row.argument} must fit in int64, got {value}"))
+            problems.append(
+                Violation(path, f"{row.argument} must fit in int64, got {_shown(value)}")
+            )
     if problems:
         raise TaskSpecError(problems)
 

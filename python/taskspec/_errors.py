@@ -1,7 +1,11 @@
 """The one exception family of taskspec.
 
-Every public function raises a subclass of :class:`TaskSpecError` and nothing
-else, so a caller catches one type. Problems are reported as structured
+A bad document or message makes every public function raise a subclass of
+:class:`TaskSpecError` and nothing else, whatever is wrong with it (malformed
+or hostile YAML, non-UTF-8, an over-long integer, an out-of-range escape),
+so a caller catches one type. Problems reaching a file are not about the
+document: :func:`taskspec.load` and :func:`taskspec.save` let
+:class:`OSError` through, as any file function does. Problems are reported as structured
 :class:`Violation` records (field path, message, and the YAML position when
 the problem came from a document), because a person fixing a sidecar needs
 to know *where* as much as *what*.
@@ -42,10 +46,9 @@ class Violation:
 class TaskSpecError(ValueError):
     """Base of every error taskspec raises.
 
-    It subclasses :class:`ValueError` because every failure is about a bad
-    value (a document or a message), never about the environment; I/O
-    problems in :func:`taskspec.load` are wrapped too, with the OS error
-    chained as ``__cause__``.
+    It subclasses :class:`ValueError` because every failure it reports is
+    about a bad value (a document or a message), never about the
+    environment; I/O problems are :class:`OSError`, not this.
     """
 
     violations: list[Violation]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from taskspec import _emit
+from taskspec import _decode, _emit
 from taskspec._decode import MAX_DOCUMENT_BYTES
 from taskspec._schema import (
     K_ENUM,
@@ -114,7 +114,10 @@ def _unescape(match: re.Match[str]) -> str:
         width = _HEX_ESCAPES[kind]
         if len(digits) < width:
             raise _NotCanonicalError
-        return chr(int(digits[:width], 16)) + digits[width:]
+        code = int(digits[:width], 16)
+        if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+            raise _NotCanonicalError  # not a character: the full decoder reports it
+        return chr(code) + digits[width:]
     out = _ESCAPES.get(single)
     if out is None:
         raise _NotCanonicalError
@@ -321,11 +324,19 @@ def parse_canonical(data: bytes | str) -> taskspec_pb2.TaskSpec | None:
         return None
     if len(raw) > MAX_DOCUMENT_BYTES or not text.endswith("\n") or "\r" in text:
         return None
-    reader = _Reader(text.split("\n"))
+    lines = text.split("\n")
+    if 2 * len(lines) + 1 > _decode.MAX_NODES:
+        # A canonical line holds at most two nodes; past the budget the
+        # full decoder counts them exactly and rejects the document.
+        return None
+    reader = _Reader(lines)
     spec = taskspec_pb2.TaskSpec()
     try:
         reader.mapping(spec, TASK_SPEC, 0)
-    except (_NotCanonicalError, ValueError, TypeError, IndexError):
+    except Exception:
+        # _NotCanonicalError, or anything a hostile document provokes
+        # (a protobuf range error, an over-long number): whatever it is,
+        # the full decoder reads the document and reports it properly.
         return None
     if reader.i != len(reader.lines) - 1:
         return None

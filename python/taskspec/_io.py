@@ -1,36 +1,138 @@
 """Reading and writing sidecar files.
 
+Reading is bounded and never blocks: every reader in this package (``load``,
+and each command of the CLI) goes through :func:`read_file` or
+:func:`read_stream`, which stop one byte past the decoder's size limit, so
+``/dev/zero`` or a multi-gigabyte log costs a bounded read and a clear
+error instead of memory. A FIFO, a device or a directory is refused at
+once instead of hanging a CI job or a pre-commit hook; standard input is
+read only when asked for (``-`` on the command line).
+
 A sidecar is the record of a run, and other processes read it while the
 harness works, so a write must never leave a torn or half-written file: the
 bytes go to a temporary file in the same directory, which is flushed and
-fsynced, then renamed over the target in one atomic step. The directory is
-fsynced too, so the rename itself survives a crash.
+fsynced, then renamed over the target in one atomic step, and the directory
+is fsynced so that the rename itself survives a crash. The write goes
+through symbolic links to the file they name, so a link stays a link and
+the file it points at is the one updated. The file keeps its mode, and its
+owner where the process may set it.
+
+A writer that is killed leaves its temporary file behind. Its name,
+``.<name>.<16 hex digits>.tmp``, is hidden and does not end in ``.yaml``,
+so no walk mistakes it for a sidecar; and the writer holds an exclusive
+``flock`` on it for as long as it lives, so the next write to the same file
+can tell a dead writer's leftover (lock free) from a live writer's file
+(locked), and removes only the former.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import re
 import secrets
+import stat
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from taskspec._api import marshal_yaml, parse_task_spec, validate
+from taskspec._decode import MAX_DOCUMENT_BYTES
 from taskspec.v1 import taskspec_pb2
 
-__all__ = ["atomic_write", "load", "save"]
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows has no flock; the names stay unique
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = [
+    "TEMP_NAME",
+    "atomic_write",
+    "load",
+    "read_file",
+    "read_stream",
+    "save",
+    "write_target",
+]
 
 StrPath = str | os.PathLike[str]
+
+#: The name of a writer's temporary file: ``.<target name>.<16 hex>.tmp``.
+#: Group 1 is the target's name.
+TEMP_NAME = re.compile(r"\A\.(.+)\.[0-9a-f]{16}\.tmp\Z", re.DOTALL)
+
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+#: One read gets a whole sidecar (they are a few KiB) yet is cheap to allocate.
+_BLOCK = 64 * 1024
+#: What a reader takes at most: one byte past the decoder's limit, so that the
+#: decoder can tell "too large" from "exactly at the limit".
+_READ_LIMIT = MAX_DOCUMENT_BYTES + 1
+
+_KINDS = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def read_file(path: StrPath) -> bytes:
+    """The bytes of the regular file at *path*, up to one byte past the size limit.
+
+    A directory raises :class:`IsADirectoryError`; a FIFO, a device or a
+    socket raises :class:`OSError` saying what it is, at once: the file is
+    opened non-blocking and checked before anything is read, so neither a
+    FIFO without a writer nor ``/dev/zero`` can hold the caller up. The
+    read stops past :data:`~taskspec._decode.MAX_DOCUMENT_BYTES`, so an
+    oversized file costs a bounded read and the decoder reports it.
+    """
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise _not_regular(mode, path)
+        first = os.read(fd, _BLOCK)
+        if len(first) < _BLOCK:  # the common case: the whole sidecar in one read
+            return first
+        parts = [first]
+        size = len(first)
+        while size < _READ_LIMIT and (part := os.read(fd, min(_BLOCK, _READ_LIMIT - size))):
+            parts.append(part)
+            size += len(part)
+        return b"".join(parts)
+    finally:
+        os.close(fd)
+
+
+def _not_regular(mode: int, path: StrPath) -> OSError:
+    if stat.S_ISDIR(mode):
+        return IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+    kind = next((name for test, name in _KINDS if test(mode)), "not a regular file")
+    return OSError(
+        errno.EINVAL, f"not a regular file ({kind}); use - to read standard input", os.fspath(path)
+    )
+
+
+def read_stream(stream: BinaryIO) -> bytes:
+    """Up to one byte past the size limit from *stream* (standard input, for ``-``)."""
+    parts: list[bytes] = []
+    size = 0
+    while size < _READ_LIMIT and (part := stream.read(_READ_LIMIT - size)):
+        parts.append(part)
+        size += len(part)
+    return b"".join(parts)
 
 
 def load(path: StrPath) -> taskspec_pb2.TaskSpec:
     """Read, decode and validate the sidecar at *path*.
 
-    Problems with the content raise :class:`~taskspec.TaskSpecError`;
-    problems reaching the file (missing, unreadable) raise :class:`OSError`
-    as for any other file, because they are about the environment, not the
-    document.
+    Problems with the content raise :class:`~taskspec.TaskSpecError`.
+    Problems reaching the file raise :class:`OSError` as for any other file,
+    because they are about the environment, not the document: missing,
+    unreadable, or not a regular file (see :func:`read_file`).
     """
-    return parse_task_spec(Path(path).read_bytes())
+    return parse_task_spec(read_file(path))
 
 
 def save(path: StrPath, spec: taskspec_pb2.TaskSpec) -> None:
@@ -38,43 +140,133 @@ def save(path: StrPath, spec: taskspec_pb2.TaskSpec) -> None:
 
     The spec is validated first so that nothing is written that
     :func:`load` would refuse; on any failure the previous file, if any, is
-    left exactly as it was and no temporary file remains.
+    left exactly as it was and no temporary file remains. A symbolic link
+    is written through: the file it points at gets the bytes.
     """
     validate(spec)
     atomic_write(path, marshal_yaml(spec))
 
 
+def write_target(path: StrPath) -> Path:
+    """The file a write to *path* replaces: *path* with every symbolic link resolved.
+
+    Renaming over the link itself would turn it into a regular file and
+    leave the file it pointed at unchanged, so writes go to the target.
+    """
+    return Path(os.path.realpath(path))
+
+
 def atomic_write(path: StrPath, data: bytes) -> None:
     """Replace *path* with *data* so readers see the old bytes or the new, never a mix.
 
-    The new file keeps the mode of the file it replaces, or gets the usual
-    0o666 less the umask when it is new.
+    The new file keeps the mode of the file it replaces, and its owner and
+    group where this process may set them; a new file gets the usual 0o666
+    less the umask. Temporary files of the same target left by killed
+    writers are removed first.
     """
-    target = Path(path)
+    target = write_target(path)
     directory = target.parent
     try:
-        mode = target.stat().st_mode & 0o7777
+        old: os.stat_result | None = target.stat()
     except FileNotFoundError:
-        mode = None
-    tmp = directory / f".{target.name}.{secrets.token_hex(8)}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+        old = None
+    _remove_stale(directory, target.name)
+    fd, tmp = _create_locked_temp(directory, target.name)
     try:
         try:
-            if mode is not None:
-                os.fchmod(fd, mode)
+            if old is not None:
+                _keep_owner_and_mode(fd, old)
             view = memoryview(data)
             while view:
                 written = os.write(fd, view)
                 view = view[written:]
             os.fsync(fd)
+            os.replace(tmp, target)
         finally:
-            os.close(fd)
-        os.replace(tmp, target)
+            os.close(fd)  # also releases the lock, after the rename
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
     _fsync_dir(directory)
+
+
+def _create_locked_temp(directory: Path, name: str) -> tuple[int, Path]:
+    """A new temporary file for *name* in *directory*, open and exclusively locked.
+
+    Between creating the file and locking it, another writer's clean-up may
+    take the free lock and remove the file; the inode check catches that,
+    and a fresh name is tried.
+    """
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    while True:
+        tmp = directory / f".{name}.{secrets.token_hex(8)}.tmp"
+        fd = os.open(tmp, flags, 0o666)
+        if fcntl is None:  # pragma: no cover - no flock here
+            return fd, tmp
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            if os.stat(tmp).st_ino == os.fstat(fd).st_ino:
+                return fd, tmp
+        except FileNotFoundError:
+            pass
+        except BaseException:
+            os.close(fd)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+            raise
+        os.close(fd)
+
+
+def _keep_owner_and_mode(fd: int, old: os.stat_result) -> None:
+    """Give the new file *old*'s owner and group (where permitted), then its mode.
+
+    The owner goes first because changing it may clear set-id bits, which
+    the mode then restores. Only root may give a file away, and only a
+    member of the group may set it, so a refusal leaves the writer's own
+    owner rather than failing the write.
+    """
+    if hasattr(os, "fchown"):
+        current = os.fstat(fd)
+        if (current.st_uid, current.st_gid) != (old.st_uid, old.st_gid):
+            with contextlib.suppress(PermissionError):
+                os.fchown(fd, old.st_uid, old.st_gid)
+    os.fchmod(fd, stat.S_IMODE(old.st_mode))
+
+
+def _remove_stale(directory: Path, name: str) -> None:
+    """Remove temporary files for *name* whose writer is gone (their lock is free)."""
+    if fcntl is None:  # pragma: no cover - without flock a live writer cannot be told apart
+        return
+    for entry in _temp_files(directory, name):
+        try:
+            fd = os.open(entry, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:  # locked: a live writer's file
+            os.close(fd)
+            continue
+        try:
+            # Still the file that was locked (not a new writer's under a reused name)?
+            if os.stat(entry).st_ino == os.fstat(fd).st_ino:
+                os.unlink(entry)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+
+def _temp_files(directory: Path, name: str) -> Iterator[str]:
+    try:
+        with os.scandir(directory) as it:
+            for entry in it:
+                match = TEMP_NAME.match(entry.name)
+                if match and match.group(1) == name and entry.is_file(follow_symlinks=False):
+                    yield entry.path
+    except OSError:
+        return
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -120,7 +120,7 @@ NOT_IN_SCHEMA: Final[Mapping[str, str]] = MappingProxyType(
         "input that is not UTF-8 (invalid bytes, UTF-16, UTF-32)": (
             "the schema applies to decoded text, not to bytes."
         ),
-        "documents over 16 MiB, or over 1,000,000 nodes after alias expansion": (
+        "documents over 16 MiB, or over 100,000 nodes after alias expansion": (
             "the parser's resource bounds are about the text, not the data it denotes."
         ),
     }

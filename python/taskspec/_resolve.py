@@ -40,6 +40,8 @@ MERGE: Final = "!!merge"
 _INT64_MIN: Final = -(1 << 63)
 _INT64_MAX: Final = (1 << 63) - 1
 _UINT64_MAX: Final = (1 << 64) - 1
+#: Digits in the largest uint64 (18446744073709551615); a longer decimal overflows.
+_UINT64_DIGITS: Final = 20
 
 # Exact spellings yaml.v3 looks up before trying numbers. Only consulted when
 # the first character is one of the hint characters below, which is why "<<"
@@ -128,7 +130,9 @@ def _parse_uint(s: str, base: int) -> int | None:
         if d is None or d >= base:
             return None
         n = n * base + d
-    return n if n <= _UINT64_MAX else None
+        if n > _UINT64_MAX:
+            return None  # Go's ErrRange; stopping keeps a long input linear
+    return n
 
 
 def _parse_int(s: str, base: int) -> int | None:
@@ -172,6 +176,10 @@ def _parse_int_or_uint(s: str) -> int | None:
         n = int(x, 16)
     elif legacy is not None:
         n = int(legacy, 8) if legacy else 0
+    elif len(dec) > _UINT64_DIGITS:
+        # Out of range for Go, and past Python's int() digit limit for
+        # the longest: never convert text that cannot fit.
+        return None
     else:
         n = int(dec)
     if sign == "-":

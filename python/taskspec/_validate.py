@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from taskspec import _schema
-from taskspec._errors import ValidationError, Violation
+from taskspec._errors import TaskSpecError, ValidationError, Violation
 from taskspec._gostr import go_quote, go_trim_space
 from taskspec._suggest import suggest
 from taskspec.v1 import taskspec_pb2
@@ -129,4 +129,6 @@ def signal_keys(spec: taskspec_pb2.TaskSpec) -> list[str]:
     encoding, which is what Go's ``sort.Strings`` uses. This differs from the
     key order of the canonical YAML, which follows yaml.v3's own rules.
     """
+    if not isinstance(spec, taskspec_pb2.TaskSpec):
+        raise TaskSpecError(f"expected a taskspec.v1.TaskSpec, got {type(spec).__name__}")
     return sorted(spec.difficulty_signals)

@@ -12,7 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
-	"github.com/taskspec/taskspec/tests/conformance/go/convert"
+	taskspec "github.com/taskspec/taskspec/go"
 	"github.com/taskspec/taskspec/tests/conformance/go/eval"
 )
 
@@ -26,6 +26,12 @@ type benchResult struct {
 	MarshalIterations     int     `json:"marshal_iterations"`
 	WireParseIterations   int     `json:"wire_parse_iterations"`
 	WireMarshalIterations int     `json:"wire_marshal_iterations"`
+	// The taskspec Go library (module go/) on the same corpus: ParseYAML
+	// and MarshalYAML on the generated message.
+	LibParseNsPerDoc     float64 `json:"lib_parse_ns_per_doc"`
+	LibMarshalNsPerDoc   float64 `json:"lib_marshal_ns_per_doc"`
+	LibParseIterations   int     `json:"lib_parse_iterations"`
+	LibMarshalIterations int     `json:"lib_marshal_iterations"`
 }
 
 // Sinks keep the compiler from discarding benchmarked work.
@@ -67,7 +73,7 @@ func bench(args []string, w io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("bench: %s: %w", name, err)
 		}
-		msg, err := convert.ToProto(spec)
+		msg, err := taskspec.ParseYAML(data)
 		if err != nil {
 			return fmt.Errorf("bench: %s: %w", name, err)
 		}
@@ -115,6 +121,24 @@ func bench(args []string, w io.Writer) error {
 	res.WireMarshalNsPerDoc, res.WireMarshalIterations = measure(*n, *minTime, len(msgs), func() {
 		for _, m := range msgs {
 			b, err := proto.Marshal(m)
+			if err != nil {
+				fail(err)
+			}
+			sinkBytes = b
+		}
+	})
+	res.LibParseNsPerDoc, res.LibParseIterations = measure(*n, *minTime, len(docs), func() {
+		for _, d := range docs {
+			m, err := taskspec.ParseYAML(d)
+			if err != nil {
+				fail(err)
+			}
+			sinkMsg = m
+		}
+	})
+	res.LibMarshalNsPerDoc, res.LibMarshalIterations = measure(*n, *minTime, len(msgs), func() {
+		for _, m := range msgs {
+			b, err := taskspec.MarshalYAML(m)
 			if err != nil {
 				fail(err)
 			}

@@ -9,8 +9,9 @@
 //
 // serve reads JSON Lines requests on stdin and writes exactly one JSON line
 // per request on stdout, flushing after each; see serve.go for the
-// protocol. bench times ParseTaskSpec, MarshalYAML, proto.Unmarshal and
-// proto.Marshal over a corpus of YAML files and prints one JSON line.
+// protocol. bench times ParseTaskSpec, MarshalYAML, proto.Unmarshal,
+// proto.Marshal and the taskspec library's ParseYAML and MarshalYAML over a
+// corpus of YAML files and prints one JSON line.
 package main
 
 import (

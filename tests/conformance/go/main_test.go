@@ -207,9 +207,9 @@ func TestServeErrorsAndEdgeCases(t *testing.T) {
 				strings.Contains(y, "max: 9223372036854775807\n") &&
 				strings.Contains(y, "timeout_seconds: 9223372036854775807\n")
 		}},
-		{false, `convert: unknown language "cobol"`, nil},
+		{false, `eval: invalid language "cobol"`, nil},
 		{false, "request: wire_decode needs binpb_b64 or json", nil},
-		{false, "convert: unknown Language enum number 7", nil},
+		{false, "eval: language: enum value 7 is not defined in taskspec.v1.Language and cannot be written as YAML", nil},
 		{true, "", func(r map[string]any) bool {
 			s := r["spec"].(map[string]any)
 			gf := s["generated_from"].(map[string]any)
@@ -265,7 +265,8 @@ func TestBench(t *testing.T) {
 		t.Fatalf("%v: %s", err, out.String())
 	}
 	if res.Docs != len(files) || res.ParseNsPerDoc <= 0 || res.MarshalNsPerDoc <= 0 ||
-		res.WireParseNsPerDoc <= 0 || res.WireMarshalNsPerDoc <= 0 || res.ParseIterations < 2 {
+		res.WireParseNsPerDoc <= 0 || res.WireMarshalNsPerDoc <= 0 || res.ParseIterations < 2 ||
+		res.LibParseNsPerDoc <= 0 || res.LibMarshalNsPerDoc <= 0 || res.LibParseIterations < 2 {
 		t.Errorf("bad result %+v", res)
 	}
 	if err := bench([]string{"-min-time", "1ms", filepath.Join("eval", "testdata", "missing.yaml")}, &out); err == nil {

@@ -22,6 +22,22 @@ package main
 //	{"op":"signal_keys","spec":SPEC}  -> {"ok":true,"keys":[...]}
 //	{"op":"validate","spec":SPEC}     -> {"ok":true}
 //
+// The lib_ ops drive the taskspec Go library (module go/) on the generated
+// message, which travels as deterministic binary protobuf:
+//
+//	{"op":"lib_parse","yaml_b64":B}     taskspec.ParseYAML
+//	  -> {"ok":true,"binpb_b64":M,"yaml_b64":B}  (B = taskspec.MarshalYAML of M)
+//	  or {"ok":false,"error":E,"error_kind":K,"violations":[V,...]}
+//	     K is "validate" (violations set), "strict" or "decode"
+//	{"op":"lib_marshal","binpb_b64":M}  taskspec.MarshalYAML -> {"ok":true,"yaml_b64":B}
+//	{"op":"lib_validate","binpb_b64":M} taskspec.Violations and Validate
+//	  -> {"ok":true,"violations":[V,...],"validate_error":"" or message}
+//	V = {"field_path":P,"message":M,"line":N,"column":N}
+//
+// wire_encode builds the message with the library's enum spellings, and
+// wire_decode writes it as YAML with taskspec.MarshalYAML and reads that
+// back with the eval package, so both directions go through the library.
+//
 // Any failure is {"ok":false,"error":"..."}: the full Go error for a failed
 // operation, "request: ..." for a malformed request or unknown op, and
 // "panic: ..." for a recovered panic. When a YAML decode succeeded but the
@@ -33,6 +49,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"reflect"
@@ -42,7 +59,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
-	"github.com/taskspec/taskspec/tests/conformance/go/convert"
+	taskspec "github.com/taskspec/taskspec/go"
 	"github.com/taskspec/taskspec/tests/conformance/go/eval"
 )
 
@@ -67,6 +84,23 @@ type response struct {
 	BinpbB64       *string         `json:"binpb_b64,omitempty"`
 	JSON           *string         `json:"json,omitempty"`
 	Keys           *[]string       `json:"keys,omitempty"`
+	ErrorKind      string          `json:"error_kind,omitempty"`
+	Violations     *[]violation    `json:"violations,omitempty"`
+}
+
+type violation struct {
+	FieldPath string `json:"field_path"`
+	Message   string `json:"message"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+}
+
+func violationsJSON(vs []taskspec.Violation) *[]violation {
+	out := make([]violation, len(vs))
+	for i, v := range vs {
+		out[i] = violation{v.FieldPath, v.Message, v.Line, v.Column}
+	}
+	return &out
 }
 
 // requestError marks a malformed request; its message gets "request: ".
@@ -182,13 +216,16 @@ func dispatch(req *request) (*response, error) {
 		ok, why := roundTrip(spec, data)
 		return &response{OK: true, YAMLB64: b64(data), RoundtripOK: &ok, RoundtripError: &why}, nil
 	case "wire_encode":
-		spec, err := needSpec(req)
-		if err != nil {
-			return nil, err
+		if len(bytes.TrimSpace(req.Spec)) == 0 {
+			return nil, badRequest("wire_encode: missing spec")
 		}
-		msg, err := convert.ToProto(spec)
+		msg, err := protoFromSpecJSON(req.Spec)
 		if err != nil {
-			return nil, err
+			var verr *taskspec.ValidationError
+			if errors.As(err, &verr) {
+				return nil, err
+			}
+			return nil, badRequest("wire_encode: %v", err)
 		}
 		bin, err := wireMarshal.Marshal(msg)
 		if err != nil {
@@ -220,11 +257,63 @@ func dispatch(req *request) (*response, error) {
 		default:
 			return nil, badRequest("wire_decode needs binpb_b64 or json")
 		}
-		spec, err := convert.FromProto(&msg)
+		data, err := taskspec.MarshalYAML(&msg)
 		if err != nil {
 			return nil, err
 		}
+		spec, err := decodeStrict(data)
+		if err != nil {
+			return nil, fmt.Errorf("the eval package cannot read taskspec.MarshalYAML's bytes: %w", err)
+		}
 		return specResponse(spec)
+	case "lib_parse":
+		data, err := needBytes(req.Op, "yaml_b64", req.YAMLB64)
+		if err != nil {
+			return nil, err
+		}
+		msg, err := taskspec.ParseYAML(data)
+		if err != nil {
+			resp := &response{ErrorKind: "decode"}
+			var verr *taskspec.ValidationError
+			var serr *taskspec.StrictError
+			switch {
+			case errors.As(err, &verr):
+				resp.ErrorKind, resp.Violations = "validate", violationsJSON(verr.Violations)
+			case errors.As(err, &serr):
+				resp.ErrorKind = "strict"
+			}
+			return resp, err
+		}
+		bin, err := wireMarshal.Marshal(msg)
+		if err != nil {
+			return nil, err
+		}
+		out, err := taskspec.MarshalYAML(msg)
+		if err != nil {
+			return nil, fmt.Errorf("marshal: %w", err)
+		}
+		return &response{OK: true, BinpbB64: b64(bin), YAMLB64: b64(out)}, nil
+	case "lib_marshal", "lib_validate":
+		bin, err := needBytes(req.Op, "binpb_b64", req.BinpbB64)
+		if err != nil {
+			return nil, err
+		}
+		var msg taskspecv1.TaskSpec
+		if err := proto.Unmarshal(bin, &msg); err != nil {
+			return nil, badRequest("binpb_b64: %v", err)
+		}
+		if req.Op == "lib_validate" {
+			verr := ""
+			if err := taskspec.Validate(&msg); err != nil {
+				verr = err.Error()
+			}
+			return &response{OK: true, Violations: violationsJSON(taskspec.Violations(&msg)), ValidateError: &verr}, nil
+		}
+		out, err := taskspec.MarshalYAML(&msg)
+		if err != nil {
+			return nil, err
+		}
+		return &response{OK: true, YAMLB64: b64(out)}, nil
 	case "signal_keys":
 		spec, err := needSpec(req)
 		if err != nil {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	taskspec "github.com/taskspec/taskspec/go"
 	"github.com/taskspec/taskspec/tests/conformance/go/eval"
 )
 
@@ -140,4 +142,71 @@ func normalize(s *eval.TaskSpec) {
 	if len(s.Verification.TestCmd) == 0 {
 		s.Verification.TestCmd = nil
 	}
+}
+
+// protoFromSpecJSON builds the generated message from a SPEC object. The
+// enum spellings come from the taskspec library, so this is field copying,
+// not a second converter: a spelling the library does not know ("cobol")
+// is the library's error.
+func protoFromSpecJSON(raw json.RawMessage) (*taskspecv1.TaskSpec, error) {
+	s, err := parseSpecJSON(raw)
+	if err != nil {
+		return nil, err
+	}
+	enum := func(text string, parse func(string) (int32, error)) (int32, error) {
+		if text == "" {
+			return 0, nil // UNSPECIFIED, Go's zero value
+		}
+		return parse(text)
+	}
+	lang, err := enum(string(s.Language), func(t string) (int32, error) {
+		v, err := taskspec.ParseLanguage(t)
+		return int32(v), err
+	})
+	if err != nil {
+		return nil, err
+	}
+	diff, err := enum(string(s.Difficulty), func(t string) (int32, error) {
+		v, err := taskspec.ParseDifficulty(t)
+		return int32(v), err
+	})
+	if err != nil {
+		return nil, err
+	}
+	kind, err := enum(string(s.GeneratedFrom.Kind), func(t string) (int32, error) {
+		v, err := taskspec.ParseGeneratedKind(t)
+		return int32(v), err
+	})
+	if err != nil {
+		return nil, err
+	}
+	m := &taskspecv1.TaskSpec{
+		TaskSpecVersion: int64(s.TaskSpecVersion),
+		TaskId:          s.TaskID,
+		Language:        taskspecv1.Language(lang),
+		Difficulty:      taskspecv1.Difficulty(diff),
+		GeneratedFrom: &taskspecv1.GeneratedFrom{
+			Kind:       taskspecv1.GeneratedKind(kind),
+			TemplateId: s.GeneratedFrom.TemplateID,
+		},
+		Prompt: s.Prompt,
+		Verification: &taskspecv1.Verification{
+			BuildCmd:       s.Verification.BuildCmd,
+			TestCmd:        s.Verification.TestCmd,
+			TimeoutSeconds: int64(s.Verification.TimeoutSeconds),
+		},
+	}
+	if q := s.GeneratedFrom.KGQuery; q != nil {
+		m.GeneratedFrom.KgQuery = &taskspecv1.KGQuery{Intent: q.Intent, SeedSymbol: q.SeedSymbol}
+	}
+	for k, v := range s.DifficultySignals {
+		if m.DifficultySignals == nil {
+			m.DifficultySignals = make(map[string]int64, len(s.DifficultySignals))
+		}
+		m.DifficultySignals[k] = int64(v)
+	}
+	for _, a := range s.SolutionArtifacts {
+		m.SolutionArtifacts = append(m.SolutionArtifacts, &taskspecv1.SolutionArtifact{Path: a.Path, Role: a.Role})
+	}
+	return m, nil
 }

@@ -1,0 +1,630 @@
+package taskspec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	"github.com/taskspec/taskspec/go/internal/eval"
+)
+
+// MaxDocumentBytes is the largest document ParseYAML accepts and the most
+// Load reads. Sidecars are a few KiB; the bound keeps a mistaken or hostile
+// input (a log file, /dev/zero) from costing more than a bounded read and a
+// clear error. It equals MAX_DOCUMENT_BYTES of the Python library, so the
+// two accept the same documents.
+const MaxDocumentBytes = 16 << 20
+
+const decodePrefix = errPrefix + "decode task spec: "
+
+// A StrictError reports a document that the Go package's ParseTaskSpec
+// reads, or misreads, and that this package refuses on purpose, as the
+// Python library does: wherever yaml.v3 would lose data silently (a
+// fraction in an integer field, a null list item or key, a second
+// document), or where YAML readers disagree on the meaning (merge keys,
+// tags, a byte order mark at the start of a line), agreeing with every
+// reader matters more than accepting the document. The Python library lists
+// the same cases, with their reasons, in STRICTER_THAN_GO.
+//
+// Every document the Go package rejects is rejected with the Go package's
+// own message instead, so a StrictError only ever appears where the Go
+// package would have returned a spec.
+type StrictError struct {
+	FieldPath string // the field, "" for the document as a whole
+	Line      int    // 1-based, 0 when unknown
+	Column    int
+	Reason    string
+}
+
+func (e *StrictError) Error() string {
+	var b strings.Builder
+	b.WriteString(decodePrefix)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d: ", e.Line)
+	}
+	if e.FieldPath != "" {
+		b.WriteString(e.FieldPath + ": ")
+	}
+	b.WriteString(e.Reason)
+	return b.String()
+}
+
+// ParseYAML decodes a TaskSpec from the first YAML document in data and
+// validates it, like the Go package's ParseTaskSpec and with its error text:
+// unknown and duplicate keys are rejected at every level
+// ("eval: decode task spec: yaml: unmarshal errors:\n  line 3: field bogus
+// not found in type eval.TaskSpec"), empty input gives "eval: decode task
+// spec: EOF", and a document that breaks a rule gives a *ValidationError
+// whose message is the Go package's ("eval: invalid language \"cobol\"")
+// and whose violations carry their line and column.
+//
+// It is stricter than the Go package where that package would lose data
+// or where YAML readers disagree; those documents give a *StrictError.
+// Parsing is about meaning: key order, flow style, comments, anchors and
+// indentation do not matter. Only MarshalYAML is canonical.
+func ParseYAML(data []byte) (*taskspecv1.TaskSpec, error) {
+	m, pos, err := decode(data)
+	if err != nil {
+		return nil, err
+	}
+	if vs := check(checkedFromMirror(m)); len(vs) > 0 {
+		locate(vs, pos)
+		return nil, &ValidationError{Violations: vs}
+	}
+	return fromMirror(m)
+}
+
+// DecodeYAML is ParseYAML without Validate, for tools that read invalid
+// sidecars to report or repair them. The decoding is just as strict. An
+// enum spelling the schema does not have ("cobol") cannot be held by the
+// message, so it is still an error, a *ValidationError naming the field;
+// an empty one decodes to the UNSPECIFIED value.
+func DecodeYAML(data []byte) (*taskspecv1.TaskSpec, error) {
+	m, _, err := decode(data)
+	if err != nil {
+		return nil, err
+	}
+	return fromMirror(m)
+}
+
+func checkedFromMirror(m *eval.TaskSpec) *checked {
+	return &checked{
+		version:    int64(m.TaskSpecVersion),
+		taskID:     m.TaskID,
+		language:   string(m.Language),
+		difficulty: string(m.Difficulty),
+		kind:       string(m.GeneratedFrom.Kind),
+		prompt:     m.Prompt,
+		testCmds:   len(m.Verification.TestCmd),
+		timeout:    int64(m.Verification.TimeoutSeconds),
+	}
+}
+
+type position struct{ line, column int }
+
+// locate gives each violation the position of its value, or, for a field
+// the document leaves out, of its nearest enclosing mapping that is there,
+// or else the start of the document.
+func locate(vs []Violation, pos map[string]position) {
+	for i := range vs {
+		path := vs[i].FieldPath
+		p, ok := pos[path]
+		for !ok && strings.Contains(path, ".") {
+			path = path[:strings.LastIndexByte(path, '.')]
+			p, ok = pos[path]
+		}
+		if !ok {
+			p = position{1, 1}
+		}
+		vs[i].Line, vs[i].Column = p.line, p.column
+	}
+}
+
+// decode reads the first document into the Go package's struct shape.
+//
+// The document is parsed once, into a yaml.Node tree. The tree is decoded
+// exactly as the Go package's decoder would decode it, except that
+// Node.Decode cannot reject unknown fields; the schema walk over the same
+// tree finds those, and whenever there is one, or decoding fails, the Go
+// package's own decoder runs on the bytes so that the error is its error,
+// byte for byte. The walk also applies the stricter rules.
+func decode(data []byte) (*eval.TaskSpec, map[string]position, error) {
+	if len(data) > MaxDocumentBytes {
+		return nil, nil, &StrictError{Reason: fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes)}
+	}
+	if hasWideBOM(data) {
+		return nil, nil, &StrictError{Line: 1, Column: 1, Reason: "UTF-16 and UTF-32 input is not supported: sidecars are UTF-8"}
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		return nil, nil, fmt.Errorf("%s%w", decodePrefix, err)
+	}
+	var m eval.TaskSpec
+	decErr := doc.Decode(&m)
+	w := walker{data: data, pos: make(map[string]position, 24)}
+	if decErr == nil {
+		w.document(&doc)
+	}
+	if decErr != nil || w.unknown {
+		var strict eval.TaskSpec
+		if err := strictDecode(data, &strict); err != nil {
+			return nil, nil, err
+		}
+		if decErr != nil { // cannot happen: the strict decoder checks a superset
+			return nil, nil, fmt.Errorf("%s%w", decodePrefix, decErr)
+		}
+	}
+	if w.err != nil {
+		return nil, nil, w.err
+	}
+	var next yaml.Node
+	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
+		line := 0
+		if err == nil {
+			line = next.Line
+		}
+		return nil, nil, &StrictError{Line: line, Reason: "more than one YAML document: the Go package reads the first and ignores the rest silently"}
+	}
+	if err := w.lineStartBOM(&doc); err != nil {
+		return nil, nil, err
+	}
+	if bytes.ContainsAny(data, "[{") {
+		if err := w.flowColons(&doc); err != nil {
+			return nil, nil, err
+		}
+	}
+	return &m, w.pos, nil
+}
+
+// strictDecode is the Go package's ParseTaskSpec decoding step, verbatim.
+func strictDecode(data []byte, out *eval.TaskSpec) error {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(out); err != nil {
+		return fmt.Errorf("%s%w", decodePrefix, err)
+	}
+	return nil
+}
+
+func hasWideBOM(data []byte) bool {
+	return bytes.HasPrefix(data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(data, []byte{0xFF, 0xFE}) ||
+		bytes.HasPrefix(data, []byte{0, 0, 0xFE, 0xFF})
+}
+
+// walker checks a decoded tree against the schema. It records the first
+// stricter-rule violation in err, whether any struct mapping has a key the
+// struct lacks in unknown, and the position of each field's value in pos.
+type walker struct {
+	data    []byte
+	lines   []int // byte offset of each line start, computed on first use
+	pos     map[string]position
+	unknown bool
+	err     *StrictError
+}
+
+func (w *walker) fail(n *yaml.Node, path, format string, args ...any) {
+	if w.err == nil {
+		w.err = &StrictError{FieldPath: path, Line: n.Line, Column: n.Column, Reason: fmt.Sprintf(format, args...)}
+	}
+}
+
+// deref follows an alias to the node it names: values are what matter, and
+// an alias means the anchored value.
+func deref(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func (w *walker) document(doc *yaml.Node) {
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return
+	}
+	root := deref(doc.Content[0])
+	if root.Kind == yaml.MappingNode {
+		w.mapping(root, "", specFields)
+	}
+}
+
+// A field kind tells the walk how to check a value.
+type fieldKind int
+
+const (
+	kString fieldKind = iota
+	kInt
+	kStringList
+	kIntMap
+	kMessage
+	kMessageList
+)
+
+type field struct {
+	kind fieldKind
+	sub  map[string]field // for kMessage and kMessageList
+}
+
+var (
+	kgQueryFields = map[string]field{"intent": {kind: kString}, "seed_symbol": {kind: kString}}
+	artifactField = map[string]field{"path": {kind: kString}, "role": {kind: kString}}
+	genFromFields = map[string]field{
+		"kind": {kind: kString}, "template_id": {kind: kString},
+		"kg_query": {kind: kMessage, sub: kgQueryFields},
+	}
+	verifyFields = map[string]field{
+		"build_cmd": {kind: kStringList}, "test_cmd": {kind: kStringList}, "timeout_seconds": {kind: kInt},
+	}
+	specFields = map[string]field{
+		"task_spec_version": {kind: kInt}, "task_id": {kind: kString}, "language": {kind: kString},
+		"difficulty": {kind: kString}, "difficulty_signals": {kind: kIntMap},
+		"generated_from": {kind: kMessage, sub: genFromFields}, "prompt": {kind: kString},
+		"solution_artifacts": {kind: kMessageList, sub: artifactField},
+		"verification":       {kind: kMessage, sub: verifyFields},
+	}
+)
+
+func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := deref(n.Content[i]), n.Content[i+1]
+		if !w.key(k, path) {
+			continue
+		}
+		f, ok := fields[k.Value]
+		if !ok {
+			w.unknown = true
+			continue
+		}
+		sub := join(path, k.Value)
+		dv := deref(v)
+		w.pos[sub] = position{dv.Line, dv.Column}
+		w.value(dv, sub, f)
+	}
+}
+
+// key checks a mapping key: no null keys (yaml.v3 skips the entry
+// silently), no merge keys (readers disagree on them, and YAML 1.2 has
+// none), and no tag but !!str. It reports whether the key is a usable
+// string.
+func (w *walker) key(k *yaml.Node, path string) bool {
+	if k.Kind != yaml.ScalarNode {
+		return false // yaml.v3 rejects it
+	}
+	switch {
+	case k.Tag == "!!merge":
+		w.fail(k, path, "merge keys (<<) are not supported; quote the key to mean the string")
+		return false
+	case isNull(k) && (k.Style&yaml.TaggedStyle == 0 || nullText(k.Value)):
+		shown := k.Value
+		if shown == "" {
+			shown = "an empty key"
+		}
+		w.fail(k, path, "null key (%s) is not allowed: yaml.v3 skips such an entry silently; quote the key to mean a string", shown)
+		return false
+	}
+	return w.stringOK(k, path)
+}
+
+func nullText(s string) bool {
+	switch s {
+	case "", "~", "null", "Null", "NULL":
+		return true
+	}
+	return false
+}
+
+// stringOK checks the tag of a scalar read as a string: none, !!str, or
+// !!null on null text. Any other tag (!!binary, !!int, !custom) changes how
+// readers read the value, each in its own way.
+func (w *walker) stringOK(n *yaml.Node, path string) bool {
+	if n.Style&yaml.TaggedStyle == 0 || n.Tag == "!!str" || (n.Tag == "!!null" && nullText(n.Value)) {
+		return true
+	}
+	w.fail(n, path, "unsupported tag %q for a string field", n.Tag)
+	return false
+}
+
+func (w *walker) value(n *yaml.Node, path string, f field) {
+	switch f.kind {
+	case kString:
+		if n.Kind == yaml.ScalarNode {
+			w.stringOK(n, path)
+		}
+	case kInt:
+		if n.Kind == yaml.ScalarNode {
+			w.integer(n, path)
+		}
+	case kMessage:
+		if n.Kind == yaml.MappingNode {
+			w.mapping(n, path, f.sub)
+		}
+	case kStringList, kMessageList:
+		if n.Kind != yaml.SequenceNode {
+			return
+		}
+		for i, item := range n.Content {
+			item = deref(item)
+			ipath := fmt.Sprintf("%s[%d]", path, i)
+			if isNull(item) {
+				empty := "''"
+				if f.kind == kMessageList {
+					empty = "{}"
+				}
+				w.fail(item, ipath, "null item is not allowed: yaml.v3 drops it from the list silently; write %s for an empty item", empty)
+				continue
+			}
+			if f.kind == kStringList && item.Kind == yaml.ScalarNode {
+				w.stringOK(item, ipath)
+			} else if f.kind == kMessageList && item.Kind == yaml.MappingNode {
+				w.mapping(item, ipath, f.sub)
+			}
+		}
+	case kIntMap:
+		if n.Kind != yaml.MappingNode {
+			return
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := deref(n.Content[i]), deref(n.Content[i+1])
+			if !w.key(k, path) {
+				continue
+			}
+			if v.Kind == yaml.ScalarNode {
+				w.integer(v, fmt.Sprintf("%s[%q]", path, k.Value))
+			}
+		}
+	}
+}
+
+var (
+	minInt64 = new(big.Rat).SetInt64(math.MinInt64)
+	maxInt64 = new(big.Rat).SetInt64(math.MaxInt64)
+)
+
+// integer checks a scalar read into an integer field. yaml.v3 stores
+// int64(f) for a float f: it truncates a fraction, wraps a value out of
+// range and keeps float64's rounding of a large integer, each of which
+// changes the number written, so each is refused. So are tags other than
+// !!int and !!float, and the non-specific tag "!", which YAML reads as a
+// string and yaml.v3 ignores.
+func (w *walker) integer(n *yaml.Node, path string) {
+	explicit := n.Style&yaml.TaggedStyle != 0
+	if explicit && n.Tag != "!!int" && n.Tag != "!!float" {
+		if n.Tag == "!!null" && nullText(n.Value) {
+			return
+		}
+		w.fail(n, path, "expected an integer, got %s %q", n.Tag, n.Value)
+		return
+	}
+	if !explicit && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && w.bangTagged(n) {
+		w.fail(n, path, "expected an integer, got the tagged string %q", n.Value)
+		return
+	}
+	resolved := (&yaml.Node{Kind: yaml.ScalarNode, Value: n.Value}).ShortTag()
+	if resolved == "!!null" && !explicit {
+		return
+	}
+	if n.Tag == "!!int" && resolved != "!!int" {
+		w.fail(n, path, "cannot read %q as an !!int: it is a %s", n.Value, strings.TrimPrefix(resolved, "!!"))
+		return
+	}
+	if resolved == "!!int" && n.Tag != "!!float" {
+		return // yaml.v3 rejects what does not fit
+	}
+	if resolved != "!!int" && resolved != "!!float" {
+		return // yaml.v3 rejects it
+	}
+	var f float64
+	if err := n.Decode(&f); err != nil {
+		return
+	}
+	if math.IsInf(f, 0) {
+		w.fail(n, path, "number %q is out of the int64 range", n.Value)
+		return
+	}
+	if math.IsNaN(f) || f != math.Trunc(f) {
+		w.fail(n, path, "expected an integer, got the non-integral number %q", n.Value)
+		return
+	}
+	exact, ok := new(big.Rat).SetString(strings.ReplaceAll(n.Value, "_", ""))
+	got := new(big.Rat)
+	got.SetFloat64(f)
+	if ok && exact.Cmp(got) != 0 {
+		switch {
+		case !exact.IsInt():
+			w.fail(n, path, "expected an integer, got the non-integral number %q", n.Value)
+		case exact.Cmp(minInt64) >= 0 && exact.Cmp(maxInt64) <= 0:
+			w.fail(n, path, "number %q does not survive float64, which yaml.v3 reads it through", n.Value)
+		default:
+			w.fail(n, path, "number %q is out of the int64 range", n.Value)
+		}
+		return
+	}
+	if got.Cmp(minInt64) < 0 || got.Cmp(maxInt64) > 0 {
+		w.fail(n, path, "number %q is out of the int64 range", n.Value)
+	}
+}
+
+// offset converts a node's 1-based line and column (counted in characters,
+// as yaml.v3 counts them) to a byte offset in the source.
+func (w *walker) offset(line, column int) int {
+	if w.lines == nil {
+		start := 0
+		if bytes.HasPrefix(w.data, []byte("\xef\xbb\xbf")) {
+			start = 3 // yaml.v3's marks do not count a leading byte order mark
+		}
+		w.lines = append(w.lines, start)
+		for i := start; i < len(w.data); i++ {
+			switch c := w.data[i]; {
+			case c == '\n':
+				w.lines = append(w.lines, i+1)
+			case c == '\r':
+				if i+1 < len(w.data) && w.data[i+1] == '\n' {
+					i++
+				}
+				w.lines = append(w.lines, i+1)
+			case c == 0xC2 && i+1 < len(w.data) && w.data[i+1] == 0x85,
+				c == 0xE2 && i+2 < len(w.data) && w.data[i+1] == 0x80 && (w.data[i+2] == 0xA8 || w.data[i+2] == 0xA9):
+				r, size := utf8.DecodeRune(w.data[i:])
+				_ = r
+				i += size - 1
+				w.lines = append(w.lines, i+1)
+			}
+		}
+	}
+	if line < 1 || line > len(w.lines) {
+		return -1
+	}
+	at := w.lines[line-1]
+	for c := 1; c < column && at < len(w.data); c++ {
+		_, size := utf8.DecodeRune(w.data[at:])
+		at += size
+	}
+	return at
+}
+
+// bangTagged reports whether an untagged plain scalar was written with the
+// non-specific tag "!" ("! 5"). yaml.v3 drops that tag without a trace in
+// the node, so the source is read: a node starts at its properties.
+func (w *walker) bangTagged(n *yaml.Node) bool {
+	if bytes.IndexByte(w.data, '!') < 0 {
+		return false
+	}
+	at := w.offset(n.Line, n.Column)
+	if at < 0 {
+		return false
+	}
+	text := w.data[at:]
+	for len(text) > 0 && (text[0] == '&' || text[0] == '!') {
+		if text[0] == '!' {
+			return true
+		}
+		cut := bytes.IndexAny(text, " \t\r\n")
+		if cut < 0 {
+			return false
+		}
+		text = bytes.TrimLeft(text[cut:], " \t\r\n")
+	}
+	return false
+}
+
+// lineStartBOM refuses a byte order mark at the start of a line outside a
+// quoted scalar: libyaml (and so the Python library's parser) skips it,
+// yaml.v3 reads it as text, so the two would read different values.
+func (w *walker) lineStartBOM(doc *yaml.Node) *StrictError {
+	bom := []byte("\xef\xbb\xbf")
+	var at []int
+	for i := bytes.Index(w.data[1:], bom); i >= 0; {
+		j := i + 1
+		if c := w.data[j-1]; c == '\n' || c == '\r' {
+			at = append(at, j)
+		}
+		next := bytes.Index(w.data[j+1:], bom)
+		if next < 0 {
+			break
+		}
+		i = j + next
+	}
+	if len(at) == 0 {
+		return nil
+	}
+	var spans [][2]int
+	visit(doc, func(n *yaml.Node) {
+		if n.Kind != yaml.ScalarNode || n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) == 0 {
+			return
+		}
+		if start := w.offset(n.Line, n.Column); start >= 0 {
+			spans = append(spans, [2]int{start, quotedEnd(w.data, start, n.Style&yaml.DoubleQuotedStyle != 0)})
+		}
+	})
+	for _, b := range at {
+		inside := false
+		for _, s := range spans {
+			if s[0] <= b && b < s[1] {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			line := bytes.Count(w.data[:b], []byte("\n")) + 1
+			return &StrictError{Line: line, Column: 1, Reason: "byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it"}
+		}
+	}
+	return nil
+}
+
+// quotedEnd returns the offset just past the quoted scalar whose node
+// starts at start (at its properties, if any).
+func quotedEnd(data []byte, start int, double bool) int {
+	q := byte('\'')
+	if double {
+		q = '"'
+	}
+	i := bytes.IndexByte(data[start:], q)
+	if i < 0 {
+		return start
+	}
+	for i = start + i + 1; i < len(data); i++ {
+		switch {
+		case double && data[i] == '\\':
+			i++
+		case data[i] == q:
+			if !double && i+1 < len(data) && data[i+1] == '\'' {
+				i++
+				continue
+			}
+			return i + 1
+		}
+	}
+	return len(data)
+}
+
+// flowColons refuses a plain scalar ending in ':' inside [] or {}
+// ([go, a:, b]): yaml.v3 reads "a:", libyaml cannot read the document.
+func (w *walker) flowColons(doc *yaml.Node) *StrictError {
+	var found *yaml.Node
+	visit(doc, func(n *yaml.Node) {
+		if found != nil || n.Style&yaml.FlowStyle == 0 || (n.Kind != yaml.SequenceNode && n.Kind != yaml.MappingNode) {
+			return
+		}
+		for _, c := range n.Content {
+			if c.Kind == yaml.ScalarNode && c.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) == 0 &&
+				strings.HasSuffix(c.Value, ":") {
+				found = c
+				return
+			}
+		}
+	})
+	if found == nil {
+		return nil
+	}
+	return &StrictError{Line: found.Line, Column: found.Column,
+		Reason: fmt.Sprintf("the plain scalar %q ends in ':' inside [] or {}: YAML readers disagree on it; quote the string", found.Value)}
+}
+
+// visit calls fn on every node of the tree once; aliases are not followed,
+// since the node they name is visited where it is written.
+func visit(n *yaml.Node, fn func(*yaml.Node)) {
+	fn(n)
+	for _, c := range n.Content {
+		visit(c, fn)
+	}
+}

@@ -1,0 +1,25 @@
+// Package taskspec is the Go half of the TaskSpec v1 contract: it reads,
+// validates and writes taskspec.yaml sidecars on top of the protobuf
+// messages generated from proto/taskspec/v1/taskspec.proto
+// (package taskspecv1), exactly as the Go package eval (v0.4.2) and the
+// Python library do.
+//
+// A Go service that adopts the proto needs the same strict YAML bridge, enum
+// spellings and rules that the Go package's eval.TaskSpec carries; this
+// package is that bridge, so no service writes it again, and its tests hold
+// it to the shared conformance vectors and, live, to the Python library.
+//
+//   - ParseYAML decodes strictly (unknown and duplicate keys are errors at
+//     every level) and validates; its messages are the Go package's, "eval: "
+//     prefix included, so logs and tests need not change on switching.
+//   - MarshalYAML writes the Go package's canonical bytes, byte for byte.
+//   - Validate and Violations apply the Go package's rules, in its order
+//     and wording.
+//   - Generator and Registry are the Go package's generator seam on the
+//     generated messages.
+//   - Load and Save read boundedly and write atomically.
+//
+// The package is stricter than the Go package in a few documented places
+// (see StrictError), where yaml.v3 would lose data silently or YAML readers
+// disagree; the Python library makes the same choices.
+package taskspec

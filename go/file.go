@@ -1,0 +1,261 @@
+package taskspec
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+)
+
+// Load reads, decodes and validates the sidecar at path, like the Python
+// library's load. The read is bounded and never blocks: the file is opened
+// non-blocking and must be a regular file, so a FIFO without a writer, a
+// device or a directory is an error at once rather than a hung job, and
+// at most MaxDocumentBytes+1 bytes are read, so /dev/zero or a huge log costs
+// a bounded read and ParseYAML's "larger than" error. Problems reaching the
+// file are *fs.PathError values; problems with the content are ParseYAML's.
+func Load(path string) (*taskspecv1.TaskSpec, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseYAML(data)
+}
+
+func readFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|openNonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(path, fi.Mode())
+	}
+	return io.ReadAll(io.LimitReader(f, MaxDocumentBytes+1))
+}
+
+// ErrNotRegular is wrapped by the error Load returns for a path that is not
+// a regular file (a directory, FIFO, device or socket).
+var ErrNotRegular = errors.New("not a regular file")
+
+func notRegular(path string, mode fs.FileMode) error {
+	kind := "of another kind"
+	switch {
+	case mode.IsDir():
+		kind = "a directory"
+	case mode&fs.ModeNamedPipe != 0:
+		kind = "a FIFO"
+	case mode&fs.ModeCharDevice != 0:
+		kind = "a character device"
+	case mode&fs.ModeDevice != 0:
+		kind = "a block device"
+	case mode&fs.ModeSocket != 0:
+		kind = "a socket"
+	}
+	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind)}
+}
+
+// Save validates spec and writes its canonical YAML to path atomically,
+// like the Python library's save: readers see the old bytes or the new,
+// never a mix, and on any failure the old file is left as it was and no
+// temporary file remains. Nothing is written that Load would refuse.
+//
+// A symbolic link is written through: the file it names gets the bytes and
+// the link stays a link. The file keeps its mode, and its owner and group
+// where this process may set them; a new file gets 0666 less the umask.
+//
+// The bytes go to a temporary file in the target's directory, named
+// ".<name>.<16 hex digits>.tmp" (hidden, and not ending in .yaml, so no
+// walk mistakes it for a sidecar), which is flushed and fsynced, renamed
+// over the target, and the directory fsynced so the rename survives a
+// crash. The writer holds an exclusive flock on its temporary file until
+// the rename, so the next write to the same target can tell a killed
+// writer's leftover (lock free) from a live writer's file (locked) and
+// removes only the former.
+func Save(path string, spec *taskspecv1.TaskSpec) error {
+	if err := Validate(spec); err != nil {
+		return err
+	}
+	data, err := MarshalYAML(spec)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, data)
+}
+
+// writeTarget resolves every symbolic link in path, as realpath does, but
+// also when the final file does not exist yet (a dangling link names the
+// file to create). Renaming over the link itself would replace the link
+// with a regular file and leave the file it names unchanged.
+func writeTarget(path string) (string, error) {
+	p := path
+	for hops := 0; ; hops++ {
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			break
+		}
+		if hops == 40 {
+			return "", &fs.PathError{Op: "save", Path: path, Err: errors.New("too many levels of symbolic links")}
+		}
+		link, err := os.Readlink(p)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(p), link)
+		}
+		p = link
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+	if err != nil {
+		return "", err
+	}
+	dir, err = filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, filepath.Base(p)), nil
+}
+
+func writeAtomic(path string, data []byte) error {
+	target, err := writeTarget(path)
+	if err != nil {
+		return err
+	}
+	dir, name := filepath.Split(target)
+	old, err := os.Stat(target)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	removeStaleTemps(dir, name)
+	f, err := createLockedTemp(dir, name)
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	err = func() error {
+		defer f.Close() // also releases the lock, after the rename
+		if old != nil {
+			if err := keepOwnerAndMode(f, old); err != nil {
+				return err
+			}
+		}
+		if _, err := f.Write(data); err != nil {
+			return err
+		}
+		if err := f.Sync(); err != nil {
+			return err
+		}
+		return os.Rename(tmp, target)
+	}()
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	syncDir(dir)
+	return nil
+}
+
+// tempName matches a writer's temporary file; group 1 is the target's name.
+var tempName = regexp.MustCompile(`\A\.(.+)\.[0-9a-f]{16}\.tmp\z`)
+
+func newTempName(name string) (string, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return "." + name + "." + hex.EncodeToString(b[:]) + ".tmp", nil
+}
+
+// createLockedTemp creates a new temporary file for name in dir, opened
+// O_EXCL and exclusively locked. Between creating and locking it, another
+// writer's clean-up may take the still-free lock and remove the file; the
+// inode check catches that, and a fresh name is tried.
+func createLockedTemp(dir, name string) (*os.File, error) {
+	for {
+		base, err := newTempName(name)
+		if err != nil {
+			return nil, err
+		}
+		tmp := filepath.Join(dir, base)
+		f, err := os.OpenFile(tmp, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if err != nil {
+			return nil, err
+		}
+		if err := lockFile(f, true); err != nil {
+			f.Close()
+			os.Remove(tmp)
+			return nil, err
+		}
+		if sameFile(tmp, f) {
+			return f, nil
+		}
+		f.Close()
+	}
+}
+
+func sameFile(path string, f *os.File) bool {
+	a, err1 := os.Stat(path)
+	b, err2 := f.Stat()
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
+}
+
+// removeStaleTemps removes the temporary files of name left in dir by
+// writers that are gone: their lock can be taken without waiting. A locked
+// file belongs to a live writer and is left alone.
+func removeStaleTemps(dir, name string) {
+	if !canLock {
+		return // without flock a live writer's file cannot be told apart
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		m := tempName.FindStringSubmatch(e.Name())
+		if m == nil || m[1] != name || !e.Type().IsRegular() {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		f, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		if lockFile(f, false) == nil && sameFile(p, f) {
+			os.Remove(p)
+		}
+		f.Close()
+	}
+}
+
+// keepOwnerAndMode gives the new file the old one's owner and group where
+// permitted, then its mode. The owner goes first because changing it may
+// clear set-id bits, which the mode then restores; only root may give a
+// file away, so a refusal keeps the writer as owner rather than failing.
+func keepOwnerAndMode(f *os.File, old fs.FileInfo) error {
+	if err := chownLike(f, old); err != nil && !errors.Is(err, fs.ErrPermission) {
+		return err
+	}
+	return f.Chmod(old.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
+}
+
+func syncDir(dir string) {
+	d, err := os.Open(strings.TrimSuffix(dir, string(filepath.Separator)) + string(filepath.Separator))
+	if err != nil {
+		return
+	}
+	_ = d.Sync() // some file systems refuse it; the rename is done either way
+	d.Close()
+}

@@ -1,0 +1,288 @@
+package taskspec_test
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	taskspec "github.com/taskspec/taskspec/go"
+)
+
+func validSpec() *taskspecv1.TaskSpec {
+	return &taskspecv1.TaskSpec{
+		TaskSpecVersion: 1, TaskId: "t-1",
+		Language:      taskspecv1.Language_LANGUAGE_GO,
+		Difficulty:    taskspecv1.Difficulty_DIFFICULTY_EASY,
+		GeneratedFrom: &taskspecv1.GeneratedFrom{Kind: taskspecv1.GeneratedKind_GENERATED_KIND_KG_TEMPLATE},
+		Prompt:        "do it",
+		Verification:  &taskspecv1.Verification{TestCmd: []string{"go", "test"}},
+	}
+}
+
+// The enum tables are written out by hand; every descriptor value must have
+// the spelling that is its name less the enum prefix, lower-cased, and
+// UNSPECIFIED must be "".
+func TestEnumTablesMatchDescriptors(t *testing.T) {
+	check := func(d protoreflect.EnumDescriptor, prefix string, str func(int32) (string, bool), parse func(string) (int32, error)) {
+		values := d.Values()
+		for i := 0; i < values.Len(); i++ {
+			v := values.Get(i)
+			want := strings.ToLower(strings.TrimPrefix(string(v.Name()), prefix))
+			if v.Number() == 0 {
+				want = ""
+			}
+			got, ok := str(int32(v.Number()))
+			if !ok || got != want {
+				t.Errorf("%s: spelled %q, %v; want %q", v.FullName(), got, ok, want)
+			}
+			if want == "" {
+				continue
+			}
+			if n, err := parse(want); err != nil || n != int32(v.Number()) {
+				t.Errorf("parse %q = %d, %v", want, n, err)
+			}
+			if _, err := parse(strings.ToUpper(want)); err == nil {
+				t.Errorf("parse %q: case must matter", strings.ToUpper(want))
+			}
+		}
+		if _, ok := str(int32(values.Len()) + 5); ok {
+			t.Errorf("%s: an undefined number has a spelling", d.FullName())
+		}
+		if _, err := parse(""); err == nil {
+			t.Errorf("%s: \"\" parses", d.FullName())
+		}
+	}
+	check(taskspecv1.Language(0).Descriptor(), "LANGUAGE_",
+		func(n int32) (string, bool) { return taskspec.LanguageString(taskspecv1.Language(n)) },
+		func(s string) (int32, error) { v, err := taskspec.ParseLanguage(s); return int32(v), err })
+	check(taskspecv1.Difficulty(0).Descriptor(), "DIFFICULTY_",
+		func(n int32) (string, bool) { return taskspec.DifficultyString(taskspecv1.Difficulty(n)) },
+		func(s string) (int32, error) { v, err := taskspec.ParseDifficulty(s); return int32(v), err })
+	check(taskspecv1.GeneratedKind(0).Descriptor(), "GENERATED_KIND_",
+		func(n int32) (string, bool) { return taskspec.GeneratedKindString(taskspecv1.GeneratedKind(n)) },
+		func(s string) (int32, error) { v, err := taskspec.ParseGeneratedKind(s); return int32(v), err })
+	if _, err := taskspec.ParseGeneratedKind("manual"); err == nil || err.Error() != `eval: invalid generated_from.kind "manual"` {
+		t.Errorf("ParseGeneratedKind(manual) = %v", err)
+	}
+}
+
+func TestValidateOrderWordingAndAllViolations(t *testing.T) {
+	s := &taskspecv1.TaskSpec{Language: 7, Verification: &taskspecv1.Verification{TimeoutSeconds: -1}}
+	want := []taskspec.Violation{
+		{FieldPath: "task_spec_version", Message: "unsupported task_spec_version 0 (this build produces v1)"},
+		{FieldPath: "task_id", Message: "task_id is required"},
+		{FieldPath: "language", Message: `invalid language "7"`},
+		{FieldPath: "difficulty", Message: `invalid difficulty ""`},
+		{FieldPath: "generated_from.kind", Message: `invalid generated_from.kind ""`},
+		{FieldPath: "prompt", Message: "prompt is required"},
+		{FieldPath: "verification.test_cmd", Message: "verification.test_cmd is required"},
+		{FieldPath: "verification.timeout_seconds", Message: "verification.timeout_seconds must be non-negative, got -1"},
+	}
+	if got := taskspec.Violations(s); !reflect.DeepEqual(got, want) {
+		t.Errorf("Violations = %#v", got)
+	}
+	err := taskspec.Validate(s)
+	var verr *taskspec.ValidationError
+	if !errors.As(err, &verr) || err.Error() != "eval: unsupported task_spec_version 0 (this build produces v1)" || len(verr.Violations) != 8 {
+		t.Errorf("Validate = %v", err)
+	}
+	v := validSpec()
+	v.TaskId = "\x1c" // not space to Go's strings.TrimSpace
+	if err := taskspec.Validate(v); err != nil {
+		t.Errorf("Validate(valid) = %v", err)
+	}
+	v.Prompt = " \u3000\n"
+	if err := taskspec.Validate(v); err == nil || err.Error() != "eval: prompt is required" {
+		t.Errorf("blank prompt: %v", err)
+	}
+}
+
+func TestParseYAMLLocatesViolations(t *testing.T) {
+	doc := "task_spec_version: 1\ntask_id: t\nlanguage: cobol\ndifficulty: easy\ngenerated_from:\n    kind: kg_template\nprompt: p\nverification:\n    timeout_seconds: -3\n"
+	_, err := taskspec.ParseYAML([]byte(doc))
+	var verr *taskspec.ValidationError
+	if !errors.As(err, &verr) || err.Error() != `eval: invalid language "cobol"` {
+		t.Fatalf("ParseYAML = %v", err)
+	}
+	want := []taskspec.Violation{
+		{FieldPath: "language", Message: `invalid language "cobol"`, Line: 3, Column: 11},
+		{FieldPath: "verification.test_cmd", Message: "verification.test_cmd is required", Line: 9, Column: 5},
+		{FieldPath: "verification.timeout_seconds", Message: "verification.timeout_seconds must be non-negative, got -3", Line: 9, Column: 22},
+	}
+	if !reflect.DeepEqual(verr.Violations, want) {
+		t.Errorf("violations = %#v", verr.Violations)
+	}
+	if got := verr.Violations[0].String(); got != `line 3, column 11: invalid language "cobol"` {
+		t.Errorf("String() = %q", got)
+	}
+}
+
+func TestStricterThanTheGoPackage(t *testing.T) {
+	base := "task_spec_version: 1\ntask_id: t\nlanguage: go\ndifficulty: easy\ngenerated_from: {kind: kg_template}\nprompt: p\n"
+	cases := map[string]string{
+		"fraction":       base + "verification: {test_cmd: [x], timeout_seconds: 1.5}\n",
+		"null item":      base + "verification: {test_cmd: [x, ~]}\n",
+		"null key":       base + "difficulty_signals: {~: 1}\nverification: {test_cmd: [x]}\n",
+		"merge key":      base + "difficulty_signals: {<<: {a: 1}}\nverification: {test_cmd: [x]}\n",
+		"tag":            base + "verification: {test_cmd: [!!binary eA==]}\n",
+		"bang int":       base + "verification: {test_cmd: [x], timeout_seconds: ! 5}\n",
+		"two documents":  base + "verification: {test_cmd: [x]}\n---\n",
+		"float64 digits": base + "difficulty_signals: {a: 9007199254740993.0}\nverification: {test_cmd: [x]}\n",
+		"line-start BOM": base + "verification: {test_cmd: [x,\n\ufeffy]}\n",
+		"flow colon":     base + "verification: {test_cmd: [go, 'a', b:]}\n",
+		"too large":      base + "verification: {test_cmd: [x]}\n#" + strings.Repeat("x", taskspec.MaxDocumentBytes),
+	}
+	for name, doc := range cases {
+		_, err := taskspec.ParseYAML([]byte(doc))
+		var serr *taskspec.StrictError
+		if !errors.As(err, &serr) || !strings.HasPrefix(err.Error(), "eval: decode task spec: ") {
+			t.Errorf("%s: ParseYAML = %v, want a *StrictError", name, err)
+		}
+	}
+}
+
+func TestMarshalYAMLRefusesUndefinedEnumNumbers(t *testing.T) {
+	s := validSpec()
+	s.GeneratedFrom.Kind = 9
+	_, err := taskspec.MarshalYAML(s)
+	var eerr *taskspec.EnumError
+	if !errors.As(err, &eerr) || err.Error() != "eval: generated_from.kind: enum value 9 is not defined in taskspec.v1.GeneratedKind and cannot be written as YAML" {
+		t.Errorf("MarshalYAML = %v", err)
+	}
+	if _, err := taskspec.MarshalYAML(nil); err == nil {
+		t.Error("MarshalYAML(nil) succeeded")
+	}
+}
+
+func TestSignalKeysUsesByteOrder(t *testing.T) {
+	s := validSpec()
+	s.DifficultySignals = map[string]int64{"a10": 1, "a9": 2, "b": 3, "B": 4, "10": 5, "9": 6}
+	if got, want := taskspec.SignalKeys(s), []string{"10", "9", "B", "a10", "a9", "b"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("SignalKeys = %q", got)
+	}
+	if got := taskspec.SignalKeys(validSpec()); got == nil || len(got) != 0 {
+		t.Errorf("SignalKeys of no signals = %#v", got)
+	}
+}
+
+type fakeGen struct{ lang taskspecv1.Language }
+
+func (f fakeGen) Language() taskspecv1.Language { return f.lang }
+func (f fakeGen) Generate(ctx context.Context, opts *taskspecv1.GenerateOptions) (*taskspecv1.TaskSpec, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s := validSpec()
+	s.Language = f.lang
+	if d := opts.GetDifficulty(); d != 0 {
+		s.Difficulty = d
+	}
+	return s, nil
+}
+
+func TestRegistry(t *testing.T) {
+	var r taskspec.Registry // the zero value is usable
+	for _, tc := range []struct {
+		g    taskspec.Generator
+		want string
+	}{
+		{nil, "eval: register nil generator"},
+		{fakeGen{0}, `eval: register generator with invalid language ""`},
+		{fakeGen{42}, `eval: register generator with invalid language "42"`},
+	} {
+		if err := r.Register(tc.g); err == nil || err.Error() != tc.want {
+			t.Errorf("Register(%v) = %v, want %q", tc.g, err, tc.want)
+		}
+	}
+	for _, l := range []taskspecv1.Language{3, 1, 2} {
+		if err := r.Register(fakeGen{l}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.Register(fakeGen{1}); err == nil || err.Error() != `eval: generator for language "go" already registered` {
+		t.Errorf("duplicate = %v", err)
+	}
+	want := []taskspecv1.Language{1, 2, 3}
+	if got := r.Languages(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Languages = %v", got)
+	}
+	if _, ok := taskspec.NewRegistry().Lookup(1); ok {
+		t.Error("lookup in an empty registry succeeded")
+	}
+	g, ok := r.Lookup(2)
+	if !ok {
+		t.Fatal("python not found")
+	}
+	spec, err := g.Generate(context.Background(), &taskspecv1.GenerateOptions{Difficulty: 3})
+	if err != nil || taskspec.Validate(spec) != nil || spec.Difficulty != 3 {
+		t.Errorf("Generate = %v, %v", spec, err)
+	}
+}
+
+func TestRegistryConcurrentUse(t *testing.T) {
+	r := taskspec.NewRegistry()
+	var wg sync.WaitGroup
+	errs := make(chan error, 30)
+	for i := 0; i < 30; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			l := taskspecv1.Language(i%3 + 1)
+			errs <- r.Register(fakeGen{l})
+			r.Lookup(l)
+			r.Languages()
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	ok := 0
+	for err := range errs {
+		if err == nil {
+			ok++
+		}
+	}
+	if ok != 3 {
+		t.Errorf("%d registrations succeeded, want 3", ok)
+	}
+}
+
+// The rubric's boundaries, as python/taskspec/_difficulty.py states them.
+func TestDeriveDifficultyBoundaries(t *testing.T) {
+	E, M, H := taskspecv1.Difficulty_DIFFICULTY_EASY, taskspecv1.Difficulty_DIFFICULTY_MEDIUM, taskspecv1.Difficulty_DIFFICULTY_HARD
+	cases := []struct {
+		n, e, c int
+		want    taskspecv1.Difficulty
+	}{
+		{1, 0, 1, E}, {3, 4, 3, E},
+		{4, 0, 1, M}, {10, 0, 1, M}, {11, 0, 1, H},
+		{1, 5, 1, M}, {1, 12, 1, M}, {1, 13, 1, H},
+		{1, 0, 4, M}, {1, 0, 7, M}, {1, 0, 8, H},
+		{10, 12, 7, M}, {2, 2, 100, H},
+	}
+	for _, tc := range cases {
+		got, sig, err := taskspec.DeriveDifficulty(tc.n, tc.e, tc.c)
+		want := map[string]int64{"involved_symbols": int64(tc.n), "edge_count": int64(tc.e), "cyclomatic_complexity": int64(tc.c)}
+		if err != nil || got != tc.want || !reflect.DeepEqual(sig, want) {
+			t.Errorf("DeriveDifficulty(%d, %d, %d) = %v, %v, %v; want %v", tc.n, tc.e, tc.c, got, sig, err, tc.want)
+		}
+	}
+	_, _, err := taskspec.DeriveDifficulty(0, -1, 0)
+	var verr *taskspec.ValidationError
+	if !errors.As(err, &verr) {
+		t.Fatalf("err = %v", err)
+	}
+	wantV := []taskspec.Violation{
+		{FieldPath: "difficulty_signals.involved_symbols", Message: "node_count must be at least 1, got 0"},
+		{FieldPath: "difficulty_signals.edge_count", Message: "edge_count must be at least 0, got -1"},
+		{FieldPath: "difficulty_signals.cyclomatic_complexity", Message: "cyclomatic must be at least 1, got 0"},
+	}
+	if !reflect.DeepEqual(verr.Violations, wantV) {
+		t.Errorf("violations = %#v", verr.Violations)
+	}
+}

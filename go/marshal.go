@@ -1,0 +1,269 @@
+package taskspec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	"github.com/taskspec/taskspec/go/internal/eval"
+)
+
+// MarshalYAML writes spec as canonical YAML: the bytes the Go package's
+// MarshalYAML writes for the same spec (yaml.v3 defaults: struct key order,
+// omitempty as tagged, 4-space indentation, yaml.v3's own order of
+// difficulty_signals keys), so that sidecars written by services in either
+// package, or in Python, can be compared, hashed and diffed.
+//
+// Like the Go package it does not validate, so that an invalid spec can be
+// written out for inspection and repair. Unlike it, it refuses an enum
+// number the schema does not define (*EnumError): YAML could only carry it
+// as a spelling, and there is none.
+//
+// For a few inputs yaml.v3 writes bytes that it cannot read back (a
+// multi-line string that starts with a space or a line break in a list item
+// or solution artifact, a multi-line string or signal key that starts with a
+// tab, and a "<<" signal key). MarshalYAML does not copy those; it changes the fewest bytes
+// that make the document read back as spec, exactly as the Python library
+// does (see ROUND_TRIP_FIXES in python/taskspec/_emit.py). Every other
+// spec is written byte for byte as yaml.v3 writes it.
+func MarshalYAML(spec *taskspecv1.TaskSpec) ([]byte, error) {
+	if spec == nil {
+		return nil, errors.New(errPrefix + "marshal nil task spec")
+	}
+	m, err := toMirror(spec)
+	if err != nil {
+		return nil, err
+	}
+	return marshalMirror(m)
+}
+
+func marshalMirror(m *eval.TaskSpec) ([]byte, error) {
+	out, err := yaml.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
+	}
+	if sites := literalFixSites(m); len(sites) > 0 {
+		if out, err = fixLiterals(m, out, sites); err != nil {
+			return nil, err
+		}
+	}
+	if signalKeysNeedFix(m.DifficultySignals) {
+		out = fixSignalKeys(out)
+	}
+	return out, nil
+}
+
+// A fixSite is a string field whose literal block yaml.v3 writes with the
+// wrong indentation indicator. nested marks the positions (list items and
+// solution artifact fields) where the content sits 2 columns, not 4, right
+// of the node readers measure the indicator from.
+type fixSite struct {
+	field  *string
+	nested bool
+}
+
+func isBreak(r rune) bool {
+	return r == '\n' || r == '\r' || r == '\u0085' || r == '\u2028' || r == '\u2029'
+}
+
+// needsLiteralFix reports whether yaml.v3 may write s as a literal block
+// with a header it cannot read back. Only multi-line text gets a literal
+// block; of that, text starting with a tab gets no indicator (the scanner
+// then rejects the tab), and text starting with a space or a line break gets
+// indicator 4, which is wrong in nested positions unless the text is line
+// breaks only (there is no line to misplace).
+func needsLiteralFix(s string, nested bool) bool {
+	if s == "" || strings.IndexFunc(s, isBreak) < 0 {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(s)
+	switch {
+	case first == '\t':
+		return true
+	case first == ' ' || isBreak(first):
+		return nested && strings.TrimFunc(s, isBreak) != ""
+	}
+	return false
+}
+
+func literalFixSites(m *eval.TaskSpec) []fixSite {
+	var sites []fixSite
+	add := func(p *string, nested bool) {
+		if needsLiteralFix(*p, nested) {
+			sites = append(sites, fixSite{p, nested})
+		}
+	}
+	add(&m.TaskID, false)
+	add(&m.GeneratedFrom.TemplateID, false)
+	if q := m.GeneratedFrom.KGQuery; q != nil {
+		add(&q.Intent, false)
+		add(&q.SeedSymbol, false)
+	}
+	add(&m.Prompt, false)
+	for i := range m.SolutionArtifacts {
+		add(&m.SolutionArtifacts[i].Path, true)
+		add(&m.SolutionArtifacts[i].Role, true)
+	}
+	for i := range m.Verification.BuildCmd {
+		add(&m.Verification.BuildCmd[i], true)
+	}
+	for i := range m.Verification.TestCmd {
+		add(&m.Verification.TestCmd[i], true)
+	}
+	return sites
+}
+
+// fixLiterals rewrites the header of each site's literal block and keeps
+// every other byte yaml.v3's. It finds a site's rendering without parsing
+// YAML: with every site replaced by a unique plain token the document is
+// P; with one site restored, the bytes before and after that site are P's
+// bytes before and after its token, so what lies between is yaml.v3's
+// rendering of that string in that very position.
+func fixLiterals(m *eval.TaskSpec, full []byte, sites []fixSite) ([]byte, error) {
+	orig := make([]string, len(sites))
+	tokens := make([]string, len(sites))
+	salt := 0
+	for i := range sites {
+		orig[i] = *sites[i].field
+		for {
+			tokens[i] = "taskspecfix" + strconv.Itoa(i) + "z" + strconv.Itoa(salt)
+			if !bytes.Contains(full, []byte(tokens[i])) {
+				break
+			}
+			salt++
+		}
+	}
+	defer func() {
+		for i, s := range sites {
+			*s.field = orig[i]
+		}
+	}()
+	for i, s := range sites {
+		*s.field = tokens[i]
+	}
+	base, err := yaml.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
+	}
+	rendered := make([][]byte, len(sites))
+	for i, s := range sites {
+		*s.field = orig[i]
+		one, err := yaml.Marshal(m)
+		*s.field = tokens[i]
+		if err != nil {
+			return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
+		}
+		at := bytes.Index(base, []byte(tokens[i]))
+		if at < 0 {
+			return nil, errLocate
+		}
+		pre, suf := base[:at], base[at+len(tokens[i]):]
+		if !bytes.HasPrefix(one, pre) || !bytes.HasSuffix(one, suf) || len(one) < len(pre)+len(suf) {
+			return nil, errLocate
+		}
+		rendered[i] = fixHeader(one[len(pre):len(one)-len(suf)], orig[i], s.nested)
+	}
+	out := base
+	for i := range sites {
+		out = bytes.Replace(out, []byte(tokens[i]), rendered[i], 1)
+	}
+	return out, nil
+}
+
+// errLocate means yaml.v3 laid a document out differently when one string
+// changed. It cannot happen with yaml.v3 v3.0.4 (a scalar's rendering does
+// not depend on its neighbours), and is an error rather than a panic so that
+// a changed yaml.v3 is reported, not papered over.
+var errLocate = errors.New(errPrefix + "marshal task spec: cannot locate the rendering of a string")
+
+// fixHeader gives a literal block header ("|4-", "|+", ...) the indentation
+// indicator readers need: 2 in nested positions, 4 elsewhere. Any other
+// rendering (yaml.v3 double-quotes text it cannot write literally) is
+// returned unchanged.
+func fixHeader(r []byte, s string, nested bool) []byte {
+	if len(r) == 0 || r[0] != '|' {
+		return r
+	}
+	end := bytes.IndexByte(r, '\n')
+	if end < 0 {
+		return r
+	}
+	chomp := ""
+	for _, c := range r[1:end] {
+		if c == '-' || c == '+' {
+			chomp = string(c)
+		}
+	}
+	indicator := "4"
+	if nested {
+		indicator = "2"
+	}
+	out := make([]byte, 0, len(r)+1)
+	out = append(out, '|')
+	out = append(out, indicator...)
+	out = append(out, chomp...)
+	return append(out, r[end:]...)
+}
+
+// fixSignalKeys rewrites the two kinds of difficulty_signals key yaml.v3
+// writes unreadably. A "<<" key is written plain, and then read back (by
+// yaml.v3 and every other reader) as a YAML merge key, which fails: it is
+// double-quoted instead. A multi-line key starting with a tab gets an
+// explicit "? |-" key whose literal block has no indentation indicator, and
+// the scanner then rejects the tab: it gets indicator 4 (the content is 4
+// columns right of the "?").
+//
+// The keys sit at exactly 4 columns on the lines after
+// "difficulty_signals:", up to the next top-level key. No other line there
+// starts with 4 spaces and "<<: " or "? |", because the content of a
+// multi-line key is indented further; and a header without a digit followed
+// by a content line starting with a tab can only be a tab-first key.
+func fixSignalKeys(out []byte) []byte {
+	const head = "\ndifficulty_signals:\n"
+	at := bytes.Index(out, []byte(head))
+	if at < 0 {
+		return out
+	}
+	var b bytes.Buffer
+	b.Grow(len(out) + 8)
+	off := at + len(head)
+	b.Write(out[:off])
+	for off < len(out) {
+		nl := bytes.IndexByte(out[off:], '\n')
+		if nl < 0 || out[off] != ' ' {
+			break
+		}
+		line := out[off : off+nl+1]
+		next := out[off+nl+1:]
+		switch {
+		case bytes.HasPrefix(line, []byte("    <<: ")):
+			b.WriteString(`    "<<": `)
+			b.Write(line[len("    <<: "):])
+		case bytes.HasPrefix(line, []byte("    ? |")) && !bytes.ContainsAny(line, "0123456789") &&
+			bytes.HasPrefix(next, []byte("        \t")):
+			b.WriteString("    ? |4")
+			b.Write(line[len("    ? |"):])
+		default:
+			b.Write(line)
+		}
+		off += len(line)
+	}
+	b.Write(out[off:])
+	return b.Bytes()
+}
+
+// signalKeysNeedFix reports whether fixSignalKeys has anything to do.
+func signalKeysNeedFix(sig map[string]int) bool {
+	for k := range sig {
+		if k == "<<" || (strings.HasPrefix(k, "\t") && strings.IndexFunc(k, isBreak) >= 0) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,100 @@
+"""``taskspec serve``: serve the installed generators over gRPC.
+
+Every generator that an installed package declares as an entry point
+(:meth:`taskspec.Registry.from_entry_points`) is offered through the
+``taskspec.v1.GeneratorService`` (see :mod:`taskspec.remote`), so a harness
+in another language can use them. The command prints the address it
+listens on, once listening, as its first line on standard output, so a
+script that started it on port 0 can read the port; plugins that fail to
+load are logged on standard error and the others are served. SIGINT and
+SIGTERM stop it cleanly: calls in flight get a grace period to finish.
+
+grpc is imported only when the command runs, so the rest of the command
+line works without the ``grpc`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from types import FrameType
+from typing import Any, Final
+
+from taskspec._clikit import EXIT_INVALID, EXIT_OK
+
+__all__ = ["register"]
+
+#: Seconds that calls in flight get to finish after SIGINT or SIGTERM.
+STOP_GRACE: Final = 5.0
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="serve the installed generators over gRPC",
+        description="Serve every generator installed as an entry point (group "
+        "taskspec.generators) through the gRPC GeneratorService, with the standard health "
+        "service, until SIGINT or SIGTERM. Needs the grpc extra: pip install 'taskspec[grpc]'.",
+    )
+    p.add_argument(
+        "--address",
+        default="127.0.0.1:0",
+        metavar="HOST:PORT",
+        help="where to listen (default: %(default)s, loopback on a port the system picks; "
+        "the address is printed once listening)",
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from taskspec import remote  # noqa: PLC0415 - grpc only for this command
+    except ImportError as err:
+        print(f"taskspec serve: {err}", file=sys.stderr)
+        return EXIT_INVALID
+    from taskspec._errors import TaskSpecError  # noqa: PLC0415
+    from taskspec._registry import Registry  # noqa: PLC0415
+
+    _log_to_stderr()
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    # Installed before anything slow, so an early signal still stops cleanly.
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        registry = Registry.from_entry_points()  # logs each plugin failure
+        try:
+            server = remote.serve(registry, args.address)
+        except TaskSpecError as err:
+            print(f"taskspec serve: {err}", file=sys.stderr)
+            return EXIT_INVALID
+        languages = ", ".join(language.value for language in registry.languages())
+        print(f"listening on {server.address}", flush=True)
+        logging.getLogger("taskspec").info(
+            "serving %s", languages or "no generators (none is installed)"
+        )
+        # Waiting in slices keeps the main thread able to run the handler.
+        while not stop.wait(0.5):
+            pass
+        server.stop(STOP_GRACE)
+        logging.getLogger("taskspec").info("stopped")
+        return EXIT_OK
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _log_to_stderr() -> None:
+    """Show the package's log records (plugin failures, generator errors) on stderr."""
+    logger = logging.getLogger("taskspec")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("taskspec serve: %(levelname)s: %(message)s"))
+        logger.addHandler(handler)
+    if logger.level == logging.NOTSET:
+        logger.setLevel(logging.INFO)

@@ -1,0 +1,89 @@
+"""A scripted generator for the GeneratorService tests, in every direction.
+
+The behaviour is chosen by ``GenerateOptions.template_id``, so a client in
+any language picks it per call without a side channel; the Go peer
+(``tests/conformance/grpc``) scripts its generator with the same names:
+
+- ``ok`` (or anything not listed): a valid spec echoing the template id;
+- ``fail``: raises (Go: returns an error) with the message ``scripted failure``;
+- ``invalid``: returns a spec with a blank task_id and no test command;
+- ``wrong-language``: returns a valid spec for another language;
+- ``wait``: blocks until the call ends (deadline or cancellation), at most
+  :data:`WAIT_BOUND` seconds, then returns a valid spec.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from taskspec import (
+    GeneratedKind,
+    GenerateOptions,
+    Language,
+    TaskSpec,
+    derive_difficulty,
+)
+from taskspec.remote import current_call
+
+__all__ = ["WAIT_BOUND", "ScriptedGenerator", "valid_spec"]
+
+#: The longest a ``wait`` call blocks when nothing ends it, so no test hangs.
+WAIT_BOUND = 30.0
+
+
+def valid_spec(language: Language, template_id: str) -> TaskSpec:
+    """A spec that passes validation, for *language*, echoing *template_id*."""
+    band, signals = derive_difficulty(2, 3, 2)
+    spec = TaskSpec(
+        task_spec_version=1,
+        task_id=f"scripted-{language.value}-{template_id or 'ok'}",
+        prompt="Implement the scripted task.",
+    )
+    spec.language = language.to_proto()  # type: ignore[assignment]
+    spec.difficulty = band.to_proto()  # type: ignore[assignment]
+    spec.difficulty_signals.update(signals)
+    spec.generated_from.kind = GeneratedKind.KG_TEMPLATE.to_proto()  # type: ignore[assignment]
+    spec.generated_from.template_id = template_id
+    spec.verification.test_cmd.extend(["pytest", "-q"])
+    return spec
+
+
+class ScriptedGenerator:
+    """A Generator for one language whose behaviour the caller picks (see the module doc)."""
+
+    def __init__(self, language: Language) -> None:
+        self._language = language
+        self.entered = threading.Semaphore(0)  # released once per call, on entry
+        self.release = threading.Event()  # lets ``hold`` calls return
+        self.seen_remaining: list[float | None] = []
+        self.seen_ended: list[bool] = []
+        self.waited = threading.Event()  # set once a ``wait`` call has recorded its end
+
+    @property
+    def language(self) -> Language:
+        return self._language
+
+    def generate(self, opts: GenerateOptions) -> TaskSpec:
+        self.entered.release()
+        script = opts.template_id
+        if script == "fail":
+            raise ValueError("scripted failure")
+        if script == "invalid":
+            spec = valid_spec(self._language, script)
+            spec.task_id = " "
+            spec.verification.ClearField("test_cmd")
+            return spec
+        if script == "wrong-language":
+            other = Language.GO if self._language is not Language.GO else Language.PYTHON
+            return valid_spec(other, script)
+        if script == "not-a-spec":
+            return "not a spec"  # type: ignore[return-value]
+        if script == "wait":
+            call = current_call()
+            assert call is not None
+            self.seen_remaining.append(call.time_remaining())
+            self.seen_ended.append(call.wait(WAIT_BOUND))
+            self.waited.set()
+        if script == "hold":
+            self.release.wait(WAIT_BOUND)
+        return valid_spec(self._language, script)

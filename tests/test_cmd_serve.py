@@ -1,0 +1,144 @@
+"""``taskspec serve`` as a real process, serving a real pip-installed plugin package."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+
+from taskspec import GenerateOptions, Language
+from taskspec.remote import RemoteError, RemoteGenerator, list_languages
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = "taskspec_serve_demo"
+
+PYPROJECT = f"""\
+[build-system]
+requires = ["setuptools"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "taskspec-serve-demo"
+version = "0.1.0"
+
+[tool.setuptools]
+packages = ["{PACKAGE}"]
+
+[project.entry-points."taskspec.generators"]
+python = "{PACKAGE}.gen:ScriptedPython"
+broken = "{PACKAGE}.missing:Generator"
+"""
+
+GEN = """\
+from taskspec import Language
+from tests.remoteutil import ScriptedGenerator
+
+
+def ScriptedPython():
+    return ScriptedGenerator(Language.PYTHON)
+"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    src = tmp_path_factory.mktemp("src")
+    (src / "pyproject.toml").write_text(PYPROJECT)
+    (src / PACKAGE).mkdir()
+    (src / PACKAGE / "__init__.py").write_text("")
+    (src / PACKAGE / "gen.py").write_text(GEN)
+    target = tmp_path_factory.mktemp("site")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--no-index",
+            "--disable-pip-version-check",
+            "--target",
+            str(target),
+            str(src),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return target
+
+
+def read_line(proc: subprocess.Popen[str], timeout: float = 60) -> str:
+    """The next line of the process's stdout, waiting at most *timeout* seconds."""
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    assert ready, "taskspec serve printed nothing"
+    return proc.stdout.readline()
+
+
+@pytest.fixture
+def served(site: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "taskspec", "serve", "--address", "127.0.0.1:0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        line = read_line(proc)
+        assert line.startswith("listening on 127.0.0.1:"), line
+        yield proc, line.removeprefix("listening on ").strip()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate(timeout=60)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_serve_serves_plugins_and_stops_on_signal(
+    served: tuple[subprocess.Popen[str], str], sig: signal.Signals
+) -> None:
+    proc, address = served
+    assert list_languages(address, timeout=30) == [Language.PYTHON]
+    with RemoteGenerator(address, "python", timeout=30) as gen:
+        spec = gen.generate(GenerateOptions(template_id="from-cli"))
+        assert spec.generated_from.template_id == "from-cli"
+        with pytest.raises(RemoteError) as info:
+            gen.generate(GenerateOptions(template_id="fail"))
+        assert info.value.code is grpc.StatusCode.INTERNAL
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert out == ""
+    # The broken plugin is logged, with its reason, and did not stop the rest.
+    assert (
+        "taskspec serve: WARNING: generator plugin 'broken' "
+        f"({PACKAGE}.missing:Generator) from taskspec-serve-demo failed: "
+        f"ModuleNotFoundError: No module named '{PACKAGE}.missing'"
+    ) in err
+    assert "taskspec serve: INFO: serving python\n" in err
+    # The generator's failure is logged on the server, traceback included.
+    assert 'taskspec serve: ERROR: generator for language "python" failed' in err
+    assert err.rstrip().endswith("taskspec serve: INFO: stopped")
+
+
+def test_serve_rejects_a_bad_address() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "taskspec", "serve", "--address", "localhost"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert "taskspec serve: address must be HOST:PORT" in proc.stderr

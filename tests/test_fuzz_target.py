@@ -1,0 +1,71 @@
+"""The fuzz target's properties hold on its seeds, and it catches what it should.
+
+``make fuzz`` needs atheris; these tests run the same checks
+(:func:`tests.fuzz.fuzz_parse.check`) without it, over every seed and every
+input that once escaped the exception family.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from taskspec import TaskSpec, _api, _decode
+from tests.fuzz import fuzz_parse
+from tests.test_hostile import ESCAPES
+
+
+def test_every_seed_keeps_the_promises() -> None:
+    names = []
+    for name, data in fuzz_parse.seeds():
+        fuzz_parse.check(data)
+        names.append(name)
+    assert len(names) > 1000
+    assert any(n.startswith("accepted-") for n in names)
+    assert any(n.startswith("rejected-") for n in names)
+
+
+@pytest.mark.parametrize("doc", ESCAPES.values(), ids=ESCAPES.keys())
+def test_inputs_that_once_escaped_keep_the_promises(doc: bytes) -> None:
+    fuzz_parse.check(doc)
+
+
+def test_a_stray_exception_is_not_swallowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(data: object) -> object:
+        raise OverflowError("planted")
+
+    monkeypatch.setattr(_decode, "decode", broken)
+    with pytest.raises(OverflowError, match="planted"):
+        fuzz_parse.check(b"task_spec_version: [\n")
+
+
+def test_a_round_trip_that_changes_the_spec_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    seed = next(data for name, data in fuzz_parse.seeds() if name.startswith("canonical-"))
+    real = _api.marshal_yaml
+
+    def lossy(spec: TaskSpec) -> bytes:
+        return real(spec).replace(b"task_id: ", b"task_id: x", 1)
+
+    monkeypatch.setattr(fuzz_parse, "_marshal", lossy)
+    with pytest.raises(AssertionError, match="reads back differently"):
+        fuzz_parse.check(seed)
+
+
+def test_the_seed_corpus_is_built_from_the_vectors(tmp_path: Path) -> None:
+    count = fuzz_parse.build_seed_corpus(tmp_path / "seeds")
+    files = sorted((tmp_path / "seeds").iterdir())
+    assert count == len(files) == len(list(fuzz_parse.seeds()))
+    assert not any(f.name.startswith(".") for f in files)
+    assert fuzz_parse.build_seed_corpus(tmp_path / "seeds") == count  # idempotent
+
+
+def test_the_dictionary_parses_as_libfuzzer_reads_it() -> None:
+    entries = [
+        line
+        for line in fuzz_parse.DICTIONARY.read_text(encoding="ascii").splitlines()
+        if line and not line.startswith("#")
+    ]
+    assert len(entries) > 50
+    for entry in entries:
+        assert entry.startswith('"') and entry.endswith('"') and len(entry) > 2, entry

@@ -1,0 +1,112 @@
+"""The pre-commit hooks, run by the real pre-commit against a temporary git repository.
+
+``pre-commit try-repo`` installs this checkout (uncommitted changes
+included) into its own virtualenv, as a user's pre-commit would from a tag,
+and runs the hooks that ``.pre-commit-hooks.yaml`` declares. The install
+comes from PyPI, like any user's, so this is the slowest test in the suite;
+both hooks share one install per call.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.harness import COMMENTED_DOC
+from tests.helpers import VALID_DOC
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
+
+
+def test_the_hooks_file_declares_both_hooks_for_sidecars_only() -> None:
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert [h["id"] for h in hooks] == ["taskspec-validate", "taskspec-fmt"]
+    for hook in hooks:
+        assert hook["language"] == "python"
+        files = re.compile(hook["files"])
+        for name in ("taskspec.yaml", "runs/r1/taskspec.yaml", "a/gcd.taskspec.yaml"):
+            assert files.search(name), name
+        for name in ("ci.yaml", "mytaskspec.yaml", "taskspec.yaml.bak", ".taskspec.yaml.tmp"):
+            assert not files.search(name), name
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+
+
+def _try_repo(repo: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(home),
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.invalid",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.invalid",
+        "PRE_COMMIT_COLOR": "never",
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "--all-files"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=900,
+    )
+
+
+def _status(output: str, name: str) -> str:
+    match = re.search(
+        rf"^{re.escape(name)}\.+(Passed|Failed|\(no files to check\)Skipped)$", output, re.M
+    )
+    assert match, output
+    return match[1]
+
+
+def test_pre_commit_runs_both_hooks(tmp_path: Path) -> None:
+    repo = tmp_path / "harness"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    (repo / ".github" / "workflows").mkdir(parents=True)
+    (repo / ".github" / "workflows" / "ci.yaml").write_text("on: [push]\njobs: {}\n")
+    runs = repo / ".agents" / "eval" / "runs"
+    (runs / "r1").mkdir(parents=True)
+    (runs / "r1" / "taskspec.yaml").write_bytes(VALID_DOC)
+    (repo / "gcd.taskspec.yaml").write_bytes(COMMENTED_DOC)
+    _git(repo, "add", "-A")
+    home = tmp_path / "pre-commit-home"
+
+    clean = _try_repo(repo, home)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert _status(clean.stdout, "taskspec validate") == "Passed"
+    assert _status(clean.stdout, "taskspec fmt") == "Passed"
+
+    (runs / "r2").mkdir()
+    (runs / "r2" / "taskspec.yaml").write_bytes(
+        VALID_DOC.replace(b"language: go", b"language: golang")
+    )
+    messy = COMMENTED_DOC.replace(b"    ", b"  ")
+    (repo / "gcd.taskspec.yaml").write_bytes(messy)
+    _git(repo, "add", "-A")
+
+    dirty = _try_repo(repo, home)
+    assert dirty.returncode == 1, dirty.stdout + dirty.stderr
+    assert _status(dirty.stdout, "taskspec validate") == "Failed"
+    assert (
+        '.agents/eval/runs/r2/taskspec.yaml:3:11: invalid language "golang" (did you mean "go"?)'
+        in dirty.stdout
+    )
+    assert _status(dirty.stdout, "taskspec fmt") == "Failed"
+    assert "files were modified by this hook" in dirty.stdout
+    assert "reformatted gcd.taskspec.yaml" in dirty.stdout
+    # fmt put it back in canonical layout, comments and all.
+    assert (repo / "gcd.taskspec.yaml").read_bytes() == COMMENTED_DOC

@@ -1,0 +1,389 @@
+"""taskspec.remote: a Python client calling a Python GeneratorService, on loopback.
+
+Every status code of the contract is provoked here through the scripted
+generator of tests/remoteutil.py; tests/test_remote_go.py does the same
+across languages.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2
+
+import taskspec
+from taskspec import GenerateOptions, Generator, Language, Registry, TaskSpecError
+from taskspec.remote import (
+    SERVICE_NAME,
+    GeneratorServer,
+    RemoteError,
+    RemoteGenerator,
+    list_languages,
+    serve,
+)
+from taskspec.v1 import generator_service_pb2 as service_pb2
+from taskspec.v1 import generator_service_pb2_grpc as service_grpc
+from taskspec.v1 import taskspec_pb2
+from tests.remoteutil import ScriptedGenerator, valid_spec
+
+#: How far grpc's rounding of a deadline (sent as a timeout) may move it, in seconds.
+ROUNDING = 0.25
+
+
+@pytest.fixture
+def scripted() -> ScriptedGenerator:
+    return ScriptedGenerator(Language.PYTHON)
+
+
+@pytest.fixture
+def server(scripted: ScriptedGenerator) -> Iterator[GeneratorServer]:
+    registry = Registry()
+    registry.register(scripted)
+    srv = serve(registry)
+    try:
+        yield srv
+    finally:
+        scripted.release.set()
+        srv.stop(None)
+
+
+@pytest.fixture
+def remote(server: GeneratorServer) -> Iterator[RemoteGenerator]:
+    with RemoteGenerator(server.address, Language.PYTHON) as gen:
+        yield gen
+
+
+def raw_generate(server: GeneratorServer, language: int) -> grpc.RpcError:
+    """Call Generate with any language number, bypassing RemoteGenerator's checks."""
+    with grpc.insecure_channel(server.address) as channel:
+        stub = service_grpc.GeneratorServiceStub(channel)
+        request = service_pb2.GenerateRequest(options=GenerateOptions(template_id="ok"))
+        request.language = language  # type: ignore[assignment]
+        with pytest.raises(grpc.RpcError) as info:
+            stub.Generate(request, timeout=30)
+    return info.value
+
+
+def test_import_taskspec_never_imports_grpc() -> None:
+    code = (
+        "import sys, taskspec, taskspec._cli\n"
+        "taskspec._cli._parser()\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('grpc', 'grpc_health')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout
+    assert out == "[]\n"
+
+
+def test_generate_round_trip(server: GeneratorServer, remote: RemoteGenerator) -> None:
+    assert server.port > 0 and server.address == f"127.0.0.1:{server.port}"
+    spec = remote.generate(
+        GenerateOptions(template_id="t-7", difficulty=taskspec_pb2.DIFFICULTY_MEDIUM)
+    )
+    assert spec == valid_spec(Language.PYTHON, "t-7")
+    taskspec.validate(spec)
+
+
+def test_remote_generator_is_a_generator_in_a_local_registry(remote: RemoteGenerator) -> None:
+    assert isinstance(remote, Generator)
+    local = Registry()
+    local.register(remote)
+    assert local.languages() == [Language.PYTHON]
+    found = local.lookup("python")
+    assert found is remote
+    assert found.generate(GenerateOptions()).task_id == "scripted-python-ok"
+
+
+def test_list_languages(scripted: ScriptedGenerator) -> None:
+    registry = Registry()
+    registry.register(ScriptedGenerator(Language.TYPESCRIPT))
+    registry.register(scripted)
+    registry.register(ScriptedGenerator(Language.GO))
+    with serve(registry) as srv:
+        assert list_languages(srv.address) == [Language.GO, Language.PYTHON, Language.TYPESCRIPT]
+    with serve(Registry()) as empty:
+        assert list_languages(empty.address) == []
+
+
+def test_not_found(server: GeneratorServer) -> None:
+    with (
+        RemoteGenerator(server.address, "go") as gen,
+        pytest.raises(RemoteError) as info,
+    ):
+        gen.generate(GenerateOptions())
+    assert info.value.code is grpc.StatusCode.NOT_FOUND
+    assert info.value.details == 'no generator for language "go"'
+    assert isinstance(info.value, TaskSpecError)
+
+
+@pytest.mark.parametrize(
+    ("number", "details"),
+    [
+        (taskspec_pb2.LANGUAGE_UNSPECIFIED, "language is required"),
+        (99, "language 99 is not defined in taskspec.v1.Language"),
+    ],
+)
+def test_invalid_argument(server: GeneratorServer, number: int, details: str) -> None:
+    err = raw_generate(server, number)
+    assert isinstance(err, grpc.Call)
+    assert err.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert err.details() == details
+
+
+def test_generator_exception_is_internal_without_traceback(
+    remote: RemoteGenerator, caplog: pytest.LogCaptureFixture
+) -> None:
+    with (
+        caplog.at_level(logging.ERROR, logger="taskspec.remote"),
+        pytest.raises(RemoteError) as info,
+    ):
+        remote.generate(GenerateOptions(template_id="fail"))
+    assert info.value.code is grpc.StatusCode.INTERNAL
+    assert info.value.details == (
+        'generator for language "python" failed: ValueError: scripted failure'
+    )
+    assert "Traceback" not in str(info.value) and "remoteutil" not in str(info.value)
+    # The server's operators get the traceback.
+    [record] = caplog.records
+    assert record.exc_info is not None and str(record.exc_info[1]) == "scripted failure"
+
+
+@pytest.mark.parametrize(
+    ("script", "details"),
+    [
+        (
+            "invalid",
+            'generator for language "python" returned an invalid task spec: '
+            "task_id: task_id is required; verification.test_cmd: verification.test_cmd is "
+            "required",
+        ),
+        (
+            "wrong-language",
+            'generator for language "python" returned a task spec for language "go", not "python"',
+        ),
+        ("not-a-spec", 'generator for language "python" returned str, not a taskspec.v1.TaskSpec'),
+    ],
+)
+def test_invalid_spec_is_internal(remote: RemoteGenerator, script: str, details: str) -> None:
+    with pytest.raises(RemoteError) as info:
+        remote.generate(GenerateOptions(template_id=script))
+    assert info.value.code is grpc.StatusCode.INTERNAL
+    assert info.value.details == details
+
+
+def test_deadline_reaches_the_generator(
+    server: GeneratorServer, scripted: ScriptedGenerator
+) -> None:
+    with (
+        RemoteGenerator(server.address, "python", timeout=0.5) as gen,
+        pytest.raises(RemoteError) as info,
+    ):
+        gen.generate(GenerateOptions(template_id="wait"))
+    assert info.value.code is grpc.StatusCode.DEADLINE_EXCEEDED
+    # The generator saw a deadline no later than the client's, and was told
+    # when it passed (rather than waiting out its own bound).
+    assert scripted.entered.acquire(timeout=30)
+    server.stop(30)
+    assert scripted.waited.wait(30)  # the generator has recorded what it saw
+    [remaining] = scripted.seen_remaining
+    # grpc sends the deadline as a rounded-up timeout: allow for the rounding.
+    assert remaining is not None and 0 <= remaining <= 0.5 + ROUNDING
+    assert scripted.seen_ended == [True]
+
+
+def test_no_deadline_is_none(server: GeneratorServer, scripted: ScriptedGenerator) -> None:
+    with grpc.insecure_channel(server.address) as channel:
+        stub = service_grpc.GeneratorServiceStub(channel)
+        future = stub.Generate.future(
+            service_pb2.GenerateRequest(
+                language=taskspec_pb2.LANGUAGE_PYTHON,
+                options=GenerateOptions(template_id="wait"),
+            )
+        )
+        assert scripted.entered.acquire(timeout=30)
+        future.cancel()
+        server.stop(30)
+    assert future.cancelled()
+    assert scripted.waited.wait(30)  # the generator has recorded what it saw
+    assert scripted.seen_remaining == [None]
+    assert scripted.seen_ended == [True]  # the cancellation reached the generator
+
+
+def test_deadline_is_passed_on_through_a_chain(scripted: ScriptedGenerator) -> None:
+    """A remote generator called while serving inherits the served call's deadline."""
+    back = Registry()
+    back.register(scripted)
+
+    class Front:
+        language = Language.GO
+
+        def __init__(self, target: str) -> None:
+            self.remote = RemoteGenerator(target, "python")
+
+        def generate(self, opts: GenerateOptions) -> taskspec_pb2.TaskSpec:
+            self.remote.generate(opts)  # raises: the deadline passes
+            raise AssertionError("unreachable")
+
+    with serve(back) as back_srv:
+        front = Registry()
+        front.register(Front(back_srv.address))
+        with serve(front) as front_srv, RemoteGenerator(front_srv.address, "go", timeout=1) as gen:
+            with pytest.raises(RemoteError) as info:
+                gen.generate(GenerateOptions(template_id="wait"))
+            assert info.value.code is grpc.StatusCode.DEADLINE_EXCEEDED
+            front_srv.stop(30)
+        back_srv.stop(30)
+    # The front generator's RemoteGenerator has no timeout of its own: the
+    # deadline it passed on is the served call's (1 s, rounded up by grpc).
+    assert scripted.waited.wait(30)  # the generator has recorded what it saw
+    seen = (scripted.seen_remaining, scripted.seen_ended)
+    [remaining] = scripted.seen_remaining
+    assert remaining is not None and remaining <= 1 + ROUNDING, seen
+    assert scripted.seen_ended == [True], seen
+
+
+def test_connection_failure_is_unavailable() -> None:
+    srv = serve(Registry())
+    address = srv.address
+    srv.stop(None)  # nothing listens on the port any more
+    with RemoteGenerator(address, "python") as gen, pytest.raises(RemoteError) as info:
+        gen.generate(GenerateOptions())
+    assert info.value.code is grpc.StatusCode.UNAVAILABLE
+    assert address in info.value.details
+    with pytest.raises(RemoteError) as listed:
+        list_languages(address)
+    assert listed.value.code is grpc.StatusCode.UNAVAILABLE
+
+
+def test_client_validates_what_a_server_returns() -> None:
+    """A server that breaks the contract cannot get an invalid spec past the client."""
+
+    class Careless:
+        def Generate(  # noqa: N802
+            self, request: service_pb2.GenerateRequest, context: grpc.ServicerContext
+        ) -> service_pb2.GenerateResponse:
+            spec = valid_spec(Language.PYTHON, "x")
+            spec.prompt = ""
+            return service_pb2.GenerateResponse(task_spec=spec)
+
+        def ListLanguages(  # noqa: N802
+            self, request: service_pb2.ListLanguagesRequest, context: grpc.ServicerContext
+        ) -> service_pb2.ListLanguagesResponse:
+            return service_pb2.ListLanguagesResponse()
+
+    raw = grpc.server(ThreadPoolExecutor(max_workers=2))
+    service_grpc.add_GeneratorServiceServicer_to_server(Careless(), raw)
+    port = raw.add_insecure_port("127.0.0.1:0")
+    raw.start()
+    try:
+        with (
+            RemoteGenerator(f"127.0.0.1:{port}", "python") as gen,
+            pytest.raises(RemoteError) as info,
+        ):
+            gen.generate(GenerateOptions())
+    finally:
+        raw.stop(None).wait()
+    assert info.value.code is grpc.StatusCode.INTERNAL
+    assert info.value.details.endswith("returned an invalid task spec: prompt: prompt is required")
+
+
+def test_health_service(server: GeneratorServer) -> None:
+    with grpc.insecure_channel(server.address) as channel:
+        check = channel.unary_unary(
+            "/grpc.health.v1.Health/Check",
+            request_serializer=health_pb2.HealthCheckRequest.SerializeToString,
+            response_deserializer=health_pb2.HealthCheckResponse.FromString,
+        )
+        for name in ("", SERVICE_NAME):
+            reply = check(health_pb2.HealthCheckRequest(service=name), timeout=30)
+            assert reply.status == health_pb2.HealthCheckResponse.SERVING
+        with pytest.raises(grpc.RpcError) as info:
+            check(health_pb2.HealthCheckRequest(service="other.Service"), timeout=30)
+        assert isinstance(info.value, grpc.Call)
+        assert info.value.code() is grpc.StatusCode.NOT_FOUND
+
+
+def test_64_concurrent_calls(remote: RemoteGenerator) -> None:
+    with ThreadPoolExecutor(max_workers=64) as pool:
+        specs = list(
+            pool.map(lambda i: remote.generate(GenerateOptions(template_id=f"c{i}")), range(64))
+        )
+    assert [s.generated_from.template_id for s in specs] == [f"c{i}" for i in range(64)]
+
+
+def test_stop_lets_calls_in_flight_finish(
+    server: GeneratorServer, scripted: ScriptedGenerator, remote: RemoteGenerator
+) -> None:
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        calls = [
+            pool.submit(remote.generate, GenerateOptions(template_id="hold")) for _ in range(4)
+        ]
+        for _ in calls:
+            assert scripted.entered.acquire(timeout=30)
+        stopper = threading.Thread(target=server.stop, args=(60,))
+        stopper.start()
+        # Once stopping, the server takes no new call...
+        with pytest.raises(RemoteError) as refused:
+            for _ in range(1000):  # bounded: until the stop has begun
+                remote.generate(GenerateOptions(template_id="ok"))
+        # (refused before the call starts, or cancelled as it arrives)
+        assert refused.value.code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED)
+        # ...and the calls in flight finish within the grace period.
+        scripted.release.set()
+        assert [c.result(timeout=30).generated_from.template_id for c in calls] == ["hold"] * 4
+        stopper.join(timeout=60)
+        assert not stopper.is_alive()
+
+
+def test_stop_without_grace_cancels_calls_in_flight(
+    server: GeneratorServer, scripted: ScriptedGenerator, remote: RemoteGenerator
+) -> None:
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        call = pool.submit(remote.generate, GenerateOptions(template_id="wait"))
+        assert scripted.entered.acquire(timeout=30)
+        server.stop(None)
+        with pytest.raises(RemoteError) as info:
+            call.result(timeout=30)
+    assert info.value.code is grpc.StatusCode.UNAVAILABLE
+    assert scripted.waited.wait(30)  # the generator has recorded what it saw
+    assert scripted.seen_ended == [True]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"language": "cobol"}, 'remote generator for invalid language "cobol"'),
+        ({"language": "go", "timeout": 0}, "timeout must be a positive number of seconds, got 0"),
+    ],
+)
+def test_remote_generator_rejects_bad_arguments(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(TaskSpecError, match=f"^{message}$"):
+        RemoteGenerator("127.0.0.1:1", **kwargs)  # type: ignore[arg-type]
+
+
+def test_generate_rejects_wrong_options(remote: RemoteGenerator) -> None:
+    with pytest.raises(
+        TaskSpecError, match=r"^expected a taskspec\.v1\.GenerateOptions, got dict$"
+    ):
+        remote.generate({})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1", "127.0.0.1:70000", ":0", "127.0.0.1:x"])
+def test_serve_rejects_bad_addresses(address: str) -> None:
+    with pytest.raises(TaskSpecError, match="address must be HOST:PORT"):
+        serve(Registry(), address)
+
+
+def test_serve_reports_an_address_it_cannot_listen_on() -> None:
+    with pytest.raises(RemoteError) as info:
+        serve(Registry(), "256.0.0.1:0")
+    assert info.value.code is grpc.StatusCode.UNAVAILABLE
+    assert info.value.details.startswith("cannot listen on 256.0.0.1:0")

@@ -1,0 +1,290 @@
+"""The GeneratorService across languages, on loopback: Go client to Python server,
+Python client to Go server.
+
+The Go end is the hand-written Go library (``go/``: NewRemoteGenerator and
+NewGeneratorServer), driven through ``tests/conformance/grpc``
+(``taskspec-grpc-peer``). Both ends script their generators the same way
+(tests/remoteutil.py), so every status code is provoked in both directions.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import grpc
+import pytest
+
+from taskspec import GenerateOptions, Language, Registry
+from taskspec.remote import GeneratorServer, RemoteError, RemoteGenerator, list_languages, serve
+from taskspec.v1 import generator_service_pb2 as service_pb2
+from taskspec.v1 import generator_service_pb2_grpc as service_grpc
+from taskspec.v1 import taskspec_pb2
+from tests.remoteutil import ScriptedGenerator
+
+ROOT = Path(__file__).resolve().parent.parent
+PEER = ROOT / ".bin" / "taskspec-grpc-peer"
+GO, PYTHON = taskspec_pb2.LANGUAGE_GO, taskspec_pb2.LANGUAGE_PYTHON
+
+
+@pytest.fixture(scope="module")
+def peer() -> Path:
+    """The Go peer, built by ``make grpc-peer`` if needed.
+
+    Without Go the module is skipped, unless TASKSPEC_REQUIRE_GO=1 (as in
+    CI), where a missing Go side is a failure.
+    """
+    if shutil.which("go") is None:
+        if os.environ.get("TASKSPEC_REQUIRE_GO", "") not in ("", "0"):
+            pytest.fail("TASKSPEC_REQUIRE_GO is set but go is not installed")
+        pytest.skip("go is not installed: cross-language GeneratorService checks skipped")
+    subprocess.run(["make", "grpc-peer"], cwd=ROOT, check=True, capture_output=True)
+    return PEER
+
+
+class Lines:
+    """The lines a process prints, read by a thread so waiting for one is bounded.
+
+    (select() on a buffered pipe misses lines already in Python's buffer.)
+    """
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self._queue: queue.Queue[str] = queue.Queue()
+        assert proc.stdout is not None
+        stdout = proc.stdout
+        threading.Thread(target=self._pump, args=(stdout,), daemon=True).start()
+
+    def _pump(self, stdout: IO[str]) -> None:
+        for line in stdout:
+            self._queue.put(line)
+        self._queue.put("")
+
+    def next(self, timeout: float = 60) -> str:
+        """The next line, waiting at most *timeout* seconds."""
+        try:
+            line = self._queue.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError("the Go peer printed nothing") from None
+        assert line, "the Go peer exited"
+        return line
+
+
+# --- a Go client calling a Python server -----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def scripted() -> ScriptedGenerator:
+    return ScriptedGenerator(Language.PYTHON)
+
+
+@pytest.fixture(scope="module")
+def py_server(scripted: ScriptedGenerator) -> Iterator[GeneratorServer]:
+    registry = Registry()
+    registry.register(scripted)
+    with serve(registry) as srv:
+        yield srv
+
+
+def go_calls(peer: Path, address: str, requests: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Run the Go client once over *requests* (JSON lines) and return its results."""
+    proc = subprocess.run(
+        [str(peer), "call", address],
+        input="".join(json.dumps(r) + "\n" for r in requests),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def test_go_client_python_server_status_codes(
+    peer: Path, py_server: GeneratorServer, scripted: ScriptedGenerator
+) -> None:
+    requests: list[dict[str, Any]] = [
+        {"language": PYTHON, "template": "t-7"},
+        {"language": PYTHON, "template": "fail"},
+        {"language": PYTHON, "template": "invalid"},
+        {"language": PYTHON, "template": "wrong-language"},
+        {"language": GO},
+        {"language": 0, "raw": True},
+        {"language": 99, "raw": True},
+        {"language": PYTHON, "template": "wait", "timeout_ms": 300},
+        {"language": PYTHON, "template": "c", "concurrent": 64},
+    ]
+    who = 'generator for language "python"'
+    results = go_calls(peer, py_server.address, requests)
+    # Which side notices the passed deadline first is a race: the Go client's
+    # own context ("context deadline exceeded") or the Python server, whose
+    # status gRPC words as "Deadline Exceeded". The code is the same either way.
+    deadline = results.pop(7)
+    assert deadline["code"] == "DeadlineExceeded"
+    assert deadline["message"] in {"context deadline exceeded", "Deadline Exceeded"}
+    assert results == [
+        {"code": "OK", "task_id": "scripted-python-t-7", "template": "t-7"},
+        {"code": "Internal", "message": f"{who} failed: ValueError: scripted failure"},
+        {
+            "code": "Internal",
+            "message": f"{who} returned an invalid task spec: task_id: task_id is required; "
+            "verification.test_cmd: verification.test_cmd is required",
+        },
+        {
+            "code": "Internal",
+            "message": f'{who} returned a task spec for language "go", not "python"',
+        },
+        {"code": "NotFound", "message": 'no generator for language "go"'},
+        {"code": "InvalidArgument", "message": "language is required"},
+        {
+            "code": "InvalidArgument",
+            "message": "language 99 is not defined in taskspec.v1.Language",
+        },
+        {"code": "OK"},
+    ]
+    # The Go caller's deadline reached the Python generator, which was told
+    # when it passed.
+    assert scripted.waited.wait(60)
+    [remaining] = scripted.seen_remaining
+    assert remaining is not None and 0 <= remaining <= 0.3 + 0.25
+    assert scripted.seen_ended == [True]
+
+
+def test_go_client_unavailable(peer: Path) -> None:
+    srv = serve(Registry())
+    address = srv.address
+    srv.stop(None)
+    [result] = go_calls(peer, address, [{"language": PYTHON}])
+    assert result["code"] == "Unavailable"
+
+
+# --- a Python client calling a Go server -----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def go_server(peer: Path) -> Iterator[tuple[Lines, str]]:
+    proc = subprocess.Popen(
+        [str(peer), "serve"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        lines = Lines(proc)
+        line = lines.next()
+        assert line.startswith("listening on 127.0.0.1:"), line
+        yield lines, line.removeprefix("listening on ").strip()
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()  # the peer stops gracefully when its stdin closes
+        proc.wait(timeout=60)  # its stdout is drained by the Lines thread
+    assert proc.returncode == 0
+
+
+def events(proc: Lines, until: str) -> list[dict[str, Any]]:
+    """The peer's event lines up to and including the first *until* event."""
+    seen = []
+    for _ in range(1000):  # bounded
+        event = json.loads(proc.next())
+        seen.append(event)
+        if event["event"] == until:
+            return seen
+    raise AssertionError(f"no {until} event in {seen}")
+
+
+@pytest.mark.parametrize(
+    ("template", "details"),
+    [
+        ("fail", 'generator for language "go" failed: scripted failure'),
+        ("panic", 'generator for language "go" failed: panic: scripted panic'),
+        (
+            "invalid",
+            'generator for language "go" returned an invalid task spec: task_id: task_id is '
+            "required; verification.test_cmd: verification.test_cmd is required",
+        ),
+        (
+            "wrong-language",
+            'generator for language "go" returned a task spec for language "python", not "go"',
+        ),
+    ],
+)
+def test_python_client_go_server_internal(
+    go_server: tuple[Lines, str], template: str, details: str
+) -> None:
+    proc, address = go_server
+    with RemoteGenerator(address, "go", timeout=60) as gen, pytest.raises(RemoteError) as info:
+        gen.generate(GenerateOptions(template_id=template))
+    assert info.value.code is grpc.StatusCode.INTERNAL
+    assert info.value.details == details
+    assert events(proc, "entered") == [{"event": "entered", "template": template}]
+
+
+def test_python_client_go_server(go_server: tuple[Lines, str]) -> None:
+    proc, address = go_server
+    assert list_languages(address, timeout=60) == [Language.GO]
+    with RemoteGenerator(address, "go", timeout=60) as gen:
+        spec = gen.generate(GenerateOptions(template_id="t-9"))
+        assert (spec.task_id, spec.generated_from.template_id) == ("scripted-go-t-9", "t-9")
+        events(proc, "entered")
+    with RemoteGenerator(address, "python", timeout=60) as py, pytest.raises(RemoteError) as info:
+        py.generate(GenerateOptions())
+    assert info.value.code is grpc.StatusCode.NOT_FOUND
+    assert info.value.details == 'no generator for language "python"'
+    with grpc.insecure_channel(address) as channel:
+        stub = service_grpc.GeneratorServiceStub(channel)
+        for number, details in [
+            (0, "language is required"),
+            (99, "language 99 is not defined in taskspec.v1.Language"),
+        ]:
+            request = service_pb2.GenerateRequest()
+            request.language = number  # type: ignore[assignment]
+            with pytest.raises(grpc.RpcError) as raw:
+                stub.Generate(request, timeout=60)
+            assert isinstance(raw.value, grpc.Call)
+            assert (raw.value.code(), raw.value.details()) == (
+                grpc.StatusCode.INVALID_ARGUMENT,
+                details,
+            )
+
+
+def test_python_client_go_server_deadline_and_cancellation(
+    go_server: tuple[Lines, str],
+) -> None:
+    proc, address = go_server
+    with RemoteGenerator(address, "go", timeout=0.3) as gen, pytest.raises(RemoteError) as info:
+        gen.generate(GenerateOptions(template_id="wait"))
+    assert info.value.code is grpc.StatusCode.DEADLINE_EXCEEDED
+    *_, ended = events(proc, "ended")
+    # The Go generator's ctx carried the Python caller's deadline, and was done.
+    assert ended["done"] is True and 0 <= ended["remaining"] <= 0.3 + 0.25
+
+    with grpc.insecure_channel(address) as channel:
+        stub = service_grpc.GeneratorServiceStub(channel)
+        future = stub.Generate.future(
+            service_pb2.GenerateRequest(language=GO, options=GenerateOptions(template_id="wait"))
+        )
+        events(proc, "entered")
+        future.cancel()
+        *_, ended = events(proc, "ended")
+    assert future.cancelled()
+    assert ended == {"event": "ended", "remaining": -1, "done": True}
+
+
+def test_python_client_go_server_64_concurrent_calls(
+    go_server: tuple[Lines, str],
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
+    proc, address = go_server
+    with RemoteGenerator(address, "go", timeout=60) as gen, ThreadPoolExecutor(64) as pool:
+        specs = list(
+            pool.map(lambda i: gen.generate(GenerateOptions(template_id=f"c{i}")), range(64))
+        )
+    assert [s.generated_from.template_id for s in specs] == [f"c{i}" for i in range(64)]
+    entered = [json.loads(proc.next()) for _ in range(64)]
+    assert sorted(e["template"] for e in entered) == sorted(f"c{i}" for i in range(64))
