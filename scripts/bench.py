@@ -26,7 +26,8 @@ from typing import Any
 import yaml
 
 import taskspec
-from taskspec import TaskSpec, _decode, _schema, _validate
+from taskspec import TaskSpec, _validate
+from taskspec.bridge import _decode, _layout
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "conformance" / "vectors" / "canonical"
@@ -37,7 +38,7 @@ CONFORM = ROOT / ".bin" / "taskspec-conform"
 GO_KEYS = ("parse", "marshal", "wire_parse", "wire_marshal", "lib_parse", "lib_marshal")
 
 #: The keys of a TaskSpec document, for the naive peer's "dict checks".
-_TOP_KEYS = frozenset(f.name for f in _schema.TASK_SPEC.fields)
+_TOP_KEYS = frozenset(f.name for f in _layout.TASK_SPEC.fields)
 
 
 def naive_parse(data: bytes) -> dict[str, Any] | None:
@@ -66,23 +67,23 @@ def naive_parse(data: bytes) -> dict[str, Any] | None:
     return doc
 
 
-def plain(msg: Any, info: _schema.MessageInfo = _schema.TASK_SPEC) -> dict[str, Any]:
+def plain(msg: Any, info: _layout.MessageInfo = _layout.TASK_SPEC) -> dict[str, Any]:
     """A spec as the plain dict a naive writer would hold (canonical keys, enum strings)."""
     out: dict[str, Any] = {}
     for fi in info.fields:
         value = getattr(msg, fi.name)
-        if fi.kind is _schema.Kind.ENUM:
+        if fi.kind is _layout.Kind.ENUM:
             assert fi.enum is not None
             out[fi.name] = fi.enum.to_string.get(value, "")
-        elif fi.kind is _schema.Kind.MESSAGE:
+        elif fi.kind is _layout.Kind.MESSAGE:
             assert fi.message is not None
             out[fi.name] = plain(value, fi.message)
-        elif fi.kind is _schema.Kind.MESSAGE_LIST:
+        elif fi.kind is _layout.Kind.MESSAGE_LIST:
             assert fi.message is not None
             out[fi.name] = [plain(v, fi.message) for v in value]
-        elif fi.kind is _schema.Kind.STRING_LIST:
+        elif fi.kind is _layout.Kind.STRING_LIST:
             out[fi.name] = list(value)
-        elif fi.kind is _schema.Kind.INT_MAP:
+        elif fi.kind is _layout.Kind.INT_MAP:
             out[fi.name] = dict(value)
         else:
             out[fi.name] = value

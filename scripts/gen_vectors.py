@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from scripts.vector_docs import ACCEPTED, REJECTED, STRICTER, STRICTER_REJECTED, Doc
-from taskspec._emit import _key_less as _emit_key_less
+from taskspec.bridge._emit import _key_less as _emit_key_less
 from tests.gobridge import GoConsumer, GoResult
 
 __all__ = ["CLASSES", "DEFAULT_SEED", "generate", "main"]

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from taskspec._cli import main
+from taskspec.cli._main import main
 
 __all__ = ["CliResult", "run_cli"]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from taskspec import TaskSpec
-from taskspec._schema import TASK_SPEC, Kind, MessageInfo
+from taskspec.bridge._layout import TASK_SPEC, Kind, MessageInfo
 
 __all__ = ["GoConsumer", "GoResult", "spec_from_json", "spec_to_json"]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from taskspec import Difficulty, GeneratedKind, Language, TaskSpec
-from taskspec._gostr import go_trim_space
+from taskspec.bridge._gostr import go_trim_space
 
 __all__ = [
     "HARD_STRINGS",

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import taskspec
-from taskspec._cli import main
+from taskspec.cli._main import main
 from tests.cliutil import run_cli
 from tests.helpers import VALID_DOC
 

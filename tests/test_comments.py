@@ -1,4 +1,4 @@
-"""Tests for keeping comments across formatting (taskspec._comments.format_document).
+"""Tests for keeping comments across formatting (taskspec.bridge._comments.format_document).
 
 The rules under test: leading comments stay at the top, trailing ones at the
 end, a comment on a line of its own stays directly above the key or list
@@ -28,8 +28,9 @@ from yaml.tokens import (
 )
 
 import taskspec
-from taskspec import DecodeError, TaskSpec, TaskSpecError, ValidationError, _comments
-from taskspec._comments import CommentError, format_document
+from taskspec import DecodeError, TaskSpec, TaskSpecError, ValidationError
+from taskspec.bridge import _comments
+from taskspec.bridge._comments import CommentError, format_document
 from tests import vectors
 from tests.strategies import valid_specs
 

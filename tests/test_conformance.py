@@ -18,7 +18,8 @@ from google.protobuf import json_format
 
 import taskspec
 from taskspec import DecodeError, TaskSpec, TaskSpecError, ValidationError
-from taskspec._decode import MAX_DOCUMENT_BYTES, STRICTER_THAN_GO
+from taskspec._limits import MAX_DOCUMENT_BYTES
+from taskspec.bridge._decode import STRICTER_THAN_GO
 from tests.gobridge import GoConsumer, GoResult, spec_from_json, spec_to_json
 from tests.vectors import (
     Vector,

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from taskspec._cli import main
-from taskspec._discover import Selection, find_config, walk
+from taskspec.cli._discover import Selection, find_config, walk
+from taskspec.cli._main import main
 from tests.harness import Harness, make_harness
 from tests.helpers import VALID_DOC
 

@@ -1,4 +1,4 @@
-"""Tests for the canonical YAML writer (taskspec._emit) and the resolver (taskspec._resolve).
+"""Tests for the canonical YAML writer (taskspec.bridge._emit) and the resolver.
 
 Every expected byte string below was recorded from go yaml.v3 v3.0.4
 (``yaml.Marshal`` of the Go ``TaskSpec`` struct, and yaml.v3's own
@@ -19,10 +19,10 @@ from typing import Any, Final, cast
 import pytest
 import yaml
 
-from taskspec import _emit
 from taskspec._errors import TaskSpecError
-from taskspec._resolve import needs_quotes, resolve
-from taskspec._schema import TASK_SPEC
+from taskspec.bridge import _emit
+from taskspec.bridge._layout import TASK_SPEC
+from taskspec.bridge._resolve import needs_quotes, resolve
 from taskspec.v1 import taskspec_pb2 as pb
 from tests.gobridge import GoConsumer, spec_to_json
 

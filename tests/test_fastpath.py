@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 
 import taskspec
-from taskspec import TaskSpec, _decode, _fastpath
+from taskspec import TaskSpec
+from taskspec.bridge import _decode, _fastpath
 from tests.helpers import VALID_DOC
 from tests.strategies import valid_specs
 

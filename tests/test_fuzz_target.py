@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from taskspec import TaskSpec, _api, _decode
+from taskspec import TaskSpec, _api
+from taskspec.bridge import _decode
 from tests.fuzz import fuzz_parse
 from tests.test_hostile import ESCAPES
 

@@ -19,8 +19,9 @@ from hypothesis import strategies as st
 from yaml._yaml import CParser
 
 import taskspec
-from taskspec import DecodeError, TaskSpecError, _convert, _decode
-from taskspec._fastpath import parse_canonical
+from taskspec import DecodeError, TaskSpecError, _convert, _limits
+from taskspec.bridge import _decode
+from taskspec.bridge._fastpath import parse_canonical
 from tests.gobridge import GoConsumer
 from tests.helpers import VALID_DOC, check_invalid, check_valid
 
@@ -216,7 +217,7 @@ def _flow_signals(entries: int) -> bytes:
 
 def test_a_million_flow_entries_are_rejected_at_the_budget_before_composing() -> None:
     doc = _flow_signals(1_000_000)
-    assert 10_000_000 < len(doc) < _decode.MAX_DOCUMENT_BYTES
+    assert 10_000_000 < len(doc) < _limits.MAX_DOCUMENT_BYTES
     tracemalloc.start()
     try:
         with pytest.raises(DecodeError) as info:
@@ -225,13 +226,13 @@ def test_a_million_flow_entries_are_rejected_at_the_budget_before_composing() ->
     finally:
         tracemalloc.stop()
     first = info.value.violations[0]
-    assert first.message == f"document has more than {_decode.MAX_NODES} nodes"
+    assert first.message == f"document has more than {_limits.MAX_NODES} nodes"
     assert first.line == 5
     # The scan stopped at the node past the budget, about a tenth of the way
     # into the mapping, instead of reading (or composing) all of it.
     # 11 nodes come before the mapping's entries, two per entry after that.
     stopped_at = doc.split(b"\n")[4][: first.column - 1]
-    assert stopped_at.endswith(b", k%d: " % ((_decode.MAX_NODES - 11) // 2)), stopped_at[-40:]
+    assert stopped_at.endswith(b", k%d: " % ((_limits.MAX_NODES - 11) // 2)), stopped_at[-40:]
     assert first.column < len(doc) // 8
     # The source and its decoded text are all that is held: no tree was built.
     assert peak < 3 * len(doc), peak
@@ -250,7 +251,7 @@ def test_the_node_budget_counts_every_node_exactly(monkeypatch: pytest.MonkeyPat
 
 
 def test_a_long_canonical_document_is_held_to_the_node_budget() -> None:
-    items = b"".join(b"        - x\n" for _ in range(_decode.MAX_NODES))
+    items = b"".join(b"        - x\n" for _ in range(_limits.MAX_NODES))
     doc = doc_with(b"        - go\n        - test\n        - ./mathx/...\n", items)
     assert parse_canonical(doc) is None
     check_invalid(doc, DecodeError, path="", message="more than 100000 nodes")
@@ -268,12 +269,12 @@ def test_documents_under_the_node_budget_still_decode() -> None:
 
 def test_go_accepts_a_document_over_the_node_budget_that_python_rejects(go: GoConsumer) -> None:
     """The stricter-than-Go rule on node count (tests/conformance/stricter.json)."""
-    items = _decode.MAX_NODES
+    items = _limits.MAX_NODES
     doc = doc_with(
         b"    test_cmd:\n        - go\n        - test\n        - ./mathx/...\n",
         b"    test_cmd: [" + b", ".join([b"x"] * items) + b"]\n",
     )
-    assert _node_events(doc) > _decode.MAX_NODES
+    assert _node_events(doc) > _limits.MAX_NODES
     res = go.parse(doc)
     assert res["ok"], res.get("error")
     assert len(res["spec"]["verification"]["test_cmd"]) == items

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 import taskspec
-from taskspec import ValidationError, _decode
-from taskspec._discover import Selection, walk
+from taskspec import ValidationError, _limits
 from taskspec._io import read_stream
+from taskspec.cli._discover import Selection, walk
 from tests.helpers import VALID_DOC, valid_spec
 
 
@@ -305,7 +305,7 @@ def test_load_refuses_devices_and_directories(tmp_path: Path) -> None:
 
 def test_load_reads_no_more_than_the_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "taskspec.yaml"
-    path.write_bytes(b"# " + b"x" * (_decode.MAX_DOCUMENT_BYTES + 5_000_000))
+    path.write_bytes(b"# " + b"x" * (_limits.MAX_DOCUMENT_BYTES + 5_000_000))
     real_read = os.read
     total = 0
 
@@ -318,10 +318,10 @@ def test_load_reads_no_more_than_the_bound(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(os, "read", counting_read)
     with pytest.raises(taskspec.DecodeError, match="larger than"):
         taskspec.load(path)
-    assert total == _decode.MAX_DOCUMENT_BYTES + 1
+    assert total == _limits.MAX_DOCUMENT_BYTES + 1
 
 
 def test_read_stream_is_bounded() -> None:
-    data = read_stream(io.BytesIO(b"a" * (_decode.MAX_DOCUMENT_BYTES + 100)))
-    assert len(data) == _decode.MAX_DOCUMENT_BYTES + 1
+    data = read_stream(io.BytesIO(b"a" * (_limits.MAX_DOCUMENT_BYTES + 100)))
+    assert len(data) == _limits.MAX_DOCUMENT_BYTES + 1
     assert read_stream(io.BytesIO(b"small")) == b"small"

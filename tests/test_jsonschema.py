@@ -22,9 +22,10 @@ from google.protobuf.message import Message
 from jsonschema import Draft202012Validator
 
 import taskspec
-from taskspec import TaskSpecError, _decode, _jsonschema, _schema, _validate
-from taskspec._cli import main
-from taskspec._schema import Kind
+from taskspec import TaskSpecError, _jsonschema, _limits, _validate
+from taskspec.bridge import _decode, _layout
+from taskspec.bridge._layout import Kind
+from taskspec.cli._main import main
 from tests.helpers import VALID_DOC, valid_spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,7 +38,7 @@ MODELINE = b"# yaml-language-server: $schema=../schema/taskspec.v1.schema.json\n
 # -- the data of a document, through the descriptors ----------------------
 
 
-def _is_empty(msg: Message, fi: _schema.FieldInfo) -> bool:
+def _is_empty(msg: Message, fi: _layout.FieldInfo) -> bool:
     """Whether yaml.v3 would drop the field under ``omitempty``."""
     if fi.kind is Kind.MESSAGE:
         if fi.pointer:
@@ -47,7 +48,7 @@ def _is_empty(msg: Message, fi: _schema.FieldInfo) -> bool:
     return not getattr(msg, fi.name)
 
 
-def to_document(msg: Message, info: _schema.MessageInfo = _schema.TASK_SPEC) -> dict[str, Any]:
+def to_document(msg: Message, info: _layout.MessageInfo = _layout.TASK_SPEC) -> dict[str, Any]:
     """*msg* as the data of its canonical YAML: the keys marshal_yaml writes, in JSON types.
 
     It walks the same descriptor tables as the emitter rather than reading
@@ -88,8 +89,8 @@ FULL: dict[str, Any] = to_document(valid_spec())
 
 
 def _fields(
-    info: _schema.MessageInfo = _schema.TASK_SPEC, prefix: tuple[str | int, ...] = ()
-) -> Iterator[tuple[tuple[str | int, ...], _schema.FieldInfo]]:
+    info: _layout.MessageInfo = _layout.TASK_SPEC, prefix: tuple[str | int, ...] = ()
+) -> Iterator[tuple[tuple[str | int, ...], _layout.FieldInfo]]:
     """Every field reachable in FULL, with its path (list items by index 0)."""
     for fi in info.fields:
         path = (*prefix, fi.name)
@@ -256,7 +257,7 @@ LEAVES = [(p, fi) for p, fi in FIELDS if fi.kind not in (Kind.MESSAGE, Kind.MESS
 
 
 @pytest.mark.parametrize(("path", "fi"), LEAVES, ids=[_name(p) for p, _ in LEAVES])
-def test_rules_table_matches_validate(path: tuple[str | int, ...], fi: _schema.FieldInfo) -> None:
+def test_rules_table_matches_validate(path: tuple[str | int, ...], fi: _layout.FieldInfo) -> None:
     """Probe Validate field by field; the table must predict every outcome."""
     rule = _jsonschema.VALIDATE_RULES.get(fi.full_name, _jsonschema.Rule())
     where = _name(path)
@@ -350,19 +351,19 @@ MUST_BE_PRESENT = {
 
 
 @pytest.mark.parametrize(("path", "fi"), FIELDS, ids=[_name(p) for p, _ in FIELDS])
-def test_missing_key(path: tuple[str | int, ...], fi: _schema.FieldInfo) -> None:
+def test_missing_key(path: tuple[str | int, ...], fi: _layout.FieldInfo) -> None:
     schema_ok, parser_ok = verdicts(_edit(path, delete=True))
     assert schema_ok == parser_ok == (_name(path) not in MUST_BE_PRESENT)
 
 
 @pytest.mark.parametrize(("path", "fi"), FIELDS, ids=[_name(p) for p, _ in FIELDS])
-def test_zero_value(path: tuple[str | int, ...], fi: _schema.FieldInfo) -> None:
+def test_zero_value(path: tuple[str | int, ...], fi: _layout.FieldInfo) -> None:
     schema_ok, parser_ok = verdicts(_edit(path, _ZERO[fi.kind]))
     assert schema_ok == parser_ok == (_name(path) not in MUST_BE_PRESENT)
 
 
 @pytest.mark.parametrize(("path", "fi"), FIELDS, ids=[_name(p) for p, _ in FIELDS])
-def test_wrong_type(path: tuple[str | int, ...], fi: _schema.FieldInfo) -> None:
+def test_wrong_type(path: tuple[str | int, ...], fi: _layout.FieldInfo) -> None:
     assert verdicts(_edit(path, _WRONG_TYPE[fi.kind])) == (False, False)
 
 
@@ -445,8 +446,8 @@ NOT_IN_SCHEMA_CASES: dict[str, tuple[bytes, Any]] = {
         FULL,
     ),
     "documents over 16 MiB, or over 100,000 nodes after alias expansion": (
-        _replace(b"Implement mathx.GCD.", b"x" * _decode.MAX_DOCUMENT_BYTES),
-        _edit(("prompt",), "x" * _decode.MAX_DOCUMENT_BYTES),
+        _replace(b"Implement mathx.GCD.", b"x" * _limits.MAX_DOCUMENT_BYTES),
+        _edit(("prompt",), "x" * _limits.MAX_DOCUMENT_BYTES),
     ),
 }
 

@@ -2,29 +2,30 @@
 
 from __future__ import annotations
 
-from taskspec import TaskSpec, _schema
+from taskspec import TaskSpec
+from taskspec.bridge import _layout
 from taskspec.v1 import taskspec_pb2
 from tests.gobridge import GoConsumer
 
 
-def _all_fields() -> dict[str, _schema.FieldInfo]:
-    out: dict[str, _schema.FieldInfo] = {}
+def _all_fields() -> dict[str, _layout.FieldInfo]:
+    out: dict[str, _layout.FieldInfo] = {}
     for name in ("TaskSpec", "GeneratedFrom", "KGQuery", "SolutionArtifact", "Verification"):
-        info = _schema.message_info(getattr(taskspec_pb2, name).DESCRIPTOR)
+        info = _layout.message_info(getattr(taskspec_pb2, name).DESCRIPTOR)
         out.update({f.full_name: f for f in info.fields})
     return out
 
 
 def test_tables_name_only_real_fields() -> None:
     fields = _all_fields()
-    assert fields.keys() >= _schema.OMITEMPTY
-    assert fields.keys() >= _schema.POINTER
-    for name in _schema.POINTER:
-        assert fields[name].kind is _schema.Kind.MESSAGE
+    assert fields.keys() >= _layout.OMITEMPTY
+    assert fields.keys() >= _layout.POINTER
+    for name in _layout.POINTER:
+        assert fields[name].kind is _layout.Kind.MESSAGE
 
 
 def test_field_order_is_field_number_order() -> None:
-    names = [f.name for f in _schema.TASK_SPEC.fields]
+    names = [f.name for f in _layout.TASK_SPEC.fields]
     assert names == [
         "task_spec_version",
         "task_id",
@@ -58,6 +59,6 @@ def test_omitempty_matches_what_go_omits(go: GoConsumer) -> None:
 
 
 def test_enum_spellings_come_from_value_names() -> None:
-    info = _schema.enum_info(taskspec_pb2.GeneratedKind.DESCRIPTOR)
+    info = _layout.enum_info(taskspec_pb2.GeneratedKind.DESCRIPTOR)
     assert dict(info.to_string) == {0: "", 1: "kg_template", 2: "benchmark_seed"}
     assert info.from_string["benchmark_seed"] == 2

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 import taskspec
-from taskspec import _cmd_validate
-from taskspec._cli import main
-from taskspec._clikit import Progress
+from taskspec.cli import _cmd_validate
+from taskspec.cli._kit import Progress
+from taskspec.cli._main import main
 from tests.helpers import VALID_DOC
 
 SUMMARY = re.compile(r"^(\d+) valid, (\d+) invalid(?:, (\d+) unreadable)?, in \d+\.\d\d s$")

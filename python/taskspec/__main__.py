@@ -1,5 +1,5 @@
 """``python -m taskspec``: the same command line as the ``taskspec`` script."""
 
-from taskspec._cli import main
+from taskspec.cli import main
 
 raise SystemExit(main())

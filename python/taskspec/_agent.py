@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from taskspec._errors import TaskSpecError
+from taskspec._errors import require_task_spec
 from taskspec.v1 import taskspec_pb2
 
 __all__ = ["HIDDEN_FIELDS", "agent_view"]
@@ -33,8 +33,7 @@ def agent_view(spec: taskspec_pb2.TaskSpec) -> taskspec_pb2.TaskSpec:
     nothing is known about whether they may be shown. The input is not
     validated: any TaskSpec has a view.
     """
-    if not isinstance(spec, taskspec_pb2.TaskSpec):
-        raise TaskSpecError(f"expected a taskspec.v1.TaskSpec, got {type(spec).__name__}")
+    require_task_spec(spec)
     view = taskspec_pb2.TaskSpec()
     view.CopyFrom(spec)
     for name in HIDDEN_FIELDS:

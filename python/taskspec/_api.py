@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from taskspec import _decode, _emit, _fastpath, _validate
-from taskspec._errors import TaskSpecError, ValidationError, Violation
+from taskspec import _validate
+from taskspec._errors import ValidationError, Violation, require_task_spec
+from taskspec.bridge import _decode, _emit, _fastpath
 from taskspec.v1 import taskspec_pb2
 
 __all__ = ["marshal_yaml", "parse_task_spec", "signal_keys", "validate"]
@@ -63,6 +64,5 @@ def marshal_yaml(spec: taskspec_pb2.TaskSpec) -> bytes:
     A value YAML cannot carry (an undefined enum number) raises
     :class:`~taskspec.TaskSpecError` rather than being dropped.
     """
-    if not isinstance(spec, taskspec_pb2.TaskSpec):
-        raise TaskSpecError(f"expected a taskspec.v1.TaskSpec, got {type(spec).__name__}")
+    require_task_spec(spec)
     return _emit.marshal(spec)

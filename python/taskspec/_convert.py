@@ -40,8 +40,8 @@ from google.protobuf.unknown_fields import UnknownFieldSet
 
 from taskspec import _validate
 from taskspec._api import marshal_yaml, parse_task_spec
-from taskspec._decode import MAX_DOCUMENT_BYTES
-from taskspec._errors import DecodeError, TaskSpecError, Violation
+from taskspec._errors import DecodeError, TaskSpecError, Violation, require_task_spec
+from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.v1 import taskspec_pb2
 
 __all__ = [
@@ -203,7 +203,7 @@ def marshal_json(spec: taskspec_pb2.TaskSpec) -> bytes:
     their default value are left out; an unset kg_query is absent while an
     empty one is ``{}``, so that distinction survives.
     """
-    _check_spec(spec)
+    require_task_spec(spec)
     obj = json_format.MessageToDict(spec)
     signals = obj.get("difficultySignals")
     if isinstance(signals, dict):
@@ -222,7 +222,7 @@ def marshal_binpb(spec: taskspec_pb2.TaskSpec) -> bytes:
     entries are written here, in byte order, between the fields before and
     after the map.
     """
-    _check_spec(spec)
+    require_task_spec(spec)
     signals = spec.difficulty_signals
     if len(signals) < 2:
         return spec.SerializeToString(deterministic=True)
@@ -261,11 +261,6 @@ def _format(fmt: Format | str) -> Format:
     except ValueError:
         names = ", ".join(f.value for f in Format)
         raise TaskSpecError(f"unknown format {fmt!r}; expected one of: {names}") from None
-
-
-def _check_spec(spec: object) -> None:
-    if not isinstance(spec, taskspec_pb2.TaskSpec):
-        raise TaskSpecError(f"expected a taskspec.v1.TaskSpec, got {type(spec).__name__}")
 
 
 def _check_size(size: int) -> None:

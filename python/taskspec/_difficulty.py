@@ -21,10 +21,9 @@ from typing import Final, NamedTuple
 
 from taskspec._enums import Difficulty
 from taskspec._errors import TaskSpecError, Violation
+from taskspec._limits import INT64_MAX
 
 __all__ = ["SIGNAL_BANDS", "SignalBand", "derive_difficulty"]
-
-_INT64_MAX: Final = 2**63 - 1
 
 
 class SignalBand(NamedTuple):
@@ -100,7 +99,7 @@ def derive_difficulty(
                     path, f"{row.argument} must be at least {row.minimum}, got {_shown(value)}"
                 )
             )
-        elif value > _INT64_MAX:
+        elif value > INT64_MAX:
             problems.append(
                 Violation(path, f"{row.argument} must fit in int64, got {_shown(value)}")
             )

@@ -15,7 +15,7 @@ from typing import Self
 
 from google.protobuf.descriptor import EnumDescriptor
 
-from taskspec import _schema
+from taskspec.bridge import _layout
 from taskspec.v1 import taskspec_pb2
 
 __all__ = ["Difficulty", "GeneratedKind", "Language"]
@@ -40,7 +40,7 @@ class _ProtoStrEnum(enum.StrEnum):
 
     def to_proto(self) -> int:
         """The proto enum number of this member."""
-        return _schema.enum_info(self._descriptor()).from_string[self.value]
+        return _layout.enum_info(self._descriptor()).from_string[self.value]
 
     @classmethod
     def from_proto(cls, number: int) -> Self:
@@ -49,7 +49,7 @@ class _ProtoStrEnum(enum.StrEnum):
         Raises :class:`ValueError` for the UNSPECIFIED value and for numbers
         the schema does not define, because neither names a member.
         """
-        spelled = _schema.enum_info(cls._descriptor()).to_string.get(number, "")
+        spelled = _layout.enum_info(cls._descriptor()).to_string.get(number, "")
         if not spelled:
             raise ValueError(f"{number!r} is not a valid {cls.__name__} proto value")
         return cls(spelled)

@@ -16,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["DecodeError", "TaskSpecError", "ValidationError", "Violation"]
+from taskspec.v1 import taskspec_pb2
+
+__all__ = ["DecodeError", "TaskSpecError", "ValidationError", "Violation", "require_task_spec"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,3 +113,14 @@ class ValidationError(TaskSpecError):
         if extra:
             first += f" (and {extra} more problem{'s' if extra > 1 else ''})"
         return first
+
+
+def require_task_spec(spec: object) -> None:
+    """Raise :class:`TaskSpecError` unless *spec* is a ``taskspec.v1.TaskSpec``.
+
+    Every public function that takes a message checks it first, so that a
+    wrong argument (a dict, another message type) is reported in this
+    family's terms rather than as a protobuf ``AttributeError`` deep inside.
+    """
+    if not isinstance(spec, taskspec_pb2.TaskSpec):
+        raise TaskSpecError(f"expected a taskspec.v1.TaskSpec, got {type(spec).__name__}")

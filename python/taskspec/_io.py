@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from taskspec._api import marshal_yaml, parse_task_spec, validate
-from taskspec._decode import MAX_DOCUMENT_BYTES
+from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.v1 import taskspec_pb2
 
 try:
@@ -84,7 +84,7 @@ def read_file(path: StrPath) -> bytes:
     socket raises :class:`OSError` saying what it is, at once: the file is
     opened non-blocking and checked before anything is read, so neither a
     FIFO without a writer nor ``/dev/zero`` can hold the caller up. The
-    read stops past :data:`~taskspec._decode.MAX_DOCUMENT_BYTES`, so an
+    read stops past :data:`~taskspec._limits.MAX_DOCUMENT_BYTES`, so an
     oversized file costs a bounded read and the decoder reports it.
     """
     fd = os.open(path, _READ_FLAGS)

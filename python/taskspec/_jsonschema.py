@@ -2,11 +2,11 @@
 
 Editors validate and complete ``taskspec.yaml`` files against a JSON Schema,
 so the schema has to say what the Go package accepts, and nothing else. It is
-built by walking :data:`taskspec._schema.TASK_SPEC`, the same descriptor walk
+built by walking :data:`taskspec.bridge._layout.TASK_SPEC`, the same descriptor walk
 the YAML bridge uses, so a field added to the proto appears in the schema
 with no hand edit. Two kinds of fact do not come from the descriptors:
 
-* the Go struct tags (``omitempty``, pointers), which :mod:`taskspec._schema`
+* the Go struct tags (``omitempty``, pointers), which :mod:`taskspec.bridge._layout`
   already lists; and
 * what ``Validate`` requires, listed in :data:`VALIDATE_RULES`. The proto
   carries no validation annotations because Go's ``Validate`` is hand
@@ -44,9 +44,10 @@ from typing import Any, Final
 
 from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
 
-from taskspec import _schema
-from taskspec._gostr import _GO_SPACE
+from taskspec._limits import INT64_MAX, INT64_MIN
 from taskspec._validate import CURRENT_TASK_SPEC_VERSION
+from taskspec.bridge import _layout
+from taskspec.bridge._gostr import _GO_SPACE
 
 __all__ = [
     "DIALECT",
@@ -148,7 +149,7 @@ STRICTER_THAN_PARSER: Final[Mapping[str, str]] = MappingProxyType(
 
 #: Value bounds of the proto integer types the schema knows, by descriptor type.
 _INT_BOUNDS: Final[Mapping[int, tuple[int, int]]] = MappingProxyType(
-    {FieldDescriptor.TYPE_INT64: (-(2**63), 2**63 - 1)}
+    {FieldDescriptor.TYPE_INT64: (INT64_MIN, INT64_MAX)}
 )
 
 
@@ -204,7 +205,7 @@ class _Builder:
             low = max(low, rule.minimum)
         return {"type": "integer", "minimum": low, "maximum": high}
 
-    def _enum_def(self, info: _schema.EnumInfo, desc: EnumDescriptor) -> None:
+    def _enum_def(self, info: _layout.EnumInfo, desc: EnumDescriptor) -> None:
         if info.yaml_name in self.defs:
             return
         text = self.descriptions.get(desc.full_name, "")
@@ -226,36 +227,36 @@ class _Builder:
         schema.update({"type": "string", "enum": values})
         self.defs[info.yaml_name] = schema
 
-    def _message_def(self, info: _schema.MessageInfo) -> str:
+    def _message_def(self, info: _layout.MessageInfo) -> str:
         name = info.full_name.rsplit(".", 1)[-1]
         if name not in self.defs:
             self.defs[name] = {}  # reserved first, so recursive messages terminate
             self.defs[name] = self.message(info)
         return name
 
-    def field(self, fi: _schema.FieldInfo) -> tuple[dict[str, Any], bool]:
+    def field(self, fi: _layout.FieldInfo) -> tuple[dict[str, Any], bool]:
         """The schema of one field, and whether the field is required."""
         rule = VALIDATE_RULES.get(fi.full_name, Rule())
         if fi.full_name in VALIDATE_RULES:
             self.used_rules.add(fi.full_name)
         kind = fi.kind
-        if rule.not_blank and kind is not _schema.Kind.STRING:
+        if rule.not_blank and kind is not _layout.Kind.STRING:
             raise RuntimeError(f"not_blank applies to strings only: {fi.full_name}")
-        if (rule.const is not None or rule.minimum is not None) and kind is not _schema.Kind.INT:
+        if (rule.const is not None or rule.minimum is not None) and kind is not _layout.Kind.INT:
             raise RuntimeError(f"const and minimum apply to integers only: {fi.full_name}")
         schema = self._describe(fi.full_name)
         required = rule.required
-        if kind is _schema.Kind.STRING:
+        if kind is _layout.Kind.STRING:
             schema["type"] = "string"
             if required:
                 schema["minLength"] = 1
             if rule.not_blank:
                 schema["pattern"] = NOT_BLANK_PATTERN
-        elif kind is _schema.Kind.INT:
+        elif kind is _layout.Kind.INT:
             schema.update(self._int(fi.descriptor, rule))
             if required and rule.const in (None, 0) and (rule.minimum or 0) <= 0:
                 raise RuntimeError(f"required integer {fi.full_name} must exclude 0")
-        elif kind is _schema.Kind.ENUM:
+        elif kind is _layout.Kind.ENUM:
             assert fi.enum is not None
             if not required:
                 # The enum's schema lists only defined values; a field that
@@ -266,7 +267,7 @@ class _Builder:
             assert enum_type is not None
             self._enum_def(fi.enum, enum_type)
             schema.update(self._ref(fi.enum.yaml_name))
-        elif kind is _schema.Kind.MESSAGE:
+        elif kind is _layout.Kind.MESSAGE:
             assert fi.message is not None
             name = self._message_def(fi.message)
             schema.update(self._ref(name))
@@ -274,16 +275,16 @@ class _Builder:
             # invalid when it holds a required field. A missing pointer is nil.
             if not fi.pointer and self.defs[name].get("required"):
                 required = True
-        elif kind is _schema.Kind.STRING_LIST:
+        elif kind is _layout.Kind.STRING_LIST:
             schema.update({"type": "array", "items": {"type": "string"}})
             if required:
                 schema["minItems"] = 1
-        elif kind is _schema.Kind.MESSAGE_LIST:
+        elif kind is _layout.Kind.MESSAGE_LIST:
             assert fi.message is not None
             schema.update({"type": "array", "items": self._ref(self._message_def(fi.message))})
             if required:
                 schema["minItems"] = 1
-        elif kind is _schema.Kind.INT_MAP:
+        elif kind is _layout.Kind.INT_MAP:
             entry = fi.descriptor.message_type
             assert entry is not None
             value = entry.fields_by_name["value"]
@@ -294,7 +295,7 @@ class _Builder:
             raise AssertionError(kind)
         return schema, required
 
-    def message(self, info: _schema.MessageInfo) -> dict[str, Any]:
+    def message(self, info: _layout.MessageInfo) -> dict[str, Any]:
         """The object schema of a message: its fields in canonical order, nothing else."""
         properties: dict[str, Any] = {}
         required: list[str] = []
@@ -321,7 +322,7 @@ def build(descriptions: Mapping[str, str]) -> dict[str, Any]:
     deterministic, so :func:`render` gives stable bytes.
     """
     builder = _Builder(descriptions)
-    root = builder.message(_schema.TASK_SPEC)
+    root = builder.message(_layout.TASK_SPEC)
     unused = VALIDATE_RULES.keys() - builder.used_rules
     if unused:
         raise RuntimeError(

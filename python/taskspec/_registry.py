@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final, Protocol, runtime_checkable
 
 from taskspec._enums import Language
-from taskspec._gostr import go_quote
+from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
 
 if TYPE_CHECKING:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from taskspec import _schema
-from taskspec._errors import TaskSpecError, ValidationError, Violation
-from taskspec._gostr import go_quote, go_trim_space
+from taskspec._errors import TaskSpecError, ValidationError, Violation, require_task_spec
 from taskspec._suggest import suggest
+from taskspec.bridge import _layout
+from taskspec.bridge._gostr import go_quote, go_trim_space
 from taskspec.v1 import taskspec_pb2
 
 __all__ = ["CURRENT_TASK_SPEC_VERSION", "check", "signal_keys", "validate"]
@@ -23,15 +23,15 @@ __all__ = ["CURRENT_TASK_SPEC_VERSION", "check", "signal_keys", "validate"]
 #: The TaskSpec schema version this build reads and writes.
 CURRENT_TASK_SPEC_VERSION = 1
 
-_LANGUAGE = _schema.enum_info(taskspec_pb2.Language.DESCRIPTOR)
-_DIFFICULTY = _schema.enum_info(taskspec_pb2.Difficulty.DESCRIPTOR)
-_KIND = _schema.enum_info(taskspec_pb2.GeneratedKind.DESCRIPTOR)
+_LANGUAGE = _layout.enum_info(taskspec_pb2.Language.DESCRIPTOR)
+_DIFFICULTY = _layout.enum_info(taskspec_pb2.Difficulty.DESCRIPTOR)
+_KIND = _layout.enum_info(taskspec_pb2.GeneratedKind.DESCRIPTOR)
 
 Position = tuple[int, int]
 
 
 def _enum_text(
-    info: _schema.EnumInfo, number: int, path: str, raw: Mapping[str, str]
+    info: _layout.EnumInfo, number: int, path: str, raw: Mapping[str, str]
 ) -> str | None:
     """The Go-side string of an enum field, or None when it is valid.
 
@@ -113,10 +113,10 @@ def validate(spec: taskspec_pb2.TaskSpec) -> None:
     begins with the first one in Go's wording (less Go's ``eval: `` prefix).
     Like Go, it does not check that referenced files or symbols exist.
     """
-    if not isinstance(spec, taskspec_pb2.TaskSpec):
-        raise ValidationError(
-            [Violation("", f"expected a taskspec.v1.TaskSpec, got {type(spec).__name__}")]
-        )
+    try:
+        require_task_spec(spec)
+    except TaskSpecError as err:
+        raise ValidationError([Violation("", str(err))]) from None
     violations = check(spec)
     if violations:
         raise ValidationError(violations)
@@ -129,6 +129,5 @@ def signal_keys(spec: taskspec_pb2.TaskSpec) -> list[str]:
     encoding, which is what Go's ``sort.Strings`` uses. This differs from the
     key order of the canonical YAML, which follows yaml.v3's own rules.
     """
-    if not isinstance(spec, taskspec_pb2.TaskSpec):
-        raise TaskSpecError(f"expected a taskspec.v1.TaskSpec, got {type(spec).__name__}")
+    require_task_spec(spec)
     return sorted(spec.difficulty_signals)

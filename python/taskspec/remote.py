@@ -46,8 +46,8 @@ except ImportError as err:  # pragma: no cover - exercised only without the extr
 from taskspec._api import validate
 from taskspec._enums import Language
 from taskspec._errors import TaskSpecError, ValidationError
-from taskspec._gostr import go_quote
 from taskspec._registry import Registry
+from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import generator_service_pb2 as service_pb2
 from taskspec.v1 import generator_service_pb2_grpc as service_grpc
 from taskspec.v1 import taskspec_pb2

@@ -62,7 +62,8 @@ def _marshal(spec: Any) -> bytes:
 def check(data: bytes) -> None:
     """Raise AssertionError (or let a stray exception out) when *data* breaks a promise."""
     # Imported here so that atheris can instrument the package first.
-    from taskspec import TaskSpecError, _api, _convert, _decode, _fastpath  # noqa: PLC0415
+    from taskspec import TaskSpecError, _api, _convert  # noqa: PLC0415
+    from taskspec.bridge import _decode, _fastpath  # noqa: PLC0415
 
     # The converter's readers share the promise; the same bytes are hostile
     # JSON and binary protobuf as well.
@@ -122,8 +123,8 @@ def main(argv: Sequence[str]) -> None:
         args.append(f"-artifact_prefix={DEFAULT_WORK_DIR}/")
     with atheris.instrument_imports(include=["taskspec", "yaml"]):
         import taskspec  # noqa: PLC0415
-        import taskspec._decode  # noqa: PLC0415
-        import taskspec._fastpath  # noqa: F401, PLC0415
+        import taskspec.bridge._decode  # noqa: PLC0415
+        import taskspec.bridge._fastpath  # noqa: F401, PLC0415
     atheris.Setup(args, _one_input)
     atheris.Fuzz()
 

@@ -1,7 +1,7 @@
 """Strict YAML -> TaskSpec decoding.
 
 One converter walks the document by the message descriptors (through
-:mod:`taskspec._schema`), threading the field path through every call, so a
+:mod:`taskspec.bridge._layout`), threading the field path through every call, so a
 problem is reported once, at the exact field, line and column. It reads the
 document the way Go's ``ParseTaskSpec`` does (yaml.v3 with unknown fields
 rejected), and is stricter wherever yaml.v3 would lose data silently; each
@@ -14,7 +14,7 @@ parser's events before anything is composed, and alias expansion while the
 tree is walked, so a hostile document fails fast with a :class:`DecodeError`
 instead of exhausting the stack, the CPU or memory. Whatever the input, no
 exception but a :class:`~taskspec.TaskSpecError` leaves this module; the
-numbers in a document are read by Go's ASCII-only rules (:mod:`taskspec._resolve`),
+numbers in a document are read by Go's ASCII-only rules (:mod:`taskspec.bridge._resolve`),
 never by Python's ``int()``, which takes other scripts' digits and refuses
 more than 4,300 of them.
 """
@@ -30,10 +30,11 @@ import yaml
 from yaml._yaml import CParser
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from taskspec import _schema
 from taskspec._errors import DecodeError, Violation
-from taskspec._resolve import resolve
-from taskspec._schema import (
+from taskspec._limits import INT64_MAX, INT64_MIN, MAX_DEPTH, MAX_DOCUMENT_BYTES, MAX_NODES
+from taskspec._suggest import suggest
+from taskspec.bridge import _layout
+from taskspec.bridge._layout import (
     K_ENUM,
     K_INT,
     K_INT_MAP,
@@ -44,33 +45,14 @@ from taskspec._schema import (
     FieldInfo,
     MessageInfo,
 )
-from taskspec._suggest import suggest
+from taskspec.bridge._resolve import resolve
 from taskspec.v1 import taskspec_pb2
 
 __all__ = [
-    "MAX_DEPTH",
-    "MAX_DOCUMENT_BYTES",
-    "MAX_NODES",
     "STRICTER_THAN_GO",
     "Decoded",
     "decode",
 ]
-
-#: Largest document accepted, in bytes. Sidecars are a few KiB; the bound
-#: keeps a hostile or mistaken input (a log file, a binary) from costing more
-#: than a fraction of a second.
-MAX_DOCUMENT_BYTES: Final = 16 * 1024 * 1024
-
-#: Deepest nesting of collections accepted. A TaskSpec needs 3 levels; the
-#: bound only exists so that libyaml never recurses deeply enough to exhaust
-#: the C stack.
-MAX_DEPTH: Final = 64
-
-#: Most nodes a document may hold, counted on the parser's events before
-#: anything is composed, and most nodes visited while walking, counting
-#: every alias expansion. It bounds the time and memory a large or
-#: alias-heavy document can cost; a TaskSpec has a few dozen nodes.
-MAX_NODES: Final = 100_000
 
 #: Documents Go's ParseTaskSpec accepts and this decoder rejects on purpose,
 #: each with the reason. Every one of them either loses data silently in Go,
@@ -128,8 +110,6 @@ _INT_TAG: Final = _TAG_PREFIX + "int"
 _FLOAT_TAG: Final = _TAG_PREFIX + "float"
 _PLAIN: Final = "?"  # our resolver's tag for an untagged (or "!"-tagged) plain scalar
 _QUOTED: Final = "!"  # our resolver's tag for an untagged quoted or block scalar
-K_INT64_MIN: Final = -(2**63)
-K_INT64_MAX: Final = 2**63 - 1
 # Characters that can open a nesting level. When a document has few of them,
 # its depth is provably small and the exact depth scan is skipped.
 _NESTING_CHARS: Final = (b"[", b"{", b"-", b"?")
@@ -353,7 +333,7 @@ class _Walker:
             exact, rtag, resolved = resolved, "!!float", float(resolved)  # as yaml.v3 does
         if rtag == "!!int":
             assert isinstance(resolved, int)
-            if K_INT64_MIN <= resolved <= K_INT64_MAX:
+            if INT64_MIN <= resolved <= INT64_MAX:
                 return resolved
             raise _fail(path, f"integer {_q(value)} is out of the int64 range", node)
         if rtag == "!!float":
@@ -387,7 +367,7 @@ class _Walker:
                 raise _fail(
                     path, f"expected an integer, got the non-integral number {_q(value)}", node
                 )
-            if K_INT64_MIN <= exact <= K_INT64_MAX:
+            if INT64_MIN <= exact <= INT64_MAX:
                 raise _fail(
                     path,
                     f"number {_q(value)} does not survive float64, which yaml.v3 reads it"
@@ -395,7 +375,7 @@ class _Walker:
                     node,
                 )
             raise _fail(path, f"number {_q(value)} is out of the int64 range", node)
-        if not K_INT64_MIN <= result <= K_INT64_MAX:
+        if not INT64_MIN <= result <= INT64_MAX:
             raise _fail(path, f"number {_q(value)} is out of the int64 range", node)
         return result
 
@@ -786,5 +766,5 @@ def decode(data: bytes | bytearray | memoryview | str) -> Decoded:
         raise _fail(
             "", f"expected a mapping at the top of the document, got {_describe(root)}", root
         )
-    walker.message(root, _schema.TASK_SPEC, out.spec, "")
+    walker.message(root, _layout.TASK_SPEC, out.spec, "")
     return out

@@ -23,7 +23,7 @@ import threading
 from types import FrameType
 from typing import Any, Final
 
-from taskspec._clikit import EXIT_INVALID, EXIT_OK
+from taskspec.cli._kit import EXIT_INVALID, EXIT_OK
 
 __all__ = ["register"]
 

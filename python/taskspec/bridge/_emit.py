@@ -6,7 +6,7 @@ writer must reproduce them exactly rather than produce "equivalent YAML". The
 layout yaml.v3 uses for a Go struct is fixed (block mappings, 4-space indent,
 indented block sequences, ``{}``/``[]`` for empty collections, no line
 folding), so instead of simulating yaml.v3's event-driven emitter this module
-walks the message with the descriptor tables of :mod:`taskspec._schema` and
+walks the message with the descriptor tables of :mod:`taskspec.bridge._layout` and
 writes each piece directly. Only scalars need real analysis: yaml.v3 picks
 plain, single-quoted, double-quoted or literal style per string, and that
 choice is reproduced rule for rule by :func:`_scalar` and :func:`_key`.
@@ -30,8 +30,9 @@ from functools import cmp_to_key
 from typing import Any, Final, cast
 
 from taskspec._errors import TaskSpecError, Violation
-from taskspec._resolve import _DIGIT_CHARS, _HAS_DIGIT, _M_QUOTED, _WORDS, needs_quotes
-from taskspec._schema import TASK_SPEC, Kind, MessageInfo
+from taskspec._limits import INT64_MIN, UINT64_MAX
+from taskspec.bridge._layout import TASK_SPEC, Kind, MessageInfo
+from taskspec.bridge._resolve import _DIGIT_CHARS, _HAS_DIGIT, _M_QUOTED, _WORDS, needs_quotes
 from taskspec.v1 import taskspec_pb2
 
 __all__ = ["ROUND_TRIP_FIXES", "marshal", "sort_map_keys"]
@@ -408,7 +409,7 @@ def _is_digit(ch: str) -> bool:
 
 
 def _wrap64(n: int) -> int:
-    return ((n + (1 << 63)) & ((1 << 64) - 1)) - (1 << 63)
+    return ((n - INT64_MIN) & UINT64_MAX) + INT64_MIN
 
 
 def _key_less(a: str, b: str) -> bool:

@@ -11,7 +11,7 @@ crosses the process boundary but its path. Chunks come back in order, which
 makes the output the same for any number of jobs, and it streams while later
 chunks are still being checked. Ctrl-C stops the run with status 130.
 
-Only sidecars are checked below a directory (see :mod:`taskspec._discover`);
+Only sidecars are checked below a directory (see :mod:`taskspec.cli._discover`);
 a file named on the command line is always checked, and ``-`` reads
 standard input. Each problem is one line on stdout (``--format``: text,
 json, or GitHub annotations). The progress indicator and the closing
@@ -33,7 +33,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from taskspec._api import parse_task_spec
-from taskspec._clikit import (
+from taskspec._errors import TaskSpecError, Violation
+from taskspec._io import read_file
+from taskspec.cli._discover import STDIN, ConfigError, Selection, walk
+from taskspec.cli._kit import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_USAGE,
@@ -46,9 +49,6 @@ from taskspec._clikit import (
     unreadable,
     warn_no_sidecars,
 )
-from taskspec._discover import STDIN, ConfigError, Selection, walk
-from taskspec._errors import TaskSpecError, Violation
-from taskspec._io import read_file
 
 __all__ = ["check_chunk", "register", "run"]
 

@@ -11,7 +11,9 @@ import argparse
 import sys
 from typing import Any
 
-from taskspec._clikit import (
+from taskspec._convert import Format, convert, format_for_path
+from taskspec._errors import TaskSpecError
+from taskspec.cli._kit import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_USAGE,
@@ -20,8 +22,6 @@ from taskspec._clikit import (
     display_name,
     read_input,
 )
-from taskspec._convert import Format, convert, format_for_path
-from taskspec._errors import TaskSpecError
 
 __all__ = ["register"]
 

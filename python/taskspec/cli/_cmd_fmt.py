@@ -1,7 +1,7 @@
 """``taskspec fmt [--check] [--diff] [--strip-comments] PATH...``: canonical layout, comments kept.
 
 The layout is the canonical YAML the Go package writes, with the file's
-comments kept where a person put them (see :mod:`taskspec._comments`): a
+comments kept where a person put them (see :mod:`taskspec.bridge._comments`): a
 comment is part of the file's data, and a formatter that drops it silently
 loses what a person wrote. A comment that has no place in the canonical
 layout makes ``fmt`` refuse the file, naming the comment's line, rather than
@@ -19,7 +19,10 @@ import difflib
 import sys
 from typing import Any
 
-from taskspec._clikit import (
+from taskspec._errors import TaskSpecError
+from taskspec._io import atomic_write
+from taskspec.cli._discover import STDIN, ConfigError, Selection, walk
+from taskspec.cli._kit import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_USAGE,
@@ -29,9 +32,6 @@ from taskspec._clikit import (
     read_input,
     warn_no_sidecars,
 )
-from taskspec._discover import STDIN, ConfigError, Selection, walk
-from taskspec._errors import TaskSpecError
-from taskspec._io import atomic_write
 
 __all__ = ["register", "run"]
 
@@ -78,7 +78,7 @@ def _diff(name: str, before: bytes, after: bytes) -> str:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: only fmt needs the comment machinery.
-    from taskspec._comments import format_document  # noqa: PLC0415
+    from taskspec.bridge._comments import format_document  # noqa: PLC0415
 
     report = Report(sys.stderr)
     out = sys.stdout

@@ -10,8 +10,8 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
-from taskspec import _cmd_convert, _cmd_fmt, _cmd_schema, _cmd_serve, _cmd_show, _cmd_validate
-from taskspec._clikit import EXIT_USAGE
+from taskspec.cli import _cmd_convert, _cmd_fmt, _cmd_schema, _cmd_serve, _cmd_show, _cmd_validate
+from taskspec.cli._kit import EXIT_USAGE
 
 __all__ = ["main"]
 

@@ -12,7 +12,8 @@ from typing import Any
 
 from taskspec._agent import agent_view
 from taskspec._api import marshal_yaml, parse_task_spec
-from taskspec._clikit import (
+from taskspec._errors import TaskSpecError
+from taskspec.cli._kit import (
     EXIT_INVALID,
     EXIT_OK,
     Report,
@@ -20,7 +21,6 @@ from taskspec._clikit import (
     display_name,
     read_input,
 )
-from taskspec._errors import TaskSpecError
 
 __all__ = ["register"]
 

@@ -67,7 +67,7 @@ from yaml.tokens import (
 
 from taskspec._api import marshal_yaml, parse_task_spec
 from taskspec._errors import DecodeError, TaskSpecError, Violation
-from taskspec._schema import K_INT_MAP, K_MESSAGE, K_MESSAGE_LIST, TASK_SPEC, MessageInfo
+from taskspec.bridge._layout import K_INT_MAP, K_MESSAGE, K_MESSAGE_LIST, TASK_SPEC, MessageInfo
 
 __all__ = ["CommentError", "format_document"]
 

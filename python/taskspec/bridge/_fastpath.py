@@ -21,9 +21,9 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from taskspec import _decode, _emit
-from taskspec._decode import MAX_DOCUMENT_BYTES
-from taskspec._schema import (
+from taskspec._limits import MAX_DOCUMENT_BYTES, MAX_NODES
+from taskspec.bridge import _emit
+from taskspec.bridge._layout import (
     K_ENUM,
     K_INT,
     K_INT_MAP,
@@ -325,7 +325,7 @@ def parse_canonical(data: bytes | str) -> taskspec_pb2.TaskSpec | None:
     if len(raw) > MAX_DOCUMENT_BYTES or not text.endswith("\n") or "\r" in text:
         return None
     lines = text.split("\n")
-    if 2 * len(lines) + 1 > _decode.MAX_NODES:
+    if 2 * len(lines) + 1 > MAX_NODES:
         # A canonical line holds at most two nodes; past the budget the
         # full decoder counts them exactly and rejects the document.
         return None

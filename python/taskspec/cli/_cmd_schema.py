@@ -12,8 +12,8 @@ import argparse
 import sys
 from typing import Any
 
-from taskspec._clikit import EXIT_INVALID, EXIT_OK
 from taskspec._jsonschema import FILENAME, packaged
+from taskspec.cli._kit import EXIT_INVALID, EXIT_OK
 
 __all__ = ["register"]
 

@@ -22,9 +22,9 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from taskspec._discover import STDIN
 from taskspec._errors import TaskSpecError, Violation
 from taskspec._io import read_file, read_stream
+from taskspec.cli._discover import STDIN
 
 __all__ = [
     "EXIT_INVALID",
@@ -55,7 +55,7 @@ def add_input_options(p: Any, *, discovery: bool) -> None:
     """The options every command shares for naming its input.
 
     Commands that walk directories (*discovery*) also take the sidecar
-    selection flags, documented in :mod:`taskspec._discover`.
+    selection flags, documented in :mod:`taskspec.cli._discover`.
     """
     p.add_argument(
         "--stdin-filename",

@@ -27,6 +27,8 @@ import math
 import re
 from typing import Final
 
+from taskspec._limits import INT64_MAX, INT64_MIN, UINT64_MAX
+
 __all__ = ["needs_quotes", "resolve"]
 
 NULL: Final = "!!null"
@@ -37,9 +39,6 @@ STR: Final = "!!str"
 TIMESTAMP: Final = "!!timestamp"
 MERGE: Final = "!!merge"
 
-_INT64_MIN: Final = -(1 << 63)
-_INT64_MAX: Final = (1 << 63) - 1
-_UINT64_MAX: Final = (1 << 64) - 1
 #: Digits in the largest uint64 (18446744073709551615); a longer decimal overflows.
 _UINT64_DIGITS: Final = 20
 
@@ -130,7 +129,7 @@ def _parse_uint(s: str, base: int) -> int | None:
         if d is None or d >= base:
             return None
         n = n * base + d
-        if n > _UINT64_MAX:
+        if n > UINT64_MAX:
             return None  # Go's ErrRange; stopping keeps a long input linear
     return n
 
@@ -146,8 +145,8 @@ def _parse_int(s: str, base: int) -> int | None:
     if un is None:
         return None
     if neg:
-        return -un if un <= -_INT64_MIN else None
-    return un if un <= _INT64_MAX else None
+        return -un if un <= -INT64_MIN else None
+    return un if un <= INT64_MAX else None
 
 
 # Go's base-0 integer syntax once underscores are gone: optional sign, then
@@ -183,10 +182,10 @@ def _parse_int_or_uint(s: str) -> int | None:
     else:
         n = int(dec)
     if sign == "-":
-        return -n if n <= -_INT64_MIN else None
+        return -n if n <= -INT64_MIN else None
     if sign == "+":  # ParseUint takes no sign: int64 range only
-        return n if n <= _INT64_MAX else None
-    return n if n <= _UINT64_MAX else None
+        return n if n <= INT64_MAX else None
+    return n if n <= UINT64_MAX else None
 
 
 def _underscores_ok(s: str) -> bool:

@@ -1,0 +1,45 @@
+"""Every limit and numeric bound of the contract, each written once.
+
+The readers, the writer, the converter, the CLI's bounded reads and the JSON
+Schema all enforce or publish these numbers; keeping them here means a
+change to one is a change everywhere, and the Go library's equivalents are
+checked against them by the conformance tests.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = [
+    "INT64_MAX",
+    "INT64_MIN",
+    "MAX_DEPTH",
+    "MAX_DOCUMENT_BYTES",
+    "MAX_NODES",
+    "UINT64_MAX",
+]
+
+#: The range of Go's ``int64`` and protobuf's ``int64``: every integer field
+#: of a TaskSpec holds one.
+INT64_MIN: Final = -(1 << 63)
+INT64_MAX: Final = (1 << 63) - 1
+
+#: The largest ``uint64``: yaml.v3 resolves plain integers up to it before
+#: Go's decoder refuses what does not fit the target field.
+UINT64_MAX: Final = (1 << 64) - 1
+
+#: Largest document accepted, in bytes. Sidecars are a few KiB; the bound
+#: keeps a hostile or mistaken input (a log file, a binary) from costing more
+#: than a fraction of a second.
+MAX_DOCUMENT_BYTES: Final = 16 * 1024 * 1024
+
+#: Deepest nesting of collections accepted. A TaskSpec needs 3 levels; the
+#: bound only exists so that libyaml never recurses deeply enough to exhaust
+#: the C stack.
+MAX_DEPTH: Final = 64
+
+#: Most nodes a document may hold, counted on the parser's events before
+#: anything is composed, and most nodes visited while walking, counting
+#: every alias expansion. It bounds the time and memory a large or
+#: alias-heavy document can cost; a TaskSpec has a few dozen nodes.
+MAX_NODES: Final = 100_000
