@@ -73,8 +73,9 @@ $(GRPC_PEER): $(shell find $(GRPC_PEER_DIR) gen/go $(GOLIB_DIR) -name '*.go' -o 
 grpc-peer: $(GRPC_PEER) ## Build the Go end of the cross-language GeneratorService tests into .bin/
 
 .PHONY: vectors
-vectors: venv conform ## Regenerate tests/conformance/vectors/ from the Go consumer (seeded: same bytes every run)
-	$(VPY) -m scripts.gen_vectors
+vectors: venv conform ## Regenerate the conformance vectors (Go consumer, seeded) and the Go library's rule cases
+	$(VPY) -m tests.conformance.generate
+	$(VPY) -m tests.conformance.rule_cases
 
 .PHONY: generate
 generate: venv $(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC) ## Generate Python and Go stubs from proto/

@@ -16,9 +16,9 @@ import (
 )
 
 // The conformance vectors are the Go package's recorded answers
-// (tests/conformance/vectors, written by scripts/gen_vectors.py). The Python
-// library's tests hold it to the same files, so passing here means both
-// libraries agree with the Go package, and with each other.
+// (tests/conformance/vectors, written by tests/conformance/generate.py).
+// The Python library's tests hold it to the same files, so passing here
+// means both libraries agree with the Go package, and with each other.
 const vectorsDir = "../tests/conformance/vectors"
 
 type specJSON struct {

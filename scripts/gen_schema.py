@@ -1,8 +1,9 @@
 """Generate the TaskSpec JSON Schema from proto/ (run by ``make schema``).
 
 The schema's structure comes from the descriptors the package already walks
-(:mod:`taskspec._jsonschema`); this script only adds what the runtime
-descriptors lack: the proto's doc comments. They are read from a
+and from the rule table that ``Validate`` runs (:mod:`taskspec._jsonschema`,
+:mod:`taskspec._rules`); this script only adds what the runtime descriptors
+lack: the proto's doc comments. They are read from a
 ``buf build`` image with source info, so the descriptions editors show are
 the proto's own words and cannot drift from them.
 

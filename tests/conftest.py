@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.gobridge import GoConsumer
+from tests.conformance.gobridge import GoConsumer
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFORM = ROOT / ".bin" / "taskspec-conform"

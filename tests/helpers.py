@@ -4,39 +4,13 @@ from __future__ import annotations
 
 import taskspec
 from taskspec import TaskSpec, TaskSpecError
+from tests.conformance.handwritten import BASE
 
 __all__ = ["VALID_DOC", "check_invalid", "check_valid", "valid_spec"]
 
-#: A small valid sidecar in canonical form.
-VALID_DOC = b"""\
-task_spec_version: 1
-task_id: kg-go-impl-mathx-gcd
-language: go
-difficulty: medium
-difficulty_signals:
-    cyclomatic_complexity: 4
-    edge_count: 9
-generated_from:
-    kind: kg_template
-    template_id: impl-pure-fn
-    kg_query:
-        intent: code_context
-        seed_symbol: mathx.GCD
-prompt: Implement mathx.GCD.
-solution_artifacts:
-    - path: mathx/gcd.go
-      role: target
-verification:
-    build_cmd:
-        - go
-        - build
-        - ./...
-    test_cmd:
-        - go
-        - test
-        - ./mathx/...
-    timeout_seconds: 120
-"""
+#: A small valid sidecar in canonical form (tests/conformance/sources/accepted/base.yaml,
+#: which is also the document most hand-written conformance vectors are edits of).
+VALID_DOC: bytes = BASE
 
 
 def valid_spec() -> TaskSpec:

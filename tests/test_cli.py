@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import taskspec
+from taskspec.cli._kit import Report, read_checked
 from taskspec.cli._main import main
 from tests.cliutil import run_cli
 from tests.helpers import VALID_DOC
@@ -232,3 +234,23 @@ def test_version_comes_from_the_package_metadata() -> None:
     assert (result.returncode, result.stdout) == (0, f"taskspec {version('taskspec')}\n")
     with pytest.raises(AttributeError):
         taskspec.__not_there__  # noqa: B018
+
+
+def test_read_checked_reads_checks_and_reports_in_one_step(tmp_path: Path) -> None:
+    """The step show, convert, fmt and validate share: read, check, report a failure once."""
+    out = io.StringIO()
+    report = Report(out)
+    good = tmp_path / "taskspec.yaml"
+    good.write_bytes(VALID_DOC)
+    checked = read_checked(report, str(good), "good.yaml", taskspec.parse_task_spec)
+    assert checked is not None
+    assert checked[0] == VALID_DOC
+    assert checked[1].task_id == "kg-go-impl-mathx-gcd"
+    bad = VALID_DOC.replace(b"language: go", b"language: [go]")
+    assert read_checked(report, bad, "bad.yaml", taskspec.parse_task_spec) is None
+    missing = str(tmp_path / "gone.yaml")
+    assert read_checked(report, missing, "gone.yaml", taskspec.parse_task_spec) is None
+    assert (report.invalid, report.unreadable, report.failed) == (1, 1, 2)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("bad.yaml:3:11: language: expected a string, got a sequence")
+    assert lines[1] == "gone.yaml: cannot read: No such file or directory"

@@ -1,4 +1,4 @@
-"""Tests for keeping comments across formatting (taskspec.bridge._comments.format_document).
+"""Tests for keeping comments across formatting (taskspec.cli._comments.format_document).
 
 The rules under test: leading comments stay at the top, trailing ones at the
 end, a comment on a line of its own stays directly above the key or list
@@ -29,8 +29,8 @@ from yaml.tokens import (
 
 import taskspec
 from taskspec import DecodeError, TaskSpec, TaskSpecError, ValidationError
-from taskspec.bridge import _comments
-from taskspec.bridge._comments import CommentError, format_document
+from taskspec.cli import _comments, _comments_place, _comments_scan
+from taskspec.cli._comments import CommentError, format_document
 from tests import vectors
 from tests.strategies import valid_specs
 
@@ -387,12 +387,12 @@ def test_key_after_a_block_ending_in_a_line_separator() -> None:
 
 def test_a_comment_the_result_would_lose_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """The result is re-read before it is returned: a lost comment is an error, not a loss."""
-    real = _comments._render
+    real = _comments_place.render
 
     def lossy(layout: Any, placed: list[Any]) -> str:
         return real(layout, placed[1:])
 
-    monkeypatch.setattr(_comments, "_render", lossy)
+    monkeypatch.setattr(_comments, "render", lossy)
     source = edit("language: go", "language: go # a", "prompt:", "# b\nprompt:")
     with pytest.raises(CommentError) as info:
         format_document(source.encode())
@@ -402,7 +402,7 @@ def test_a_comment_the_result_would_lose_is_refused(monkeypatch: pytest.MonkeyPa
 
 def test_a_hash_nobody_accounted_for_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every '#' outside tokens must be a found comment; a missed one is refused, not dropped."""
-    monkeypatch.setattr(_comments, "_gap", lambda *args: None)
+    monkeypatch.setattr(_comments_scan, "_gap", lambda *args: None)
     source = edit("language: go", "language: go   # owner: platform-eval")
     with pytest.raises(CommentError) as info:
         format_document(source.encode())
@@ -432,7 +432,7 @@ def test_document_without_hash_skips_comment_work(monkeypatch: pytest.MonkeyPatc
     def fail(*args: object, **kwargs: object) -> None:
         raise AssertionError("comment scan ran on a document without '#'")
 
-    monkeypatch.setattr(_comments, "_scan", fail)
+    monkeypatch.setattr(_comments, "scan_document", fail)
     source = edit("test_cmd:", "test_cmd:  ", "language: go", "language:   go").encode()
     assert format_document(source) == taskspec.marshal_yaml(taskspec.parse_task_spec(source))
 

@@ -20,7 +20,7 @@ import taskspec
 from taskspec import DecodeError, TaskSpec, TaskSpecError, ValidationError
 from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.bridge._decode import STRICTER_THAN_GO
-from tests.gobridge import GoConsumer, GoResult, spec_from_json, spec_to_json
+from tests.conformance.gobridge import GoConsumer, GoResult, spec_from_json, spec_to_json
 from tests.vectors import (
     Vector,
     check_each,

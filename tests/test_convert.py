@@ -16,9 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import taskspec
-from taskspec import DecodeError, TaskSpec, TaskSpecError, ValidationError
-from taskspec._convert import (
+from taskspec import (
+    DecodeError,
     Format,
+    TaskSpec,
+    TaskSpecError,
+    ValidationError,
     convert,
     format_for_path,
     marshal,
@@ -29,7 +32,7 @@ from taskspec._convert import (
     parse_json,
 )
 from tests.cliutil import run_cli
-from tests.gobridge import GoConsumer, spec_from_json, spec_to_json
+from tests.conformance.gobridge import GoConsumer, spec_from_json, spec_to_json
 from tests.helpers import VALID_DOC, valid_spec
 from tests.strategies import valid_specs
 
@@ -210,6 +213,14 @@ def test_int64_extremes_survive_json() -> None:
     assert obj["difficultySignals"]["min"] == "-9223372036854775808"
     assert obj["verification"]["timeoutSeconds"] == "9223372036854775807"
     assert parse_json(marshal_json(spec)) == spec
+
+
+def test_the_whole_converter_is_public() -> None:
+    from taskspec import _convert  # noqa: PLC0415
+
+    for name in _convert.__all__:
+        assert name in taskspec.__all__
+        assert getattr(taskspec, name) is getattr(_convert, name)
 
 
 def test_format_for_path() -> None:
@@ -481,6 +492,10 @@ def test_go_writes_the_same_binpb_and_reads_our_json_and_binpb(
     assert encoded["ok"], encoded
     assert marshal_binpb(spec) == base64.b64decode(encoded["binpb_b64"])
     assert parse_json(encoded["json"]) == spec
+    # protojson's whitespace varies by design; its fields and keys, in order, do not.
+    assert json.loads(marshal_json(spec), object_pairs_hook=list) == json.loads(
+        encoded["json"], object_pairs_hook=list
+    )
 
     from_json = go.request(op="wire_decode", json=marshal_json(spec).decode())
     assert from_json["ok"], from_json

@@ -130,6 +130,26 @@ def test_a_bad_configuration_is_a_usage_error(
         assert message in err and "pyproject.toml" in err
 
 
+def test_a_pyproject_that_is_not_utf8_is_a_usage_error(
+    harness: Harness, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (harness.root / "pyproject.toml").write_bytes(b'[tool.taskspec]\nexclude = ["\xff"]\n')
+    code, out, err = run(capsys, "validate", ".")
+    assert (code, out) == (2, "")
+    assert "pyproject.toml: cannot read: 'utf-8' codec can't decode byte 0xff" in err
+
+
+def test_a_file_named_dash_below_dot_is_a_file_not_standard_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-").write_bytes(b"task_id: [\n")
+    assert walked(".", include=["-"], use_config=False) == [os.path.join(os.curdir, "-")]
+    code, out, _ = run(capsys, "validate", "--include", "-", ".")
+    assert code == 1
+    assert out.startswith("./-:2:1: invalid YAML: ")
+
+
 def test_a_directory_without_sidecars_warns(
     harness: Harness, capsys: pytest.CaptureFixture[str]
 ) -> None:

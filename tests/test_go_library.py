@@ -20,7 +20,7 @@ import pytest
 import taskspec
 from taskspec import DecodeError, TaskSpec, TaskSpecError, ValidationError
 from taskspec.v1 import taskspec_pb2
-from tests.gobridge import GoConsumer, GoResult
+from tests.conformance.gobridge import GoConsumer, GoResult
 from tests.strategies import HARD_STRINGS
 from tests.vectors import CLASSES, Vector, first_difference, load, stricter
 

@@ -20,9 +20,9 @@ from yaml._yaml import CParser
 
 import taskspec
 from taskspec import DecodeError, TaskSpecError, _convert, _limits
-from taskspec.bridge import _decode
+from taskspec.bridge import _decode, _fastpath
 from taskspec.bridge._fastpath import parse_canonical
-from tests.gobridge import GoConsumer
+from tests.conformance.gobridge import GoConsumer
 from tests.helpers import VALID_DOC, check_invalid, check_valid
 
 
@@ -245,6 +245,7 @@ def test_the_node_budget_counts_every_node_exactly(monkeypatch: pytest.MonkeyPat
     assert _decode.decode(VALID_DOC).spec.task_id == "kg-go-impl-mathx-gcd"
     check_valid(VALID_DOC)
     monkeypatch.setattr(_decode, "MAX_NODES", nodes - 1)
+    monkeypatch.setattr(_fastpath, "MAX_NODES", nodes - 1)
     # The fast path for canonical documents defers to the decoder's count.
     assert parse_canonical(VALID_DOC) is None
     check_invalid(VALID_DOC, DecodeError, path="", message=f"more than {nodes - 1} nodes")

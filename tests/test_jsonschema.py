@@ -22,7 +22,8 @@ from google.protobuf.message import Message
 from jsonschema import Draft202012Validator
 
 import taskspec
-from taskspec import TaskSpecError, _jsonschema, _limits, _validate
+from taskspec import TaskSpecError, _jsonschema, _limits, _rules, _validate
+from taskspec._rules import Keyword
 from taskspec.bridge import _decode, _layout
 from taskspec.bridge._layout import Kind
 from taskspec.cli._main import main
@@ -225,7 +226,7 @@ def test_integer_bounds_follow_the_proto_types() -> None:
     assert SCHEMA["properties"]["task_spec_version"]["const"] == 1
 
 
-# -- VALIDATE_RULES is Validate -------------------------------------------
+# -- the rule table's schema column is Validate ----------------------------
 
 
 def _target(spec: Message, path: tuple[str | int, ...]) -> tuple[Message, str]:
@@ -247,28 +248,39 @@ def _violations(path: tuple[str | int, ...], value: Any) -> set[str]:
     return {v.field_path for v in _validate.check(spec)}
 
 
-def _int_allowed(rule: _jsonschema.Rule, value: int) -> bool:
-    if rule.const is not None:
-        return value == rule.const
-    return rule.minimum is None or value >= rule.minimum
+def _int_allowed(said: frozenset[Keyword], bound: int | None, value: int) -> bool:
+    if Keyword.CONST in said:
+        return value == bound
+    return Keyword.MINIMUM not in said or (bound is not None and value >= bound)
 
 
 LEAVES = [(p, fi) for p, fi in FIELDS if fi.kind not in (Kind.MESSAGE, Kind.MESSAGE_LIST)]
 
 
 @pytest.mark.parametrize(("path", "fi"), LEAVES, ids=[_name(p) for p, _ in LEAVES])
-def test_rules_table_matches_validate(path: tuple[str | int, ...], fi: _layout.FieldInfo) -> None:
-    """Probe Validate field by field; the table must predict every outcome."""
-    rule = _jsonschema.VALIDATE_RULES.get(fi.full_name, _jsonschema.Rule())
+def test_schema_column_predicts_validate(
+    path: tuple[str | int, ...], fi: _layout.FieldInfo
+) -> None:
+    """Probe Validate field by field; what the schema says must predict every outcome."""
+    rule = _rules.BY_FIELD.get(fi.full_name)
+    said = rule.schema if rule is not None else frozenset()
+    bound = rule.bound if rule is not None else None
     where = _name(path)
-    assert (where in _violations(path, None)) == rule.required
+    assert (where in _violations(path, None)) == (Keyword.REQUIRED in said)
     if fi.kind is Kind.STRING:
-        assert (where in _violations(path, " \t\n\u3000")) == rule.not_blank
+        assert (where in _violations(path, " \t\n\u3000")) == (Keyword.NOT_BLANK in said)
     elif fi.kind is Kind.INT:
         for value in (-1, 2, 2**63 - 1, -(2**63)):
-            assert (where in _violations(path, value)) == (not _int_allowed(rule, value)), value
+            allowed = _int_allowed(said, bound, value)
+            assert (where in _violations(path, value)) == (not allowed), value
     elif fi.kind is Kind.ENUM:
-        assert (where in _violations(path, 99)) == rule.required
+        assert (where in _violations(path, 99)) == (Keyword.ENUM in said)
+
+
+def test_every_rule_is_in_the_schema_or_listed_as_not() -> None:
+    for rule in _rules.RULES:
+        key = f"{rule.path}: {rule.message}"
+        assert bool(rule.schema) != (key in _jsonschema.NOT_IN_SCHEMA), rule.path
 
 
 # -- canonical documents pass ---------------------------------------------

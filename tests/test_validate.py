@@ -7,8 +7,8 @@ from collections.abc import Callable
 import pytest
 
 import taskspec
-from taskspec import TaskSpec, ValidationError
-from tests.gobridge import GoConsumer, spec_to_json
+from taskspec import TaskSpec, ValidationError, _rules
+from tests.conformance.gobridge import GoConsumer, spec_to_json
 from tests.helpers import VALID_DOC, check_invalid, valid_spec
 
 Mutation = Callable[[TaskSpec], None]
@@ -76,6 +76,12 @@ RULES: list[tuple[str, Mutation, str, str]] = [
         "verification.timeout_seconds must be non-negative, got -5",
     ),
 ]
+
+
+def test_every_rule_of_the_table_is_checked_here_in_its_order() -> None:
+    """RULES above is the oracle, written from CONTRACT.md; it must cover the whole table."""
+    paths = list(dict.fromkeys(r[2] for r in RULES))
+    assert paths == [rule.path for rule in _rules.RULES]
 
 
 @pytest.mark.parametrize(

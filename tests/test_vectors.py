@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from scripts import gen_vectors
-from tests.gobridge import GoConsumer
-from tests.vectors import CLASSES, VECTORS_DIR, load
+import pytest
 
-INT64_MIN = -(2**63)
-INT64_MAX = 2**63 - 1
+from taskspec._limits import INT64_MAX, INT64_MIN
+from tests.conformance import generate, handwritten
+from tests.conformance.gobridge import GoConsumer
+from tests.conformance.paths import CONFORMANCE_DIR, ROOT
+from tests.conformance.specs import order_is_total
+from tests.helpers import VALID_DOC
+from tests.vectors import CLASSES, VECTORS_DIR, load
 
 
 def _tree(root: Path) -> dict[str, bytes]:
@@ -23,7 +28,7 @@ def _tree(root: Path) -> dict[str, bytes]:
 
 
 def test_regenerating_with_the_seed_reproduces_every_byte(go: GoConsumer, tmp_path: Path) -> None:
-    counts = gen_vectors.generate(go, tmp_path, gen_vectors.DEFAULT_SEED)
+    counts = generate.generate(go, tmp_path, generate.DEFAULT_SEED)
     fresh, committed = _tree(tmp_path), _tree(VECTORS_DIR)
     assert sorted(fresh) == sorted(committed), set(fresh) ^ set(committed)
     changed = [name for name in fresh if fresh[name] != committed[name]]
@@ -37,6 +42,69 @@ def test_every_document_is_listed_once_in_its_manifest() -> None:
         listed = [v.file for v in load(kind)]
         assert sorted(listed) == on_disk, kind
         assert len(set(listed)) == len(listed), kind
+
+
+def test_the_hand_written_vectors_are_their_sources_as_written() -> None:
+    """Without Go: sources/ and the vectors agree, so no source edit awaits `make vectors`."""
+    for kind in ("rejected", "accepted"):
+        sources = handwritten.load(kind)
+        vectors = load(kind)
+        assert [f"{d.name}.yaml" for d in sources] == [v.file for v in vectors], kind
+        for doc, vector in zip(sources, vectors, strict=True):
+            assert doc.data == vector.data, vector.name
+            assert doc.note == vector.note, vector.name
+            if kind == "rejected":
+                assert doc.stage == vector.meta["go_stage"], vector.name
+
+
+def test_the_tests_base_document_is_the_accepted_base_vector() -> None:
+    base = next(v for v in load("accepted") if v.file == "base.yaml")
+    assert handwritten.BASE == base.data == VALID_DOC
+
+
+@pytest.mark.parametrize(
+    ("manifest", "files", "message"),
+    [
+        ("- {name: a, stage: decode, note: n}\n", ["a", "b"], "unlisted documents ['b']"),
+        ("- {name: a, stage: decode, note: n}\n", [], "missing documents ['a']"),
+        (
+            "- {name: a, stage: decode, note: n}\n- {name: a, stage: validate, note: m}\n",
+            ["a"],
+            "duplicate names ['a']",
+        ),
+        ("- {name: a, stage: parse, note: n}\n", ["a"], "unknown stage 'parse'"),
+        ("- {name: a, note: n}\n", ["a"], "expected the keys name, stage, note"),
+        ("- {name: a, stage: decode, note: n, extra: x}\n", ["a"], "expected the keys"),
+        ("- {name: a, stage: decode, note: 1}\n", ["a"], "must be a non-empty string"),
+        ("- {name: ../a, stage: decode, note: n}\n", ["a"], "cannot be a file stem"),
+        ("{name: a, stage: decode, note: n}\n", ["a"], "expected a list of cases"),
+    ],
+)
+def test_a_malformed_source_directory_is_refused(
+    tmp_path: Path, manifest: str, files: list[str], message: str
+) -> None:
+    directory = tmp_path / "rejected"
+    directory.mkdir()
+    (directory / handwritten.MANIFEST).write_text(manifest, encoding="utf-8")
+    for name in files:
+        (directory / f"{name}.yaml").write_bytes(VALID_DOC)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        handwritten.load("rejected", tmp_path)
+
+
+def test_a_source_directory_is_read_in_manifest_order(tmp_path: Path) -> None:
+    directory = tmp_path / "accepted"
+    directory.mkdir()
+    (directory / handwritten.MANIFEST).write_text(
+        "# comments are allowed\n- {name: z, note: last file}\n- {name: a, note: '2'}\n",
+        encoding="utf-8",
+    )
+    (directory / "z.yaml").write_bytes(b"z\r\n")
+    (directory / "a.yaml").write_bytes(b"")
+    assert handwritten.load("accepted", tmp_path) == (
+        handwritten.Doc("z", "last file", b"z\r\n"),
+        handwritten.Doc("a", "2", b""),
+    )
 
 
 def test_each_class_has_enough_vectors() -> None:
@@ -140,6 +208,32 @@ def test_yaml_v3_key_order_is_partial_for_overflowing_and_non_ascii_digits() -> 
     digit as ord(d) - 48, so its Less can be cyclic; sort.Sort then depends
     on Go's random map order and MarshalYAML is not reproducible.
     """
-    assert gen_vectors.order_is_total(["a9", "a10", "a09", "9", "10", "_", "A", "a"])
-    assert not gen_vectors.order_is_total(["99999999999999999999", "9 ", "10"])  # overflow
-    assert not gen_vectors.order_is_total(["1\u0663\u0663", "\u0663\u0663 ", "\u066391"])  # digits
+    assert order_is_total(["a9", "a10", "a09", "9", "10", "_", "A", "a"])
+    assert not order_is_total(["99999999999999999999", "9 ", "10"])  # overflow
+    assert not order_is_total(["1\u0663\u0663", "\u0663\u0663 ", "\u066391"])  # digits
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_bytes(), str(path))
+    names = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    names |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    return names
+
+
+def test_the_generator_depends_only_on_the_library_and_its_own_modules() -> None:
+    """tests/conformance/ never imports the tests above it, nor scripts/."""
+    for path in sorted(CONFORMANCE_DIR.glob("*.py")):
+        outside = {
+            name
+            for name in _imports(path)
+            if name.split(".")[0] in ("tests", "scripts")
+            and not name.startswith("tests.conformance")
+        }
+        assert not outside, (path.name, outside)
+
+
+def test_scripts_and_tests_do_not_import_each_other() -> None:
+    for path in sorted((ROOT / "scripts").glob("*.py")):
+        assert not {n for n in _imports(path) if n.split(".")[0] == "tests"}, path.name
+    for path in sorted((ROOT / "tests").rglob("*.py")):
+        assert not {n for n in _imports(path) if n.split(".")[0] == "scripts"}, path.name

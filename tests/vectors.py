@@ -1,8 +1,8 @@
 """The shared conformance vectors (``tests/conformance/vectors/``) as typed records.
 
-The vectors are Go's recorded answers (see ``scripts/gen_vectors.py``), so
-every check against them runs without Go. The helpers here load them once
-and run a check over a whole class, collecting every failure into one
+The vectors are Go's recorded answers (see :mod:`tests.conformance.generate`),
+so every check against them runs without Go. The helpers here load them
+once and run a check over a whole class, collecting every failure into one
 assertion so that a regression names all the vectors it breaks at once.
 """
 
@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from taskspec import TaskSpec, TaskSpecError
-from tests.gobridge import spec_from_json
+from tests.conformance.gobridge import spec_from_json
+from tests.conformance.paths import CLASSES, STRICTER_FILE, VECTORS_DIR
 
 __all__ = [
     "CLASSES",
@@ -25,14 +26,10 @@ __all__ = [
     "Vector",
     "check_each",
     "first_difference",
+    "in_memory_stricter_rules",
     "load",
     "stricter",
 ]
-
-CONFORMANCE_DIR = Path(__file__).resolve().parent / "conformance"
-VECTORS_DIR = CONFORMANCE_DIR / "vectors"
-STRICTER_FILE = CONFORMANCE_DIR / "stricter.json"
-CLASSES = ("canonical", "roundtrip_bugs", "rejected", "accepted")
 
 
 @dataclass(frozen=True, slots=True)

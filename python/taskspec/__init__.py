@@ -4,7 +4,10 @@ A TaskSpec is one evaluable programming task: its language, difficulty,
 provenance, prompt, expected files and hidden verification commands. Go
 services read and write it as ``taskspec.yaml`` sidecars; this package reads
 and writes the same sidecars, byte for byte, on top of the protobuf messages
-generated from ``proto/taskspec/v1/taskspec.proto``.
+generated from ``proto/taskspec/v1/taskspec.proto``. The same record also
+travels as binary protobuf and proto3 JSON: :func:`convert`, :func:`parse`
+and :func:`marshal` move it between the three :class:`Format` values, in
+Go's order (binary byte for byte as Go's deterministic ``proto.Marshal``).
 
 Every error this package raises is a :class:`TaskSpecError`.
 """
@@ -13,6 +16,17 @@ from __future__ import annotations
 
 from taskspec._agent import agent_view
 from taskspec._api import marshal_yaml, parse_task_spec, signal_keys, validate
+from taskspec._convert import (
+    Format,
+    convert,
+    format_for_path,
+    marshal,
+    marshal_binpb,
+    marshal_json,
+    parse,
+    parse_binpb,
+    parse_json,
+)
 from taskspec._difficulty import derive_difficulty
 from taskspec._enums import Difficulty, GeneratedKind, Language
 from taskspec._errors import DecodeError, TaskSpecError, ValidationError, Violation
@@ -32,6 +46,7 @@ __all__ = [
     "CURRENT_TASK_SPEC_VERSION",
     "DecodeError",
     "Difficulty",
+    "Format",
     "GenerateOptions",
     "GeneratedFrom",
     "GeneratedKind",
@@ -47,9 +62,17 @@ __all__ = [
     "Verification",
     "Violation",
     "agent_view",
+    "convert",
     "derive_difficulty",
+    "format_for_path",
     "load",
+    "marshal",
+    "marshal_binpb",
+    "marshal_json",
     "marshal_yaml",
+    "parse",
+    "parse_binpb",
+    "parse_json",
     "parse_task_spec",
     "save",
     "signal_keys",

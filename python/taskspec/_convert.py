@@ -19,8 +19,11 @@ Readers are strict where protobuf's own would lose data silently: unknown
 fields are rejected in binary input too (protobuf would keep them as opaque
 bytes that no YAML can carry), and a JSON object that names one field twice
 (``taskId`` and ``task_id``) is rejected instead of keeping the last value.
-Writers are deterministic: map entries are sorted by the bytes of their
-keys, as Go sorts them, so the same spec always gives the same bytes.
+Writers are deterministic and write what Go writes: binary as Go's
+deterministic ``proto.Marshal`` and JSON as ``protojson`` orders it, with
+every map, at any depth, in Go's key order. The fields and maps to order are
+found by walking the message's own descriptors (see :mod:`taskspec._gowire`),
+so a map added to the proto is written Go's way with no change here.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from google.protobuf.unknown_fields import UnknownFieldSet
 from taskspec import _validate
 from taskspec._api import marshal_yaml, parse_task_spec
 from taskspec._errors import DecodeError, TaskSpecError, Violation, require_task_spec
+from taskspec._gowire import go_binary, go_json, is_map
 from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.v1 import taskspec_pb2
 
@@ -70,8 +74,6 @@ class Format(enum.StrEnum):
     BINPB = "binpb"
 
 
-_SIGNALS_NUMBER: Final = taskspec_pb2.TaskSpec.DIFFICULTY_SIGNALS_FIELD_NUMBER
-
 _EXTENSIONS = {
     ".yaml": Format.YAML,
     ".yml": Format.YAML,
@@ -90,7 +92,11 @@ def format_for_path(path: str | os.PathLike[str]) -> Format | None:
 
 
 def parse(data: Data | str, fmt: Format | str) -> taskspec_pb2.TaskSpec:
-    """Decode *data* in format *fmt* and validate it, as :func:`taskspec.parse_task_spec` does."""
+    """Decode *data* in format *fmt* and validate it, as :func:`taskspec.parse_task_spec` does.
+
+    *fmt* is a :class:`Format` or its name; an unknown name is a
+    :class:`~taskspec.TaskSpecError`. Binary protobuf must be bytes.
+    """
     match _format(fmt):
         case Format.YAML:
             return parse_task_spec(data)
@@ -184,7 +190,11 @@ def parse_binpb(data: Data) -> taskspec_pb2.TaskSpec:
 
 
 def marshal(spec: taskspec_pb2.TaskSpec, fmt: Format | str) -> bytes:
-    """Write *spec* in format *fmt*. Like :func:`taskspec.marshal_yaml`, it does not validate."""
+    """Write *spec* in format *fmt*. Like :func:`taskspec.marshal_yaml`, it does not validate.
+
+    *fmt* is a :class:`Format` or its name; an unknown name, or a *spec*
+    that is not a TaskSpec, is a :class:`~taskspec.TaskSpecError`.
+    """
     match _format(fmt):
         case Format.YAML:
             return marshal_yaml(spec)
@@ -195,60 +205,35 @@ def marshal(spec: taskspec_pb2.TaskSpec, fmt: Format | str) -> bytes:
 
 
 def marshal_json(spec: taskspec_pb2.TaskSpec) -> bytes:
-    """Proto3 JSON: lowerCamelCase names, two-space indent, a final newline.
+    """Proto3 JSON, ordered as Go's ``protojson.Marshal``; two-space indent, a final newline.
 
-    Fields come in field-number order and difficulty_signals keys in byte
-    order, so the bytes depend only on the spec. As proto3 JSON specifies,
-    int64 values are strings, enums are their proto names and fields at
-    their default value are left out; an unset kg_query is absent while an
-    empty one is ``{}``, so that distinction survives.
+    Fields come in declaration order and the keys of every map in Go's key
+    order, at every depth, so the bytes depend only on the spec. As proto3
+    JSON specifies, int64 values are strings, enums are their proto names
+    and fields at their default value are left out; an unset kg_query is
+    absent while an empty one is ``{}``, so that distinction survives.
     """
     require_task_spec(spec)
-    obj = json_format.MessageToDict(spec)
-    signals = obj.get("difficultySignals")
-    if isinstance(signals, dict):
-        obj["difficultySignals"] = dict(sorted(signals.items()))
+    obj = go_json(spec, json_format.MessageToDict(spec))
     return (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def marshal_binpb(spec: taskspec_pb2.TaskSpec) -> bytes:
-    """Binary protobuf, byte-identical to Go's deterministic ``proto.Marshal``.
+    """Binary protobuf, byte-identical to Go's ``proto.MarshalOptions{Deterministic: true}``.
 
-    Fields come in field-number order and map entries sorted by the bytes
-    of their keys, as Go writes them. Python's own deterministic mode is
-    not enough: its runtime (upb, protobuf 7.35) sorts a key after every
-    longer key it is a prefix of (``edge_count_max`` before ``edge_count``,
-    and ``""`` last), which is deterministic but not Go's order. So the map
-    entries are written here, in byte order, between the fields before and
-    after the map.
+    Fields come in field-number order, unknown fields last, and the entries
+    of every map, at every depth, sorted by key as Go sorts them (which
+    Python's own deterministic mode does not do for string keys).
     """
     require_task_spec(spec)
-    signals = spec.difficulty_signals
-    if len(signals) < 2:
-        return spec.SerializeToString(deterministic=True)
-    head, tail = taskspec_pb2.TaskSpec(), taskspec_pb2.TaskSpec()
-    head.CopyFrom(spec)
-    tail.CopyFrom(spec)
-    for fd in spec.DESCRIPTOR.fields:
-        if fd.number >= _SIGNALS_NUMBER:
-            head.ClearField(fd.name)
-        if fd.number <= _SIGNALS_NUMBER:
-            tail.ClearField(fd.name)
-    head.DiscardUnknownFields()  # unknown fields come last, with the tail
-    # Code-point order of str is the byte order of UTF-8, which Go sorts by.
-    entries = b"".join(
-        taskspec_pb2.TaskSpec(difficulty_signals={key: signals[key]}).SerializeToString()
-        for key in sorted(signals)
-    )
-    return (
-        head.SerializeToString(deterministic=True)
-        + entries
-        + tail.SerializeToString(deterministic=True)
-    )
+    return go_binary(spec)
 
 
 def convert(data: Data | str, source: Format | str, target: Format | str) -> bytes:
-    """Decode and validate *data* in format *source*, then write it in format *target*."""
+    """Decode and validate *data* in format *source*, then write it in format *target*.
+
+    The same as ``marshal(parse(data, source), target)``.
+    """
     return marshal(parse(data, source), target)
 
 
@@ -338,10 +323,6 @@ def _json_fields(desc: Descriptor) -> dict[str, FieldDescriptor]:
     return names
 
 
-def _is_map(fd: FieldDescriptor) -> bool:
-    return fd.message_type is not None and fd.message_type.GetOptions().map_entry
-
-
 def _check_fields(obj: dict[str, Any], desc: Descriptor, path: str) -> None:
     """Reject unknown keys, and one field given under both of its names.
 
@@ -379,7 +360,7 @@ def _check_fields(obj: dict[str, Any], desc: Descriptor, path: str) -> None:
                 ]
             )
         seen[fd.name] = key
-        if fd.message_type is None or _is_map(fd) or value is None:
+        if fd.message_type is None or is_map(fd) or value is None:
             continue
         if not fd.is_repeated:
             items = [(field_path, value)]
@@ -422,10 +403,14 @@ def _unknown_fields(msg: pb_message.Message, path: str) -> Iterator[tuple[str, i
     for i in range(len(unknown)):
         yield path, unknown[i].field_number, msg.DESCRIPTOR.full_name
     for fd, value in msg.ListFields():
-        if fd.message_type is None or _is_map(fd):
+        if fd.message_type is None:
             continue
         sub = f"{path}.{fd.name}" if path else fd.name
-        if fd.is_repeated:
+        if is_map(fd):
+            if fd.message_type.fields_by_name["value"].message_type is not None:
+                for key in sorted(value):
+                    yield from _unknown_fields(value[key], f"{sub}[{key!r}]")
+        elif fd.is_repeated:
             for i, item in enumerate(value):
                 yield from _unknown_fields(item, f"{sub}[{i}]")
         else:

@@ -1,12 +1,13 @@
 """Reading and writing sidecar files.
 
 Reading is bounded and never blocks: every reader in this package (``load``,
-and each command of the CLI) goes through :func:`read_file` or
-:func:`read_stream`, which stop one byte past the decoder's size limit, so
-``/dev/zero`` or a multi-gigabyte log costs a bounded read and a clear
-error instead of memory. A FIFO, a device or a directory is refused at
-once instead of hanging a CI job or a pre-commit hook; standard input is
-read only when asked for (``-`` on the command line).
+each command of the CLI, and the CLI's ``pyproject.toml`` settings) goes
+through :func:`read_file` or :func:`read_stream`, which share one read loop
+and stop one byte past the decoder's size limit, so ``/dev/zero`` or a
+multi-gigabyte log costs a bounded read and a clear error instead of memory.
+A FIFO, a device or a directory is refused at once instead of hanging a CI
+job or a pre-commit hook; standard input is read only when asked for (``-``
+on the command line).
 
 A sidecar is the record of a run, and other processes read it while the
 harness works, so a write must never leave a torn or half-written file: the
@@ -29,11 +30,12 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import os
 import re
 import secrets
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -95,14 +97,23 @@ def read_file(path: StrPath) -> bytes:
         first = os.read(fd, _BLOCK)
         if len(first) < _BLOCK:  # the common case: the whole sidecar in one read
             return first
-        parts = [first]
-        size = len(first)
-        while size < _READ_LIMIT and (part := os.read(fd, min(_BLOCK, _READ_LIMIT - size))):
-            parts.append(part)
-            size += len(part)
-        return b"".join(parts)
+        return _read_bounded(functools.partial(os.read, fd), first)
     finally:
         os.close(fd)
+
+
+def _read_bounded(read: Callable[[int], bytes], first: bytes = b"") -> bytes:
+    """*first*, then what *read* gives, in blocks, until it ends or the bound is reached.
+
+    The one bounded read loop of the package: files and streams alike stop
+    at one byte past the size limit.
+    """
+    parts = [first]
+    size = len(first)
+    while size < _READ_LIMIT and (part := read(min(_BLOCK, _READ_LIMIT - size))):
+        parts.append(part)
+        size += len(part)
+    return b"".join(parts)
 
 
 def _not_regular(mode: int, path: StrPath) -> OSError:
@@ -116,12 +127,7 @@ def _not_regular(mode: int, path: StrPath) -> OSError:
 
 def read_stream(stream: BinaryIO) -> bytes:
     """Up to one byte past the size limit from *stream* (standard input, for ``-``)."""
-    parts: list[bytes] = []
-    size = 0
-    while size < _READ_LIMIT and (part := stream.read(_READ_LIMIT - size)):
-        parts.append(part)
-        size += len(part)
-    return b"".join(parts)
+    return _read_bounded(stream.read)
 
 
 def load(path: StrPath) -> taskspec_pb2.TaskSpec:
@@ -259,6 +265,13 @@ def _remove_stale(directory: Path, name: str) -> None:
 
 
 def _temp_files(directory: Path, name: str) -> Iterator[str]:
+    """The temporary files for *name* in *directory* (one listing; nothing below it).
+
+    This is not a walk: it lists the one directory a write goes to, for
+    names :data:`TEMP_NAME` gives to that target. Finding sidecars in a
+    tree is :func:`taskspec.cli._discover.walk`, which in turn skips these
+    names; the name pattern has its one home here.
+    """
     try:
         with os.scandir(directory) as it:
             for entry in it:

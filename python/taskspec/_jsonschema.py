@@ -8,9 +8,10 @@ with no hand edit. Two kinds of fact do not come from the descriptors:
 
 * the Go struct tags (``omitempty``, pointers), which :mod:`taskspec.bridge._layout`
   already lists; and
-* what ``Validate`` requires, listed in :data:`VALIDATE_RULES`. The proto
-  carries no validation annotations because Go's ``Validate`` is hand
-  written; a test pins every entry to :func:`taskspec._validate.check`.
+* what ``Validate`` requires, read from the rule table
+  :data:`taskspec._rules.RULES` (the same table
+  :func:`taskspec._validate.check` runs): each rule says which schema
+  keywords express it, or why none can.
 
 Descriptions come from the proto's doc comments. The runtime descriptors do
 not carry comments, so the caller passes them in (the generator script reads
@@ -27,10 +28,11 @@ accept their zero value, such as a solution artifact's ``path``, are not
 required.
 
 Every rule of ``Validate`` is in the schema, "not blank after trimming"
-included (a ``pattern`` spelled from Go's white space). What is left out
-concerns the YAML text rather than the data it denotes, and is listed in
-:data:`NOT_IN_SCHEMA`; where the schema is stricter than the parser is
-listed in :data:`STRICTER_THAN_PARSER`.
+included (a ``pattern`` spelled from Go's white space). What is left out is
+listed in :data:`NOT_IN_SCHEMA`: the rules about the YAML text rather than
+the data it denotes, and any rule of the table that no schema keyword can
+express. Where the schema is stricter than the parser is listed in
+:data:`STRICTER_THAN_PARSER`.
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from typing import Any, Final
 from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
 
 from taskspec._limits import INT64_MAX, INT64_MIN
-from taskspec._validate import CURRENT_TASK_SPEC_VERSION
+from taskspec._rules import BY_FIELD, RULES, Keyword, Rule
 from taskspec.bridge import _layout
 from taskspec.bridge._gostr import _GO_SPACE
 
@@ -55,8 +57,6 @@ __all__ = [
     "NOT_BLANK_PATTERN",
     "NOT_IN_SCHEMA",
     "STRICTER_THAN_PARSER",
-    "VALIDATE_RULES",
-    "Rule",
     "build",
     "packaged",
     "render",
@@ -69,46 +69,18 @@ DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 FILENAME: Final = "taskspec.v1.schema.json"
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """What Validate requires of one field, beyond the type its YAML value must have.
-
-    ``required``: the zero value (what a missing key decodes to) is invalid,
-    so the key must be present and non-empty: a string not ``""``, a list
-    not ``[]``, an enum one of its defined values. ``not_blank``: a string
-    must not consist of white space only (Go's ``strings.TrimSpace``).
-    ``const`` and ``minimum`` bound an integer.
-    """
-
-    required: bool = False
-    not_blank: bool = False
-    const: int | None = None
-    minimum: int | None = None
-
-
-#: Validate's rules, keyed by proto full name, in Validate's order. Every
-#: other field accepts any value of its type, as in Go.
-VALIDATE_RULES: Final[Mapping[str, Rule]] = MappingProxyType(
-    {
-        "taskspec.v1.TaskSpec.task_spec_version": Rule(
-            required=True, const=CURRENT_TASK_SPEC_VERSION
-        ),
-        "taskspec.v1.TaskSpec.task_id": Rule(required=True, not_blank=True),
-        "taskspec.v1.TaskSpec.language": Rule(required=True),
-        "taskspec.v1.TaskSpec.difficulty": Rule(required=True),
-        "taskspec.v1.GeneratedFrom.kind": Rule(required=True),
-        "taskspec.v1.TaskSpec.prompt": Rule(required=True, not_blank=True),
-        "taskspec.v1.Verification.test_cmd": Rule(required=True),
-        "taskspec.v1.Verification.timeout_seconds": Rule(minimum=0),
-    }
-)
-
 #: What ``taskspec validate`` rejects and the schema cannot say, each with the
 #: reason. A JSON Schema judges the data a YAML reader hands it, so rules about
-#: the YAML text itself are out of its reach; ``taskspec validate`` (and Go)
-#: still enforce every one of them.
+#: the YAML text itself are out of its reach; so is a rule of the table that
+#: names no schema keyword. ``taskspec validate`` (and Go) still enforce every
+#: one of them.
 NOT_IN_SCHEMA: Final[Mapping[str, str]] = MappingProxyType(
     {
+        **{
+            f"{rule.path}: {rule.message}": rule.not_in_schema
+            for rule in RULES
+            if rule.not_in_schema
+        },
         "duplicate keys, at any level": (
             "the reader keeps one value per key (usually the last) before the schema sees it."
         ),
@@ -179,6 +151,35 @@ def _not_blank_pattern() -> str:
 NOT_BLANK_PATTERN: Final = _not_blank_pattern()
 
 
+@dataclass(frozen=True, slots=True)
+class _Says:
+    """What the schema says of one field on its rule's behalf (nothing, without a rule).
+
+    ``required``: the key must be present and its value non-empty.
+    ``not_blank``: a string needs a character that is not Go white space.
+    ``const`` and ``minimum`` bound an integer; ``enum``: only defined values.
+    """
+
+    required: bool = False
+    not_blank: bool = False
+    const: int | None = None
+    minimum: int | None = None
+    enum: bool = False
+
+    @classmethod
+    def of(cls, rule: Rule | None) -> _Says:
+        if rule is None:
+            return cls()
+        said = rule.schema
+        return cls(
+            required=Keyword.REQUIRED in said,
+            not_blank=Keyword.NOT_BLANK in said,
+            const=rule.bound if Keyword.CONST in said else None,
+            minimum=rule.bound if Keyword.MINIMUM in said else None,
+            enum=Keyword.ENUM in said,
+        )
+
+
 class _Builder:
     """One walk over the descriptors, collecting ``$defs`` as it goes."""
 
@@ -194,15 +195,15 @@ class _Builder:
     def _ref(self, name: str) -> dict[str, Any]:
         return {"$ref": f"#/$defs/{name}"}
 
-    def _int(self, fd: FieldDescriptor, rule: Rule) -> dict[str, Any]:
+    def _int(self, fd: FieldDescriptor, says: _Says) -> dict[str, Any]:
         bounds = _INT_BOUNDS.get(fd.type)
         if bounds is None:
             raise RuntimeError(f"no integer bounds for the type of {fd.full_name}")
-        if rule.const is not None:
-            return {"type": "integer", "const": rule.const}
+        if says.const is not None:
+            return {"type": "integer", "const": says.const}
         low, high = bounds
-        if rule.minimum is not None:
-            low = max(low, rule.minimum)
+        if says.minimum is not None:
+            low = max(low, says.minimum)
         return {"type": "integer", "minimum": low, "maximum": high}
 
     def _enum_def(self, info: _layout.EnumInfo, desc: EnumDescriptor) -> None:
@@ -236,33 +237,30 @@ class _Builder:
 
     def field(self, fi: _layout.FieldInfo) -> tuple[dict[str, Any], bool]:
         """The schema of one field, and whether the field is required."""
-        rule = VALIDATE_RULES.get(fi.full_name, Rule())
-        if fi.full_name in VALIDATE_RULES:
+        rule = BY_FIELD.get(fi.full_name)
+        if rule is not None:
             self.used_rules.add(fi.full_name)
+        says = _Says.of(rule)
         kind = fi.kind
-        if rule.not_blank and kind is not _layout.Kind.STRING:
-            raise RuntimeError(f"not_blank applies to strings only: {fi.full_name}")
-        if (rule.const is not None or rule.minimum is not None) and kind is not _layout.Kind.INT:
-            raise RuntimeError(f"const and minimum apply to integers only: {fi.full_name}")
         schema = self._describe(fi.full_name)
-        required = rule.required
+        required = says.required
         if kind is _layout.Kind.STRING:
             schema["type"] = "string"
             if required:
                 schema["minLength"] = 1
-            if rule.not_blank:
+            if says.not_blank:
                 schema["pattern"] = NOT_BLANK_PATTERN
         elif kind is _layout.Kind.INT:
-            schema.update(self._int(fi.descriptor, rule))
-            if required and rule.const in (None, 0) and (rule.minimum or 0) <= 0:
+            schema.update(self._int(fi.descriptor, says))
+            if required and says.const in (None, 0) and (says.minimum or 0) <= 0:
                 raise RuntimeError(f"required integer {fi.full_name} must exclude 0")
         elif kind is _layout.Kind.ENUM:
             assert fi.enum is not None
-            if not required:
+            if not (required and says.enum):
                 # The enum's schema lists only defined values; a field that
                 # Validate does not check would also accept "" and any
                 # other string, which this builder cannot say yet.
-                raise RuntimeError(f"enum field {fi.full_name} needs a rule in VALIDATE_RULES")
+                raise RuntimeError(f"enum field {fi.full_name} needs a DEFINED rule in the table")
             enum_type = fi.descriptor.enum_type
             assert enum_type is not None
             self._enum_def(fi.enum, enum_type)
@@ -288,7 +286,7 @@ class _Builder:
             entry = fi.descriptor.message_type
             assert entry is not None
             value = entry.fields_by_name["value"]
-            schema.update({"type": "object", "additionalProperties": self._int(value, Rule())})
+            schema.update({"type": "object", "additionalProperties": self._int(value, _Says())})
             if required:
                 schema["minProperties"] = 1
         else:  # pragma: no cover - _schema rejects other kinds at import
@@ -323,11 +321,9 @@ def build(descriptions: Mapping[str, str]) -> dict[str, Any]:
     """
     builder = _Builder(descriptions)
     root = builder.message(_layout.TASK_SPEC)
-    unused = VALIDATE_RULES.keys() - builder.used_rules
+    unused = BY_FIELD.keys() - builder.used_rules
     if unused:
-        raise RuntimeError(
-            f"VALIDATE_RULES names fields the schema does not have: {sorted(unused)}"
-        )
+        raise RuntimeError(f"rules name fields the schema does not have: {sorted(unused)}")
     schema: dict[str, Any] = {
         "$schema": DIALECT,
         "$comment": (

@@ -1,50 +1,56 @@
-"""Validate: the structural rules of the TaskSpec contract.
+"""Validate: run the structural rules of the TaskSpec contract.
 
 The rules, their order and their wording are the Go package's
 (``TaskSpec.Validate``), because services on both sides must agree on which
 sidecars are acceptable and tell people the same thing about the ones that
-are not. Go stops at the first failure; this layer collects every failure in
+are not. They are listed once, in :data:`taskspec._rules.RULES`; this module
+compiles that table into a tight loop, since :func:`check` runs on every
+parse. Go stops at the first failure; this layer collects every failure in
 Go's order, so the first one is exactly Go's message and the rest save a
 person a round trip per mistake.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any, Final
 
+from taskspec import _rules
 from taskspec._errors import TaskSpecError, ValidationError, Violation, require_task_spec
+from taskspec._rules import CURRENT_TASK_SPEC_VERSION
 from taskspec._suggest import suggest
 from taskspec.bridge import _layout
-from taskspec.bridge._gostr import go_quote, go_trim_space
+from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
 
 __all__ = ["CURRENT_TASK_SPEC_VERSION", "check", "signal_keys", "validate"]
 
-#: The TaskSpec schema version this build reads and writes.
-CURRENT_TASK_SPEC_VERSION = 1
-
-_LANGUAGE = _layout.enum_info(taskspec_pb2.Language.DESCRIPTOR)
-_DIFFICULTY = _layout.enum_info(taskspec_pb2.Difficulty.DESCRIPTOR)
-_KIND = _layout.enum_info(taskspec_pb2.GeneratedKind.DESCRIPTOR)
-
 Position = tuple[int, int]
 
+_NOWHERE: Final[Position] = (0, 0)
+_NO_TEXT: Final[Mapping[str, str]] = {}
 
-def _enum_text(
-    info: _layout.EnumInfo, number: int, path: str, raw: Mapping[str, str]
-) -> str | None:
-    """The Go-side string of an enum field, or None when it is valid.
 
-    A decoded document keeps the text it held (``cobol``), because a proto
-    enum cannot. An in-memory message has only the number: UNSPECIFIED is
-    Go's zero value ``""`` and an undefined number is shown as its digits.
-    """
-    if path in raw:
-        return raw[path]
+#: What reporting a broken rule needs: its path, the enum's spellings when
+#: the field is an enum, and Go's message as a function of the value.
+_Report = tuple[str, _layout.EnumInfo | None, Callable[[Any], str]]
+
+
+def _compile(rule: _rules.Rule) -> tuple[Callable[[Any], Any], Callable[[Any], object], _Report]:
+    report = (rule.path, _rules.field_info(rule.path).enum, _rules.formatter(rule))
+    return _rules.getter(rule), _rules.passes(rule), report
+
+
+#: The table in Go's order, compiled for the hot path: (read the field from
+#: a TaskSpec, truthy when its value keeps the rule, what a report needs),
+#: so that a valid spec costs two C-level calls per rule.
+_PLAN: Final = tuple(_compile(rule) for rule in _rules.RULES)
+
+
+def _enum_text(info: _layout.EnumInfo, number: int) -> str:
+    """Go's text for an enum number: ``""`` for UNSPECIFIED, the digits of an undefined one."""
     spelled = info.to_string.get(number)
-    if spelled is None:
-        return str(number)
-    return None if spelled else ""
+    return str(number) if spelled is None else spelled
 
 
 def check(
@@ -52,58 +58,36 @@ def check(
     raw_enums: Mapping[str, str] | None = None,
     positions: Mapping[str, Position] | None = None,
 ) -> list[Violation]:
-    """Every contract violation of *spec*, in Go's order.
+    """Every contract violation of *spec*, in Go's order (that of :data:`_rules.RULES`).
 
     ``raw_enums`` maps a field path to the enum text a document held when
-    that text is not a known value; ``positions`` maps field paths to the
+    that text is not a known value (a proto enum cannot keep ``cobol``, so
+    the decoder hands it over here); ``positions`` maps field paths to the
     (line, column) of their values, so violations of a parsed document say
     where to look.
     """
-    raw = raw_enums or {}
-    pos = positions or {}
-    found: list[tuple[str, str]] = []
-    hints: dict[str, str] = {}
-
-    if spec.task_spec_version != CURRENT_TASK_SPEC_VERSION:
-        found.append(
-            (
-                "task_spec_version",
-                f"unsupported task_spec_version {spec.task_spec_version}"
-                f" (this build produces v{CURRENT_TASK_SPEC_VERSION})",
-            )
-        )
-    if not go_trim_space(spec.task_id):
-        found.append(("task_id", "task_id is required"))
-    for path, info, number in (
-        ("language", _LANGUAGE, spec.language),
-        ("difficulty", _DIFFICULTY, spec.difficulty),
-        ("generated_from.kind", _KIND, spec.generated_from.kind),
-    ):
-        text = _enum_text(info, number, path, raw)
-        if text is not None:
-            found.append((path, f"invalid {path} {go_quote(text)}"))
-            # Only text from a document can be misspelled; the suggestion is a
-            # hint because the message itself must stay Go's.
-            guess = suggest(text, info.from_string) if path in raw else None
-            if guess is not None:
-                hints[path] = f"did you mean {go_quote(guess)}?"
-    if not go_trim_space(spec.prompt):
-        found.append(("prompt", "prompt is required"))
-    verification = spec.verification
-    if not verification.test_cmd:
-        found.append(("verification.test_cmd", "verification.test_cmd is required"))
-    if verification.timeout_seconds < 0:
-        found.append(
-            (
-                "verification.timeout_seconds",
-                "verification.timeout_seconds must be non-negative,"
-                f" got {verification.timeout_seconds}",
-            )
-        )
-    return [
-        Violation(path, message, *pos.get(path, (0, 0)), hints.get(path, ""))
-        for path, message in found
-    ]
+    raw = raw_enums or _NO_TEXT
+    found: list[Violation] = []
+    for read, passes, report in _PLAN:
+        value = read(spec)
+        if passes(value) and not (raw and report[0] in raw):
+            continue
+        path, enum, message = report
+        hint = ""
+        if enum is not None:
+            text = raw.get(path)
+            if text is None:
+                value = _enum_text(enum, value)
+            else:
+                value = text
+                # Only text from a document can be misspelled; the suggestion
+                # is a hint because the message itself must stay Go's.
+                guess = suggest(text, enum.from_string)
+                if guess is not None:
+                    hint = f"did you mean {go_quote(guess)}?"
+        line, column = positions.get(path, _NOWHERE) if positions else _NOWHERE
+        found.append(Violation(path, message(value), line, column, hint))
+    return found
 
 
 def validate(spec: taskspec_pb2.TaskSpec) -> None:

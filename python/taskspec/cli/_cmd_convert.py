@@ -12,15 +12,15 @@ import sys
 from typing import Any
 
 from taskspec._convert import Format, convert, format_for_path
-from taskspec._errors import TaskSpecError
 from taskspec.cli._kit import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_USAGE,
+    STDIN,
     Report,
     add_input_options,
     display_name,
-    read_input,
+    read_checked,
 )
 
 __all__ = ["register"]
@@ -56,7 +56,7 @@ def _usage(message: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     target = Format(args.to)
-    stdin = args.path == "-"
+    stdin = args.path == STDIN
     if args.source is not None:
         source = Format(args.source)
     elif stdin:
@@ -70,16 +70,13 @@ def run(args: argparse.Namespace) -> int:
     if target is Format.BINPB and sys.stdout.isatty():
         return _usage("refusing to write binary protobuf to a terminal; redirect stdout")
 
-    report = Report(sys.stderr)
     name = display_name(args.path, args.stdin_filename)
-    try:
-        out = convert(read_input(args.path), source, target)
-    except OSError as err:
-        report.os_error(name, err)
+    checked = read_checked(
+        Report(sys.stderr), args.path, name, lambda data: convert(data, source, target)
+    )
+    if checked is None:
         return EXIT_INVALID
-    except TaskSpecError as err:
-        report.error(name, err)
-        return EXIT_INVALID
+    _, out = checked
     sys.stdout.buffer.write(out)
     sys.stdout.flush()
     return EXIT_OK

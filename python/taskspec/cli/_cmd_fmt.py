@@ -1,7 +1,7 @@
 """``taskspec fmt [--check] [--diff] [--strip-comments] PATH...``: canonical layout, comments kept.
 
 The layout is the canonical YAML the Go package writes, with the file's
-comments kept where a person put them (see :mod:`taskspec.bridge._comments`): a
+comments kept where a person put them (see :mod:`taskspec.cli._comments`): a
 comment is part of the file's data, and a formatter that drops it silently
 loses what a person wrote. A comment that has no place in the canonical
 layout makes ``fmt`` refuse the file, naming the comment's line, rather than
@@ -19,17 +19,17 @@ import difflib
 import sys
 from typing import Any
 
-from taskspec._errors import TaskSpecError
 from taskspec._io import atomic_write
-from taskspec.cli._discover import STDIN, ConfigError, Selection, walk
+from taskspec.cli._discover import ConfigError, Selection, walk
 from taskspec.cli._kit import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_USAGE,
+    STDIN,
     Report,
     add_input_options,
     display_name,
-    read_input,
+    read_checked,
     warn_no_sidecars,
 )
 
@@ -78,7 +78,7 @@ def _diff(name: str, before: bytes, after: bytes) -> str:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: only fmt needs the comment machinery.
-    from taskspec.bridge._comments import format_document  # noqa: PLC0415
+    from taskspec.cli._comments import format_document  # noqa: PLC0415
 
     report = Report(sys.stderr)
     out = sys.stdout
@@ -92,25 +92,22 @@ def run(args: argparse.Namespace) -> int:
     def on_empty(directory: str) -> None:
         warn_no_sidecars(directory, selection.patterns)
 
+    def reformat(data: bytes) -> bytes:
+        # An invalid file cannot be rewritten without losing what makes it
+        # invalid (an unknown enum string has no proto value), and a comment
+        # without a place would be lost: it is reported and left alone.
+        return format_document(data, strip_comments=args.strip_comments)
+
     for item in walk(args.paths, selection, on_empty):
         if isinstance(item, tuple):  # a directory the walk could not list
             path, reason = item
             report.os_error(path, reason)
             continue
         name = display_name(item, args.stdin_filename)
-        try:
-            data = read_input(item)
-        except OSError as err:
-            report.os_error(name, err)
+        checked = read_checked(report, item, name, reformat)
+        if checked is None:
             continue
-        try:
-            formatted = format_document(data, strip_comments=args.strip_comments)
-        except TaskSpecError as err:
-            # An invalid file cannot be rewritten without losing what makes it
-            # invalid (an unknown enum string has no proto value), and a
-            # comment without a place would be lost: report, leave it alone.
-            report.error(name, err)
-            continue
+        data, formatted = checked
         if item == STDIN and not (args.check or args.diff):
             out.buffer.write(formatted)
             out.flush()

@@ -12,14 +12,13 @@ from typing import Any
 
 from taskspec._agent import agent_view
 from taskspec._api import marshal_yaml, parse_task_spec
-from taskspec._errors import TaskSpecError
 from taskspec.cli._kit import (
     EXIT_INVALID,
     EXIT_OK,
     Report,
     add_input_options,
     display_name,
-    read_input,
+    read_checked,
 )
 
 __all__ = ["register"]
@@ -42,16 +41,11 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    report = Report(sys.stderr)
     name = display_name(args.path, args.stdin_filename)
-    try:
-        spec = parse_task_spec(read_input(args.path))
-    except OSError as err:
-        report.os_error(name, err)
+    checked = read_checked(Report(sys.stderr), args.path, name, parse_task_spec)
+    if checked is None:
         return EXIT_INVALID
-    except TaskSpecError as err:
-        report.error(name, err)
-        return EXIT_INVALID
+    _, spec = checked
     if args.agent:
         # The file is validated above; the view itself is not a valid spec
         # (it has no test_cmd), and marshal_yaml writes it without validating.

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import io
 import itertools
 import os
 import signal
@@ -33,20 +34,20 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from taskspec._api import parse_task_spec
-from taskspec._errors import TaskSpecError, Violation
-from taskspec._io import read_file
-from taskspec.cli._discover import STDIN, ConfigError, Selection, walk
+from taskspec.cli._discover import ConfigError, Selection, walk
 from taskspec.cli._kit import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_USAGE,
     FORMATS,
+    STDIN,
     Progress,
+    Report,
     add_input_options,
     display_name,
-    format_problem,
+    os_reason,
+    read_checked,
     read_input,
-    unreadable,
     warn_no_sidecars,
 )
 
@@ -137,38 +138,27 @@ def check_chunk(items: Sequence[Item]) -> ChunkResult:
     objects beyond what parsing needs: paths stay strings, valid files
     produce nothing, and the report is one string per chunk.
     """
-    valid = invalid = unreadable_count = 0
-    out: list[str] = []
-    fmt = _format
+    valid = 0
+    out = io.StringIO()
+    report = Report(out, _format)
     for item in items:
-        if type(item) is tuple:
-            name, detail = item
-            if type(detail) is str:  # a directory the walk could not list
-                unreadable_count += 1
-                out.append(format_problem(fmt, name, unreadable(detail)))
-                continue
-            path, data = name, detail
+        source: str | bytes
+        if isinstance(item, str):
+            name = source = item
         else:
-            path = item  # type: ignore[assignment]
-            try:
-                data = read_file(path)
-            except OSError as err:
-                unreadable_count += 1
-                out.append(format_problem(fmt, path, unreadable(err)))
+            name, detail = item
+            if isinstance(detail, str):  # a directory the walk could not list
+                report.os_error(name, detail)
                 continue
+            source = detail  # standard input, read by the parent
         try:
-            parse_task_spec(data)
-        except TaskSpecError as err:
-            invalid += 1
-            out.extend([format_problem(fmt, path, v) for v in err.violations])
-            continue
+            checked = read_checked(report, source, name, parse_task_spec)
         except Exception as err:  # a bug must not cost the report on every other file
-            invalid += 1
-            message = f"internal error: {type(err).__name__}: {err}"
-            out.append(format_problem(fmt, path, Violation("", message)))
+            report.internal_error(name, err)
             continue
-        valid += 1
-    return valid, invalid, unreadable_count, "".join(out)
+        if checked is not None:
+            valid += 1
+    return valid, report.invalid, report.unreadable, out.getvalue()
 
 
 def _batches(head: list[Item], rest: Iterator[Item], progress: Progress) -> Iterator[list[Item]]:
@@ -235,7 +225,7 @@ def _items(args: argparse.Namespace, progress: Progress) -> Iterator[Item]:
             try:
                 yield (name, read_input(STDIN))
             except OSError as err:
-                yield (name, err.strerror or str(err))
+                yield (name, os_reason(err))
         else:
             yield item
 

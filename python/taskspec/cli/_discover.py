@@ -30,12 +30,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from taskspec._io import TEMP_NAME
+from taskspec._io import TEMP_NAME, read_file
+from taskspec._limits import MAX_DOCUMENT_BYTES
+from taskspec.cli._kit import STDIN, os_reason
 
 __all__ = [
     "DEFAULT_INCLUDE",
     "SKIPPED_DIRS",
-    "STDIN",
     "ConfigError",
     "Selection",
     "find_config",
@@ -48,8 +49,6 @@ DEFAULT_INCLUDE = ("taskspec.yaml", "*.taskspec.yaml")
 #: Virtualenvs are recognised by their ``pyvenv.cfg`` instead of a name.
 SKIPPED_DIRS = frozenset({".git", "node_modules"})
 _VENV_MARKER = "pyvenv.cfg"
-#: The command-line name of standard input.
-STDIN = "-"
 
 #: One entry of a walk: a file's path, or ``(path, reason)`` for a directory
 #: that could not be listed (reported in place, and the walk goes on).
@@ -160,9 +159,11 @@ def _tool_table(pyproject: Path) -> dict[str, Any] | None:
     import tomllib  # noqa: PLC0415 - only a walk that finds a pyproject.toml pays for it
 
     try:
-        with pyproject.open("rb") as f:
-            document = tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError) as err:
+        data = read_file(pyproject)  # the bounded read sidecars get: a FIFO cannot hang it
+        if len(data) > MAX_DOCUMENT_BYTES:
+            raise ConfigError(f"{pyproject}: cannot read: larger than {MAX_DOCUMENT_BYTES} bytes")
+        document = tomllib.loads(data.decode("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise ConfigError(f"{pyproject}: cannot read: {err}") from None
     tool = document.get("tool")
     table = tool.get("taskspec") if isinstance(tool, dict) else None
@@ -225,7 +226,7 @@ def walk(
                 with os.scandir(top) as it:
                     entries = list(it)
             except OSError as err:
-                yield (top, err.strerror or str(err))
+                yield (top, os_reason(err))
                 continue
             if top is not raw and any(e.name == _VENV_MARKER for e in entries):
                 continue  # a virtualenv: its files are installed packages, not sidecars
@@ -234,7 +235,8 @@ def walk(
             subdirs: list[str] = []
             bare = top == os.curdir  # "validate ." reports "a/taskspec.yaml", not "./a/..."
             for entry in entries:
-                path = entry.name if bare else entry.path
+                # A file named "-" stays "./-": bare, it would name standard input.
+                path = entry.name if bare and entry.name != STDIN else entry.path
                 try:
                     is_dir = entry.is_dir()
                 except OSError:

@@ -1,8 +1,12 @@
-"""Shared pieces of the command line: exit codes, input, problem reports, progress.
+"""Shared pieces of the command line: input, problem reports, exit codes, progress.
 
 Every command reads through :func:`read_input` (a file or ``-``, bounded
-and non-blocking, see :mod:`taskspec._io`) and reports problems through
-:func:`format_problem`, one line each, in one of three formats:
+and non-blocking: the same read as :func:`taskspec.load`, see
+:mod:`taskspec._io`), and the commands that read a file, check it and report
+what is wrong (``show``, ``convert``, ``fmt``, ``validate``) do all three
+through :func:`read_checked`. Problems are reported through
+:func:`format_problem`, the one place a location is written, one line each,
+in one of three formats:
 
 - ``text``: the compiler convention ``path:line:col: message``, so editors
   and terminals jump to the spot; a problem with no position (a file that
@@ -19,23 +23,25 @@ import json
 import shutil
 import sys
 import time
-from collections.abc import Sequence
-from typing import Any, TextIO
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO, TypeVar
 
 from taskspec._errors import TaskSpecError, Violation
 from taskspec._io import read_file, read_stream
-from taskspec.cli._discover import STDIN
 
 __all__ = [
     "EXIT_INVALID",
     "EXIT_OK",
     "EXIT_USAGE",
     "FORMATS",
+    "STDIN",
     "Progress",
     "Report",
     "add_input_options",
     "display_name",
     "format_problem",
+    "os_reason",
+    "read_checked",
     "read_input",
     "render",
     "unreadable",
@@ -43,12 +49,16 @@ __all__ = [
     "warn_no_sidecars",
 ]
 
+_T = TypeVar("_T")
+
 EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_USAGE = 2
 
 #: The report formats of --format.
 FORMATS = ("text", "json", "github")
+#: The command-line name of standard input.
+STDIN = "-"
 
 
 def add_input_options(p: Any, *, discovery: bool) -> None:
@@ -136,29 +146,78 @@ def format_problem(fmt: str, path: str, v: Violation) -> str:
     return f"{path}: {render(v)}\n"
 
 
+def os_reason(err: OSError) -> str:
+    """The OS's reason for a failed read or write, as messages give it ("Permission denied")."""
+    return err.strerror or str(err)
+
+
 def unreadable(reason: OSError | str, action: str = "read") -> Violation:
     """The problem of a path that cannot be read (or written): no position, no field."""
     if isinstance(reason, OSError):
-        reason = reason.strerror or str(reason)
+        reason = os_reason(reason)
     return Violation("", f"cannot {action}: {reason}")
 
 
 class Report:
-    """Counts problems and writes them, one line each, in one format."""
+    """Counts problems and writes them, one line each, in one format.
+
+    A file is counted once, as invalid (its content is wrong) or unreadable
+    (it, or the directory holding it, cannot be read or written).
+    """
 
     def __init__(self, out: TextIO, fmt: str = "text") -> None:
         self.out = out
         self.fmt = fmt
-        self.failed = 0
+        self.invalid = 0
+        self.unreadable = 0
+
+    @property
+    def failed(self) -> int:
+        """Files reported so far, for whatever reason."""
+        return self.invalid + self.unreadable
 
     def error(self, path: str, err: TaskSpecError) -> None:
-        self.failed += 1
+        """A file whose content is wrong: one line per violation."""
+        self.invalid += 1
         self.out.write("".join(format_problem(self.fmt, path, v) for v in err.violations))
 
     def os_error(self, path: str, err: OSError | str, action: str = "read") -> None:
         """A path that cannot be read (or written), with the OS's reason."""
-        self.failed += 1
+        self.unreadable += 1
         self.out.write(format_problem(self.fmt, path, unreadable(err, action)))
+
+    def internal_error(self, path: str, err: Exception) -> None:
+        """A bug met while checking a file, reported like a problem with it."""
+        self.invalid += 1
+        message = f"internal error: {type(err).__name__}: {err}"
+        self.out.write(format_problem(self.fmt, path, Violation("", message)))
+
+
+def read_checked(
+    report: Report, source: str | bytes, name: str, check: Callable[[bytes], _T]
+) -> tuple[bytes, _T] | None:
+    """The read-check-report step of every command that reads a sidecar.
+
+    *source* is a path (``-`` for standard input), read with the shared
+    bound, or the bytes of one already read. *check* (parse, convert,
+    format, ...) gets the bytes. Both the input and its check's result are
+    returned; when the input cannot be read, or *check* raises a
+    :class:`~taskspec.TaskSpecError`, the problem is reported under *name*
+    and the result is None.
+    """
+    if isinstance(source, str):
+        try:
+            data = read_input(source)
+        except OSError as err:
+            report.os_error(name, err)
+            return None
+    else:
+        data = source
+    try:
+        return data, check(data)
+    except TaskSpecError as err:
+        report.error(name, err)
+        return None
 
 
 def warn(message: str) -> None:

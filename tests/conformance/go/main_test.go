@@ -273,3 +273,37 @@ func TestBench(t *testing.T) {
 		t.Error("bench of a missing file succeeded")
 	}
 }
+
+func TestServeStyles(t *testing.T) {
+	resps := run(t,
+		`{"op":"styles","texts":["plain","yes","a: b","two\nlines"]}`,
+		`{"op":"styles"}`,
+	)
+	if resps[0]["ok"] != true {
+		t.Fatalf("styles: %v", resps[0])
+	}
+	got := map[string]string{}
+	for _, r := range resps[0]["styles"].([]any) {
+		rec := r.(map[string]any)
+		got[rec["text"].(string)+"/"+rec["context"].(string)] = rec["style"].(string)
+	}
+	want := map[string]string{
+		"plain/value":      "plain",
+		"yes/value":        "double-quoted",
+		"a: b/value":       "single-quoted",
+		"two\nlines/value": "literal",
+		"two\nlines/flow":  "double-quoted",
+		"plain/flow_key":   "plain",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%q: style %q, want %q", k, got[k], v)
+		}
+	}
+	if len(got) != 16 {
+		t.Errorf("%d records, want 4 per text", len(got))
+	}
+	if resps[1]["ok"] != false || !strings.Contains(resps[1]["error"].(string), "styles needs texts") {
+		t.Errorf("styles without texts: %v", resps[1])
+	}
+}

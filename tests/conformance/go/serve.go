@@ -21,6 +21,13 @@ package main
 //	  -> {"ok":true,"spec":SPEC,"yaml_b64":B}
 //	{"op":"signal_keys","spec":SPEC}  -> {"ok":true,"keys":[...]}
 //	{"op":"validate","spec":SPEC}     -> {"ok":true}
+//	{"op":"styles","texts":[S,...]}   the scalar style yaml.v3 writes each string in
+//	  -> {"ok":true,"styles":[R,...]}, four records per string, one per position:
+//	     R = {"text":S,"context":C,"style":T,"simple_key":bool (keys only),"yaml":Y}
+//	     C is "value" (a block mapping value), "key" (a block mapping key),
+//	     "flow" (a flow sequence item) or "flow_key" (a flow mapping key); T is
+//	     "plain", "single-quoted", "double-quoted" or "literal"; simple_key is
+//	     false where yaml.v3 wrote an explicit "? " key; Y is the whole output.
 //
 // The lib_ ops drive the taskspec Go library (module go/) on the generated
 // message, which travels as deterministic binary protobuf:
@@ -70,6 +77,7 @@ type request struct {
 	Spec     json.RawMessage `json:"spec,omitempty"`
 	BinpbB64 *string         `json:"binpb_b64,omitempty"`
 	JSON     *string         `json:"json,omitempty"`
+	Texts    []string        `json:"texts,omitempty"`
 }
 
 type response struct {
@@ -86,6 +94,7 @@ type response struct {
 	Keys           *[]string       `json:"keys,omitempty"`
 	ErrorKind      string          `json:"error_kind,omitempty"`
 	Violations     *[]violation    `json:"violations,omitempty"`
+	Styles         *[]styleRecord  `json:"styles,omitempty"`
 }
 
 type violation struct {
@@ -330,6 +339,15 @@ func dispatch(req *request) (*response, error) {
 			return nil, err
 		}
 		return &response{OK: true}, nil
+	case "styles":
+		if req.Texts == nil {
+			return nil, badRequest("styles needs texts")
+		}
+		recs, err := scalarStyles(req.Texts)
+		if err != nil {
+			return nil, err
+		}
+		return &response{OK: true, Styles: &recs}, nil
 	case "":
 		return nil, badRequest("missing op")
 	default:

@@ -1,0 +1,291 @@
+"""The rules of ``Validate``, as one table that every consumer reads.
+
+Go's ``TaskSpec.Validate`` is hand written and the proto carries no
+validation annotations, so the rules are listed here once, in Go's order,
+each with:
+
+* the field it checks, as the canonical YAML path (``generated_from.kind``);
+* the check, one of a few kinds (:class:`Check`) with an integer bound where
+  the kind needs one;
+* the message, in Go's exact wording, written as Go's format string: its
+  verbs (``%d``, ``%q``) take the offending value, then the bound;
+* what a JSON Schema can say about it (:class:`Keyword`), or why it cannot
+  (``not_in_schema``).
+
+:func:`taskspec._validate.check` runs the table on every parse,
+:mod:`taskspec._jsonschema` builds the schema from it (``make schema``), and
+``tests/conformance/rule_cases.py`` exports cases from it to
+``go/testdata/validate_rules.json``, which the Go library's tests run
+against its hand-written ``Validate``. Each rule is resolved against the descriptors
+at import, so a path that names no field, or a check that does not fit the
+field's type, fails at once rather than at the first document.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from operator import attrgetter, methodcaller
+from types import MappingProxyType
+from typing import Any, Final
+
+from taskspec.bridge import _layout
+from taskspec.bridge._gostr import _GO_SPACE, go_quote
+
+__all__ = [
+    "BY_FIELD",
+    "CURRENT_TASK_SPEC_VERSION",
+    "RULES",
+    "Check",
+    "Keyword",
+    "Rule",
+    "field_info",
+    "formatter",
+    "getter",
+    "passes",
+]
+
+#: The TaskSpec schema version this build reads and writes.
+CURRENT_TASK_SPEC_VERSION: Final = 1
+
+
+class Check(enum.Enum):
+    """What a rule demands of its field's value (Go's zero value when the key is missing)."""
+
+    #: An integer equal to the bound.
+    EQUALS = "equals"
+    #: An integer no smaller than the bound.
+    AT_LEAST = "at least"
+    #: A string with a character that is not white space to Go (``strings.TrimSpace``).
+    NOT_BLANK = "not blank"
+    #: An enum holding one of its defined values; UNSPECIFIED (``""``) is not one.
+    DEFINED = "defined"
+    #: A list with at least one item.
+    NOT_EMPTY = "not empty"
+
+
+class Keyword(enum.Enum):
+    """What the JSON Schema says about a field on a rule's behalf."""
+
+    #: The key must be present and its value non-empty: a string not ``""``,
+    #: a list not ``[]`` (a missing key decodes to that zero value).
+    REQUIRED = "required"
+    #: ``pattern``: at least one character that is not Go white space.
+    NOT_BLANK = "pattern"
+    #: ``const``: exactly the rule's bound.
+    CONST = "const"
+    #: ``minimum``: at least the rule's bound.
+    MINIMUM = "minimum"
+    #: ``$ref`` to the enum's defined values, which leave out UNSPECIFIED.
+    ENUM = "enum"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One rule of ``Validate``: a field, a check, Go's message and its schema form.
+
+    ``schema`` lists what the JSON Schema says for the rule; a rule the
+    schema cannot express has an empty ``schema`` and gives the reason in
+    ``not_in_schema``, which the schema's documentation lists.
+    """
+
+    path: str
+    check: Check
+    message: str
+    bound: int | None = None
+    schema: frozenset[Keyword] = frozenset()
+    not_in_schema: str = ""
+
+    def format(self, value: int | str) -> str:
+        """The message for a field holding *value*, as Go's ``fmt.Sprintf`` writes it."""
+        return formatter(self)(value)
+
+
+def _rule(
+    path: str,
+    check: Check,
+    message: str,
+    *schema: Keyword,
+    bound: int | None = None,
+    not_in_schema: str = "",
+) -> Rule:
+    return Rule(path, check, message, bound, frozenset(schema), not_in_schema)
+
+
+_REQUIRED: Final = Keyword.REQUIRED
+_NOT_BLANK: Final = Keyword.NOT_BLANK
+_CONST: Final = Keyword.CONST
+_MINIMUM: Final = Keyword.MINIMUM
+_ENUM: Final = Keyword.ENUM
+
+#: Validate's rules, in Validate's order (the order of Go's checks, and so of
+#: the violations reported). Every other field accepts any value of its type.
+RULES: Final[tuple[Rule, ...]] = (
+    _rule(
+        "task_spec_version",
+        Check.EQUALS,
+        "unsupported task_spec_version %d (this build produces v%d)",
+        _REQUIRED,
+        _CONST,
+        bound=CURRENT_TASK_SPEC_VERSION,
+    ),
+    _rule("task_id", Check.NOT_BLANK, "task_id is required", _REQUIRED, _NOT_BLANK),
+    _rule("language", Check.DEFINED, "invalid language %q", _REQUIRED, _ENUM),
+    _rule("difficulty", Check.DEFINED, "invalid difficulty %q", _REQUIRED, _ENUM),
+    _rule("generated_from.kind", Check.DEFINED, "invalid generated_from.kind %q", _REQUIRED, _ENUM),
+    _rule("prompt", Check.NOT_BLANK, "prompt is required", _REQUIRED, _NOT_BLANK),
+    _rule("verification.test_cmd", Check.NOT_EMPTY, "verification.test_cmd is required", _REQUIRED),
+    _rule(
+        "verification.timeout_seconds",
+        Check.AT_LEAST,
+        "verification.timeout_seconds must be non-negative, got %d",
+        _MINIMUM,
+        bound=0,
+    ),
+)
+
+
+# -- resolving the table against the descriptors ---------------------------
+
+_VERB = re.compile(r"%(.)")
+
+#: Stands for the offending value among a message's arguments.
+_VALUE: Final = object()
+
+#: How each Go verb formats its argument: ``%d`` an integer, ``%q`` a string.
+_VERBS: Final[Mapping[str, Callable[[Any], str]]] = MappingProxyType(
+    {"d": lambda v: str(int(v)), "q": go_quote}
+)
+
+#: The field kind each check applies to, and the Go verb that can show its
+#: value in the message (None: the message cannot show it).
+_FITS: Final[Mapping[Check, tuple[_layout.Kind, str | None]]] = MappingProxyType(
+    {
+        Check.EQUALS: (_layout.Kind.INT, "d"),
+        Check.AT_LEAST: (_layout.Kind.INT, "d"),
+        Check.NOT_BLANK: (_layout.Kind.STRING, "q"),
+        Check.DEFINED: (_layout.Kind.ENUM, "q"),
+        Check.NOT_EMPTY: (_layout.Kind.STRING_LIST, None),
+    }
+)
+
+#: The schema keywords each field kind can carry.
+_KEYWORDS: Final[Mapping[_layout.Kind, frozenset[Keyword]]] = MappingProxyType(
+    {
+        _layout.Kind.INT: frozenset({_REQUIRED, _CONST, _MINIMUM}),
+        _layout.Kind.STRING: frozenset({_REQUIRED, _NOT_BLANK}),
+        _layout.Kind.ENUM: frozenset({_REQUIRED, _ENUM}),
+        _layout.Kind.STRING_LIST: frozenset({_REQUIRED}),
+    }
+)
+
+
+@functools.cache
+def formatter(rule: Rule) -> Callable[[Any], str]:
+    """Go's ``fmt.Sprintf(rule.message, value, rule.bound)`` as a function of the value.
+
+    The verbs the table uses (``%d``, ``%q``, ``%%``) take the value, then the
+    bound; the bound is written in once, here, so a broken rule costs one
+    ``str.format`` at most.
+    """
+    args = iter((_VALUE, rule.bound))
+    pieces: list[str] = []
+    value_verb: Callable[[Any], str] | None = None
+    at = 0
+    for match in _VERB.finditer(rule.message):
+        pieces.append(rule.message[at : match.start()].replace("{", "{{").replace("}", "}}"))
+        at = match.end()
+        letter = match.group(1)
+        if letter == "%":
+            pieces.append("%")
+            continue
+        arg = next(args)
+        if arg is _VALUE:
+            value_verb = _VERBS[letter]
+            pieces.append("{0}")
+        else:
+            pieces.append(_VERBS[letter](arg).replace("{", "{{").replace("}", "}}"))
+    pieces.append(rule.message[at:].replace("{", "{{").replace("}", "}}"))
+    pattern = "".join(pieces)
+    if value_verb is None:
+        text = pattern.format()
+        return lambda _value: text
+    verb = value_verb
+    return lambda value: pattern.format(verb(value))
+
+
+def field_info(path: str) -> _layout.FieldInfo:
+    """The field a dotted YAML path names, through singular message fields from TaskSpec."""
+    info = _layout.TASK_SPEC
+    *parents, last = path.split(".")
+    for name in parents:
+        fi = info.by_name.get(name)
+        if fi is None or fi.kind is not _layout.Kind.MESSAGE or fi.message is None:
+            raise RuntimeError(f"rule path {path!r}: {name!r} is not a message field")
+        info = fi.message
+    fi = info.by_name.get(last)
+    if fi is None:
+        raise RuntimeError(f"rule path {path!r}: {info.full_name} has no field {last!r}")
+    return fi
+
+
+def _verify(rule: Rule) -> _layout.FieldInfo:
+    """Resolve *rule* and check that its parts fit its field; raise RuntimeError if not."""
+    fi = field_info(rule.path)
+    kind, verb = _FITS[rule.check]
+    if fi.kind is not kind:
+        raise RuntimeError(f"{rule.path}: {rule.check.value} does not apply to a {fi.kind.value}")
+    if (rule.bound is None) == (rule.check in (Check.EQUALS, Check.AT_LEAST)):
+        raise RuntimeError(f"{rule.path}: a bound goes with EQUALS and AT_LEAST only")
+    # The verbs take the value, then the bound: each may be left unshown, in that order.
+    verbs = [v for v in _VERB.findall(rule.message) if v != "%"]
+    allowed: list[list[str]] = [[]] if verb is None else [[], [verb]]
+    if verb is not None and rule.bound is not None:
+        allowed.append([verb, "d"])
+    if verbs not in allowed:
+        raise RuntimeError(f"{rule.path}: message verbs {verbs} do not fit {rule.check.value}")
+    if bool(rule.schema) == bool(rule.not_in_schema):
+        raise RuntimeError(f"{rule.path}: give either schema keywords or not_in_schema")
+    extra = rule.schema - _KEYWORDS[kind]
+    if extra:
+        raise RuntimeError(f"{rule.path}: no {sorted(k.value for k in extra)} for a {kind.value}")
+    return fi
+
+
+#: Each rule's field, by proto full name (``taskspec.v1.GeneratedFrom.kind``).
+BY_FIELD: Final[Mapping[str, Rule]] = MappingProxyType(
+    {_verify(rule).full_name: rule for rule in RULES}
+)
+if len(BY_FIELD) != len(RULES):
+    raise RuntimeError("two rules name the same field")
+
+
+def passes(rule: Rule) -> Callable[[Any], object]:
+    """A fast test of a field's value under *rule*: truthy when the value passes.
+
+    Each is a C-level callable (a bound method, ``len``, a method caller),
+    because :func:`taskspec._validate.check` runs on every parse. An enum
+    passes by number here; text a document held that spells no value is the
+    caller's to look at.
+    """
+    if rule.check is Check.EQUALS:
+        assert rule.bound is not None
+        return rule.bound.__eq__
+    if rule.check is Check.AT_LEAST:
+        assert rule.bound is not None
+        return rule.bound.__le__
+    if rule.check is Check.NOT_BLANK:
+        return methodcaller("strip", _GO_SPACE)
+    if rule.check is Check.NOT_EMPTY:
+        return len
+    enum_info = field_info(rule.path).enum
+    assert enum_info is not None
+    return frozenset(n for n, text in enum_info.to_string.items() if text).__contains__
+
+
+def getter(rule: Rule) -> Callable[[Any], Any]:
+    """A C-level reader of the rule's field from a TaskSpec message."""
+    return attrgetter(rule.path)

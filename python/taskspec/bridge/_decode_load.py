@@ -1,0 +1,293 @@
+"""Loading a document with libyaml, bounded: source text, event pre-scans, composing.
+
+The decoder reads nothing itself: libyaml, through PyYAML's C parser, turns
+the text into plain nodes, and :mod:`taskspec.bridge._decode_walk` reads
+those. This module is everything that happens before that walk, and the one
+place that speaks libyaml's terms (marks, events, its errors):
+
+- the input becomes the UTF-8 bytes libyaml parses and the text the walk
+  slices, within MAX_DOCUMENT_BYTES (:func:`source_of`);
+- cheap scans over libyaml's *events* reject, before anything is composed,
+  a document over the node budget or nested deeper than MAX_DEPTH
+  (:func:`check_bounds`), a ``%YAML`` directive yaml.v3 does not read
+  (:func:`check_yaml_version`) and a byte order mark libyaml would skip
+  where yaml.v3 reads it as text (:func:`check_line_start_boms`);
+- :func:`compose` builds the node tree with libyaml's resolver turned off,
+  so no constructor runs and no tag can instantiate anything;
+- every libyaml failure becomes a :class:`~taskspec.DecodeError` at its
+  line and column (:func:`yaml_error`), never a PyYAML exception.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import yaml
+from yaml._yaml import CParser
+from yaml.nodes import Node, ScalarNode
+
+from taskspec._errors import DecodeError, Violation
+from taskspec._limits import MAX_DEPTH, MAX_DOCUMENT_BYTES
+
+__all__ = [
+    "PLAIN",
+    "QUOTED",
+    "TAG_PREFIX",
+    "check_bounds",
+    "check_line_start_boms",
+    "check_yaml_version",
+    "compose",
+    "mark_position",
+    "position",
+    "source_of",
+    "yaml_error",
+]
+
+#: The prefix of the standard tags (``!!int`` is ``tag:yaml.org,2002:int``).
+TAG_PREFIX: Final = "tag:yaml.org,2002:"
+#: The composer's tag for an untagged (or "!"-tagged) plain scalar.
+PLAIN: Final = "?"
+#: The composer's tag for an untagged quoted or block scalar.
+QUOTED: Final = "!"
+# Characters that can open a nesting level. When a document has few of them,
+# its depth is provably small and the exact depth scan is skipped.
+_NESTING_CHARS: Final = (b"[", b"{", b"-", b"?")
+_CHEAP_DEPTH_BOUND: Final = 1000
+
+
+class _Loader(CParser):
+    """libyaml's composer with resolution turned off.
+
+    Plain scalars are tagged ``?`` and quoted or block scalars ``!``;
+    explicit tags come through expanded. The decoder interprets plain
+    scalars itself, by the rules of yaml.v3, according to the field they
+    belong to.
+    """
+
+    def resolve(self, kind: type[Node], value: Any, implicit: tuple[bool, bool] | bool) -> str:
+        if kind is ScalarNode:
+            assert isinstance(implicit, tuple)
+            return PLAIN if implicit[0] else QUOTED
+        return ""
+
+    def descend_resolver(self, parent: Any, index: Any) -> None:
+        return None
+
+    def ascend_resolver(self) -> None:
+        return None
+
+
+def mark_position(mark: Any) -> tuple[int, int]:
+    """1-based (line, column) of a libyaml mark; (0, 0) when there is none."""
+    if mark is None:
+        return 0, 0
+    return mark.line + 1, mark.column + 1
+
+
+def position(node: Node) -> tuple[int, int]:
+    """1-based (line, column) where *node* starts."""
+    mark = node.start_mark
+    return mark.line + 1, mark.column + 1
+
+
+def _at(message: str, mark: Any) -> DecodeError:
+    line, column = mark_position(mark)
+    return DecodeError([Violation("", message, line, column)])
+
+
+def source_of(data: bytes | bytearray | memoryview | str) -> tuple[bytes, str]:
+    """The bytes libyaml parses and the text the walk slices, both for *data*.
+
+    Either form is refused past MAX_DOCUMENT_BYTES (of UTF-8), and bytes
+    that are not UTF-8, or text that cannot be written as UTF-8, with a
+    :class:`~taskspec.DecodeError`.
+    """
+    if isinstance(data, (bytearray, memoryview)):
+        data = bytes(data)
+    if isinstance(data, bytes):
+        if len(data) > MAX_DOCUMENT_BYTES:
+            raise DecodeError(f"document is larger than {MAX_DOCUMENT_BYTES} bytes")
+        try:
+            return data, data.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise _utf8_error(data, err) from None
+    if isinstance(data, str):
+        try:
+            raw = data.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise DecodeError(
+                f"input is not valid Unicode (lone surrogate at character {err.start})"
+            ) from None
+        if len(raw) > MAX_DOCUMENT_BYTES:
+            raise DecodeError(f"document is larger than {MAX_DOCUMENT_BYTES} bytes")
+        return raw, data
+    raise DecodeError(f"expected bytes or str, got {type(data).__name__}")
+
+
+def _utf8_error(data: bytes, err: UnicodeDecodeError) -> DecodeError:
+    offset = err.start
+    line = data.count(b"\n", 0, offset) + 1
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    column = len(data[line_start:offset].decode("utf-8", "replace")) + 1
+    return DecodeError(
+        [
+            Violation(
+                "",
+                f"input is not valid UTF-8 (byte 0x{data[offset]:02x} at offset {offset})",
+                line,
+                column,
+            )
+        ]
+    )
+
+
+def yaml_error(err: yaml.YAMLError) -> DecodeError:
+    """A libyaml failure as a decode error, at its line and column when it has one."""
+    if isinstance(err, yaml.MarkedYAMLError):
+        mark = err.problem_mark or err.context_mark
+        parts = [p for p in (err.context, err.problem) if p]
+        message = "invalid YAML: " + (", ".join(parts) if parts else "syntax error")
+        return _at(message, mark)
+    if isinstance(err, yaml.reader.ReaderError):
+        reason = err.reason
+        return DecodeError(
+            [Violation("", f"invalid YAML: {reason} (character #x{err.character:04X})")]
+        )
+    return DecodeError([Violation("", f"invalid YAML: {err}")])
+
+
+def check_bounds(data: bytes, budget: int) -> None:
+    """Fail fast on a document with more than *budget* nodes or nested deeper than MAX_DEPTH.
+
+    Both bounds are enforced on libyaml's parser events, before anything is
+    composed: composing costs about half a kilobyte and a microsecond per
+    node, so a 10 MiB flow mapping of a million entries would take seconds
+    and most of a gigabyte before a walk over the tree could count it.
+    Depth must be known early too, because libyaml's scanner is quadratic
+    in flow depth and its composer recursive.
+
+    Reading events from Python costs about as much as composing, so the
+    scan is skipped when it cannot find anything: every node takes at
+    least half a byte of source (``{a,b}`` is two nodes in two bytes), so a
+    document of under *budget* / 2 bytes is within the node budget, and
+    every nesting level needs one of ``[ { - ?``, so a document with few of
+    those is shallow enough.
+    """
+    limit = budget
+    many = 2 * len(data) + 2 > budget
+    deep = sum(data.count(c) for c in _NESTING_CHARS) > _CHEAP_DEPTH_BOUND
+    if not (many or deep):
+        return
+    parser = CParser(data)
+    depth = 0
+    try:
+        while True:
+            event: Any = parser.get_event()
+            kind = type(event)
+            if kind is yaml.ScalarEvent or kind is yaml.AliasEvent:
+                budget -= 1
+            elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
+                budget -= 1
+                depth += 1
+                if depth > MAX_DEPTH:
+                    message = f"document is nested deeper than {MAX_DEPTH} levels"
+                    raise _at(message, event.start_mark)
+            elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+                depth -= 1
+            elif event is None or kind is yaml.StreamEndEvent or kind is yaml.DocumentEndEvent:
+                return  # later documents are rejected by the composer
+            if budget < 0:
+                raise _at(f"document has more than {limit} nodes", event.start_mark)
+    except yaml.YAMLError as err:
+        raise yaml_error(err) from None
+    finally:
+        parser.dispose()
+
+
+def check_yaml_version(data: bytes | str) -> None:
+    """Reject a %YAML directive other than 1.1, which is all yaml.v3 reads.
+
+    libyaml also takes ``%YAML 1.2`` (and warns on other 1.x); yaml.v3 fails
+    with "found incompatible YAML document". Only the first document
+    matters: a second one is rejected anyway.
+    """
+    parser = CParser(data)
+    try:
+        while True:
+            event = parser.get_event()
+            if event is None or isinstance(event, yaml.StreamEndEvent):
+                return
+            if isinstance(event, yaml.DocumentStartEvent):
+                version = event.version
+                if version is not None and tuple(version) != (1, 1):
+                    major, minor = version
+                    message = (
+                        f"%YAML {major}.{minor} is not supported: yaml.v3 reads only"
+                        " YAML 1.1 documents (%YAML 1.1, or no directive)"
+                    )
+                    raise _at(message, event.start_mark)
+                return
+    except yaml.YAMLError as err:
+        raise yaml_error(err) from None
+    finally:
+        parser.dispose()
+
+
+def check_line_start_boms(data: bytes | str, source: str) -> None:
+    """Reject a byte order mark at the start of a line, outside quoted scalars.
+
+    libyaml skips such a BOM as if it were not there; yaml.v3 reads it as
+    text (an unknown key, or part of a flow scalar), so the two readers
+    disagree. Inside a quoted scalar both keep it.
+    """
+    at: list[int] = []
+    index = source.find("\ufeff", 1)
+    while index != -1:
+        if source[index - 1] in "\r\n":
+            at.append(index)
+        index = source.find("\ufeff", index + 1)
+    if not at:
+        return
+    quoted: list[tuple[int, int]] = []
+    parser = CParser(data)
+    try:
+        while True:
+            event = parser.get_event()
+            if event is None or isinstance(event, yaml.StreamEndEvent):
+                break
+            if isinstance(event, yaml.ScalarEvent) and event.style in ("'", '"'):
+                start, end = event.start_mark, event.end_mark
+                if start is not None and end is not None:
+                    quoted.append((start.index, end.index))
+    except yaml.YAMLError:
+        return  # the composer reports the syntax error
+    finally:
+        parser.dispose()
+    for index in at:
+        if not any(start <= index < end for start, end in quoted):
+            line = source.count("\n", 0, index) + 1
+            raise DecodeError(
+                [
+                    Violation(
+                        "",
+                        "byte order mark at the start of a line: libyaml skips it, yaml.v3"
+                        " reads it as text; remove it",
+                        line,
+                        1,
+                    )
+                ]
+            )
+
+
+def compose(data: bytes) -> Node | None:
+    """The one document of *data* as nodes (None when empty), no constructor run."""
+    loader = _Loader(data)
+    try:
+        root: Node | None = loader.get_single_node()
+    except yaml.YAMLError as err:
+        raise yaml_error(err) from None
+    except RecursionError:
+        raise DecodeError(f"document is nested deeper than {MAX_DEPTH} levels") from None
+    finally:
+        loader.dispose()
+    return root

@@ -1,0 +1,100 @@
+"""How the decoder words a problem: one violation at the field, line and column.
+
+Every decode failure is raised through :func:`fail` (or
+:func:`unknown_field`), so its shape is the same everywhere: the field path,
+``path: message`` as the text, and the position of the node at fault. The
+helpers here keep those messages readable whatever the input: a value can
+be megabytes long and a mapping key as long, so quoted values and shown
+paths are cut (:func:`q`, :func:`clip`), while the violation's own field
+path stays whole for programs.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from yaml.nodes import MappingNode, Node, SequenceNode
+
+from taskspec._errors import DecodeError, Violation
+from taskspec._suggest import suggest
+from taskspec.bridge._decode_load import PLAIN, QUOTED, TAG_PREFIX, position
+from taskspec.bridge._layout import MessageInfo
+from taskspec.bridge._resolve import resolve
+
+__all__ = ["clip", "describe", "fail", "join", "q", "unknown_field"]
+
+#: Most characters of an offending value a decode message quotes. A value
+#: can be megabytes long; a message quoting all of it buries the problem.
+_QUOTE_CHARS: Final = 80
+
+
+def clip(text: str) -> str:
+    """*text* for a message: past _QUOTE_CHARS characters, cut with its length."""
+    if len(text) <= _QUOTE_CHARS:
+        return text
+    return f"{text[:_QUOTE_CHARS]}... ({len(text)} characters)"
+
+
+def q(text: str) -> str:
+    """``repr(text)`` for a message, cut like :func:`clip` (the length outside the quotes)."""
+    if len(text) <= _QUOTE_CHARS:
+        return repr(text)
+    return f"{text[:_QUOTE_CHARS]!r}... ({len(text)} characters)"
+
+
+def _shown_path(path: str) -> str:
+    """*path* as a message begins with it: cut when a long key makes it long.
+
+    Field names keep paths short; only a mapping key (an unknown field, a
+    signal name) can make one long. The violation keeps the whole path.
+    """
+    return path if len(path) <= 2 * _QUOTE_CHARS else clip(path)
+
+
+def join(path: str, name: str) -> str:
+    """The path of field *name* of the message at *path*."""
+    return f"{path}.{name}" if path else name
+
+
+def fail(path: str, message: str, node: Node | None) -> DecodeError:
+    """The error for a problem at *path*, placed at *node* (or nowhere, for None)."""
+    line, column = position(node) if node is not None else (0, 0)
+    where = f"{_shown_path(path)}: " if path else ""
+    return DecodeError([Violation(path, f"{where}{message}", line, column)])
+
+
+def unknown_field(path: str, key: str, info: MessageInfo, node: Node) -> DecodeError:
+    """An unknown key, with the field the writer most likely meant when there is one.
+
+    With a suggestion the message names just that field (also given as the
+    violation's hint); without one it lists every field the mapping takes.
+    """
+    where = f" in {path}" if path else ""
+    sub = join(path, key)
+    guess = suggest(key, info.by_name)
+    line, column = position(node)
+    if guess is None:
+        shown = _shown_path(sub)
+        message = f"{shown}: unknown field {q(key)}{where}; expected one of: {info.expected}"
+        return DecodeError([Violation(sub, message, line, column)])
+    hint = f"did you mean {guess!r}?"
+    message = f"{_shown_path(sub)}: unknown field {q(key)}{where}; {hint}"
+    return DecodeError([Violation(sub, message, line, column, hint)])
+
+
+def describe(node: Node) -> str:
+    """What *node* is, for "expected X, got Y" messages (``the integer '5'``, ``a mapping``)."""
+    if isinstance(node, MappingNode):
+        return "a mapping"
+    if isinstance(node, SequenceNode):
+        return "a sequence"
+    tag = node.tag
+    if tag == QUOTED:
+        return f"the string {q(node.value)}"
+    if tag.startswith(TAG_PREFIX):
+        return f"!!{tag[len(TAG_PREFIX) :]} {q(node.value)}"
+    if tag != PLAIN:
+        return f"{tag} {q(node.value)}"
+    rtag, _ = resolve(node.value)
+    kind = rtag[2:]
+    return f"the {kind} {q(node.value)}" if kind != "str" else f"the string {q(node.value)}"

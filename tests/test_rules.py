@@ -1,0 +1,220 @@
+"""The rule table: pinned to the proto, run by this library, exported to the Go library.
+
+:data:`taskspec._rules.RULES` is hand listed because the proto carries no
+validation annotations. These tests tie it to the descriptors (every path
+names a real field; every field the proto documents as required, and every
+enum, has a rule) and to the cases in ``go/testdata/validate_rules.json``,
+which ``go/rules_test.go`` runs against the Go library: the committed file
+must be what the table generates (:mod:`tests.conformance.rule_cases`), and
+this library must give every case's violations exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import taskspec
+from taskspec import _jsonschema, _rules, _validate
+from taskspec._rules import Check, Keyword, Rule
+from taskspec.bridge import _decode, _layout
+from taskspec.v1 import taskspec_pb2
+from tests.conformance import rule_cases
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES: dict[str, Any] = json.loads(rule_cases.OUTPUT.read_bytes())
+
+#: Fields the proto documents as required that Validate does not check, each
+#: with the reason. Go's Validate checks every one today.
+EXEMPT: dict[str, str] = {}
+
+
+def _fields(
+    info: _layout.MessageInfo = _layout.TASK_SPEC,
+) -> list[_layout.FieldInfo]:
+    """Every field reachable from TaskSpec."""
+    out: list[_layout.FieldInfo] = []
+    for fi in info.fields:
+        out.append(fi)
+        if fi.message is not None:
+            out.extend(_fields(fi.message))
+    return out
+
+
+FIELDS = _fields()
+
+
+# -- the table is the proto's ------------------------------------------------
+
+
+def test_every_rule_path_names_a_real_field() -> None:
+    pool = taskspec_pb2.DESCRIPTOR.pool
+    assert len(_rules.BY_FIELD) == len(_rules.RULES)
+    for full_name, rule in _rules.BY_FIELD.items():
+        fd = pool.FindFieldByName(full_name)
+        assert fd.name == rule.path.rsplit(".", 1)[-1]
+        assert _rules.field_info(rule.path).descriptor is fd
+    assert set(_rules.BY_FIELD) <= {fi.full_name for fi in FIELDS}
+
+
+def test_every_enum_field_has_a_defined_rule() -> None:
+    """UNSPECIFIED is never valid in a TaskSpec, so every enum field is checked."""
+    enums = {fi.full_name for fi in FIELDS if fi.kind is _layout.Kind.ENUM}
+    assert enums
+    for name in enums:
+        assert _rules.BY_FIELD[name].check is Check.DEFINED, name
+
+
+def test_rules_follow_the_proto_field_order_within_each_message() -> None:
+    """Go checks in struct order, which is field-number order: the table keeps it."""
+    numbers = [
+        tuple(
+            _rules.field_info(".".join(rule.path.split(".")[: i + 1])).number
+            for i in range(rule.path.count(".") + 1)
+        )
+        for rule in _rules.RULES
+    ]
+    assert numbers == sorted(numbers)
+
+
+def _comments() -> dict[str, str]:
+    """Each field's proto doc comment, by full name.
+
+    They are read from the committed JSON Schema, whose descriptions are the
+    proto's comments (``make checkschema`` keeps them current), so no buf
+    run is needed; the schema's ``required`` lists, which come from the
+    table, are not looked at.
+    """
+    schema = json.loads((ROOT / "schema" / _jsonschema.FILENAME).read_bytes())
+    out: dict[str, str] = {}
+    for message in [schema, *schema["$defs"].values()]:
+        for name, prop in message.get("properties", {}).items():
+            out[f"{message['title']}.{name}"] = prop.get("description", "")
+    return out
+
+
+@pytest.fixture(scope="module")
+def comments() -> dict[str, str]:
+    found = _comments()
+    assert {fi.full_name for fi in FIELDS} <= found.keys()
+    return found
+
+
+def test_every_field_the_proto_calls_required_has_a_rule(comments: dict[str, str]) -> None:
+    required = {fi.full_name for fi in FIELDS if "Required" in comments.get(fi.full_name, "")}
+    assert len(required) >= 5
+    assert not EXEMPT.keys() & _rules.BY_FIELD.keys()
+    for name in sorted(required - EXEMPT.keys()):
+        assert Keyword.REQUIRED in _rules.BY_FIELD[name].schema, name
+
+
+def test_every_rule_is_documented_on_its_field(comments: dict[str, str]) -> None:
+    """The proto says what Validate demands, so a reader of the proto alone knows the rules."""
+    for name, rule in _rules.BY_FIELD.items():
+        text = comments[name]
+        assert any(word in text for word in ("Required", "Must not", "Exactly")), name
+        if Keyword.REQUIRED not in rule.schema:
+            assert "Required" not in text, name
+
+
+# -- the table is checked when it is read ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rule", "problem"),
+    [
+        (Rule("nope", Check.NOT_BLANK, "x", schema=frozenset({Keyword.REQUIRED})), "no field"),
+        (Rule("task_id.x", Check.NOT_BLANK, "x"), "not a message field"),
+        (Rule("task_id", Check.NOT_EMPTY, "x"), "does not apply"),
+        (Rule("task_id", Check.NOT_BLANK, "x", bound=3), "a bound"),
+        (Rule("task_spec_version", Check.EQUALS, "x"), "a bound"),
+        (Rule("task_id", Check.NOT_BLANK, "%d", schema=frozenset({Keyword.REQUIRED})), "verbs"),
+        (Rule("task_id", Check.NOT_BLANK, "x %q %q"), "verbs"),
+        (Rule("task_id", Check.NOT_BLANK, "x"), "either"),
+        (
+            Rule(
+                "task_id",
+                Check.NOT_BLANK,
+                "x",
+                schema=frozenset({Keyword.REQUIRED}),
+                not_in_schema="y",
+            ),
+            "either",
+        ),
+        (Rule("task_id", Check.NOT_BLANK, "x", schema=frozenset({Keyword.CONST})), "const"),
+    ],
+)
+def test_a_rule_that_does_not_fit_its_field_is_refused(rule: Rule, problem: str) -> None:
+    with pytest.raises(RuntimeError, match=problem):
+        _rules._verify(rule)
+
+
+def test_messages_are_go_format_strings() -> None:
+    assert Rule("x", Check.EQUALS, "%d is 100%% of v%d", bound=7).format(7) == "7 is 100% of v7"
+    assert Rule("x", Check.AT_LEAST, "got %d, want %d", bound=-3).format(-9) == "got -9, want -3"
+    assert Rule("x", Check.AT_LEAST, "{%d} >= {%d}", bound=0).format(5) == "{5} >= {0}"
+    assert Rule("x", Check.NOT_EMPTY, "{x} is 100%% required").format(0) == "{x} is 100% required"
+    assert Rule("x", Check.DEFINED, "invalid x %q").format("\u00e9\t\x01\u00a0") == (
+        'invalid x "é\\t\\x01\\u00a0"'
+    )
+
+
+# -- the cases the Go library runs ---------------------------------------------
+
+
+def test_committed_cases_are_what_the_table_generates() -> None:
+    committed = rule_cases.OUTPUT.read_bytes()
+    assert committed == rule_cases.render(), "run `make vectors`, review the diff"
+    assert rule_cases.main(["--check"]) == 0
+
+
+def test_cases_list_the_table_in_order() -> None:
+    assert CASES["rules"] == [{"path": r.path, "message": r.message} for r in _rules.RULES]
+
+
+def _document(case: dict[str, Any]) -> str:
+    doc = copy.deepcopy(CASES["base"])
+    for edit in case["edits"]:
+        *parents, last = edit["path"]
+        target = doc
+        for step in parents:
+            target = target[step]
+        assert last in target if isinstance(target, dict) else last < len(target)
+        if edit.get("delete"):
+            del target[last]
+        else:
+            target[last] = edit["value"]
+    return json.dumps(doc)
+
+
+@pytest.mark.parametrize("case", CASES["cases"], ids=[c["name"] for c in CASES["cases"]])
+def test_case_gives_its_violations_here(case: dict[str, Any]) -> None:
+    doc = _document(case)
+    want = [(v["path"], v["message"]) for v in case["violations"]]
+    try:
+        taskspec.parse_task_spec(doc)
+        got: list[tuple[str, str]] = []
+    except taskspec.ValidationError as err:
+        got = [(v.field_path, v.message) for v in err.violations]
+        assert str(err).startswith(want[0][1])
+    assert got == want
+    # The message path too: a decoded spec without the text a document held.
+    decoded = _decode.decode(doc)
+    if not decoded.raw_enums:
+        assert [(v.field_path, v.message) for v in _validate.check(decoded.spec)] == want
+
+
+def test_cases_cover_every_rule_and_every_free_field() -> None:
+    names = [c["name"] for c in CASES["cases"]]
+    broken = {v["path"] for c in CASES["cases"] for v in c["violations"]}
+    assert broken == {r.path for r in _rules.RULES}
+    for fi in FIELDS:
+        if fi.full_name not in _rules.BY_FIELD and not (
+            fi.kind is _layout.Kind.MESSAGE and not fi.pointer
+        ):
+            assert any(f".{fi.name} missing" in f".{n}" for n in names), fi.full_name
+    assert {"valid base", "every rule broken", "every key missing"} <= set(names)
