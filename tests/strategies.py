@@ -12,6 +12,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from taskspec import Difficulty, GeneratedKind, Language, TaskSpec
+from taskspec._limits import INT64_MAX, INT64_MIN
 from taskspec.bridge._gostr import go_trim_space
 
 __all__ = [
@@ -23,9 +24,6 @@ __all__ = [
     "texts",
     "valid_specs",
 ]
-
-INT64_MIN = -(2**63)
-INT64_MAX = 2**63 - 1
 
 #: Strings that read back as something else unless quoted, that need a
 #: literal block or escapes, or that hit known yaml.v3 quirks.

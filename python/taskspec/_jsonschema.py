@@ -289,7 +289,7 @@ class _Builder:
             schema.update({"type": "object", "additionalProperties": self._int(value, _Says())})
             if required:
                 schema["minProperties"] = 1
-        else:  # pragma: no cover - _schema rejects other kinds at import
+        else:  # pragma: no cover - _layout rejects other kinds at import
             raise AssertionError(kind)
         return schema, required
 

@@ -5,9 +5,10 @@ thousands of them, so the command is built around a cheap per-file loop.
 The parent walks the tree and hands the paths, in chunks, to a process pool
 (forked where the platform allows, so workers start with everything
 imported); the walk goes on while the first chunks are being checked. A
-worker reads each file with bare ``os`` calls, parses it and sends back, per
-chunk, three counts and the finished report text, so nothing per file
-crosses the process boundary but its path. Chunks come back in order, which
+worker reads each file through the CLI's one bounded read-check-report step
+(:func:`taskspec.cli._kit.read_checked`), and sends back, per chunk, three
+counts and the finished report text, so nothing per file crosses the process
+boundary but its path. Chunks come back in order, which
 makes the output the same for any number of jobs, and it streams while later
 chunks are still being checked. Ctrl-C stops the run with status 130.
 
