@@ -160,6 +160,28 @@ func TestMarshalYAMLRefusesUndefinedEnumNumbers(t *testing.T) {
 	}
 }
 
+// yaml.v3 writes a "<<" key and a tab-first multi-line key unreadably;
+// MarshalYAML fixes both wherever they sit among the keys, also after a
+// multi-line key whose content holds an empty line.
+func TestMarshalYAMLFixesSignalKeysAfterAnEmptyLine(t *testing.T) {
+	s := validSpec()
+	s.DifficultySignals = map[string]int64{"\n": 1, "<<": 2, "a\n\nb": 3, "\tq\nz": 4}
+	out, err := taskspec.MarshalYAML(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "\n    \"<<\": 2\n") || !strings.Contains(string(out), "\n    ? |4-\n        \tq\n") {
+		t.Errorf("MarshalYAML left a key yaml.v3 cannot read back:\n%s", out)
+	}
+	back, err := taskspec.ParseYAML(out)
+	if err != nil {
+		t.Fatalf("ParseYAML(MarshalYAML(s)): %v\n%s", err, out)
+	}
+	if !reflect.DeepEqual(back.DifficultySignals, s.DifficultySignals) {
+		t.Errorf("signals read back as %v, want %v", back.DifficultySignals, s.DifficultySignals)
+	}
+}
+
 func TestSignalKeysUsesByteOrder(t *testing.T) {
 	s := validSpec()
 	s.DifficultySignals = map[string]int64{"a10": 1, "a9": 2, "b": 3, "B": 4, "10": 5, "9": 6}

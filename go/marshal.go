@@ -220,7 +220,8 @@ func fixHeader(r []byte, s string, nested bool) []byte {
 // columns right of the "?").
 //
 // The keys sit at exactly 4 columns on the lines after
-// "difficulty_signals:", up to the next top-level key. No other line there
+// "difficulty_signals:", up to the next top-level key; the lines between
+// may be empty (a multi-line key's content can be). No other line there
 // starts with 4 spaces and "<<: " or "? |", because the content of a
 // multi-line key is indented further; and a header without a digit followed
 // by a content line starting with a tab can only be a tab-first key.
@@ -236,7 +237,9 @@ func fixSignalKeys(out []byte) []byte {
 	b.Write(out[:off])
 	for off < len(out) {
 		nl := bytes.IndexByte(out[off:], '\n')
-		if nl < 0 || out[off] != ' ' {
+		// The block ends at the next top-level key. An empty line is still
+		// inside it: the content of a multi-line key can hold one.
+		if nl < 0 || (out[off] != ' ' && out[off] != '\n') {
 			break
 		}
 		line := out[off : off+nl+1]

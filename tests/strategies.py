@@ -9,6 +9,10 @@ present and absent, and kg_query unset, set but empty, or set.
 
 from __future__ import annotations
 
+from functools import cache
+from typing import Final
+
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from taskspec import Difficulty, GeneratedKind, Language, TaskSpec
@@ -19,6 +23,7 @@ __all__ = [
     "HARD_STRINGS",
     "INT64_MAX",
     "INT64_MIN",
+    "generated_corpus",
     "int64s",
     "signal_keys",
     "texts",
@@ -220,3 +225,32 @@ def valid_specs(
         st.one_of(st.sampled_from((0, 1, INT64_MAX)), st.integers(0, INT64_MAX))
     )
     return spec
+
+
+#: How many specs the generated corpus holds: enough to meet every style in
+#: every position, few enough to stay a fast test.
+CORPUS_SIZE: Final = 120
+
+
+@cache
+def generated_corpus() -> tuple[TaskSpec, ...]:
+    """CORPUS_SIZE specs drawn from :func:`valid_specs`, once per run.
+
+    They are drawn up front rather than checked one by one under ``@given``
+    so that Go can check all of them in one pipelined batch.
+    """
+    drawn: list[TaskSpec] = []
+
+    @settings(
+        max_examples=CORPUS_SIZE,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(valid_specs())
+    def draw(spec: TaskSpec) -> None:
+        drawn.append(spec)
+
+    draw()
+    return tuple(drawn)

@@ -16,13 +16,11 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterator
-from functools import cache
 from pathlib import Path
 from typing import Any, Final, cast
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, Phase, given, settings
 
 import taskspec
 from taskspec._errors import TaskSpecError
@@ -32,7 +30,7 @@ from taskspec.bridge._scalar import Style, analyze, is_simple_key, select_style
 from taskspec.v1 import taskspec_pb2 as pb
 from tests.conformance.gobridge import GoConsumer, spec_from_json, spec_to_json
 from tests.conformance.specs import order_is_total
-from tests.strategies import valid_specs
+from tests.strategies import generated_corpus
 
 DATA: Final = Path(__file__).resolve().parent / "data" / "emit"
 GOLDEN: Final = Path(__file__).resolve().parent / "data" / "golden"
@@ -401,34 +399,6 @@ def test_random_specs_match_go(go: GoConsumer) -> None:
 
 
 # --- generated specs: Go as the oracle, and a Python-only check ---------------------
-
-#: How many specs the generated corpus holds: enough to meet every style in
-#: every position, few enough to stay a fast test.
-CORPUS_SIZE: Final = 120
-
-
-@cache
-def generated_corpus() -> tuple[pb.TaskSpec, ...]:
-    """CORPUS_SIZE specs drawn from tests.strategies.valid_specs, once per run.
-
-    They are drawn up front rather than checked one by one under ``@given``
-    so that Go can check all of them in one pipelined batch.
-    """
-    drawn: list[pb.TaskSpec] = []
-
-    @settings(
-        max_examples=CORPUS_SIZE,
-        database=None,
-        deadline=None,
-        phases=[Phase.generate],
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(valid_specs())
-    def draw(spec: pb.TaskSpec) -> None:
-        drawn.append(spec)
-
-    draw()
-    return tuple(drawn)
 
 
 def test_generated_specs_are_written_as_yaml_v3_writes_them(go: GoConsumer) -> None:
