@@ -194,6 +194,34 @@ test-pythons: ## Run the Python tests on every other declared Python version ins
 		".venv-$$v/bin/python" -m pytest -q -p no:cacheprovider
 	done
 
+# The compiled build: the YAML bridge's hot modules (setup.py's COMPILED)
+# compiled with mypyc into a venv of its own. The package is installed, not
+# editable, so the extensions go into that venv's site-packages and never
+# next to the sources, where the pure-Python venv would import them.
+VENV_COMPILED := $(VENV)-compiled
+VPY_COMPILED := $(VENV_COMPILED)/bin/python
+COMPILED_SOURCES := $(shell find python/taskspec -name '*.py' -o -name '*.pyi' -o -name '*.json')
+
+$(VENV_COMPILED)/.deps-stamp: pyproject.toml requirements-dev.txt
+	$(PYTHON) -m venv $(VENV_COMPILED)
+	$(VPY_COMPILED) -m pip install --quiet --upgrade pip==25.3
+	$(VPY_COMPILED) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+$(VENV_COMPILED)/.stamp: $(VENV_COMPILED)/.deps-stamp setup.py $(COMPILED_SOURCES)
+	rm -rf build/compiled
+	TASKSPEC_COMPILE=1 $(VPY_COMPILED) -m pip install --quiet --no-deps --no-build-isolation \
+		--no-cache-dir --force-reinstall .
+	(cd / && $(CURDIR)/$(VPY_COMPILED) -c 'import taskspec; assert taskspec.__compiled__ is True')
+	touch $@
+
+.PHONY: compiled
+compiled: $(VENV_COMPILED)/.stamp ## Build the compiled variant (mypyc; needs a C compiler) into .venv-compiled/
+
+.PHONY: test-compiled
+test-compiled: compiled $(if $(HAVE_GO),conform) ## Run the Python test suite against the compiled variant
+	TASKSPEC_EXPECT_COMPILED=1 $(VPY_COMPILED) -m pytest -q -p no:cacheprovider
+
 .PHONY: run
 run: venv ## Set up, then validate and format-check examples/ and show one parsed example
 	$(VENV)/bin/taskspec validate examples

@@ -88,3 +88,16 @@ def __getattr__(name: str) -> str:
 
         return version()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _is_compiled() -> bool:
+    from importlib.machinery import ExtensionFileLoader  # noqa: PLC0415
+    from importlib.util import find_spec  # noqa: PLC0415
+
+    spec = find_spec("taskspec.bridge._emit")
+    return spec is not None and isinstance(spec.loader, ExtensionFileLoader)
+
+
+#: True when the YAML bridge's hot modules run compiled (mypyc extension
+#: modules, built by ``make compiled``), False for the pure-Python modules.
+__compiled__: bool = _is_compiled()

@@ -21,7 +21,8 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from taskspec._limits import MAX_DOCUMENT_BYTES, MAX_NODES
+from taskspec import _limits
+from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.bridge import _emit
 from taskspec.bridge._layout import (
     K_ENUM,
@@ -61,6 +62,11 @@ _CODES: Final = {
 }
 _TABLES: dict[str, dict[str, tuple[str, int, Any]]] = {}
 _STOP: Final = frozenset({"", " ", "-"})
+
+#: The node budget, read at each call. It is a plain module global rather
+#: than the Final constant itself so that tests can lower it, as they do the
+#: full decoder's, also where this module is compiled (which inlines Finals).
+MAX_NODES: int = _limits.MAX_NODES
 
 
 def _table(info: MessageInfo) -> dict[str, tuple[str, int, Any]]:

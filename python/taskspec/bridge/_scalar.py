@@ -161,11 +161,13 @@ _NOT_LITERAL: Final = TRAILING_SPACE | SPACE_BREAK | SPECIAL_CHARACTERS | EMPTY
 # 3-byte UTF-8), so emoji are escaped. Line breaks are CR, LF, NEL, LS, PS.
 # A "special" character is a non-printable one other than TAB.
 _BREAKS: Final = "\r\n\x85\u2028\u2029"
+# (The surrogates are written as regular-expression escapes, not as string
+# escapes: a string holding a lone surrogate cannot be compiled with mypyc.)
 _NOT_PRINTABLE: Final = (
-    "\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufeff\ufffe\uffff\U00010000-\U0010ffff"
+    "\x00-\x09\x0b-\x1f\x7f-\x9f\\ud800-\\udfff\ufeff\ufffe\uffff\U00010000-\U0010ffff"
 )
 _SPECIAL = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufeff\ufffe\uffff\U00010000-\U0010ffff]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\\ud800-\\udfff\ufeff\ufffe\uffff\U00010000-\U0010ffff]"
 ).search
 # First characters that are always indicators; '?', ':' and '-' depend on
 # what follows (a blank is a space or a tab).

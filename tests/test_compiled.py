@@ -1,0 +1,98 @@
+"""The compiled build and the pure-Python one: which is running, and that each stays apart.
+
+``make compiled`` builds the modules setup.py lists in ``COMPILED`` with
+mypyc into a venv of its own; ``make test-compiled`` runs this whole suite
+there with ``TASKSPEC_EXPECT_COMPILED=1``, so every other test checks the
+compiled modules' behaviour and these check that they are the ones loaded.
+In the pure venv the same tests check that nothing compiled is loaded and
+that no build left extension modules next to the sources.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import os
+from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader
+from pathlib import Path
+
+import pytest
+
+import taskspec
+from taskspec import TaskSpec
+from taskspec.bridge import _fastpath
+from tests.helpers import VALID_DOC
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE_SOURCES = ROOT / "python"
+
+
+def _compiled_module_names() -> list[str]:
+    """The dotted names of the modules in setup.py's ``COMPILED`` list."""
+    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.targets[0], ast.Name)
+            and node.targets[0].id == "COMPILED"
+        ):
+            paths: list[str] = ast.literal_eval(node.value)
+            return [".".join(Path(p).relative_to("python").with_suffix("").parts) for p in paths]
+    raise AssertionError("setup.py has no COMPILED list")
+
+
+COMPILED_MODULES = _compiled_module_names()
+
+
+def _is_extension(name: str) -> bool:
+    return isinstance(importlib.import_module(name).__loader__, ExtensionFileLoader)
+
+
+def test_the_compiled_list_names_the_reader_and_the_writer() -> None:
+    assert "taskspec.bridge._fastpath" in COMPILED_MODULES
+    assert "taskspec.bridge._emit" in COMPILED_MODULES
+    for name in COMPILED_MODULES:
+        assert (PACKAGE_SOURCES / (name.replace(".", "/") + ".py")).is_file(), name
+
+
+def test_compiled_is_a_bool_that_says_which_modules_run() -> None:
+    assert isinstance(taskspec.__compiled__, bool)
+    # Either every listed module is an extension or none is.
+    assert {name: _is_extension(name) for name in COMPILED_MODULES} == dict.fromkeys(
+        COMPILED_MODULES, taskspec.__compiled__
+    )
+
+
+def test_only_the_listed_modules_are_compiled() -> None:
+    for name in ("taskspec", "taskspec._api", "taskspec.bridge._decode", "taskspec._limits"):
+        assert not _is_extension(name), name
+
+
+@pytest.mark.skipif(
+    os.environ.get("TASKSPEC_EXPECT_COMPILED", "") in ("", "0"),
+    reason="runs where the compiled build is expected (make test-compiled)",
+)
+def test_the_compiled_build_is_the_one_running() -> None:
+    assert taskspec.__compiled__ is True
+    assert str(_fastpath.__file__).endswith(tuple(EXTENSION_SUFFIXES))
+
+
+def test_no_extension_module_sits_next_to_the_sources() -> None:
+    # One there would be imported instead of its .py by every editable
+    # (pure-Python) install: the compiled build installs into its own venv.
+    found = [p for p in PACKAGE_SOURCES.rglob("*") if p.name.endswith(tuple(EXTENSION_SUFFIXES))]
+    assert found == []
+
+
+def test_the_node_budget_of_the_fast_path_can_be_lowered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A compiled module inlines Final constants; the fast path reads its
+    # budget from a plain global so that it can be lowered in either build.
+    assert isinstance(_fastpath.parse_canonical(VALID_DOC), TaskSpec)
+    # A canonical line holds at most two nodes, plus one for the document.
+    lines = VALID_DOC.count(b"\n") + 1
+    monkeypatch.setattr(_fastpath, "MAX_NODES", 2 * lines + 1)
+    assert isinstance(_fastpath.parse_canonical(VALID_DOC), TaskSpec)
+    monkeypatch.setattr(_fastpath, "MAX_NODES", 2 * lines)
+    assert _fastpath.parse_canonical(VALID_DOC) is None
