@@ -256,4 +256,4 @@ bench-validate: venv ## Time `taskspec validate` on 10,000 generated sidecars, j
 
 .PHONY: clean
 clean: ## Remove the venv, local binaries and caches
-	rm -rf $(VENV) $(VENV)-3.* $(BIN) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) $(VENV)-3.* $(VENV_COMPILED) build $(BIN) .mypy_cache .ruff_cache .pytest_cache .hypothesis
