@@ -14,33 +14,39 @@ Every error this package raises is a :class:`TaskSpecError`.
 
 from __future__ import annotations
 
-from taskspec._agent import agent_view
-from taskspec._api import marshal_yaml, parse_task_spec, signal_keys, validate
-from taskspec._convert import (
-    Format,
-    convert,
-    format_for_path,
-    marshal,
-    marshal_binpb,
-    marshal_json,
-    parse,
-    parse_binpb,
-    parse_json,
-)
-from taskspec._difficulty import derive_difficulty
-from taskspec._enums import Difficulty, GeneratedKind, Language
-from taskspec._errors import DecodeError, TaskSpecError, ValidationError, Violation
-from taskspec._io import load, save
-from taskspec._registry import Generator, PluginFailure, Registry
-from taskspec._validate import CURRENT_TASK_SPEC_VERSION
-from taskspec.v1.taskspec_pb2 import (
-    GeneratedFrom,
-    GenerateOptions,
-    KGQuery,
-    SolutionArtifact,
-    TaskSpec,
-    Verification,
-)
+#: ``typing.TYPE_CHECKING`` without importing typing: type checkers read the
+#: block below as the real imports, and at run time it costs nothing.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from taskspec._agent import agent_view
+    from taskspec._api import marshal_yaml, parse_task_spec, signal_keys, validate
+    from taskspec._convert import (
+        Format,
+        convert,
+        format_for_path,
+        marshal,
+        marshal_binpb,
+        marshal_json,
+        parse,
+        parse_binpb,
+        parse_json,
+    )
+    from taskspec._difficulty import derive_difficulty
+    from taskspec._enums import Difficulty, GeneratedKind, Language
+    from taskspec._errors import DecodeError, TaskSpecError, ValidationError, Violation
+    from taskspec._io import load, save
+    from taskspec._registry import Generator, PluginFailure, Registry
+    from taskspec._rules import CURRENT_TASK_SPEC_VERSION
+    from taskspec.v1.taskspec_pb2 import (
+        GeneratedFrom,
+        GenerateOptions,
+        KGQuery,
+        SolutionArtifact,
+        TaskSpec,
+        Verification,
+    )
 
 __all__ = [
     "CURRENT_TASK_SPEC_VERSION",
@@ -80,14 +86,75 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> str:
+#: Where each public name lives. Importing the package loads none of them:
+#: the first use of a name imports its module (PEP 562), so a caller that
+#: only parses YAML never pays for the converter, the registry or the
+#: protobuf JSON support. ``tests/test_startup.py`` pins this table to
+#: ``__all__`` and to the imports above.
+_LAZY: dict[str, str] = {
+    "CURRENT_TASK_SPEC_VERSION": "taskspec._rules",
+    "DecodeError": "taskspec._errors",
+    "Difficulty": "taskspec._enums",
+    "Format": "taskspec._convert",
+    "GenerateOptions": "taskspec.v1.taskspec_pb2",
+    "GeneratedFrom": "taskspec.v1.taskspec_pb2",
+    "GeneratedKind": "taskspec._enums",
+    "Generator": "taskspec._registry",
+    "KGQuery": "taskspec.v1.taskspec_pb2",
+    "Language": "taskspec._enums",
+    "PluginFailure": "taskspec._registry",
+    "Registry": "taskspec._registry",
+    "SolutionArtifact": "taskspec.v1.taskspec_pb2",
+    "TaskSpec": "taskspec.v1.taskspec_pb2",
+    "TaskSpecError": "taskspec._errors",
+    "ValidationError": "taskspec._errors",
+    "Verification": "taskspec.v1.taskspec_pb2",
+    "Violation": "taskspec._errors",
+    "agent_view": "taskspec._agent",
+    "convert": "taskspec._convert",
+    "derive_difficulty": "taskspec._difficulty",
+    "format_for_path": "taskspec._convert",
+    "load": "taskspec._io",
+    "marshal": "taskspec._convert",
+    "marshal_binpb": "taskspec._convert",
+    "marshal_json": "taskspec._convert",
+    "marshal_yaml": "taskspec._api",
+    "parse": "taskspec._convert",
+    "parse_binpb": "taskspec._convert",
+    "parse_json": "taskspec._convert",
+    "parse_task_spec": "taskspec._api",
+    "save": "taskspec._io",
+    "signal_keys": "taskspec._api",
+    "validate": "taskspec._api",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is not None:
+        from importlib import import_module  # noqa: PLC0415
+
+        value = getattr(import_module(module), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
     # __version__ comes from the installed distribution's metadata, the one
     # place the version is written; it is looked up on first use only.
     if name == "__version__":
         from taskspec._version import version  # noqa: PLC0415
 
         return version()
+    # __compiled__ is True when the YAML bridge's hot modules run compiled
+    # (mypyc extension modules, built by ``make compiled``), False for the
+    # pure-Python modules. Looked up on first use, like the names above.
+    if name == "__compiled__":
+        compiled = _is_compiled()
+        globals()[name] = compiled
+        return compiled
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__) | {"__compiled__", "__version__"})
 
 
 def _is_compiled() -> bool:
@@ -96,8 +163,3 @@ def _is_compiled() -> bool:
 
     spec = find_spec("taskspec.bridge._emit")
     return spec is not None and isinstance(spec.loader, ExtensionFileLoader)
-
-
-#: True when the YAML bridge's hot modules run compiled (mypyc extension
-#: modules, built by ``make compiled``), False for the pure-Python modules.
-__compiled__: bool = _is_compiled()

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from taskspec import _validate
 from taskspec._errors import ValidationError, Violation, require_task_spec
-from taskspec.bridge import _decode, _emit, _fastpath
+from taskspec.bridge import _emit, _fastpath
 from taskspec.v1 import taskspec_pb2
 
 __all__ = ["marshal_yaml", "parse_task_spec", "signal_keys", "validate"]
@@ -36,6 +36,10 @@ def parse_task_spec(data: bytes | bytearray | memoryview | str) -> taskspec_pb2.
         spec = _fastpath.parse_canonical(data)
         if spec is not None and not _validate.check(spec):
             return spec
+    # The general reader (libyaml and the descriptor walk) is imported on
+    # first use: a run that meets only canonical documents never loads it.
+    from taskspec.bridge import _decode  # noqa: PLC0415
+
     decoded = _decode.decode(data)
     violations = _validate.check(decoded.spec, decoded.raw_enums, decoded.positions)
     if violations:

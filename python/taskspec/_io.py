@@ -33,15 +33,16 @@ import errno
 import functools
 import os
 import re
-import secrets
 import stat
 from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from taskspec._api import marshal_yaml, parse_task_spec, validate
 from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.v1 import taskspec_pb2
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 try:
     import fcntl
@@ -159,6 +160,9 @@ def write_target(path: StrPath) -> Path:
     Renaming over the link itself would turn it into a regular file and
     leave the file it pointed at unchanged, so writes go to the target.
     """
+    # Imported here, with secrets below, so that readers never pay for them.
+    from pathlib import Path  # noqa: PLC0415
+
     return Path(os.path.realpath(path))
 
 
@@ -204,6 +208,8 @@ def _create_locked_temp(directory: Path, name: str) -> tuple[int, Path]:
     take the free lock and remove the file; the inode check catches that,
     and a fresh name is tried.
     """
+    import secrets  # noqa: PLC0415
+
     flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     while True:
         tmp = directory / f".{name}.{secrets.token_hex(8)}.tmp"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Final
 
 from taskspec._convert import Format, convert, format_for_path
 from taskspec.cli._kit import (
@@ -23,20 +23,21 @@ from taskspec.cli._kit import (
     read_checked,
 )
 
-__all__ = ["register"]
+__all__ = ["DESCRIPTION", "add_arguments", "run"]
 
 _FORMATS = [f.value for f in Format]
 
 
-def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "convert",
-        help="convert a spec between YAML, proto3 JSON and binary protobuf",
-        description="Read one spec (a file, or stdin when FILE is - or absent), validate it "
-        "and write it to stdout in another format. Without --from, the format is "
-        "guessed from the file extension (.yaml/.yml, .json, .binpb/.pb); stdin "
-        "is read as YAML. Binary output is refused when stdout is a terminal.",
-    )
+#: What ``taskspec convert --help`` says the command does.
+DESCRIPTION: Final = (
+    "Read one spec (a file, or stdin when FILE is - or absent), validate it "
+    "and write it to stdout in another format. Without --from, the format is "
+    "guessed from the file extension (.yaml/.yml, .json, .binpb/.pb); stdin "
+    "is read as YAML. Binary output is refused when stdout is a terminal."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--to", required=True, choices=_FORMATS, help="output format")
     p.add_argument(
         "--from",
@@ -46,7 +47,6 @@ def register(sub: Any) -> None:
     )
     add_input_options(p, discovery=False)
     p.add_argument("path", nargs="?", default="-", metavar="FILE")
-    p.set_defaults(func=run)
 
 
 def _usage(message: str) -> int:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import sys
-from typing import Any
+from typing import Final
 
 from taskspec._io import atomic_write
 from taskspec.cli._discover import ConfigError, Selection, walk
@@ -33,19 +33,20 @@ from taskspec.cli._kit import (
     warn_no_sidecars,
 )
 
-__all__ = ["register", "run"]
+__all__ = ["DESCRIPTION", "add_arguments", "run"]
 
 
-def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "fmt",
-        help="rewrite sidecars in canonical layout, keeping comments",
-        description="Rewrite sidecars in the canonical layout the Go package writes, keeping "
-        "comments above or beside the key they belong to. Files named on the command line "
-        "(- for stdin, formatted to stdout) and, below directories, every taskspec.yaml or "
-        "*.taskspec.yaml. Files are replaced atomically; invalid files, and files with a "
-        "comment that has no place in the canonical layout, are reported and left alone.",
-    )
+#: What ``taskspec fmt --help`` says the command does.
+DESCRIPTION: Final = (
+    "Rewrite sidecars in the canonical layout the Go package writes, keeping "
+    "comments above or beside the key they belong to. Files named on the command line "
+    "(- for stdin, formatted to stdout) and, below directories, every taskspec.yaml or "
+    "*.taskspec.yaml. Files are replaced atomically; invalid files, and files with a "
+    "comment that has no place in the canonical layout, are reported and left alone."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--check", action="store_true", help="change nothing; list files that would change"
     )
@@ -61,7 +62,6 @@ def register(sub: Any) -> None:
     )
     add_input_options(p, discovery=True)
     p.add_argument("paths", nargs="+", metavar="PATH")
-    p.set_defaults(func=run)
 
 
 def _diff(name: str, before: bytes, after: bytes) -> str:

@@ -10,22 +10,23 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Final
 
 from taskspec._jsonschema import FILENAME, packaged
 from taskspec.cli._kit import EXIT_INVALID, EXIT_OK
 
-__all__ = ["register"]
+__all__ = ["DESCRIPTION", "add_arguments", "run"]
 
 
-def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "schema",
-        help="print the JSON Schema of taskspec.yaml",
-        description="Print the JSON Schema (draft 2020-12) of TaskSpec v1 sidecars, for "
-        "editors and other JSON Schema tools.",
-    )
-    p.set_defaults(func=run)
+#: What ``taskspec schema --help`` says the command does.
+DESCRIPTION: Final = (
+    "Print the JSON Schema (draft 2020-12) of TaskSpec v1 sidecars, for "
+    "editors and other JSON Schema tools."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """``schema`` takes no arguments."""
 
 
 def run(args: argparse.Namespace) -> int:

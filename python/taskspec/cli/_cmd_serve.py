@@ -21,24 +21,25 @@ import signal
 import sys
 import threading
 from types import FrameType
-from typing import Any, Final
+from typing import Final
 
 from taskspec.cli._kit import EXIT_INVALID, EXIT_OK
 
-__all__ = ["register"]
+__all__ = ["DESCRIPTION", "add_arguments", "run"]
 
 #: Seconds that calls in flight get to finish after SIGINT or SIGTERM.
 STOP_GRACE: Final = 5.0
 
 
-def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "serve",
-        help="serve the installed generators over gRPC",
-        description="Serve every generator installed as an entry point (group "
-        "taskspec.generators) through the gRPC GeneratorService, with the standard health "
-        "service, until SIGINT or SIGTERM. Needs the grpc extra: pip install 'taskspec[grpc]'.",
-    )
+#: What ``taskspec serve --help`` says the command does.
+DESCRIPTION: Final = (
+    "Serve every generator installed as an entry point (group "
+    "taskspec.generators) through the gRPC GeneratorService, with the standard health "
+    "service, until SIGINT or SIGTERM. Needs the grpc extra: pip install 'taskspec[grpc]'."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--address",
         default="127.0.0.1:0",
@@ -46,7 +47,6 @@ def register(sub: Any) -> None:
         help="where to listen (default: %(default)s, loopback on a port the system picks; "
         "the address is printed once listening)",
     )
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Final
 
 from taskspec._agent import agent_view
 from taskspec._api import marshal_yaml, parse_task_spec
@@ -21,15 +21,14 @@ from taskspec.cli._kit import (
     read_checked,
 )
 
-__all__ = ["register"]
+__all__ = ["DESCRIPTION", "add_arguments", "run"]
 
 
-def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "show",
-        help="print a sidecar in canonical form",
-        description="Parse and validate one file (- for stdin) and print its canonical YAML.",
-    )
+#: What ``taskspec show --help`` says the command does.
+DESCRIPTION: Final = "Parse and validate one file (- for stdin) and print its canonical YAML."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--agent",
         action="store_true",
@@ -37,7 +36,6 @@ def register(sub: Any) -> None:
     )
     add_input_options(p, discovery=False)
     p.add_argument("path", metavar="FILE")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -32,7 +32,7 @@ import signal
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, Final
 
 from taskspec._api import parse_task_spec
 from taskspec.cli._discover import ConfigError, Selection, walk
@@ -52,7 +52,7 @@ from taskspec.cli._kit import (
     warn_no_sidecars,
 )
 
-__all__ = ["check_chunk", "register", "run"]
+__all__ = ["DESCRIPTION", "add_arguments", "check_chunk", "run"]
 
 #: A file to check: its path; ``(path, reason)`` for a directory the walk
 #: could not list; or ``(name, bytes)`` for standard input, read by the parent.
@@ -91,16 +91,17 @@ def _default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def register(sub: Any) -> None:
-    p = sub.add_parser(
-        "validate",
-        help="check sidecars against the contract",
-        description="Check sidecars: files named on the command line (- for stdin), and "
-        "below directories every taskspec.yaml or *.taskspec.yaml (hidden directories "
-        "included; .git, node_modules and virtualenvs skipped), in parallel. Prints "
-        "path:line:col: message for each problem on stdout, and a summary on stderr. "
-        "Exits 0 when all are valid, 1 otherwise.",
-    )
+#: What ``taskspec validate --help`` says the command does.
+DESCRIPTION: Final = (
+    "Check sidecars: files named on the command line (- for stdin), and "
+    "below directories every taskspec.yaml or *.taskspec.yaml (hidden directories "
+    "included; .git, node_modules and virtualenvs skipped), in parallel. Prints "
+    "path:line:col: message for each problem on stdout, and a summary on stderr. "
+    "Exits 0 when all are valid, 1 otherwise."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-j",
         "--jobs",
@@ -118,7 +119,6 @@ def register(sub: Any) -> None:
     )
     add_input_options(p, discovery=True)
     p.add_argument("paths", nargs="+", metavar="PATH")
-    p.set_defaults(func=run)
 
 
 def _configure(fmt: str) -> None:

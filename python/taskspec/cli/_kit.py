@@ -19,7 +19,6 @@ in one of three formats:
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 import time
@@ -126,6 +125,8 @@ def _escape_property(text: str) -> str:
 def format_problem(fmt: str, path: str, v: Violation) -> str:
     """One problem as one report line (with its newline) in format *fmt*."""
     if fmt == "json":
+        import json  # noqa: PLC0415 - only --format json pays for it
+
         record: dict[str, str | int | None] = {
             "path": path,
             "line": v.line or None,

@@ -2,27 +2,36 @@
 
 Exit codes: 0 when everything is fine, 1 when any file is invalid (or, for
 ``fmt --check``, would change), 2 on a usage error.
+
+The command runs on every commit of a repository with a pre-commit hook, so
+its start-up is kept small: the parser names every subcommand from the table
+below, and only the chosen one's module is imported, when argparse hands it
+its arguments. Each ``_cmd_*`` module provides ``DESCRIPTION`` (its
+``--help`` text), ``add_arguments(parser)`` and ``run(args)``.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
-from typing import Any
-
-from taskspec.cli import _cmd_convert, _cmd_fmt, _cmd_schema, _cmd_serve, _cmd_show, _cmd_validate
-from taskspec.cli._kit import EXIT_USAGE
+import importlib
+from collections.abc import Iterable, Sequence
+from typing import Any, Final
 
 __all__ = ["main"]
 
-# Each module contributes one subcommand through register(subparsers).
-_COMMANDS = (
-    _cmd_validate,
-    _cmd_fmt,
-    _cmd_show,
-    _cmd_convert,
-    _cmd_schema,
-    _cmd_serve,
+#: Every subcommand in the order ``taskspec --help`` lists them: its name,
+#: its line in that list, and the module that adds its arguments and runs it.
+COMMANDS: Final = (
+    ("validate", "check sidecars against the contract", "taskspec.cli._cmd_validate"),
+    ("fmt", "rewrite sidecars in canonical layout, keeping comments", "taskspec.cli._cmd_fmt"),
+    ("show", "print a sidecar in canonical form", "taskspec.cli._cmd_show"),
+    (
+        "convert",
+        "convert a spec between YAML, proto3 JSON and binary protobuf",
+        "taskspec.cli._cmd_convert",
+    ),
+    ("schema", "print the JSON Schema of taskspec.yaml", "taskspec.cli._cmd_schema"),
+    ("serve", "serve the installed generators over gRPC", "taskspec.cli._cmd_serve"),
 )
 
 
@@ -39,15 +48,46 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+class _Command(argparse.ArgumentParser):
+    """A subcommand's parser, completed from its module when argparse first hands it arguments.
+
+    ``_SubParsersAction`` passes the rest of the command line to the chosen
+    subcommand's ``parse_known_args``, so that is where the module is
+    imported; the subcommands not chosen are never loaded.
+    """
+
+    def __init__(self, *, module: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._module: str | None = module
+
+    def load(self) -> None:
+        """Import the subcommand's module and add its description, arguments and ``run``."""
+        if self._module is None:
+            return
+        command = importlib.import_module(self._module)
+        self._module = None
+        self.description = command.DESCRIPTION
+        command.add_arguments(self)
+        self.set_defaults(func=command.run)
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Iterable[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        self.load()
+        return super().parse_known_args(args, namespace)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="taskspec",
         description="Validate, format and show TaskSpec v1 sidecars (taskspec.yaml).",
     )
     parser.add_argument("--version", action=_Version)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in _COMMANDS:
-        command.register(sub)
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_Command
+    )
+    for name, summary, module in COMMANDS:
+        sub.add_parser(name, help=summary, module=module)
     return parser
 
 
@@ -57,7 +97,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
-        return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
+        if isinstance(exc.code, int):
+            return int(exc.code)
+        from taskspec.cli._kit import EXIT_USAGE  # noqa: PLC0415
+
+        return EXIT_USAGE
     status: int = args.func(args)
     return status
 
