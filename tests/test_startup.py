@@ -42,6 +42,8 @@ OPTIONAL = (
     "grpc",
     "json",
     "logging",
+    "pathlib",
+    "secrets",
 )
 
 

@@ -27,7 +27,6 @@ import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from taskspec._io import TEMP_NAME, read_file
@@ -143,19 +142,22 @@ def find_config(start: str) -> Selection:
     Like ruff, the search stops at the first pyproject.toml that has the
     table; one without it is passed over. Without any, the defaults apply.
     """
-    directory = Path(start)
-    for candidate in (directory, *directory.parents):
-        pyproject = candidate / "pyproject.toml"
-        if not pyproject.is_file():
-            continue
-        table = _tool_table(pyproject)
-        if table is None:
-            continue
-        return _from_table(table, pyproject)
-    return Selection()
+    # os.path rather than pathlib: this runs on every command, and pathlib
+    # (with the modules it imports) would be its one reason to load.
+    directory = os.path.abspath(start)  # what Selection.build passes already
+    while True:
+        pyproject = os.path.join(directory, "pyproject.toml")
+        if os.path.isfile(pyproject):
+            table = _tool_table(pyproject)
+            if table is not None:
+                return _from_table(table, pyproject)
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return Selection()
+        directory = parent
 
 
-def _tool_table(pyproject: Path) -> dict[str, Any] | None:
+def _tool_table(pyproject: str) -> dict[str, Any] | None:
     import tomllib  # noqa: PLC0415 - only a walk that finds a pyproject.toml pays for it
 
     try:
@@ -170,7 +172,7 @@ def _tool_table(pyproject: Path) -> dict[str, Any] | None:
     return table if isinstance(table, dict) else None
 
 
-def _from_table(table: dict[str, Any], pyproject: Path) -> Selection:
+def _from_table(table: dict[str, Any], pyproject: str) -> Selection:
     known = {"include", "exclude"}
     for key in table:
         if key not in known:
@@ -178,7 +180,7 @@ def _from_table(table: dict[str, Any], pyproject: Path) -> Selection:
                 f"{pyproject}: [tool.taskspec]: unknown key {key!r} (expected one of"
                 f" {', '.join(sorted(known))})"
             )
-    anchor = str(pyproject.parent.resolve())
+    anchor = os.path.realpath(os.path.dirname(pyproject))
 
     def globs(key: str) -> tuple[_Pattern, ...] | None:
         value = table.get(key)
@@ -189,9 +191,7 @@ def _from_table(table: dict[str, Any], pyproject: Path) -> Selection:
         return tuple(_Pattern(g, anchor) for g in value)
 
     default = Selection()
-    return Selection(
-        globs("include") or default.include, globs("exclude") or (), source=str(pyproject)
-    )
+    return Selection(globs("include") or default.include, globs("exclude") or (), source=pyproject)
 
 
 def walk(
