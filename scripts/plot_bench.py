@@ -1,8 +1,10 @@
 """Draw the BENCHMARKS.md figure from the JSON that ``scripts/bench.py --json`` writes.
 
-Two panels, parse and marshal, each comparing the four contenders on a log
-scale: Go's yaml.v3 implementation, this package, a naive PyYAML peer and
-binary protobuf (the floor no YAML codec can beat).
+Two panels, parse and marshal, each comparing the contenders on a log
+scale: Go's yaml.v3 implementation, this package, the naive (pure-Python)
+and careful (libyaml) PyYAML peers, and binary protobuf (the floor no YAML
+codec can beat). The parse panel also shows both Go and this package on the
+hand-edited documents that take the general path.
 """
 
 from __future__ import annotations
@@ -30,22 +32,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         "parse (µs per document)": [
             ("Go ParseTaskSpec", go["parse"]),
             ("taskspec parse_task_spec", py["py_parse"]),
+            ("Go, hand-edited", go["parse_edited"]),
+            ("taskspec, hand-edited", py["py_parse_edited"]),
             ("naive yaml.safe_load", py["naive_parse"]),
+            ("careful CSafeLoader", py["careful_parse"]),
             ("protobuf FromString", py["py_wire_parse"]),
         ],
         "marshal (µs per document)": [
             ("Go MarshalYAML", go["marshal"]),
             ("taskspec marshal_yaml", py["py_marshal"]),
             ("naive yaml.dump", py["naive_dump"]),
+            ("careful CSafeDumper", py["careful_dump"]),
             ("protobuf SerializeToString", py["py_wire_marshal"]),
         ],
     }
-    colors = ["#00add8", "#3776ab", "#b0b0b0", "#6a9955"]
-    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), constrained_layout=True)
+    colors = {
+        "Go": "#00add8",
+        "taskspec": "#3776ab",
+        "naive": "#b0b0b0",
+        "careful": "#808080",
+        "protobuf": "#6a9955",
+    }
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.4), constrained_layout=True)
     for ax, (title, rows) in zip(axes, panels.items(), strict=True):
         labels = [label for label, _ in rows]
         values = [value for _, value in rows]
-        bars = ax.barh(labels[::-1], values[::-1], color=colors[::-1])
+        shades = [colors[label.split()[0].rstrip(",")] for label in labels]
+        bars = ax.barh(labels[::-1], values[::-1], color=shades[::-1])
         ax.set_xscale("log")
         ax.set_title(title)
         ax.bar_label(bars, labels=[f"{v:.1f}" for v in values[::-1]], padding=3, fontsize=8)

@@ -10,7 +10,7 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -84,19 +84,18 @@ def summary(err: str) -> tuple[int, int, int]:
 
 
 class PoolSpy:
-    """Records the worker pools the command starts, and starts them for real."""
+    """Records the sets of worker processes the command starts, and starts them for real."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.sizes: list[int] = []
-        real: Callable[[], Any] = _cmd_validate._context
         spy = self
 
-        class Context:
-            def Pool(self, processes: int, *args: Any) -> Any:  # noqa: N802 - mirrors the API
-                spy.sizes.append(processes)
-                return real().Pool(processes, *args)
+        class Workers(_cmd_validate.Workers):
+            def __init__(self, jobs: int, fmt: str) -> None:
+                spy.sizes.append(jobs)
+                super().__init__(jobs, fmt)
 
-        monkeypatch.setattr(_cmd_validate, "_context", Context)
+        monkeypatch.setattr(_cmd_validate, "Workers", Workers)
 
 
 def test_tree_gives_same_report_for_any_jobs(
@@ -420,3 +419,71 @@ def test_progress_is_silent_when_disabled() -> None:
     progress.advance(3)
     progress.clear()
     assert out.getvalue() == ""
+
+
+def test_workers_take_chunks_that_shrink_to_the_end_and_see_every_file_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(200):
+        run_dir(tmp_path, n).mkdir(parents=True)
+        doc = VALID_DOC if n % 50 else VALID_DOC.replace(b"task_id:", b"taskid:")
+        (run_dir(tmp_path, n) / "taskspec.yaml").write_bytes(doc)
+    monkeypatch.setattr(_cmd_validate, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(_cmd_validate, "MIN_CHUNK", 1)
+    sizes: list[int] = []
+    real_send = _cmd_validate.Workers.send
+
+    def send(self: _cmd_validate.Workers, conn: Any, chunk: list[_cmd_validate.Item]) -> None:
+        sizes.append(len(chunk))
+        real_send(self, conn, chunk)
+
+    monkeypatch.setattr(_cmd_validate.Workers, "send", send)
+    code1, out1, err1 = run(capsys, "--jobs", "1", str(tmp_path))
+    code2, out2, err2 = run(capsys, "--jobs", "2", str(tmp_path))
+    assert sum(sizes) == 200  # every file dealt out exactly once
+    assert max(sizes) > 1 and sizes[-1] == 1  # large chunks, then small ones at the end
+    assert (code1, out1, summary(err1)) == (code2, out2, summary(err2))
+    assert [line.split(":")[0] for line in out2.splitlines()] == [
+        str(run_dir(tmp_path, n) / "taskspec.yaml") for n in (0, 50, 100, 150)
+    ]
+    assert summary(err2) == (196, 4, 0)
+
+
+def test_unlistable_directories_in_a_parallel_run_are_reported_in_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_tree(tmp_path)
+    unlistable = str(run_dir(tmp_path, 4))
+    real_scandir = os.scandir
+
+    def scandir(path: Any) -> Any:  # the walk is the parent's: workers need no patch
+        if path == unlistable:
+            raise PermissionError(13, "Permission denied", path)
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(_cmd_validate, "MIN_FILES_PER_JOB", 1)
+    code1, out1, err1 = run(capsys, "--jobs", "1", str(tmp_path))
+    code2, out2, err2 = run(capsys, "--jobs", "2", str(tmp_path))
+    assert (code1, out1, summary(err1)) == (code2, out2, summary(err2))
+    assert out2.splitlines() == [
+        *expected_lines(tmp_path)[:1],
+        f"{unlistable}: cannot read: Permission denied",
+        *expected_lines(tmp_path)[1:],
+    ]
+    assert summary(err2) == (8, 5, 1)
+
+
+def _exit_at_once(items: Sequence[_cmd_validate.Item]) -> _cmd_validate.ChunkResult:
+    os._exit(3)  # a worker killed from outside (out of memory, say)
+
+
+def test_a_worker_that_dies_ends_the_run_with_an_error_instead_of_a_hang(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_tree(tmp_path)
+    monkeypatch.setattr(_cmd_validate, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(_cmd_validate, "check_chunk", _exit_at_once)  # seen by forked workers
+    code, out, err = run(capsys, "--jobs", "2", str(tmp_path))
+    assert (code, out) == (2, "")
+    assert err == "taskspec validate: error: a worker process ended unexpectedly\n"

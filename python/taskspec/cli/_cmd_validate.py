@@ -2,15 +2,21 @@
 
 A harness keeps one ``taskspec.yaml`` per run directory and may hold tens of
 thousands of them, so the command is built around a cheap per-file loop.
-The parent walks the tree and hands the paths, in chunks, to a process pool
-(forked where the platform allows, so workers start with everything
-imported); the walk goes on while the first chunks are being checked. A
-worker reads each file through the CLI's one bounded read-check-report step
-(:func:`taskspec.cli._kit.read_checked`), and sends back, per chunk, three
-counts and the finished report text, so nothing per file crosses the process
-boundary but its path. Chunks come back in order, which
-makes the output the same for any number of jobs, and it streams while later
-chunks are still being checked. Ctrl-C stops the run with status 130.
+Small runs are checked in-process. Larger ones go to worker processes that
+start once (forked where the platform allows, so they start with everything
+imported) and live for the whole run. The parent only walks the tree and
+deals out paths: it walks ahead of the workers, so it soon knows how much is
+left, and sizes each chunk from that (a share of what remains, capped), so
+chunks are large while there is much to do and small at the end, where they
+keep both workers busy to the last file. A chunk travels as one string of
+paths, and comes back as three counts and the finished report text: nothing
+is pickled per file. A worker holds the chunk it checks and the next one,
+so it never waits for the parent, and the parent writes results in chunk
+order, which makes the output the same for any number of jobs; it streams
+while later chunks are still being checked.
+A worker reads each file through the CLI's one bounded read-check-report
+step (:func:`taskspec.cli._kit.read_checked`). Ctrl-C stops the run with
+status 130.
 
 Only sidecars are checked below a directory (see :mod:`taskspec.cli._discover`);
 a file named on the command line is always checked, and ``-`` reads
@@ -24,12 +30,16 @@ problem and the run goes on; the exit status is 1 if anything was not valid.
 from __future__ import annotations
 
 import argparse
+import collections
+import contextlib
 import gc
 import io
 import itertools
 import os
+import queue
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final
@@ -63,14 +73,31 @@ ChunkResult = tuple[int, int, int, str]
 #: Fewest files worth one more worker: below this, starting a process costs
 #: more than it saves, so small runs stay in-process whatever ``--jobs`` says.
 MIN_FILES_PER_JOB = 64
-#: Sizes of the chunks sent to a worker: the first, and the largest. The cap
-#: keeps the last chunk to finish short, and output and progress flowing.
+#: Chunk sizes. In-process, chunks start at FIRST_CHUNK and double; for
+#: workers, a chunk is a share of the files left (SHARES_PER_JOB per worker),
+#: never under MIN_CHUNK (a round trip to a worker costs about as much as
+#: checking a file). MAX_CHUNK, about a tenth of a second of checking, keeps
+#: output and progress flowing.
 FIRST_CHUNK = 16
-MAX_CHUNK = 256
+MIN_CHUNK = 16
+MAX_CHUNK = 1024
+SHARES_PER_JOB = 4
+#: Chunks a worker holds at once (after its first), so that it never waits
+#: for the parent between two chunks.
+PREFETCH = 2
+#: How far the parent walks ahead of the workers, in files (enough to size
+#: chunks from what is left, bounded so that memory stays flat), and how many
+#: it walks between two looks at the workers.
+WALK_AHEAD = 65536
+WALK_STEP = 64
 
-# Set once per process by _configure (in each worker through the pool's
-# initializer), so the hot loop reads globals instead of arguments.
+# Set once per process by _configure (in each worker when it starts), so the
+# hot loop reads globals instead of arguments.
 _format = "text"
+
+
+class WorkerLostError(Exception):
+    """A worker process ended without sending back the chunk it had."""
 
 
 def _jobs(text: str) -> int:
@@ -126,12 +153,6 @@ def _configure(fmt: str) -> None:
     _format = fmt
 
 
-def _worker_init(fmt: str) -> None:
-    # Ctrl-C is the parent's to handle; workers just stop when it ends the pool.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _configure(fmt)
-
-
 def check_chunk(items: Sequence[Item]) -> ChunkResult:
     """Check a run of files; return the counts and the report text for them, in order.
 
@@ -163,12 +184,10 @@ def check_chunk(items: Sequence[Item]) -> ChunkResult:
 
 
 def _batches(head: list[Item], rest: Iterator[Item], progress: Progress) -> Iterator[list[Item]]:
-    """The files in chunks that start small and double up to MAX_CHUNK.
+    """In-process: the files in chunks that start small and double up to MAX_CHUNK.
 
-    Small first chunks put every worker to work at once; large later ones
-    keep the cost per chunk (a round trip to a worker) negligible. Walking
-    the rest of the tree happens here, as chunks are taken, so it overlaps
-    with checking; the progress total grows with it.
+    Walking the rest of the tree happens here, as chunks are taken; the
+    progress total grows with it.
     """
     items = itertools.chain(head, rest)
     size = min(FIRST_CHUNK, MAX_CHUNK)
@@ -194,6 +213,140 @@ def _context() -> Any:
     if sys.platform != "darwin" and "fork" in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("fork")
     return multiprocessing.get_context()
+
+
+def _serve(conn: Any, fmt: str) -> None:
+    """A worker's life: take a chunk, check it, send its result back; None ends it.
+
+    A chunk is one string of NUL-separated paths (no path holds a NUL), or a
+    list of items when it holds something else (an unlistable directory,
+    standard input's bytes).
+    """
+    # Ctrl-C is the parent's to handle; it stops the workers itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _configure(fmt)
+    while (chunk := conn.recv()) is not None:
+        conn.send(check_chunk(chunk.split("\0") if isinstance(chunk, str) else chunk))
+
+
+class Workers:
+    """Worker processes that start once and check chunks until closed.
+
+    Chunks go out through a thread of their own, so the parent never waits
+    on a full pipe: a worker may be sending a large report back at the same
+    time, and each would wait for the other.
+    """
+
+    def __init__(self, jobs: int, fmt: str) -> None:
+        ctx = _context()
+        self.conns: list[Any] = []
+        self._procs: list[Any] = []
+        self._outbox: queue.SimpleQueue[tuple[Any, object] | None] = queue.SimpleQueue()
+        self._sender = threading.Thread(target=self._send_all, name="taskspec-send", daemon=True)
+        # Frozen at the fork, the objects workers inherit are never scanned
+        # by their garbage collector, which would otherwise write to (and so
+        # copy) the memory they share with this process.
+        gc.freeze()
+        try:
+            for _ in range(jobs):
+                ours, theirs = ctx.Pipe()
+                proc = ctx.Process(target=_serve, args=(theirs, fmt), daemon=True)
+                proc.start()
+                theirs.close()  # so that a worker's end of its pipe dies with it
+                self.conns.append(ours)
+                self._procs.append(proc)
+        except BaseException:
+            self.close(wait=False)
+            raise
+        finally:
+            gc.unfreeze()
+        self._sender.start()
+
+    def send(self, conn: Any, chunk: list[Item]) -> None:
+        """Queue *chunk* for the worker at *conn*: one string of paths where it can be."""
+        try:
+            self._outbox.put((conn, "\0".join(chunk)))  # type: ignore[arg-type]
+        except TypeError:  # not all paths
+            self._outbox.put((conn, chunk))
+
+    def _send_all(self) -> None:
+        while (job := self._outbox.get()) is not None:
+            conn, payload = job
+            # A worker that is gone is noticed by the loop reading its results.
+            with contextlib.suppress(OSError):
+                conn.send(payload)
+
+    def close(self, *, wait: bool = True) -> None:
+        """Stop the workers: ask them to and wait (*wait*), or end them at once."""
+        if wait and self._sender.is_alive():
+            for conn in self.conns:
+                self._outbox.put((conn, None))
+        for proc in self._procs:
+            if wait:
+                proc.join(5)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join()
+        if self._sender.is_alive():  # no send can block now: no worker is left
+            self._outbox.put(None)
+            self._sender.join()
+        for conn in self.conns:
+            conn.close()
+
+
+def _deal(
+    workers: Workers, walked: Iterator[Item], buffer: list[Item], progress: Progress
+) -> Iterator[ChunkResult]:
+    """The parent's loop: walk ahead, deal chunks to workers, yield results in order.
+
+    *buffer* holds what has been walked and not yet dealt out. Each chunk is
+    a share of it, so chunks shrink as the end nears; while the walk goes
+    on, the buffer is a lower bound of what is left, so the first chunks are
+    the small ones that put every worker to work at once. A worker that has
+    sent back a result holds up to PREFETCH chunks, so it never waits for
+    the parent between two of them.
+    """
+    from multiprocessing.connection import wait  # noqa: PLC0415 - parallel runs only
+
+    share = SHARES_PER_JOB * len(workers.conns)
+    # Per worker, the numbers of the chunks it holds, oldest first.
+    held: dict[Any, collections.deque[int]] = {c: collections.deque() for c in workers.conns}
+    depth = dict.fromkeys(workers.conns, 1)  # until its first result comes back
+    results: dict[int, ChunkResult] = {}
+    walking = True
+    sent = written = 0
+    while True:
+        for conn, chunks in held.items():
+            while buffer and len(chunks) < depth[conn]:
+                size = min(MAX_CHUNK, max(MIN_CHUNK, -(-len(buffer) // share)))
+                workers.send(conn, buffer[:size])
+                del buffer[:size]
+                chunks.append(sent)
+                sent += 1
+        ahead = walking and len(buffer) < WALK_AHEAD
+        if ahead:
+            before = len(buffer)
+            buffer.extend(itertools.islice(walked, WALK_STEP))
+            progress.total += len(buffer) - before
+            if len(buffer) - before < WALK_STEP:
+                walking = ahead = False
+                progress.counting = False
+        busy = [conn for conn, chunks in held.items() if chunks]
+        if not busy:
+            if walking or buffer:
+                continue
+            return
+        ready: list[Any] = wait(busy, 0 if ahead else None)
+        for conn in ready:
+            try:
+                result: ChunkResult = conn.recv()
+            except (EOFError, OSError) as err:
+                raise WorkerLostError("a worker process ended unexpectedly") from err
+            results[held[conn].popleft()] = result
+            depth[conn] = PREFETCH
+        while written in results:
+            yield results.pop(written)
+            written += 1
 
 
 def _report(results: Iterable[ChunkResult], progress: Progress) -> tuple[int, int, int]:
@@ -250,22 +403,22 @@ def run(args: argparse.Namespace) -> int:
         jobs = max(1, len(head) // MIN_FILES_PER_JOB)
         progress.counting = False
     progress.draw()
-    batches = _batches(head, walk_items, progress)
     try:
         if jobs == 1:
-            counts = _report(map(check_chunk, batches), progress)
+            counts = _report(map(check_chunk, _batches(head, walk_items, progress)), progress)
         else:
-            # Frozen at the fork, the objects workers inherit are never
-            # scanned by their garbage collector, which would otherwise write
-            # to (and so copy) the memory they share with this process.
-            gc.freeze()
+            workers = Workers(jobs, fmt)
             try:
-                pool = _context().Pool(jobs, _worker_init, (fmt,))
-            finally:
-                gc.unfreeze()
-            with pool:
-                counts = _report(pool.imap(check_chunk, batches), progress)
+                counts = _report(_deal(workers, walk_items, head, progress), progress)
+            except BaseException:
+                workers.close(wait=False)
+                raise
+            workers.close()
         sys.stdout.flush()
+    except WorkerLostError as err:
+        progress.clear()
+        print(f"taskspec validate: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         progress.clear()
         print("interrupted", file=sys.stderr)

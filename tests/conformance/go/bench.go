@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strings"
 	"time"
 
 	"google.golang.org/protobuf/proto"
@@ -49,6 +50,8 @@ func bench(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	n := fs.Int("n", 1, "minimum number of passes over the corpus per operation")
 	minTime := fs.Duration("min-time", time.Second, "minimum time per operation")
+	ops := fs.String("ops", "parse,marshal,wire_parse,wire_marshal,lib_parse,lib_marshal",
+		"comma-separated operations to time; the others report 0")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -84,6 +87,17 @@ func bench(args []string, w io.Writer) error {
 		docs[i], specs[i], msgs[i], wires[i] = data, spec, msg, wire
 	}
 
+	want := map[string]bool{}
+	for _, op := range strings.Split(*ops, ",") {
+		want[strings.TrimSpace(op)] = true
+	}
+	timed := func(op string, pass func()) (float64, int) {
+		if !want[op] {
+			return 0, 0
+		}
+		return measure(*n, *minTime, len(docs), pass)
+	}
+
 	var failure error
 	fail := func(err error) {
 		if failure == nil {
@@ -91,7 +105,7 @@ func bench(args []string, w io.Writer) error {
 		}
 	}
 	res := benchResult{Docs: len(files)}
-	res.ParseNsPerDoc, res.ParseIterations = measure(*n, *minTime, len(docs), func() {
+	res.ParseNsPerDoc, res.ParseIterations = timed("parse", func() {
 		for _, d := range docs {
 			s, err := eval.ParseTaskSpec(d)
 			if err != nil {
@@ -100,7 +114,7 @@ func bench(args []string, w io.Writer) error {
 			sinkSpec = s
 		}
 	})
-	res.MarshalNsPerDoc, res.MarshalIterations = measure(*n, *minTime, len(specs), func() {
+	res.MarshalNsPerDoc, res.MarshalIterations = timed("marshal", func() {
 		for _, s := range specs {
 			b, err := s.MarshalYAML()
 			if err != nil {
@@ -109,7 +123,7 @@ func bench(args []string, w io.Writer) error {
 			sinkBytes = b
 		}
 	})
-	res.WireParseNsPerDoc, res.WireParseIterations = measure(*n, *minTime, len(wires), func() {
+	res.WireParseNsPerDoc, res.WireParseIterations = timed("wire_parse", func() {
 		for _, b := range wires {
 			m := new(taskspecv1.TaskSpec)
 			if err := proto.Unmarshal(b, m); err != nil {
@@ -118,7 +132,7 @@ func bench(args []string, w io.Writer) error {
 			sinkMsg = m
 		}
 	})
-	res.WireMarshalNsPerDoc, res.WireMarshalIterations = measure(*n, *minTime, len(msgs), func() {
+	res.WireMarshalNsPerDoc, res.WireMarshalIterations = timed("wire_marshal", func() {
 		for _, m := range msgs {
 			b, err := proto.Marshal(m)
 			if err != nil {
@@ -127,7 +141,7 @@ func bench(args []string, w io.Writer) error {
 			sinkBytes = b
 		}
 	})
-	res.LibParseNsPerDoc, res.LibParseIterations = measure(*n, *minTime, len(docs), func() {
+	res.LibParseNsPerDoc, res.LibParseIterations = timed("lib_parse", func() {
 		for _, d := range docs {
 			m, err := taskspec.ParseYAML(d)
 			if err != nil {
@@ -136,7 +150,7 @@ func bench(args []string, w io.Writer) error {
 			sinkMsg = m
 		}
 	})
-	res.LibMarshalNsPerDoc, res.LibMarshalIterations = measure(*n, *minTime, len(msgs), func() {
+	res.LibMarshalNsPerDoc, res.LibMarshalIterations = timed("lib_marshal", func() {
 		for _, m := range msgs {
 			b, err := taskspec.MarshalYAML(m)
 			if err != nil {
