@@ -44,7 +44,11 @@ def test_golden_sidecars_take_the_fast_path(path: Path) -> None:
 @pytest.mark.parametrize(
     "variant",
     [
-        b"# a comment\n" + VALID_DOC,
+        b"# \xc3\xa9 not ASCII\n" + VALID_DOC,
+        b"# a comment\n\n" + VALID_DOC,
+        b"  # indented\n" + VALID_DOC,
+        VALID_DOC.replace(b"language: go\n", b"# a comment\nlanguage: go\n"),
+        VALID_DOC.replace(b"language: go\n", b"language: go # a note\n"),
         VALID_DOC.replace(b"    ", b"  "),
         VALID_DOC.replace(b"\n", b"\r\n"),
         b"\xef\xbb\xbf" + VALID_DOC,
@@ -53,11 +57,48 @@ def test_golden_sidecars_take_the_fast_path(path: Path) -> None:
         VALID_DOC + b"...\n",
         VALID_DOC.rstrip(b"\n"),
     ],
-    ids=["comment", "indent-2", "crlf", "bom", "needless-quotes", "anchor", "end-marker", "no-eol"],
+    ids=[
+        "non-ascii-comment",
+        "blank-after-comment",
+        "indented-comment",
+        "comment-after-first-key",
+        "end-of-line-comment",
+        "indent-2",
+        "crlf",
+        "bom",
+        "needless-quotes",
+        "anchor",
+        "end-marker",
+        "no-eol",
+    ],
 )
 def test_non_canonical_documents_take_the_full_decoder(variant: bytes) -> None:
     assert _fastpath.parse_canonical(variant) is None
     assert taskspec.parse_task_spec(variant) == taskspec.parse_task_spec(VALID_DOC)
+
+
+@pytest.mark.parametrize(
+    "comments",
+    [b"# yaml-language-server: $schema=../schema/taskspec.v1.schema.json\n", b"#\n# two\t\n"],
+    ids=["modeline", "two-lines"],
+)
+def test_leading_comments_are_skipped(comments: bytes) -> None:
+    """A modeline before the first key still takes the fast path, to the same spec."""
+    assert _fastpath.parse_canonical(comments + VALID_DOC) == _decode.decode(VALID_DOC).spec
+
+
+def test_a_control_character_in_a_leading_comment_takes_the_full_decoder() -> None:
+    doc = b"# bell \x07\n" + VALID_DOC
+    assert _fastpath.parse_canonical(doc) is None
+    with pytest.raises(taskspec.DecodeError):
+        taskspec.parse_task_spec(doc)  # YAML forbids it, even in a comment
+
+
+def test_invalid_document_after_a_comment_reports_its_own_positions() -> None:
+    doc = b"# note\n" + VALID_DOC.replace(b"timeout_seconds: 120", b"timeout_seconds: -1")
+    with pytest.raises(taskspec.ValidationError) as info:
+        taskspec.parse_task_spec(doc)
+    assert (info.value.line, info.value.column) == (28, 22)
 
 
 def test_invalid_canonical_document_still_reports_positions() -> None:

@@ -127,9 +127,16 @@ def test_parsing_a_canonical_document_loads_no_yaml_and_no_converter() -> None:
 
 
 def test_a_document_the_fast_path_declines_still_loads_the_general_reader() -> None:
-    commented = b"# a comment\n" + VALID_DOC
+    commented = VALID_DOC.replace(b"language: go\n", b"language: go # a note\n")
     added = _modules_after(f"import taskspec\nassert taskspec.parse_task_spec({commented!r})")
     assert {"yaml", "taskspec.bridge._decode"} <= added
+
+
+def test_a_modeline_does_not_load_the_general_reader() -> None:
+    """Editors' schema modeline is a leading comment, which the fast path skips."""
+    modeline = b"# yaml-language-server: $schema=taskspec.v1.schema.json\n" + VALID_DOC
+    added = _modules_after(f"import taskspec\nassert taskspec.parse_task_spec({modeline!r})")
+    assert not {"yaml", "taskspec.bridge._decode"} & added
 
 
 def test_validate_one_file_loads_only_its_own_command(tmp_path: Path) -> None:

@@ -13,7 +13,15 @@ re-marshalling it reproduces the input byte for byte. Because
 trip the test suite pins on the whole vector corpus), a spec whose canonical
 bytes *are* the input is exactly what the full decoder would return. Any
 other document, and anything unusual in this one (quoting with escapes, a
-comment, an alias, CRLF), returns ``None`` and takes the full decoder.
+comment after the first key, an alias, CRLF), returns ``None`` and takes the
+full decoder.
+
+Full-line comments *before* the first key are the one exception: editors
+put a modeline there (``# yaml-language-server: $schema=...``), and a
+comment carries no data. They are skipped only when every character is
+printable ASCII or a tab, so that no other line break (NEL, LS, PS) and no
+character YAML forbids can hide in one; the rest of the document must then
+be canonical byte for byte, as above.
 """
 
 from __future__ import annotations
@@ -110,6 +118,8 @@ _ESCAPES: Final = {
     "P": "\u2029",
 }
 _HEX_ESCAPES: Final = {"x": 2, "u": 4, "U": 8}
+#: A leading comment line the fast path may skip: printable ASCII or tabs.
+_SKIPPABLE_COMMENT: Final = re.compile(r"#[\t\x20-\x7e]*")
 _DOUBLE_QUOTED: Final = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _ESCAPE: Final = re.compile(r"\\(?:([xuU])([0-9A-Fa-f]+)|(.))")
 
@@ -321,6 +331,17 @@ class _Reader:
             raise _NotCanonicalError
 
 
+def _leading_comments(text: str) -> int:
+    """Where the document starts after its leading comment lines; -1 if one cannot be skipped."""
+    start = 0
+    while text.startswith("#", start):
+        end = text.index("\n", start)  # the text ends with a line break
+        if not _SKIPPABLE_COMMENT.fullmatch(text, start, end):
+            return -1
+        start = end + 1
+    return start
+
+
 def parse_canonical(data: bytes | str) -> taskspec_pb2.TaskSpec | None:
     """The spec *data* is the canonical form of, or None if it is not canonical."""
     try:
@@ -330,6 +351,12 @@ def parse_canonical(data: bytes | str) -> taskspec_pb2.TaskSpec | None:
         return None
     if len(raw) > MAX_DOCUMENT_BYTES or not text.endswith("\n") or "\r" in text:
         return None
+    start = _leading_comments(text)
+    if start < 0:
+        return None
+    if start:
+        # The comments are ASCII, so their length in characters is in bytes.
+        text, raw = text[start:], raw[start:]
     lines = text.split("\n")
     if 2 * len(lines) + 1 > MAX_NODES:
         # A canonical line holds at most two nodes; past the budget the
