@@ -244,7 +244,7 @@ $(VENV)/.bench-stamp: $(VENV)/.stamp requirements-bench.txt
 	touch $@
 
 .PHONY: bench
-bench: venv conform $(VENV)/.bench-stamp ## Benchmark parse/marshal against Go and two PyYAML peers, start-up and memory, then bulk validation
+bench: venv conform compiled $(VENV)/.bench-stamp ## Benchmark parse/marshal against Go and two PyYAML peers, start-up and memory, then bulk validation
 	$(VPY) -m scripts.bench --json build/bench.json
 	$(VPY) -m scripts.plot_bench build/bench.json docs/benchmarks.png
 	@echo "figure: docs/benchmarks.png"
