@@ -43,9 +43,14 @@ from google.protobuf.unknown_fields import UnknownFieldSet
 
 from taskspec import _validate
 from taskspec._api import marshal_yaml, parse_task_spec
-from taskspec._errors import DecodeError, TaskSpecError, Violation, require_task_spec
+from taskspec._errors import (
+    DecodeError,
+    TaskSpecError,
+    Violation,
+    require_document,
+    require_task_spec,
+)
 from taskspec._gowire import go_binary, go_json, is_map
-from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.v1 import taskspec_pb2
 
 __all__ = [
@@ -116,17 +121,7 @@ def parse_json(data: Data | str) -> taskspec_pb2.TaskSpec:
     under both of its names, and anything but an object at the top are
     rejected. A UTF-8 byte order mark is allowed.
     """
-    if isinstance(data, str):
-        try:
-            data = data.encode("utf-8")
-        except UnicodeEncodeError as err:
-            raise DecodeError(
-                f"input is not valid Unicode (lone surrogate at character {err.start})"
-            ) from None
-    if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise DecodeError(f"expected bytes or str, got {type(data).__name__}")
-    data = bytes(data)
-    _check_size(len(data))
+    data = require_document(data)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -164,8 +159,7 @@ def parse_binpb(data: Data) -> taskspec_pb2.TaskSpec:
     """Decode a binary protobuf TaskSpec, reject unknown fields, then validate it."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise DecodeError(f"expected bytes, got {type(data).__name__}")
-    data = bytes(data)
-    _check_size(len(data))
+    data = require_document(data)
     spec = taskspec_pb2.TaskSpec()
     try:
         spec.ParseFromString(data)
@@ -246,11 +240,6 @@ def _format(fmt: Format | str) -> Format:
     except ValueError:
         names = ", ".join(f.value for f in Format)
         raise TaskSpecError(f"unknown format {fmt!r}; expected one of: {names}") from None
-
-
-def _check_size(size: int) -> None:
-    if size > MAX_DOCUMENT_BYTES:
-        raise DecodeError(f"document is larger than {MAX_DOCUMENT_BYTES} bytes")
 
 
 def _one_line(text: str) -> str:

@@ -16,9 +16,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.v1 import taskspec_pb2
 
-__all__ = ["DecodeError", "TaskSpecError", "ValidationError", "Violation", "require_task_spec"]
+__all__ = [
+    "DecodeError",
+    "TaskSpecError",
+    "ValidationError",
+    "Violation",
+    "require_document",
+    "require_task_spec",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,3 +132,27 @@ def require_task_spec(spec: object) -> None:
     """
     if not isinstance(spec, taskspec_pb2.TaskSpec):
         raise TaskSpecError(f"expected a taskspec.v1.TaskSpec, got {type(spec).__name__}")
+
+
+def require_document(data: object) -> bytes:
+    """*data* as a document's bytes, or :class:`DecodeError` if it cannot be one.
+
+    Every reader (YAML, JSON, binary) takes its input through here, so a
+    wrong type, text that cannot be written as UTF-8 (a lone surrogate) and
+    a document over :data:`~taskspec._limits.MAX_DOCUMENT_BYTES` are refused
+    the same way whatever the format. Text is measured as its UTF-8 bytes.
+    """
+    if isinstance(data, str):
+        try:
+            raw = data.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise DecodeError(
+                f"input is not valid Unicode (lone surrogate at character {err.start})"
+            ) from None
+    elif isinstance(data, (bytes, bytearray, memoryview)):
+        raw = bytes(data)
+    else:
+        raise DecodeError(f"expected bytes or str, got {type(data).__name__}")
+    if len(raw) > MAX_DOCUMENT_BYTES:
+        raise DecodeError(f"document is larger than {MAX_DOCUMENT_BYTES} bytes")
+    return raw

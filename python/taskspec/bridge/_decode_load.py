@@ -26,8 +26,8 @@ import yaml
 from yaml._yaml import CParser
 from yaml.nodes import Node, ScalarNode
 
-from taskspec._errors import DecodeError, Violation
-from taskspec._limits import MAX_DEPTH, MAX_DOCUMENT_BYTES
+from taskspec._errors import DecodeError, Violation, require_document
+from taskspec._limits import MAX_DEPTH
 
 __all__ = [
     "PLAIN",
@@ -102,26 +102,13 @@ def source_of(data: bytes | bytearray | memoryview | str) -> tuple[bytes, str]:
     that are not UTF-8, or text that cannot be written as UTF-8, with a
     :class:`~taskspec.DecodeError`.
     """
-    if isinstance(data, (bytearray, memoryview)):
-        data = bytes(data)
-    if isinstance(data, bytes):
-        if len(data) > MAX_DOCUMENT_BYTES:
-            raise DecodeError(f"document is larger than {MAX_DOCUMENT_BYTES} bytes")
-        try:
-            return data, data.decode("utf-8")
-        except UnicodeDecodeError as err:
-            raise _utf8_error(data, err) from None
+    raw = require_document(data)
     if isinstance(data, str):
-        try:
-            raw = data.encode("utf-8")
-        except UnicodeEncodeError as err:
-            raise DecodeError(
-                f"input is not valid Unicode (lone surrogate at character {err.start})"
-            ) from None
-        if len(raw) > MAX_DOCUMENT_BYTES:
-            raise DecodeError(f"document is larger than {MAX_DOCUMENT_BYTES} bytes")
         return raw, data
-    raise DecodeError(f"expected bytes or str, got {type(data).__name__}")
+    try:
+        return raw, raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise _utf8_error(raw, err) from None
 
 
 def _utf8_error(data: bytes, err: UnicodeDecodeError) -> DecodeError:
