@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import taskspec
 from taskspec import TaskSpec
@@ -24,15 +25,20 @@ def test_corpus_is_present() -> None:
 
 
 def test_every_canonical_vector_agrees_with_the_full_decoder() -> None:
-    taken = 0
+    declined = []
     for path in CANONICAL:
         data = path.read_bytes()
         fast = _fastpath.parse_canonical(data)
-        if fast is not None:
-            taken += 1
+        if fast is None:
+            declined.append(data.decode("utf-8"))
+        else:
             assert fast == _decode.decode(data).spec, path.name
-    # Most canonical documents must take the fast path, or it is not worth having.
-    assert taken >= len(CANONICAL) * 3 // 4
+    # Every canonical document takes the fast path but for one known gap: a
+    # literal block that ends in LS or PS, after which yaml.v3 writes the
+    # next key on the same LF-terminated line (the reader's block ends at an LF).
+    assert len(declined) <= len(CANONICAL) // 100
+    for text in declined:
+        assert "\u2028" in text or "\u2029" in text
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=[p.name for p in GOLDEN])
@@ -56,6 +62,19 @@ def test_golden_sidecars_take_the_fast_path(path: Path) -> None:
         VALID_DOC.replace(b"language: go", b"language: &l go"),
         VALID_DOC + b"...\n",
         VALID_DOC.rstrip(b"\n"),
+        # Each of the writer's choices, made otherwise:
+        VALID_DOC.replace(
+            b"language: go\ndifficulty: medium\n", b"difficulty: medium\nlanguage: go\n"
+        ),
+        VALID_DOC.replace(b"timeout_seconds: 120", b"timeout_seconds: +120"),
+        VALID_DOC.replace(b"timeout_seconds: 120", b"timeout_seconds: 0x78"),
+        VALID_DOC.replace(
+            b"    cyclomatic_complexity: 4\n    edge_count: 9\n",
+            b"    edge_count: 9\n    cyclomatic_complexity: 4\n",
+        ),
+        VALID_DOC.replace(b"    cyclomatic_complexity: 4\n", b"    'cyclomatic_complexity': 4\n"),
+        VALID_DOC.replace(b"prompt: Implement mathx.GCD.", b"prompt: |-\n    Implement mathx.GCD."),
+        VALID_DOC.replace(b"        - build\n", b"        - 'build'\n"),
     ],
     ids=[
         "non-ascii-comment",
@@ -70,6 +89,13 @@ def test_golden_sidecars_take_the_fast_path(path: Path) -> None:
         "anchor",
         "end-marker",
         "no-eol",
+        "field-order",
+        "int-plus-sign",
+        "int-hex",
+        "map-key-order",
+        "quoted-simple-key",
+        "literal-for-one-line",
+        "quoted-list-item",
     ],
 )
 def test_non_canonical_documents_take_the_full_decoder(variant: bytes) -> None:
@@ -116,3 +142,91 @@ def test_fast_path_result_is_exact_for_generated_specs(spec: TaskSpec) -> None:
     fast = _fastpath.parse_canonical(data)
     assert fast is None or fast == spec
     assert taskspec.parse_task_spec(data) == spec
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        VALID_DOC.replace(b"    template_id: impl-pure-fn\n", b'    template_id: ""\n'),
+        VALID_DOC.replace(b"timeout_seconds: 120", b"timeout_seconds: 0120"),
+        VALID_DOC.replace(
+            b"        seed_symbol: mathx.GCD\n",
+            b"        seed_symbol: mathx.GCD\n    kg_query: {}\n",
+        ),
+    ],
+    ids=["empty-omitempty-field-written", "int-leading-zero", "duplicate-field"],
+)
+def test_non_canonical_documents_with_another_meaning_take_the_full_decoder(
+    variant: bytes,
+) -> None:
+    assert _fastpath.parse_canonical(variant) is None
+    try:
+        expected = _decode.decode(variant).spec
+    except taskspec.TaskSpecError as err:
+        with pytest.raises(type(err)):
+            taskspec.parse_task_spec(variant)
+    else:
+        assert taskspec.parse_task_spec(variant) == expected
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        (b"generated_from:\n    kind: kg_template\n", b"generated_from:\n    kind: kg_template\n"),
+        (
+            b"    kg_query:\n        intent: code_context\n        seed_symbol: mathx.GCD\n",
+            b"    kg_query: {}\n",
+        ),
+        (b"solution_artifacts:\n    - path: mathx/gcd.go\n      role: target\n", b""),
+        (b"    - path: mathx/gcd.go\n      role: target\n", b"    - path: mathx/gcd.go\n"),
+        (b"    build_cmd:\n        - go\n        - build\n        - ./...\n", b""),
+        (b"    timeout_seconds: 120\n", b""),
+    ],
+    ids=[
+        "as-is",
+        "pointer-set-but-empty",
+        "list-omitted",
+        "item-field-omitted",
+        "strings-omitted",
+        "int-omitted",
+    ],
+)
+def test_the_writers_omissions_and_empty_forms_take_the_fast_path(
+    before: bytes, after: bytes
+) -> None:
+    doc = VALID_DOC.replace(before, after)
+    assert doc != VALID_DOC or before == after
+    fast = _fastpath.parse_canonical(doc)
+    assert fast is not None
+    assert fast == _decode.decode(doc).spec
+    assert taskspec.marshal_yaml(fast) == doc
+
+
+#: Characters that mean something in YAML, or in the canonical layout.
+_SIGNIFICANT = " \n-:#|'\"\\{}[]?0a\t\u2028\x85"
+
+
+@st.composite
+def _mutated(draw: st.DrawFn) -> bytes:
+    """A canonical document with one small edit: a character deleted, inserted or replaced."""
+    text = taskspec.marshal_yaml(draw(valid_specs())).decode("utf-8")
+    at = draw(st.integers(0, len(text)))
+    kind = draw(st.sampled_from(["delete", "insert", "replace"]))
+    char = draw(st.sampled_from(_SIGNIFICANT))
+    if kind == "delete":
+        text = text[:at] + text[at + 1 :]
+    elif kind == "insert":
+        text = text[:at] + char + text[at:]
+    else:
+        text = text[:at] + char + text[at + 1 :]
+    return text.encode("utf-8")
+
+
+@settings(max_examples=800, deadline=None)
+@given(_mutated())
+def test_an_edited_canonical_document_is_read_exactly_or_not_at_all(doc: bytes) -> None:
+    """Wherever an edit lands, the fast path agrees with the full decoder or declines."""
+    fast = _fastpath.parse_canonical(doc)
+    if fast is not None:
+        assert fast == _decode.decode(doc).spec
+        assert taskspec.marshal_yaml(fast) == doc

@@ -22,6 +22,10 @@ pointer rules, enum spellings already written as YAML, the indentation of
 string continuation lines) is worked out once per message and position, at
 import, into a small plan object per field. Writing a message is then one
 loop over its plan's fields, each appending whole pieces of text to a list.
+
+The plans are also the canonical reader's specification:
+:mod:`taskspec.bridge._fastpath` walks them to prove, piece by piece, that a
+document is exactly what :func:`marshal` would write for the spec it reads.
 """
 
 from __future__ import annotations
@@ -34,7 +38,20 @@ from taskspec.bridge._layout import TASK_SPEC, FieldInfo, Kind, MessageInfo
 from taskspec.bridge._scalar import BEST_INDENT, ROUND_TRIP_FIXES, key_text, value_text
 from taskspec.v1 import taskspec_pb2
 
-__all__ = ["ROUND_TRIP_FIXES", "marshal"]
+__all__ = [
+    "DOCUMENT",
+    "ROUND_TRIP_FIXES",
+    "EnumPlan",
+    "FieldPlan",
+    "IntMapPlan",
+    "IntPlan",
+    "MappingPlan",
+    "MessageListPlan",
+    "MessagePlan",
+    "StringListPlan",
+    "StringPlan",
+    "marshal",
+]
 
 
 class _BadEnumError(Exception):
@@ -65,7 +82,7 @@ def _value_indent(key_column: int) -> int:
 # to start the item.
 
 
-class _Field:
+class FieldPlan:
     """What every field plan knows: its name, its line starts and omitempty."""
 
     __slots__ = ("first_head", "head", "name", "omitempty")
@@ -80,7 +97,7 @@ class _Field:
         raise NotImplementedError
 
 
-class _StringField(_Field):
+class StringPlan(FieldPlan):
     __slots__ = ("indicator", "pad")
 
     def __init__(self, fi: FieldInfo, column: int, first: str) -> None:
@@ -97,7 +114,7 @@ class _StringField(_Field):
         return True
 
 
-class _IntField(_Field):
+class IntPlan(FieldPlan):
     __slots__ = ()
 
     def write(self, msg: Any, out: list[str], head: str) -> bool:
@@ -108,7 +125,7 @@ class _IntField(_Field):
         return True
 
 
-class _EnumField(_Field):
+class EnumPlan(FieldPlan):
     __slots__ = ("enum_name", "texts", "zero")
 
     def __init__(self, fi: FieldInfo, column: int, first: str) -> None:
@@ -133,7 +150,7 @@ class _EnumField(_Field):
         return True
 
 
-class _MessageField(_Field):
+class MessagePlan(FieldPlan):
     """A nested message: a Go struct value, or a Go pointer (``null`` when unset).
 
     A mapping with no key written is ``{}``.
@@ -169,7 +186,7 @@ class _MessageField(_Field):
         return True
 
 
-class _StringListField(_Field):
+class StringListPlan(FieldPlan):
     __slots__ = ("dash", "indicator", "pad")
 
     def __init__(self, fi: FieldInfo, column: int, first: str) -> None:
@@ -195,7 +212,7 @@ class _StringListField(_Field):
         return True
 
 
-class _MessageListField(_Field):
+class MessageListPlan(FieldPlan):
     __slots__ = ("empty_item", "mapping")
 
     def __init__(self, fi: FieldInfo, column: int, first: str) -> None:
@@ -226,7 +243,7 @@ class _MessageListField(_Field):
         return True
 
 
-class _IntMapField(_Field):
+class IntMapPlan(FieldPlan):
     """A map of string to int64, its keys in yaml.v3's order."""
 
     __slots__ = ("indicator", "key_pad", "pad")
@@ -254,18 +271,18 @@ class _IntMapField(_Field):
         return True
 
 
-_FIELD_PLANS: Final[dict[Kind, type[_Field]]] = {
-    Kind.STRING: _StringField,
-    Kind.INT: _IntField,
-    Kind.ENUM: _EnumField,
-    Kind.MESSAGE: _MessageField,
-    Kind.STRING_LIST: _StringListField,
-    Kind.MESSAGE_LIST: _MessageListField,
-    Kind.INT_MAP: _IntMapField,
+_FIELD_PLANS: Final[dict[Kind, type[FieldPlan]]] = {
+    Kind.STRING: StringPlan,
+    Kind.INT: IntPlan,
+    Kind.ENUM: EnumPlan,
+    Kind.MESSAGE: MessagePlan,
+    Kind.STRING_LIST: StringListPlan,
+    Kind.MESSAGE_LIST: MessageListPlan,
+    Kind.INT_MAP: IntMapPlan,
 }
 
 
-class _Mapping:
+class MappingPlan:
     """The plan of a message written as a block mapping at one position."""
 
     __slots__ = ("fields",)
@@ -281,10 +298,10 @@ class _Mapping:
                 first = False
 
 
-_MAPPINGS: dict[tuple[str, int, str], _Mapping] = {}
+_MAPPINGS: dict[tuple[str, int, str], MappingPlan] = {}
 
 
-def _mapping(info: MessageInfo, column: int, first: str) -> _Mapping:
+def _mapping(info: MessageInfo, column: int, first: str) -> MappingPlan:
     """The cached plan of ``info`` with keys at ``column``, the first written after ``first``.
 
     ``first`` is the indentation, or for a sequence item the indentation
@@ -293,11 +310,11 @@ def _mapping(info: MessageInfo, column: int, first: str) -> _Mapping:
     key = (info.full_name, column, first)
     plan = _MAPPINGS.get(key)
     if plan is None:
-        plan = _MAPPINGS[key] = _Mapping(info, column, first)
+        plan = _MAPPINGS[key] = MappingPlan(info, column, first)
     return plan
 
 
-_DOCUMENT: Final = _mapping(TASK_SPEC, 0, "")
+DOCUMENT: Final = _mapping(TASK_SPEC, 0, "")
 
 
 def marshal(spec: taskspec_pb2.TaskSpec) -> bytes:
@@ -310,7 +327,7 @@ def marshal(spec: taskspec_pb2.TaskSpec) -> bytes:
     """
     out: list[str] = []
     try:
-        _DOCUMENT.write(spec, out)
+        DOCUMENT.write(spec, out)
     except _BadEnumError as e:
         raise TaskSpecError(
             [

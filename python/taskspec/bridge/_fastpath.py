@@ -1,4 +1,4 @@
-"""A fast path for documents that are already in canonical form.
+"""A fast path for documents that are already in canonical form, proved while reading.
 
 Most sidecars were written by ``MarshalYAML`` (Go's or this package's), so
 they are in the one canonical layout: block mappings indented by four
@@ -7,21 +7,35 @@ strings. Composing such a document through libyaml costs far more in Python
 object churn than the document is worth, so this module reads the
 canonical layout directly.
 
-It is exact by construction, not by trust: the guess is accepted only when
-re-marshalling it reproduces the input byte for byte. Because
-``parse_task_spec(marshal_yaml(s)) == s`` holds for every spec (the round
-trip the test suite pins on the whole vector corpus), a spec whose canonical
-bytes *are* the input is exactly what the full decoder would return. Any
-other document, and anything unusual in this one (quoting with escapes, a
-comment after the first key, an alias, CRLF), returns ``None`` and takes the
-full decoder.
+It is exact by construction, not by trust. The reader walks the writer's own
+plans (:mod:`taskspec.bridge._emit`) and checks each piece of the document,
+as it reads it, against what the writer writes for the value read there:
+
+- every key line must start with the very head the writer's plan writes
+  next (indentation, ``- `` and key), so field order, omission and layout
+  are the writer's;
+- every scalar is read into a candidate value, whose text as the writer
+  writes it (:func:`taskspec.bridge._scalar.value_text`, or ``key_text``
+  for a map key) must be exactly the bytes that follow, so style, quoting,
+  escapes and indentation are the writer's;
+- every choice the writer makes from the value (omitting an empty field,
+  ``{}``, ``[]``, ``null``, map-key order) is checked against the value read.
+
+A document that passes is therefore, piece for piece, ``marshal_yaml`` of the
+spec read, and because ``parse_task_spec(marshal_yaml(s)) == s`` holds for
+every spec (the round trip the test suite pins on the whole vector corpus),
+that spec is exactly what the full decoder would return. Anything else (a
+comment after the first key, quoting the writer would not use, an alias,
+CRLF) returns ``None`` and takes the full decoder. How a candidate is read
+needs no such care: a wrong candidate fails its check and the document
+takes the full decoder.
 
 Full-line comments *before* the first key are the one exception: editors
 put a modeline there (``# yaml-language-server: $schema=...``), and a
 comment carries no data. They are skipped only when every character is
 printable ASCII or a tab, so that no other line break (NEL, LS, PS) and no
 character YAML forbids can hide in one; the rest of the document must then
-be canonical byte for byte, as above.
+be canonical, as above.
 """
 
 from __future__ import annotations
@@ -32,44 +46,11 @@ from typing import Any, Final
 from taskspec import _limits
 from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.bridge import _emit
-from taskspec.bridge._layout import (
-    K_ENUM,
-    K_INT,
-    K_INT_MAP,
-    K_MESSAGE,
-    K_MESSAGE_LIST,
-    K_STRING,
-    K_STRING_LIST,
-    TASK_SPEC,
-    MessageInfo,
-)
+from taskspec.bridge._keyorder import sorted_items
+from taskspec.bridge._scalar import key_text, value_text
 from taskspec.v1 import taskspec_pb2
 
 __all__ = ["parse_canonical"]
-
-_INDENT: Final = 4
-_BLOCK_CHOMP: Final = {"|-": "strip", "|": "clip", "|+": "keep"}
-_UNSAFE_SCALAR_START: Final = frozenset("'\"|>&*!%@`#{[")
-
-
-_CODE_STRING: Final = 0
-_CODE_ENUM: Final = 1
-_CODE_INT: Final = 2
-_CODE_MESSAGE: Final = 3
-_CODE_STRING_LIST: Final = 4
-_CODE_MESSAGE_LIST: Final = 5
-_CODE_INT_MAP: Final = 6
-_CODES: Final = {
-    K_STRING: _CODE_STRING,
-    K_ENUM: _CODE_ENUM,
-    K_INT: _CODE_INT,
-    K_MESSAGE: _CODE_MESSAGE,
-    K_STRING_LIST: _CODE_STRING_LIST,
-    K_MESSAGE_LIST: _CODE_MESSAGE_LIST,
-    K_INT_MAP: _CODE_INT_MAP,
-}
-_TABLES: dict[str, dict[str, tuple[str, int, Any]]] = {}
-_STOP: Final = frozenset({"", " ", "-"})
 
 #: The node budget, read at each call. It is a plain module global rather
 #: than the Final constant itself so that tests can lower it, as they do the
@@ -77,25 +58,15 @@ _STOP: Final = frozenset({"", " ", "-"})
 MAX_NODES: int = _limits.MAX_NODES
 
 
-def _table(info: MessageInfo) -> dict[str, tuple[str, int, Any]]:
-    """Per message: YAML key -> (field name, kind code, enum table or sub-message info).
-
-    Flat tuples and small ints keep the per-line work of the reader to a
-    few dictionary and tuple operations.
-    """
-    table = _TABLES.get(info.full_name)
-    if table is None:
-        table = {}
-        for fi in info.fields:
-            extra: Any = fi.enum.from_string if fi.enum is not None else fi.message
-            table[fi.name] = (fi.name, _CODES[fi.kind], extra)
-        _TABLES[info.full_name] = table
-    return table
-
-
 class _NotCanonicalError(Exception):
     """Internal signal: give up and let the full decoder read the document."""
 
+
+# --- candidates ----------------------------------------------------------------------
+#
+# Each function reads the value that a scalar *would* have if the writer had
+# written it. None of them has to be right for non-canonical input: the
+# caller checks the writer's text of the candidate against the document.
 
 _ESCAPES: Final = {
     "0": "\0",
@@ -118,10 +89,11 @@ _ESCAPES: Final = {
     "P": "\u2029",
 }
 _HEX_ESCAPES: Final = {"x": 2, "u": 4, "U": 8}
+_ESCAPE: Final = re.compile(r"\\(?:([xuU])([0-9A-Fa-f]+)|(.))", re.S)
 #: A leading comment line the fast path may skip: printable ASCII or tabs.
 _SKIPPABLE_COMMENT: Final = re.compile(r"#[\t\x20-\x7e]*")
-_DOUBLE_QUOTED: Final = re.compile(r'"((?:[^"\\]|\\.)*)"')
-_ESCAPE: Final = re.compile(r"\\(?:([xuU])([0-9A-Fa-f]+)|(.))")
+#: The line breaks after which the writer indents a continuation (LF, LS, PS).
+_CONTINUED: Final = ("\n", "\u2028", "\u2029")
 
 
 def _unescape(match: re.Match[str]) -> str:
@@ -140,195 +112,335 @@ def _unescape(match: re.Match[str]) -> str:
     return out
 
 
-def _scalar(text: str) -> str:
-    """The string value of a single-line canonical scalar."""
-    if not text:
-        raise _NotCanonicalError
-    first = text[0]
-    if first == '"':
-        match = _DOUBLE_QUOTED.fullmatch(text)
-        if match is None:
-            raise _NotCanonicalError
-        inner = match.group(1)
+def _quoted(inner: str, quote: str) -> str:
+    """The candidate of a quoted scalar's text between its quotes, on one line."""
+    if quote == '"':
         return _ESCAPE.sub(_unescape, inner) if "\\" in inner else inner
-    if first == "'":
-        if len(text) < 2 or text[-1] != "'":
-            raise _NotCanonicalError
-        return text[1:-1].replace("''", "'")
-    if first in _UNSAFE_SCALAR_START:
-        raise _NotCanonicalError
+    return inner.replace("''", "'")
+
+
+def _unpad(text: str, pad: str) -> str:
+    """*text* without the indentation the writer puts after each line break in it.
+
+    That is after an LF in a literal block, and after an LS or PS, which
+    yaml.v3 breaks the line at in single-quoted and literal scalars alike.
+    """
+    for brk in _CONTINUED:
+        if brk in text:
+            text = text.replace(brk + pad, brk)
     return text
 
 
-def _integer(text: str) -> int:
-    digits = text[1:] if text[:1] == "-" else text
-    if not digits.isdigit() or not digits.isascii():
+def _value(text: str, pos: int, pad: str) -> str:
+    """The candidate of the value written from *pos* on: ``' ' scalar``, up to its end.
+
+    *pad* is the indentation of the value's continuation lines, which is
+    where a literal block's content lines start.
+    """
+    if text[pos] != " ":
         raise _NotCanonicalError
-    return int(text)
-
-
-class _Reader:
-    __slots__ = ("i", "lines")
-
-    def __init__(self, lines: list[str]) -> None:
-        self.lines = lines
-        self.i = 0
-
-    def block_scalar(self, header: str, base: int) -> str:
-        """A literal block whose ``|`` header sits on a line indented by *base*.
-
-        The content indentation is the header's indicator added to *base*,
-        or without one, the indentation of the first content line (yaml.v3
-        uses +4 in mappings and +2 in sequences; the re-marshal check
-        settles any doubt).
-        """
-        chomp = _BLOCK_CHOMP.get(header[:1] + header[2:] if header[1:2].isdigit() else header)
-        if chomp is None:
+    first = text[pos + 1]
+    eol = text.index("\n", pos)  # the document ends with a line break
+    if first in "\"'":
+        if eol - pos < 3 or text[eol - 1] != first:
             raise _NotCanonicalError
-        if header[1:2].isdigit():
-            indent = base + int(header[1])
+        return _quoted(_unpad(text[pos + 2 : eol - 1], pad), first)
+    if first != "|":
+        return text[pos + 1 : eol]
+    # A literal block: its lines are the empty ones and those indented by pad.
+    start = end = eol + 1
+    size = len(text)
+    while end < size and (text[end] == "\n" or text.startswith(pad, end)):
+        end = text.index("\n", end) + 1
+    if text.startswith(pad, start):
+        start += len(pad)  # the first line's indentation
+    body = _unpad(text[start:end], pad)
+    # Without a final line break ("|-") the writer ends the last line itself.
+    return body[:-1] if text[eol - 1] == "-" else body
+
+
+def _simple_key(line: str) -> tuple[str, str]:
+    """A map entry's candidate key and its number's text, from a ``key: number`` line."""
+    key, sep, number = line.rpartition(": ")
+    if not sep or not key:
+        raise _NotCanonicalError
+    first = key[0]
+    if first in "\"'":
+        if len(key) < 2 or key[-1] != first:
+            raise _NotCanonicalError
+        key = _quoted(key[1:-1], first)
+    return key, number
+
+
+def _integer(text: str) -> int:
+    """The int the writer writes as *text* (``f"{n}"``), and nothing else."""
+    n = int(text)  # a ValueError takes the full decoder, like any other error
+    if str(n) != text:
+        raise _NotCanonicalError
+    return n
+
+
+# --- reader plans ----------------------------------------------------------------------
+#
+# One per writer plan. ``read`` gets the position right after the field's
+# head (the key and its ':') and returns the position after the field.
+
+
+class _Field:
+    __slots__ = ("first_head", "head", "name", "omitempty")
+
+    def __init__(self, plan: _emit.FieldPlan) -> None:
+        self.name = plan.name
+        self.omitempty = plan.omitempty
+        self.head = plan.head
+        self.first_head = plan.first_head
+
+    def read(self, text: str, pos: int, msg: Any) -> int:  # pragma: no cover
+        raise NotImplementedError
+
+
+class _String(_Field):
+    __slots__ = ("indicator", "pad")
+
+    def __init__(self, plan: _emit.StringPlan) -> None:
+        super().__init__(plan)
+        self.pad = plan.pad
+        self.indicator = plan.indicator
+
+    def read(self, text: str, pos: int, msg: Any) -> int:
+        s = _value(text, pos, self.pad)
+        if not s and self.omitempty:
+            raise _NotCanonicalError  # the writer omits it
+        written = value_text(s, self.pad, self.indicator)
+        if not text.startswith(written, pos):
+            raise _NotCanonicalError
+        setattr(msg, self.name, s)
+        return pos + len(written)
+
+
+class _Int(_Field):
+    __slots__ = ()
+
+    def read(self, text: str, pos: int, msg: Any) -> int:
+        eol = text.index("\n", pos)
+        if text[pos] != " ":
+            raise _NotCanonicalError
+        n = _integer(text[pos + 1 : eol])
+        if not n and self.omitempty:
+            raise _NotCanonicalError
+        setattr(msg, self.name, n)
+        return eol + 1
+
+
+class _Enum(_Field):
+    __slots__ = ("numbers", "zero")
+
+    def __init__(self, plan: _emit.EnumPlan) -> None:
+        super().__init__(plan)
+        # The writer's text of each value, back to its number.
+        self.numbers = {written: n for n, written in plan.texts.items()}
+        self.zero = plan.zero
+
+    def read(self, text: str, pos: int, msg: Any) -> int:
+        eol = text.index("\n", pos) + 1
+        n = self.numbers.get(text[pos:eol])
+        if n is None or (self.omitempty and n in self.zero):
+            raise _NotCanonicalError
+        setattr(msg, self.name, n)
+        return eol
+
+
+class _Message(_Field):
+    __slots__ = ("empty", "mapping", "pointer")
+
+    def __init__(self, plan: _emit.MessagePlan) -> None:
+        super().__init__(plan)
+        self.pointer = plan.pointer
+        self.mapping = _mapping(plan.mapping)
+        # Whether the writer writes nothing for an empty message.
+        self.empty = all(f.omitempty for f in plan.mapping.fields)
+
+    def read(self, text: str, pos: int, msg: Any) -> int:
+        if text.startswith(" null\n", pos):
+            if not self.pointer or self.omitempty:
+                raise _NotCanonicalError
+            return pos + 6
+        value = getattr(msg, self.name)
+        if text.startswith(" {}\n", pos):
+            if not self.empty:
+                raise _NotCanonicalError
+            end = pos + 4
+        elif text.startswith("\n", pos):
+            end = self.mapping.read(text, pos + 1, value)
+            if end == pos + 1:
+                raise _NotCanonicalError  # the writer writes {} instead
         else:
-            first = self.lines[self.i]
-            indent = len(first) - len(first.lstrip(" "))
-            if indent <= base:
-                raise _NotCanonicalError
-        lines = self.lines
-        prefix = " " * indent
-        out: list[str] = []
-        while self.i < len(lines):
-            line = lines[self.i]
-            if line.startswith(prefix):
-                out.append(line[indent:])
-            elif line:
-                break
-            else:
-                out.append("")
-            self.i += 1
-        # Trailing empty lines belong to the chomping, not the content.
-        trailing = 0
-        while out and out[-1] == "":
-            out.pop()
-            trailing += 1
-        if not out:
             raise _NotCanonicalError
-        text = "\n".join(out)
-        if chomp == "clip":
-            return text + "\n"
-        if chomp == "keep":
-            return text + "\n" * (trailing + 1)
-        return text
+        value.SetInParent()
+        if self.omitempty and not self.pointer and not value.ByteSize():
+            raise _NotCanonicalError  # the writer omits an empty struct value
+        return end
 
-    def mapping(self, msg: Any, info: MessageInfo, indent: int, first: str | None = None) -> None:
-        """Read ``key: value`` lines at exactly *indent* into *msg*.
 
-        *first* is the already-consumed first line of a mapping that starts
-        on a sequence item's ``- `` line, with the dash blanked out.
-        """
-        lines = self.lines
-        prefix = " " * indent
-        table = _table(info)
-        i = self.i
-        while True:
-            if first is not None:
-                line, first = first, None
-            else:
-                line = lines[i]  # the final "" of the split stops every loop
-                if not line.startswith(prefix) or line[indent : indent + 1] in _STOP:
-                    break
-                i += 1
-            key, sep, value = line[indent:].partition(": ")
-            entry = table.get(key if sep else key[:-1] if key.endswith(":") else "")
-            if entry is None:
+class _StringList(_Field):
+    __slots__ = ("dash", "indicator", "pad")
+
+    def __init__(self, plan: _emit.StringListPlan) -> None:
+        super().__init__(plan)
+        self.dash = plan.dash
+        self.pad = plan.pad
+        self.indicator = plan.indicator
+
+    def read(self, text: str, pos: int, msg: Any) -> int:
+        if text.startswith(" []\n", pos):
+            if self.omitempty:
                 raise _NotCanonicalError
-            name, code, extra = entry
-            if code <= _CODE_INT:
-                if code == _CODE_INT:
-                    setattr(msg, name, _integer(value))
-                    continue
-                if value[:1] == "|":
-                    self.i = i
-                    text = self.block_scalar(value, indent)
-                    i = self.i
-                else:
-                    text = _scalar(value)
-                if code == _CODE_ENUM:
-                    number = extra.get(text)
-                    if number is None:
-                        raise _NotCanonicalError
-                    setattr(msg, name, number)
-                else:
-                    setattr(msg, name, text)
-                continue
-            self.i = i
-            if code == _CODE_MESSAGE:
-                sub = getattr(msg, name)
-                sub.SetInParent()
-                if value != "{}":
-                    if sep:
-                        raise _NotCanonicalError
-                    self.mapping(sub, extra, indent + _INDENT)
-            elif code == _CODE_STRING_LIST:
-                if value != "[]":
-                    if sep:
-                        raise _NotCanonicalError
-                    getattr(msg, name).extend(self.string_items(indent + _INDENT))
-            else:
-                if sep:
+            return pos + 4
+        if not text.startswith("\n", pos):
+            raise _NotCanonicalError
+        pos += 1
+        dash, pad, indicator = self.dash, self.pad, self.indicator
+        items: list[str] = []
+        while text.startswith(dash, pos):
+            pos += len(dash)
+            s = _value(text, pos, pad)
+            written = value_text(s, pad, indicator)
+            if not text.startswith(written, pos):
+                raise _NotCanonicalError
+            items.append(s)
+            pos += len(written)
+        if not items:
+            raise _NotCanonicalError
+        getattr(msg, self.name).extend(items)
+        return pos
+
+
+class _MessageList(_Field):
+    __slots__ = ("dash", "empty", "empty_item", "mapping")
+
+    def __init__(self, plan: _emit.MessageListPlan) -> None:
+        super().__init__(plan)
+        self.mapping = _mapping(plan.mapping)
+        self.empty_item = plan.empty_item
+        self.dash = plan.empty_item[:-3]  # the indentation and "- "
+        self.empty = all(f.omitempty for f in plan.mapping.fields)
+
+    def read(self, text: str, pos: int, msg: Any) -> int:
+        if text.startswith(" []\n", pos):
+            if self.omitempty:
+                raise _NotCanonicalError
+            return pos + 4
+        if not text.startswith("\n", pos):
+            raise _NotCanonicalError
+        pos += 1
+        target = getattr(msg, self.name)
+        dash, mapping, empty_item = self.dash, self.mapping, self.empty_item
+        count = 0
+        while text.startswith(dash, pos):
+            item = target.add()
+            if text.startswith(empty_item, pos):
+                if not self.empty:
                     raise _NotCanonicalError
-                if code == _CODE_MESSAGE_LIST:
-                    self.message_items(getattr(msg, name), extra, indent + _INDENT)
-                else:
-                    self.int_map(getattr(msg, name), indent + _INDENT)
-            i = self.i
-        self.i = i
-
-    def string_items(self, indent: int) -> list[str]:
-        lines = self.lines
-        marker = " " * indent + "- "
-        out: list[str] = []
-        while lines[self.i].startswith(marker):
-            value = lines[self.i][indent + 2 :]
-            self.i += 1
-            if value[:1] == "|":
-                out.append(self.block_scalar(value, indent))
+                pos += len(empty_item)
             else:
-                out.append(_scalar(value))
-        if not out:
-            raise _NotCanonicalError
-        return out
-
-    def message_items(self, target: Any, info: MessageInfo, indent: int) -> None:
-        lines = self.lines
-        marker = " " * indent + "- "
-        count = 0
-        while self.i < len(lines) and lines[self.i].startswith(marker):
-            line = lines[self.i]
-            self.i += 1
-            first = " " * (indent + 2) + line[indent + 2 :]
-            self.mapping(target.add(), info, indent + 2, first)
+                end = mapping.read(text, pos, item)
+                if end == pos:
+                    raise _NotCanonicalError
+                pos = end
             count += 1
         if not count:
             raise _NotCanonicalError
+        return pos
 
-    def int_map(self, target: Any, indent: int) -> None:
-        lines = self.lines
-        prefix = " " * indent
-        count = 0
-        while self.i < len(lines):
-            line = lines[self.i]
-            if not line.startswith(prefix) or line[indent : indent + 1] in (" ", "-"):
-                break
-            key, sep, value = line[indent:].rpartition(": ")
-            if not sep or not key:
+
+class _IntMap(_Field):
+    __slots__ = ("indicator", "key_pad", "pad")
+
+    def __init__(self, plan: _emit.IntMapPlan) -> None:
+        super().__init__(plan)
+        self.pad = plan.pad
+        self.key_pad = plan.key_pad
+        self.indicator = plan.indicator
+
+    def read(self, text: str, pos: int, msg: Any) -> int:
+        if text.startswith(" {}\n", pos):
+            if self.omitempty:
                 raise _NotCanonicalError
-            key = _scalar(key)
-            if key in target:
-                raise _NotCanonicalError
-            target[key] = _integer(value)
-            self.i += 1
-            count += 1
-        if not count:
+            return pos + 4
+        if not text.startswith("\n", pos):
             raise _NotCanonicalError
+        pos += 1
+        pad, key_pad, indicator = self.pad, self.key_pad, self.indicator
+        target = getattr(msg, self.name)
+        keys: list[str] = []
+        while text.startswith(pad, pos) and text[pos + len(pad)] != " ":
+            start = pos + len(pad)
+            if text.startswith("? ", start):
+                key = _value(text, start + 1, key_pad)
+            else:
+                key = _simple_key(text[start : text.index("\n", start)])[0]
+            written = key_text(key, pad, key_pad, indicator)
+            if not text.startswith(written, start) or key in target:
+                raise _NotCanonicalError
+            pos = start + len(written)
+            eol = text.index("\n", pos)
+            if text[pos] != " ":
+                raise _NotCanonicalError
+            target[key] = _integer(text[pos + 1 : eol])
+            keys.append(key)
+            pos = eol + 1
+        if not keys or [k for k, _ in sorted_items(target)] != keys:
+            raise _NotCanonicalError  # empty, or not in the writer's key order
+        return pos
+
+
+class _Mapping:
+    """Reads the fields of a writer's :class:`~taskspec.bridge._emit.MappingPlan`."""
+
+    __slots__ = ("fields",)
+
+    def __init__(self) -> None:
+        self.fields: tuple[_Field, ...] = ()
+
+    def read(self, text: str, pos: int, msg: Any) -> int:
+        """Read the mapping at *pos* into *msg*; *pos* again if no field is written.
+
+        A field whose head is not next is one the writer omits, which it does
+        only for an omitempty field left at its zero value.
+        """
+        first = True
+        for field in self.fields:
+            head = field.first_head if first else field.head
+            if text.startswith(head, pos):
+                pos = field.read(text, pos + len(head), msg)
+                first = False
+            elif not field.omitempty:
+                raise _NotCanonicalError
+        return pos
+
+
+_READERS: Final[dict[type[_emit.FieldPlan], Any]] = {
+    _emit.StringPlan: _String,
+    _emit.IntPlan: _Int,
+    _emit.EnumPlan: _Enum,
+    _emit.MessagePlan: _Message,
+    _emit.StringListPlan: _StringList,
+    _emit.MessageListPlan: _MessageList,
+    _emit.IntMapPlan: _IntMap,
+}
+_MAPPINGS: dict[int, _Mapping] = {}
+
+
+def _mapping(plan: _emit.MappingPlan) -> _Mapping:
+    """The reader of a writer's mapping plan, one per plan (plans are shared too)."""
+    reader = _MAPPINGS.get(id(plan))
+    if reader is None:
+        reader = _MAPPINGS[id(plan)] = _Mapping()
+        reader.fields = tuple(_READERS[type(f)](f) for f in plan.fields)
+    return reader
+
+
+_DOCUMENT: Final = _mapping(_emit.DOCUMENT)
 
 
 def _leading_comments(text: str) -> int:
@@ -345,37 +457,28 @@ def _leading_comments(text: str) -> int:
 def parse_canonical(data: bytes | str) -> taskspec_pb2.TaskSpec | None:
     """The spec *data* is the canonical form of, or None if it is not canonical."""
     try:
-        raw = data if isinstance(data, bytes) else data.encode("utf-8")
         text = data.decode("utf-8") if isinstance(data, bytes) else data
+        size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8"))
     except (UnicodeError, AttributeError):
         return None
-    if len(raw) > MAX_DOCUMENT_BYTES or not text.endswith("\n") or "\r" in text:
+    if size > MAX_DOCUMENT_BYTES or not text.endswith("\n") or "\r" in text:
         return None
     start = _leading_comments(text)
     if start < 0:
         return None
-    if start:
-        # The comments are ASCII, so their length in characters is in bytes.
-        text, raw = text[start:], raw[start:]
-    lines = text.split("\n")
-    if 2 * len(lines) + 1 > MAX_NODES:
+    if 2 * (text.count("\n", start) + 1) + 1 > MAX_NODES:
         # A canonical line holds at most two nodes; past the budget the
         # full decoder counts them exactly and rejects the document.
         return None
-    reader = _Reader(lines)
     spec = taskspec_pb2.TaskSpec()
     try:
-        reader.mapping(spec, TASK_SPEC, 0)
+        end = _DOCUMENT.read(text, start, spec)
     except Exception:
         # _NotCanonicalError, or anything a hostile document provokes
-        # (a protobuf range error, an over-long number): whatever it is,
-        # the full decoder reads the document and reports it properly.
+        # (a protobuf range error, an over-long number, reading past the
+        # end): whatever it is, the full decoder reads the document and
+        # reports it properly.
         return None
-    if reader.i != len(reader.lines) - 1:
-        return None
-    try:
-        if _emit.marshal(spec) != raw:
-            return None
-    except Exception:  # anything unusual takes the full decoder
+    if end == start or end != len(text):
         return None
     return spec
