@@ -32,7 +32,7 @@ def parse_task_spec(data: bytes | bytearray | memoryview | str) -> taskspec_pb2.
     """
     if isinstance(data, (bytes, str)):
         # Canonical documents (the common case) skip composing; the fast
-        # path proves its result exact by re-marshalling it.
+        # path proves its result exact against the writer while reading.
         spec = _fastpath.parse_canonical(data)
         if spec is not None and not _validate.check(spec):
             return spec
