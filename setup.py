@@ -21,7 +21,8 @@ from typing import Any
 from setuptools import setup
 
 #: The hot path of parse_task_spec and marshal_yaml: the canonical reader,
-#: the writer and what they call per document.
+#: the writer and what they call per document, and the stages of the general
+#: reader (not its entry point, bridge/_decode.py, whose globals tests replace).
 COMPILED = [
     "python/taskspec/bridge/_fastpath.py",
     "python/taskspec/bridge/_emit.py",
@@ -29,6 +30,10 @@ COMPILED = [
     "python/taskspec/bridge/_keyorder.py",
     "python/taskspec/bridge/_resolve.py",
     "python/taskspec/bridge/_gostr.py",
+    "python/taskspec/bridge/_decode_load.py",
+    "python/taskspec/bridge/_decode_walk.py",
+    "python/taskspec/bridge/_decode_scalar.py",
+    "python/taskspec/bridge/_decode_msg.py",
     "python/taskspec/_validate.py",
     "python/taskspec/_rules.py",
 ]

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 import taskspec
-from taskspec import TaskSpec
-from taskspec.bridge import _fastpath
+from taskspec import DecodeError, TaskSpec
+from taskspec.bridge import _decode, _fastpath
 from tests.helpers import VALID_DOC
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,6 +53,14 @@ def test_the_compiled_list_names_the_reader_and_the_writer() -> None:
     assert "taskspec.bridge._emit" in COMPILED_MODULES
     for name in COMPILED_MODULES:
         assert (PACKAGE_SOURCES / (name.replace(".", "/") + ".py")).is_file(), name
+
+
+def test_the_general_reader_is_compiled_but_not_its_entry_point() -> None:
+    # Its stages are hot for every document the fast path declines; the entry
+    # point holds the globals tests replace (see the node budget test below).
+    for stage in ("_decode_load", "_decode_walk", "_decode_scalar", "_decode_msg"):
+        assert f"taskspec.bridge.{stage}" in COMPILED_MODULES
+    assert "taskspec.bridge._decode" not in COMPILED_MODULES
 
 
 def test_compiled_is_a_bool_that_says_which_modules_run() -> None:
@@ -96,3 +104,14 @@ def test_the_node_budget_of_the_fast_path_can_be_lowered(
     assert isinstance(_fastpath.parse_canonical(VALID_DOC), TaskSpec)
     monkeypatch.setattr(_fastpath, "MAX_NODES", 2 * lines)
     assert _fastpath.parse_canonical(VALID_DOC) is None
+
+
+def test_the_node_budget_of_the_general_reader_can_be_lowered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The general reader's entry point is not compiled, so it reads its
+    # budget at each call in either build and hands it to the compiled stages.
+    assert _decode.decode(VALID_DOC).spec.task_id == "kg-go-impl-mathx-gcd"
+    monkeypatch.setattr(_decode, "MAX_NODES", 10)
+    with pytest.raises(DecodeError, match="document has more than 10 nodes"):
+        _decode.decode(VALID_DOC)

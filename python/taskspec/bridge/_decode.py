@@ -14,6 +14,11 @@ a pipeline of three stages, each in its own module:
 - :mod:`taskspec.bridge._decode_scalar`: strings and int64s by yaml.v3's
   rules (worded through :mod:`taskspec.bridge._decode_msg`).
 
+Those stages are compiled in the compiled build (setup.py's ``COMPILED``);
+this module, which only strings them together, is not, on purpose: its
+node budget (:data:`MAX_NODES`, read at each call) and :func:`decode`
+itself stay ordinary module globals that tests can replace, in either build.
+
 Safety: the YAML is parsed by libyaml through PyYAML's C parser and composed
 into plain nodes. No constructor runs, so no tag can instantiate anything.
 Input size is bounded before parsing, node count and nesting depth on the

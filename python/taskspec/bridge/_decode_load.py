@@ -55,26 +55,44 @@ _NESTING_CHARS: Final = (b"[", b"{", b"-", b"?")
 _CHEAP_DEPTH_BOUND: Final = 1000
 
 
-class _Loader(CParser):
-    """libyaml's composer with resolution turned off.
+def _tag(kind: type[Node], value: object, implicit: tuple[bool, bool] | bool) -> str:
+    """The composer's resolver: plain scalars ``?``, quoted or block ones ``!``.
 
-    Plain scalars are tagged ``?`` and quoted or block scalars ``!``;
-    explicit tags come through expanded. The decoder interprets plain
-    scalars itself, by the rules of yaml.v3, according to the field they
-    belong to.
+    Explicit tags come through expanded without asking. The decoder
+    interprets plain scalars itself, by the rules of yaml.v3, according to
+    the field they belong to.
     """
+    if kind is ScalarNode:
+        assert isinstance(implicit, tuple)
+        return PLAIN if implicit[0] else QUOTED
+    return ""
 
-    def resolve(self, kind: type[Node], value: Any, implicit: tuple[bool, bool] | bool) -> str:
-        if kind is ScalarNode:
-            assert isinstance(implicit, tuple)
-            return PLAIN if implicit[0] else QUOTED
-        return ""
 
-    def descend_resolver(self, parent: Any, index: Any) -> None:
-        return None
+def _descend(parent: object, index: object) -> None:
+    """The composer's hook on entering a node: no path resolution."""
 
-    def ascend_resolver(self) -> None:
-        return None
+
+def _ascend() -> None:
+    """The composer's hook on leaving a node: no path resolution."""
+
+
+#: libyaml's composer with resolution turned off (:func:`_tag`), so that no
+#: constructor runs and no tag can instantiate anything. It is made by
+#: calling ``type()`` rather than by a class statement on purpose: in the
+#: compiled build a class statement becomes a mypyc native class, which
+#: cannot extend a C extension type such as CParser (it crashes). Made this
+#: way it is an ordinary Python class in either build, and its hooks, static
+#: so that both builds call them alike, are compiled functions in the
+#: compiled build, which the composer calls without an interpreter frame.
+_Loader: Final[type[CParser]] = type(
+    "_Loader",
+    (CParser,),
+    {
+        "resolve": staticmethod(_tag),
+        "descend_resolver": staticmethod(_descend),
+        "ascend_resolver": staticmethod(_ascend),
+    },
+)
 
 
 def mark_position(mark: Any) -> tuple[int, int]:
