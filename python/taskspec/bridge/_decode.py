@@ -39,7 +39,6 @@ from yaml.nodes import MappingNode, ScalarNode
 
 from taskspec._errors import DecodeError
 from taskspec._limits import MAX_NODES
-from taskspec.bridge import _layout
 from taskspec.bridge._decode_load import (
     check_bounds,
     check_line_start_boms,
@@ -129,5 +128,5 @@ def decode(data: bytes | bytearray | memoryview | str) -> Decoded:
         # A null document ("---", "~") decodes to the zero spec, as in Go, and
         # then fails Validate with Go's message.
         raise fail("", f"expected a mapping at the top of the document, got {describe(root)}", root)
-    walker.message(root, _layout.TASK_SPEC, out.spec, "")
+    walker.document(root)
     return out

@@ -24,14 +24,17 @@ from typing import Any, Final
 
 import yaml
 from yaml._yaml import CParser
-from yaml.nodes import Node, ScalarNode
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from taskspec._errors import DecodeError, Violation, require_document
 from taskspec._limits import MAX_DEPTH
 
 __all__ = [
+    "MAPPING",
     "PLAIN",
     "QUOTED",
+    "SCALAR",
+    "SEQUENCE",
     "TAG_PREFIX",
     "check_bounds",
     "check_line_start_boms",
@@ -49,6 +52,12 @@ TAG_PREFIX: Final = "tag:yaml.org,2002:"
 PLAIN: Final = "?"
 #: The composer's tag for an untagged quoted or block scalar.
 QUOTED: Final = "!"
+#: The composer's node classes, for the decoder's type tests, as Final names:
+#: the compiled build holds those in C statics, where it looks an imported
+#: name up in the module's globals at every use.
+SCALAR: Final = ScalarNode
+MAPPING: Final = MappingNode
+SEQUENCE: Final = SequenceNode
 # Characters that can open a nesting level. When a document has few of them,
 # its depth is provably small and the exact depth scan is skipped.
 _NESTING_CHARS: Final = (b"[", b"{", b"-", b"?")
@@ -62,7 +71,7 @@ def _tag(kind: type[Node], value: object, implicit: tuple[bool, bool] | bool) ->
     interprets plain scalars itself, by the rules of yaml.v3, according to
     the field they belong to.
     """
-    if kind is ScalarNode:
+    if kind is SCALAR:
         assert isinstance(implicit, tuple)
         return PLAIN if implicit[0] else QUOTED
     return ""

@@ -23,7 +23,7 @@ from typing import Final
 from yaml.nodes import Node, ScalarNode
 
 from taskspec._limits import INT64_MAX, INT64_MIN
-from taskspec.bridge._decode_load import PLAIN, QUOTED, TAG_PREFIX
+from taskspec.bridge._decode_load import PLAIN, QUOTED, SCALAR, TAG_PREFIX
 from taskspec.bridge._decode_msg import describe, fail, q
 from taskspec.bridge._resolve import resolve
 
@@ -83,7 +83,7 @@ def _check_escapes(node: ScalarNode, path: str, source: str) -> None:
 
 def string(node: Node, path: str, source: str) -> str:
     """*node* read for a string field at *path* (null reads as "")."""
-    if type(node) is not ScalarNode:
+    if type(node) is not SCALAR:
         raise fail(path, f"expected a string, got {describe(node)}", node)
     tag = node.tag
     if tag == PLAIN:
@@ -100,7 +100,7 @@ def string(node: Node, path: str, source: str) -> str:
 
 def integer(node: Node, path: str, source: str) -> int:
     """*node* read for an integer field at *path*, exactly the int64 yaml.v3 would store."""
-    if type(node) is not ScalarNode:
+    if type(node) is not SCALAR:
         raise fail(path, f"expected an integer, got {describe(node)}", node)
     tag = node.tag
     value: str = node.value

@@ -16,14 +16,14 @@ before the walk has done much more work than the budget allows.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import Node, ScalarNode
 
 from taskspec._errors import DecodeError
-from taskspec.bridge._decode_load import PLAIN, position
+from taskspec.bridge._decode_load import MAPPING, PLAIN, SCALAR, SEQUENCE, position
 from taskspec.bridge._decode_msg import clip, describe, fail, join, q, unknown_field
-from taskspec.bridge._decode_scalar import integer, is_null, string
+from taskspec.bridge._decode_scalar import integer, is_null, null_text, string
 from taskspec.bridge._layout import (
     K_ENUM,
     K_INT,
@@ -32,12 +32,24 @@ from taskspec.bridge._layout import (
     K_MESSAGE_LIST,
     K_STRING,
     K_STRING_LIST,
+    TASK_SPEC,
     FieldInfo,
+    Kind,
     MessageInfo,
 )
 from taskspec.v1 import taskspec_pb2
 
 __all__ = ["Decoded", "Walker"]
+
+# The field kinds under Final names of this module, for the same reason as
+# SCALAR in _decode_load: a compiled build holds them in C statics.
+_STRING: Final = K_STRING
+_INT: Final = K_INT
+_ENUM: Final = K_ENUM
+_MESSAGE: Final = K_MESSAGE
+_STRING_LIST: Final = K_STRING_LIST
+_MESSAGE_LIST: Final = K_MESSAGE_LIST
+_INT_MAP: Final = K_INT_MAP
 
 
 class Decoded:
@@ -51,6 +63,50 @@ class Decoded:
         self.raw_enums: dict[str, str] = {}
         #: (line, column) of each field's value, by field path.
         self.positions: dict[str, tuple[int, int]] = {}
+
+
+class _Plan:
+    """One message as the walk reads it: its fields by YAML key.
+
+    Derived from :mod:`taskspec.bridge._layout` once per message, so that the
+    walk reads plain dictionaries and attributes of its own classes (native
+    ones in the compiled build) rather than the layout's mappings.
+    """
+
+    __slots__ = ("fields", "info")
+
+    def __init__(self, info: MessageInfo) -> None:
+        self.info = info
+        self.fields: dict[str, _Field] = {}
+
+
+class _Field:
+    """One field as the walk reads it (see :class:`_Plan`)."""
+
+    __slots__ = ("kind", "message", "name", "values")
+
+    def __init__(self, info: FieldInfo, message: _Plan | None) -> None:
+        self.name: str = info.name
+        self.kind: Kind = info.kind
+        self.values: dict[str, int] = dict(info.enum.from_string) if info.enum is not None else {}
+        self.message = message
+
+
+_PLANS: dict[str, _Plan] = {}
+
+
+def _plan(info: MessageInfo) -> _Plan:
+    """The cached :class:`_Plan` of *info* (registered before its fields: recursion ends)."""
+    plan = _PLANS.get(info.full_name)
+    if plan is None:
+        plan = _PLANS[info.full_name] = _Plan(info)
+        for fi in info.by_name.values():
+            sub = _plan(fi.message) if fi.message is not None else None
+            plan.fields[fi.name] = _Field(fi, sub)
+    return plan
+
+
+_ROOT: Final = _plan(TASK_SPEC)
 
 
 class Walker:
@@ -69,32 +125,32 @@ class Walker:
         if self.budget < 0:
             raise fail("", f"document expands to more than {self.limit} nodes", node)
 
-    def message(self, node: Node, info: MessageInfo, msg: Any, path: str) -> None:
-        if type(node) is not MappingNode:
-            if type(node) is ScalarNode and is_null(node):
+    def document(self, root: Node) -> None:
+        """Walk *root*, the document's top node (a mapping, or null), into ``out.spec``."""
+        self.message(root, _ROOT, self.out.spec, "")
+
+    def message(self, node: Node, plan: _Plan, msg: Any, path: str) -> None:
+        if type(node) is not MAPPING:
+            if type(node) is SCALAR and is_null(node):
                 return
             what = path or "the document"
             raise fail(path, f"expected a mapping for {what}, got {describe(node)}", node)
+        pairs: list[tuple[Node, Node]] = node.value
         if node.flow_style:
-            self._check_flow_scalars(node, [n for pair in node.value for n in pair], path)
-        by_name = info.by_name
+            self._check_flow_scalars(node, [n for pair in pairs for n in pair], path)
+        fields = plan.fields
         seen: dict[str, Node] = {}
         positions = self.out.positions
-        source = self.source
-        for key_node, value_node in node.value:
+        for key_node, value_node in pairs:
             self._count(value_node)
-            if type(key_node) is not ScalarNode:
-                raise fail(
-                    path, f"mapping keys must be strings, got {describe(key_node)}", key_node
-                )
-            if is_null(key_node):
-                raise self._null_key(path, key_node)
-            key = string(key_node, path, source) if key_node.tag != PLAIN else key_node.value
-            if key == "<<" and key_node.tag == PLAIN:
-                raise fail(path, "merge keys (<<) are not supported", key_node)
-            fi = by_name.get(key)
-            if fi is None:
-                raise unknown_field(path, key, info, key_node)
+            fd: _Field | None = None
+            if type(key_node) is SCALAR and key_node.tag == PLAIN:
+                # The common case: a plain key that names a field, so is
+                # neither null nor "<<" and needs none of _key's checks.
+                key: str = key_node.value
+                fd = fields.get(key)
+            if fd is None:
+                key, fd = self._key(key_node, plan, path)
             if key in seen:
                 line = seen[key].start_mark.line + 1
                 raise fail(
@@ -105,7 +161,21 @@ class Walker:
             seen[key] = key_node
             sub = join(path, key)
             positions[sub] = position(value_node)
-            self.field(value_node, fi, msg, sub)
+            self.field(value_node, fd, msg, sub)
+
+    def _key(self, key_node: Node, plan: _Plan, path: str) -> tuple[str, _Field]:
+        """The field a mapping key names, or the error that it names none."""
+        if type(key_node) is not SCALAR:
+            raise fail(path, f"mapping keys must be strings, got {describe(key_node)}", key_node)
+        if is_null(key_node):
+            raise self._null_key(path, key_node)
+        key = string(key_node, path, self.source) if key_node.tag != PLAIN else key_node.value
+        if key == "<<" and key_node.tag == PLAIN:
+            raise fail(path, "merge keys (<<) are not supported", key_node)
+        fd = plan.fields.get(key)
+        if fd is None:
+            raise unknown_field(path, key, plan.info, key_node)
+        return key, fd
 
     @staticmethod
     def _null_key(path: str, key_node: ScalarNode) -> DecodeError:
@@ -119,7 +189,7 @@ class Walker:
 
     @staticmethod
     def _not_null_item(node: Node, path: str, empty: str) -> None:
-        if type(node) is ScalarNode and is_null(node):
+        if type(node) is SCALAR and is_null(node):
             raise fail(
                 path,
                 "null item is not allowed: yaml.v3 drops it from the list silently;"
@@ -127,47 +197,51 @@ class Walker:
                 node,
             )
 
-    def field(self, node: Node, fi: FieldInfo, msg: Any, path: str) -> None:
-        kind = fi.kind
-        name = fi.name
-        if kind is K_STRING:
+    def field(self, node: Node, fd: _Field, msg: Any, path: str) -> None:
+        kind = fd.kind
+        name = fd.name
+        if kind is _STRING:
             setattr(msg, name, string(node, path, self.source))
-        elif kind is K_INT:
+        elif kind is _INT:
             setattr(msg, name, integer(node, path, self.source))
-        elif kind is K_ENUM:
-            assert fi.enum is not None
+        elif kind is _ENUM:
             text = string(node, path, self.source)
-            number = fi.enum.from_string.get(text)
+            number = fd.values.get(text)
             if number is None:
                 self.out.raw_enums[path] = text
                 number = 0
             setattr(msg, name, number)
-        elif kind is K_MESSAGE:
-            assert fi.message is not None
-            if type(node) is ScalarNode and is_null(node):
+        elif kind is _MESSAGE:
+            assert fd.message is not None
+            if type(node) is SCALAR and is_null(node):
                 msg.ClearField(name)
                 return
             sub = getattr(msg, name)
             sub.SetInParent()
-            self.message(node, fi.message, sub, path)
-        elif kind is K_STRING_LIST:
+            self.message(node, fd.message, sub, path)
+        elif kind is _STRING_LIST:
             items = self._sequence(node, path)
             target = getattr(msg, name)
             del target[:]
-            values = []
+            values: list[str] = []
             for i, item in enumerate(items):
+                if type(item) is SCALAR and item.tag == PLAIN:
+                    plain: str = item.value
+                    if not null_text(plain):
+                        values.append(plain)  # what string() reads, without making a path
+                        continue
                 self._not_null_item(item, f"{path}[{i}]", "''")
                 values.append(string(item, f"{path}[{i}]", self.source))
             target.extend(values)
-        elif kind is K_MESSAGE_LIST:
-            assert fi.message is not None
+        elif kind is _MESSAGE_LIST:
+            assert fd.message is not None
             items = self._sequence(node, path)
             target = getattr(msg, name)
             del target[:]
             for i, item in enumerate(items):
                 self._not_null_item(item, f"{path}[{i}]", "{}")
-                self.message(item, fi.message, target.add(), f"{path}[{i}]")
-        elif kind is K_INT_MAP:
+                self.message(item, fd.message, target.add(), f"{path}[{i}]")
+        elif kind is _INT_MAP:
             self._int_map(node, getattr(msg, name), path)
         else:  # pragma: no cover - _layout rejects other kinds at import
             raise AssertionError(kind)
@@ -183,7 +257,7 @@ class Walker:
         start, end = node.start_mark.index, node.end_mark.index
         for child in children:
             if (
-                type(child) is ScalarNode
+                type(child) is SCALAR
                 and not child.style
                 and "?" in child.value
                 and start <= child.start_mark.index < end
@@ -196,7 +270,7 @@ class Walker:
                 )
 
     def _sequence(self, node: Node, path: str) -> list[Node]:
-        if type(node) is SequenceNode:
+        if type(node) is SEQUENCE:
             items: list[Node] = node.value
             self.budget -= len(items)
             if self.budget < 0:
@@ -204,14 +278,14 @@ class Walker:
             if node.flow_style:
                 self._check_flow_scalars(node, items, path)
             return items
-        if type(node) is ScalarNode and is_null(node):
+        if type(node) is SCALAR and is_null(node):
             return []
         raise fail(path, f"expected a sequence, got {describe(node)}", node)
 
     def _int_map(self, node: Node, target: Any, path: str) -> None:
         target.clear()
-        if type(node) is not MappingNode:
-            if type(node) is ScalarNode and is_null(node):
+        if type(node) is not MAPPING:
+            if type(node) is SCALAR and is_null(node):
                 return
             raise fail(path, f"expected a mapping, got {describe(node)}", node)
         if node.flow_style:
@@ -219,7 +293,7 @@ class Walker:
         seen: dict[str, Node] = {}
         for key_node, value_node in node.value:
             self._count(value_node)
-            if type(key_node) is not ScalarNode:
+            if type(key_node) is not SCALAR:
                 raise fail(
                     path, f"mapping keys must be strings, got {describe(key_node)}", key_node
                 )
