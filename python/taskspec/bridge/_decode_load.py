@@ -58,9 +58,8 @@ QUOTED: Final = "!"
 SCALAR: Final = ScalarNode
 MAPPING: Final = MappingNode
 SEQUENCE: Final = SequenceNode
-# Characters that can open a nesting level. When a document has few of them,
-# its depth is provably small and the exact depth scan is skipped.
-_NESTING_CHARS: Final = (b"[", b"{", b"-", b"?")
+# When a document has few of the characters that can open a nesting level
+# (see check_bounds), its depth is provably small and the exact scan is skipped.
 _CHEAP_DEPTH_BOUND: Final = 1000
 
 
@@ -185,12 +184,14 @@ def check_bounds(data: bytes, budget: int) -> None:
     least half a byte of source (``{a,b}`` is two nodes in two bytes), so a
     document of under *budget* / 2 bytes is within the node budget, and
     every nesting level needs one of ``[ { - ?``, so a document with few of
-    those is shallow enough.
+    those, or of few bytes in all, is shallow enough.
     """
     limit = budget
-    many = 2 * len(data) + 2 > budget
-    deep = sum(data.count(c) for c in _NESTING_CHARS) > _CHEAP_DEPTH_BOUND
-    if not (many or deep):
+    if 2 * len(data) + 2 <= budget and (
+        len(data) <= _CHEAP_DEPTH_BOUND
+        # The openers, counted in one pass rather than four.
+        or len(data) - len(data.translate(None, b"[{-?")) <= _CHEAP_DEPTH_BOUND
+    ):
         return
     parser = CParser(data)
     depth = 0
