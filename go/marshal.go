@@ -152,6 +152,7 @@ func fixLiterals(m *eval.TaskSpec, full []byte, sites []fixSite) ([]byte, error)
 		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
 	}
 	rendered := make([][]byte, len(sites))
+	replaced := make([][]byte, len(sites))
 	for i, s := range sites {
 		*s.field = orig[i]
 		one, err := yaml.Marshal(m)
@@ -164,6 +165,12 @@ func fixLiterals(m *eval.TaskSpec, full []byte, sites []fixSite) ([]byte, error)
 			return nil, errLocate
 		}
 		pre, suf := base[:at], base[at+len(tokens[i]):]
+		replaced[i] = []byte(tokens[i])
+		if swallowsBreak(orig[i]) && bytes.HasPrefix(suf, []byte("\n")) {
+			// The token's line break is part of this rendering: see swallowsBreak.
+			suf = suf[1:]
+			replaced[i] = append(replaced[i], '\n')
+		}
 		if !bytes.HasPrefix(one, pre) || !bytes.HasSuffix(one, suf) || len(one) < len(pre)+len(suf) {
 			return nil, errLocate
 		}
@@ -171,15 +178,25 @@ func fixLiterals(m *eval.TaskSpec, full []byte, sites []fixSite) ([]byte, error)
 	}
 	out := base
 	for i := range sites {
-		out = bytes.Replace(out, []byte(tokens[i]), rendered[i], 1)
+		out = bytes.Replace(out, replaced[i], rendered[i], 1)
 	}
 	return out, nil
 }
 
+// swallowsBreak reports whether yaml.v3 writes no line break after s's
+// literal block: when s ends in LS or PS, the block's last line ends with
+// that break, and yaml.v3 (whose column is then 0) writes what follows, the
+// next key's indentation or nothing at the end of the document, right after
+// it. Its rendering then replaces the line break a plain token is followed by.
+func swallowsBreak(s string) bool {
+	return strings.HasSuffix(s, "\u2028") || strings.HasSuffix(s, "\u2029")
+}
+
 // errLocate means yaml.v3 laid a document out differently when one string
 // changed. It cannot happen with yaml.v3 v3.0.4 (a scalar's rendering does
-// not depend on its neighbours), and is an error rather than a panic so that
-// a changed yaml.v3 is reported, not papered over.
+// not depend on its neighbours, but for the line break swallowsBreak
+// describes), and is an error rather than a panic so that a changed yaml.v3
+// is reported, not papered over.
 var errLocate = errors.New(errPrefix + "marshal task spec: cannot locate the rendering of a string")
 
 // fixHeader gives a literal block header ("|4-", "|+", ...) the indentation

@@ -134,6 +134,15 @@ def _hard_specs() -> Iterable[TaskSpec]:
         spec = TaskSpec(task_spec_version=1, task_id="t", prompt="p")
         spec.difficulty_signals[key] = 5
         yield spec
+    # A string the Go library fixes the literal header of (it starts with a
+    # space, a line break or a tab) that ends in LS or PS: yaml.v3 then writes
+    # no line break after the block, both before the next key and at the end.
+    for s in ("\n0\u2028", " a\nb\u2029", "\tx\ny\u2028", "\n\u2028x\u2029"):
+        for timeout in (0, 9):
+            spec = TaskSpec(task_spec_version=1, task_id="t", prompt="p")
+            spec.verification.test_cmd.append(s)
+            spec.verification.timeout_seconds = timeout
+            yield spec
     # A multi-line key whose content has an empty line, before the keys that
     # yaml.v3 writes unreadably: the fixes must reach past the empty line.
     for keys in (("\n", "<<"), ("a\n\nb", "\tx\ny"), ("\n\n", "<<", "\tq\nz", "a")):
