@@ -4,7 +4,8 @@
 hot modules built with mypyc, ``make compiled``) lives in ``.venv-compiled/``.
 Each round, :func:`compiled_round` runs this module under that venv's
 interpreter, which times ``parse_task_spec`` and ``marshal_yaml`` over the
-same corpus the same way and prints µs per document as JSON, so the compiled
+same corpus the same way (and ``parse_task_spec`` over the hand-edited
+documents, when given) and prints µs per document as JSON, so the compiled
 figures come from the same interleaved rounds as Go's and the pure build's.
 """
 
@@ -24,13 +25,18 @@ COMPILED_PYTHON = ROOT / ".venv-compiled" / "bin" / "python"
 __all__ = ["COMPILED_PYTHON", "compiled_round", "main"]
 
 
-def compiled_round(corpus: Path, min_time: float) -> dict[str, float] | None:
-    """One round of the compiled build's timings, or None where it is not built."""
+def compiled_round(corpus: Path, min_time: float, edited: Path) -> dict[str, float] | None:
+    """One round of the compiled build's timings, or None where it is not built.
+
+    *edited* is a directory of hand-edited documents (``*.yaml``) for the
+    general path.
+    """
     if not COMPILED_PYTHON.exists():
         return None
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    argv = ["-m", "scripts.bench_compiled", str(corpus), str(min_time), "--edited", str(edited)]
     out = subprocess.run(
-        [str(COMPILED_PYTHON), "-m", "scripts.bench_compiled", str(corpus), str(min_time)],
+        [str(COMPILED_PYTHON), *argv],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -45,6 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
     parser.add_argument("corpus", type=Path)
     parser.add_argument("min_time", type=float)
+    parser.add_argument("--edited", type=Path, help="hand-edited documents (*.yaml) to parse")
     args = parser.parse_args(argv)
 
     import taskspec  # noqa: PLC0415 - after the path checks below hold
@@ -60,6 +67,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "parse": per_doc(each(taskspec.parse_task_spec, docs), n, args.min_time),
         "marshal": per_doc(each(taskspec.marshal_yaml, specs), n, args.min_time),
     }
+    if args.edited is not None:
+        edited = [f.read_bytes() for f in sorted(args.edited.glob("*.yaml"))]
+        run = each(taskspec.parse_task_spec, edited)
+        figures["parse_edited"] = per_doc(run, len(edited), args.min_time)
     print(json.dumps(figures))
     return 0
 

@@ -4,7 +4,8 @@ Two panels, parse and marshal, each comparing the contenders on a log
 scale: Go's yaml.v3 implementation, this package, the naive (pure-Python)
 and careful (libyaml) PyYAML peers, and binary protobuf (the floor no YAML
 codec can beat). The parse panel also shows both Go and this package on the
-hand-edited documents that take the general path.
+hand-edited documents that take the general path. Where the compiled build
+was timed, its figures are drawn beside the pure build's.
 """
 
 from __future__ import annotations
@@ -28,12 +29,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     res = json.loads(args.results.read_text())
     go, py = res["go"], res["python"]
+    compiled = res.get("compiled") or {}
     panels = {
         "parse (µs per document)": [
             ("Go ParseTaskSpec", go["parse"]),
             ("taskspec parse_task_spec", py["py_parse"]),
+            *([("taskspec, compiled", compiled["parse"])] if "parse" in compiled else []),
             ("Go, hand-edited", go["parse_edited"]),
             ("taskspec, hand-edited", py["py_parse_edited"]),
+            *(
+                [("taskspec, hand-edited, compiled", compiled["parse_edited"])]
+                if "parse_edited" in compiled
+                else []
+            ),
             ("naive yaml.safe_load", py["naive_parse"]),
             ("careful CSafeLoader", py["careful_parse"]),
             ("protobuf FromString", py["py_wire_parse"]),
@@ -41,6 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "marshal (µs per document)": [
             ("Go MarshalYAML", go["marshal"]),
             ("taskspec marshal_yaml", py["py_marshal"]),
+            *([("taskspec, compiled", compiled["marshal"])] if "marshal" in compiled else []),
             ("naive yaml.dump", py["naive_dump"]),
             ("careful CSafeDumper", py["careful_dump"]),
             ("protobuf SerializeToString", py["py_wire_marshal"]),
