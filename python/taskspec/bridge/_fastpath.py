@@ -47,7 +47,7 @@ from taskspec import _limits
 from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.bridge import _emit
 from taskspec.bridge._keyorder import sorted_items
-from taskspec.bridge._scalar import key_text, value_text
+from taskspec.bridge._scalar import is_plain_value, key_text, value_text
 from taskspec.v1 import taskspec_pb2
 
 __all__ = ["parse_canonical"]
@@ -177,6 +177,22 @@ def _value(text: str, pos: int, pad: str) -> str:
     return body[:-1] if text[eol - 1] == "-" else body
 
 
+def _proved(text: str, pos: int, s: str, pad: str, indicator: str) -> int:
+    """Where the value written from *pos* ends, if it is the writer's text of *s*.
+
+    A plain candidate (the rest of its line, as :func:`_value` reads it) is
+    the writer's text exactly when the writer writes *s* plain, which saves
+    writing it again; any other is compared with what the writer writes.
+    """
+    end = pos + len(s) + 2
+    if text[pos + 1] not in "\"'|" and text[end - 1 : end] == "\n" and is_plain_value(s):
+        return end
+    written = value_text(s, pad, indicator)
+    if not _at(text, pos, written):
+        raise _NotCanonicalError
+    return pos + len(written)
+
+
 def _simple_key(line: str) -> tuple[str, str]:
     """A map entry's candidate key and its number's text, from a ``key: number`` line."""
     key, sep, number = line.rpartition(": ")
@@ -216,6 +232,19 @@ class _Field:
     def read(self, text: str, pos: int, msg: Any) -> int:  # pragma: no cover
         raise NotImplementedError
 
+    def block(self, text: str, pos: int, empty: str) -> int:
+        """Where a collection's lines start after its head; -1 if it is written *empty*.
+
+        The writer writes a collection with no element as *empty* (``[]`` or
+        ``{}``) unless the field is omitempty, and one with elements on the
+        lines after its head.
+        """
+        if text[pos] == "\n":  # (a head is never last: the text ends with "\n")
+            return pos + 1
+        if not _at(text, pos, empty) or self.omitempty:
+            raise _NotCanonicalError
+        return -1
+
 
 class _String(_Field):
     __slots__ = ("indicator", "pad")
@@ -229,11 +258,9 @@ class _String(_Field):
         s = _value(text, pos, self.pad)
         if not s and self.omitempty:
             raise _NotCanonicalError  # the writer omits it
-        written = value_text(s, self.pad, self.indicator)
-        if not _at(text, pos, written):
-            raise _NotCanonicalError
+        end = _proved(text, pos, s, self.pad, self.indicator)
         setattr(msg, self.name, s)
-        return pos + len(written)
+        return end
 
 
 class _Int(_Field):
@@ -279,19 +306,16 @@ class _Message(_Field):
         self.empty = all(f.omitempty for f in plan.mapping.fields)
 
     def read(self, text: str, pos: int, msg: Any) -> int:
-        if _at(text, pos, " null\n"):
-            if not self.pointer or self.omitempty:
-                raise _NotCanonicalError
-            return pos + 6
-        value = getattr(msg, self.name)
-        if _at(text, pos, " {}\n"):
-            if not self.empty:
-                raise _NotCanonicalError
-            end = pos + 4
-        elif _at(text, pos, "\n"):
+        if text[pos] == "\n":  # (a head is never last: the text ends with "\n")
+            value = getattr(msg, self.name)
             end = self.mapping.read(text, pos + 1, value)
             if end == pos + 1:
                 raise _NotCanonicalError  # the writer writes {} instead
+        elif _at(text, pos, " {}\n") and self.empty:
+            value = getattr(msg, self.name)
+            end = pos + 4
+        elif _at(text, pos, " null\n") and self.pointer and not self.omitempty:
+            return pos + 6
         else:
             raise _NotCanonicalError
         value.SetInParent()
@@ -310,23 +334,17 @@ class _StringList(_Field):
         self.indicator = plan.indicator
 
     def read(self, text: str, pos: int, msg: Any) -> int:
-        if _at(text, pos, " []\n"):
-            if self.omitempty:
-                raise _NotCanonicalError
-            return pos + 4
-        if not _at(text, pos, "\n"):
-            raise _NotCanonicalError
-        pos += 1
+        start = self.block(text, pos, " []\n")
+        if start < 0:
+            return pos + len(" []\n")
+        pos = start
         dash, pad, indicator = self.dash, self.pad, self.indicator
         items: list[str] = []
         while _at(text, pos, dash):
             pos += len(dash)
             s = _value(text, pos, pad)
-            written = value_text(s, pad, indicator)
-            if not _at(text, pos, written):
-                raise _NotCanonicalError
+            pos = _proved(text, pos, s, pad, indicator)
             items.append(s)
-            pos += len(written)
         if not items:
             raise _NotCanonicalError
         getattr(msg, self.name).extend(items)
@@ -344,13 +362,10 @@ class _MessageList(_Field):
         self.empty = all(f.omitempty for f in plan.mapping.fields)
 
     def read(self, text: str, pos: int, msg: Any) -> int:
-        if _at(text, pos, " []\n"):
-            if self.omitempty:
-                raise _NotCanonicalError
-            return pos + 4
-        if not _at(text, pos, "\n"):
-            raise _NotCanonicalError
-        pos += 1
+        start = self.block(text, pos, " []\n")
+        if start < 0:
+            return pos + len(" []\n")
+        pos = start
         target = getattr(msg, self.name)
         dash, mapping, empty_item = self.dash, self.mapping, self.empty_item
         count = 0
@@ -381,13 +396,10 @@ class _IntMap(_Field):
         self.indicator = plan.indicator
 
     def read(self, text: str, pos: int, msg: Any) -> int:
-        if _at(text, pos, " {}\n"):
-            if self.omitempty:
-                raise _NotCanonicalError
-            return pos + 4
-        if not _at(text, pos, "\n"):
-            raise _NotCanonicalError
-        pos += 1
+        start = self.block(text, pos, " {}\n")
+        if start < 0:
+            return pos + len(" {}\n")
+        pos = start
         pad, key_pad, indicator = self.pad, self.key_pad, self.indicator
         target = getattr(msg, self.name)
         keys: list[str] = []

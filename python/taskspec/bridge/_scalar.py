@@ -29,7 +29,6 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Final
 
 from taskspec.bridge._resolve import needs_quotes
@@ -55,6 +54,7 @@ __all__ = [
     "TRAILING_SPACE",
     "Style",
     "analyze",
+    "is_plain_value",
     "is_simple_key",
     "key_text",
     "scalar_text",
@@ -446,8 +446,28 @@ def _key_style(s: str) -> Style | None:
 # memory it holds by taking short strings only.
 _MEMO_MAX_LEN: Final = 64
 _MEMO_SIZE: Final = 4096
-_memo_value_style = lru_cache(maxsize=_MEMO_SIZE)(_value_style)
-_memo_key_style = lru_cache(maxsize=_MEMO_SIZE)(_key_style)
+# Plain dictionaries emptied when full: a lookup costs a fraction of an
+# lru_cache call, and recency does not matter for strings this common.
+_value_styles: dict[str, Style] = {}
+_key_styles: dict[str, Style | None] = {}
+
+
+def _memo_value_style(s: str) -> Style:
+    style = _value_styles.get(s)
+    if style is None:
+        if len(_value_styles) >= _MEMO_SIZE:
+            _value_styles.clear()
+        style = _value_styles[s] = _value_style(s)
+    return style
+
+
+def _memo_key_style(s: str) -> Style | None:
+    if s in _key_styles:
+        return _key_styles[s]
+    if len(_key_styles) >= _MEMO_SIZE:
+        _key_styles.clear()
+    style = _key_styles[s] = _key_style(s)
+    return style
 
 
 def value_text(s: str, pad: str, indicator: str) -> str:
@@ -462,6 +482,16 @@ def value_text(s: str, pad: str, indicator: str) -> str:
     if style is _LITERAL:
         return " " + _literal(s, pad, indicator)
     return " " + scalar_text(s, style, pad, indicator) + "\n"
+
+
+def is_plain_value(s: str) -> bool:
+    """Whether :func:`value_text` writes ``s`` plain, as ``" " + s + "\\n"``.
+
+    The canonical reader's shortcut for the common case: a plain value read
+    from a line is proved by its style alone, without writing it again.
+    """
+    style = _memo_value_style(s) if len(s) <= _MEMO_MAX_LEN else _value_style(s)
+    return style is _PLAIN
 
 
 def key_text(s: str, pad: str, key_pad: str, indicator: str) -> str:
