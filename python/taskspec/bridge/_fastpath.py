@@ -193,9 +193,9 @@ def _proved(text: str, pos: int, s: str, pad: str, indicator: str) -> int:
     return pos + len(written)
 
 
-def _simple_key(line: str) -> tuple[str, str]:
-    """A map entry's candidate key and its number's text, from a ``key: number`` line."""
-    key, sep, number = line.rpartition(": ")
+def _simple_key(line: str) -> str:
+    """A map entry's candidate key, from its ``key: number`` line."""
+    key, sep, _ = line.rpartition(": ")
     if not sep or not key:
         raise _NotCanonicalError
     first = key[0]
@@ -203,15 +203,21 @@ def _simple_key(line: str) -> tuple[str, str]:
         if len(key) < 2 or key[-1] != first:
             raise _NotCanonicalError
         key = _quoted(key[1:-1], first)
-    return key, number
+    return key
 
 
-def _integer(text: str) -> int:
-    """The int the writer writes as *text* (``f"{n}"``), and nothing else."""
-    n = int(text)  # a ValueError takes the full decoder, like any other error
-    if str(n) != text:
+def _integer(text: str, pos: int) -> tuple[int, int]:
+    """The int written from *pos* to the end of its line (``f" {n}"``), and that line's end.
+
+    Only the writer's own text of an int is one: no sign but ``-``, no
+    leading zero, no underscore, ASCII digits.
+    """
+    eol = _eol(text, pos)
+    digits = text[pos + 1 : eol]
+    n = int(digits)  # a ValueError takes the full decoder, like any other error
+    if text[pos] != " " or str(n) != digits:
         raise _NotCanonicalError
-    return n
+    return n, eol + 1
 
 
 # --- reader plans ----------------------------------------------------------------------
@@ -267,14 +273,11 @@ class _Int(_Field):
     __slots__ = ()
 
     def read(self, text: str, pos: int, msg: Any) -> int:
-        eol = _eol(text, pos)
-        if text[pos] != " ":
-            raise _NotCanonicalError
-        n = _integer(text[pos + 1 : eol])
+        n, end = _integer(text, pos)
         if not n and self.omitempty:
             raise _NotCanonicalError
         setattr(msg, self.name, n)
-        return eol + 1
+        return end
 
 
 class _Enum(_Field):
@@ -408,17 +411,12 @@ class _IntMap(_Field):
             if _at(text, start, "? "):
                 key = _value(text, start + 1, key_pad)
             else:
-                key = _simple_key(text[start : _eol(text, start)])[0]
+                key = _simple_key(text[start : _eol(text, start)])
             written = key_text(key, pad, key_pad, indicator)
             if not _at(text, start, written) or key in target:
                 raise _NotCanonicalError
-            pos = start + len(written)
-            eol = _eol(text, pos)
-            if text[pos] != " ":
-                raise _NotCanonicalError
-            target[key] = _integer(text[pos + 1 : eol])
+            target[key], pos = _integer(text, start + len(written))
             keys.append(key)
-            pos = eol + 1
         if not keys or [k for k, _ in sorted_items(target)] != keys:
             raise _NotCanonicalError  # empty, or not in the writer's key order
         return pos
