@@ -96,6 +96,16 @@ class FieldPlan:
     def write(self, msg: Any, out: list[str], head: str) -> bool:  # pragma: no cover
         raise NotImplementedError
 
+    def write_empty(self, out: list[str], head: str, empty: str) -> bool:
+        """Write a collection with no element: *empty* (``[]`` or ``{}``), or, omitempty, nothing.
+
+        Returns whether anything was written, as :meth:`write` does.
+        """
+        if self.omitempty:
+            return False
+        out.append(head + empty)
+        return True
+
 
 class StringPlan(FieldPlan):
     __slots__ = ("indicator", "pad")
@@ -201,10 +211,7 @@ class StringListPlan(FieldPlan):
     def write(self, msg: Any, out: list[str], head: str) -> bool:
         items = getattr(msg, self.name)
         if not items:
-            if self.omitempty:
-                return False
-            out.append(head + " []\n")
-            return True
+            return self.write_empty(out, head, " []\n")
         out.append(head + "\n")
         dash, pad, indicator = self.dash, self.pad, self.indicator
         for s in items[:]:  # a list iterates faster than the container
@@ -213,23 +220,21 @@ class StringListPlan(FieldPlan):
 
 
 class MessageListPlan(FieldPlan):
-    __slots__ = ("empty_item", "mapping")
+    __slots__ = ("dash", "empty_item", "mapping")
 
     def __init__(self, fi: FieldInfo, column: int, first: str) -> None:
         super().__init__(fi, column, first)
         assert fi.message is not None
         dash = " " * _value_indent(column) + "- "
         # An item's first key shares the dash's line; the rest align with it.
+        self.dash = dash
         self.mapping = _mapping(fi.message, len(dash), dash)
         self.empty_item = dash + "{}\n"
 
     def write(self, msg: Any, out: list[str], head: str) -> bool:
         items = getattr(msg, self.name)
         if not items:
-            if self.omitempty:
-                return False
-            out.append(head + " []\n")
-            return True
+            return self.write_empty(out, head, " []\n")
         out.append(head + "\n")
         mapping = self.mapping
         for i, item in enumerate(items[:]):
@@ -260,10 +265,7 @@ class IntMapPlan(FieldPlan):
     def write(self, msg: Any, out: list[str], head: str) -> bool:
         m = getattr(msg, self.name)
         if not m:
-            if self.omitempty:
-                return False
-            out.append(head + " {}\n")
-            return True
+            return self.write_empty(out, head, " {}\n")
         out.append(head + "\n")
         pad, key_pad, indicator = self.pad, self.key_pad, self.indicator
         for key, n in sorted_items(m):

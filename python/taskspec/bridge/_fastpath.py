@@ -242,8 +242,9 @@ class _Field:
         """Where a collection's lines start after its head; -1 if it is written *empty*.
 
         The writer writes a collection with no element as *empty* (``[]`` or
-        ``{}``) unless the field is omitempty, and one with elements on the
-        lines after its head.
+        ``{}``) unless the field is omitempty
+        (:meth:`~taskspec.bridge._emit.FieldPlan.write_empty`), and one with
+        elements on the lines after its head.
         """
         if text[pos] == "\n":  # (a head is never last: the text ends with "\n")
             return pos + 1
@@ -361,7 +362,7 @@ class _MessageList(_Field):
         super().__init__(plan)
         self.mapping = _mapping(plan.mapping)
         self.empty_item = plan.empty_item
-        self.dash = plan.empty_item[:-3]  # the indentation and "- "
+        self.dash = plan.dash
         self.empty = all(f.omitempty for f in plan.mapping.fields)
 
     def read(self, text: str, pos: int, msg: Any) -> int:
