@@ -648,38 +648,38 @@ var File_taskspec_v1_taskspec_proto protoreflect.FileDescriptor
 
 const file_taskspec_v1_taskspec_proto_rawDesc = "" +
 	"\n" +
-	"\x1ataskspec/v1/taskspec.proto\x12\vtaskspec.v1\"\xc6\x04\n" +
-	"\bTaskSpec\x12*\n" +
-	"\x11task_spec_version\x18\x01 \x01(\x03R\x0ftaskSpecVersion\x12\x17\n" +
-	"\atask_id\x18\x02 \x01(\tR\x06taskId\x121\n" +
-	"\blanguage\x18\x03 \x01(\x0e2\x15.taskspec.v1.LanguageR\blanguage\x127\n" +
+	"\x1ataskspec/v1/taskspec.proto\x12\vtaskspec.v1\x1a\x19taskspec/v1/options.proto\"\xd8\x06\n" +
+	"\bTaskSpec\x12v\n" +
+	"\x11task_spec_version\x18\x01 \x01(\x03BJ\xc2\xf3\x18F\b\x01\x10\x01\x1a@\b\x01\x10\x01\x1a:unsupported task_spec_version %d (this build produces v%d)R\x0ftaskSpecVersion\x12:\n" +
+	"\atask_id\x18\x02 \x01(\tB!\xc2\xf3\x18\x1d\b\x01\x10\x01\x1a\x17\b\x03\x1a\x13task_id is requiredR\x06taskId\x12T\n" +
+	"\blanguage\x18\x03 \x01(\x0e2\x15.taskspec.v1.LanguageB!\xc2\xf3\x18\x1d\b\x01\x10\x01\x1a\x17\b\x04\x1a\x13invalid language %qR\blanguage\x12\\\n" +
 	"\n" +
-	"difficulty\x18\x04 \x01(\x0e2\x17.taskspec.v1.DifficultyR\n" +
-	"difficulty\x12[\n" +
-	"\x12difficulty_signals\x18\x05 \x03(\v2,.taskspec.v1.TaskSpec.DifficultySignalsEntryR\x11difficultySignals\x12A\n" +
-	"\x0egenerated_from\x18\x06 \x01(\v2\x1a.taskspec.v1.GeneratedFromR\rgeneratedFrom\x12\x16\n" +
-	"\x06prompt\x18\a \x01(\tR\x06prompt\x12L\n" +
-	"\x12solution_artifacts\x18\b \x03(\v2\x1d.taskspec.v1.SolutionArtifactR\x11solutionArtifacts\x12=\n" +
-	"\fverification\x18\t \x01(\v2\x19.taskspec.v1.VerificationR\fverification\x1aD\n" +
+	"difficulty\x18\x04 \x01(\x0e2\x17.taskspec.v1.DifficultyB#\xc2\xf3\x18\x1f\b\x01\x10\x01\x1a\x19\b\x04\x1a\x15invalid difficulty %qR\n" +
+	"difficulty\x12e\n" +
+	"\x12difficulty_signals\x18\x05 \x03(\v2,.taskspec.v1.TaskSpec.DifficultySignalsEntryB\b\xc2\xf3\x18\x04\b\x02\x10\x01R\x11difficultySignals\x12K\n" +
+	"\x0egenerated_from\x18\x06 \x01(\v2\x1a.taskspec.v1.GeneratedFromB\b\xc2\xf3\x18\x04\b\x01\x10\x01R\rgeneratedFrom\x128\n" +
+	"\x06prompt\x18\a \x01(\tB \xc2\xf3\x18\x1c\b\x01\x10\x01\x1a\x16\b\x03\x1a\x12prompt is requiredR\x06prompt\x12V\n" +
+	"\x12solution_artifacts\x18\b \x03(\v2\x1d.taskspec.v1.SolutionArtifactB\b\xc2\xf3\x18\x04\b\x02\x10\x01R\x11solutionArtifacts\x12G\n" +
+	"\fverification\x18\t \x01(\v2\x19.taskspec.v1.VerificationB\b\xc2\xf3\x18\x04\b\x01\x10\x02R\fverification\x1aD\n" +
 	"\x16DifficultySignalsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x03R\x05value:\x028\x01\"\x91\x01\n" +
-	"\rGeneratedFrom\x12.\n" +
-	"\x04kind\x18\x01 \x01(\x0e2\x1a.taskspec.v1.GeneratedKindR\x04kind\x12\x1f\n" +
-	"\vtemplate_id\x18\x02 \x01(\tR\n" +
-	"templateId\x12/\n" +
-	"\bkg_query\x18\x03 \x01(\v2\x14.taskspec.v1.KGQueryR\akgQuery\"B\n" +
-	"\aKGQuery\x12\x16\n" +
-	"\x06intent\x18\x01 \x01(\tR\x06intent\x12\x1f\n" +
-	"\vseed_symbol\x18\x02 \x01(\tR\n" +
-	"seedSymbol\":\n" +
-	"\x10SolutionArtifact\x12\x12\n" +
-	"\x04path\x18\x01 \x01(\tR\x04path\x12\x12\n" +
-	"\x04role\x18\x02 \x01(\tR\x04role\"o\n" +
-	"\fVerification\x12\x1b\n" +
-	"\tbuild_cmd\x18\x01 \x03(\tR\bbuildCmd\x12\x19\n" +
-	"\btest_cmd\x18\x02 \x03(\tR\atestCmd\x12'\n" +
-	"\x0ftimeout_seconds\x18\x03 \x01(\x03R\x0etimeoutSeconds\"k\n" +
+	"\x05value\x18\x02 \x01(\x03R\x05value:\x028\x01:\x0f\xca\xf3\x18\v\b\x80\x80\x80\b\x10@\x18\xa0\x8d\x06\"\xd3\x01\n" +
+	"\rGeneratedFrom\x12\\\n" +
+	"\x04kind\x18\x01 \x01(\x0e2\x1a.taskspec.v1.GeneratedKindB,\xc2\xf3\x18(\b\x01\x10\x01\x1a\"\b\x04\x1a\x1einvalid generated_from.kind %qR\x04kind\x12)\n" +
+	"\vtemplate_id\x18\x02 \x01(\tB\b\xc2\xf3\x18\x04\b\x02\x10\x01R\n" +
+	"templateId\x129\n" +
+	"\bkg_query\x18\x03 \x01(\v2\x14.taskspec.v1.KGQueryB\b\xc2\xf3\x18\x04\b\x03\x10\x01R\akgQuery\"V\n" +
+	"\aKGQuery\x12 \n" +
+	"\x06intent\x18\x01 \x01(\tB\b\xc2\xf3\x18\x04\b\x02\x10\x01R\x06intent\x12)\n" +
+	"\vseed_symbol\x18\x02 \x01(\tB\b\xc2\xf3\x18\x04\b\x02\x10\x01R\n" +
+	"seedSymbol\"N\n" +
+	"\x10SolutionArtifact\x12\x1c\n" +
+	"\x04path\x18\x01 \x01(\tB\b\xc2\xf3\x18\x04\b\x01\x10\x01R\x04path\x12\x1c\n" +
+	"\x04role\x18\x02 \x01(\tB\b\xc2\xf3\x18\x04\b\x02\x10\x01R\x04role\"\xf5\x01\n" +
+	"\fVerification\x12%\n" +
+	"\tbuild_cmd\x18\x01 \x03(\tB\b\xc2\xf3\x18\x04\b\x02\x10\x02R\bbuildCmd\x12J\n" +
+	"\btest_cmd\x18\x02 \x03(\tB/\xc2\xf3\x18+\b\x01\x10\x02\x1a%\b\x05\x1a!verification.test_cmd is requiredR\atestCmd\x12r\n" +
+	"\x0ftimeout_seconds\x18\x03 \x01(\x03BI\xc2\xf3\x18E\b\x02\x10\x02\x1a?\b\x02\x10\x00\x1a9verification.timeout_seconds must be non-negative, got %dR\x0etimeoutSeconds\"k\n" +
 	"\x0fGenerateOptions\x127\n" +
 	"\n" +
 	"difficulty\x18\x01 \x01(\x0e2\x17.taskspec.v1.DifficultyR\n" +
@@ -751,6 +751,7 @@ func file_taskspec_v1_taskspec_proto_init() {
 	if File_taskspec_v1_taskspec_proto != nil {
 		return
 	}
+	file_taskspec_v1_options_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
