@@ -148,8 +148,9 @@ ifeq ($(HAVE_GO),yes)
 endif
 
 .PHONY: breaking
-breaking: venv ## Check proto/ against the released v1 baseline image
+breaking: venv ## Check proto/ against the released v1 baseline image: buf breaking, then the contract options
 	$(BUF) breaking --against $(BASELINE)
+	$(VPY) scripts/check_contract.py --buf $(BUF) --against $(BASELINE)
 
 .PHONY: release-baseline
 release-baseline: venv ## Release step: record proto/ as the new breaking-change baseline

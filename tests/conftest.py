@@ -10,7 +10,25 @@ from pathlib import Path
 
 import pytest
 
-from tests.conformance.gobridge import GoConsumer
+
+def _contract_or_exit() -> None:
+    """Stop the run with one message when the proto's contract options are incomplete.
+
+    Importing taskspec refuses a field without its decisions; without this,
+    every test would fail on that import, and the one useful message would
+    be buried among them.
+    """
+    try:
+        import taskspec  # noqa: F401, PLC0415
+    except RuntimeError as err:
+        if type(err).__name__ != "ContractError":
+            raise
+        pytest.exit(f"the proto's contract options are incomplete: {err}", returncode=4)
+
+
+_contract_or_exit()
+
+from tests.conformance.gobridge import GoConsumer  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFORM = ROOT / ".bin" / "taskspec-conform"

@@ -5,10 +5,11 @@ field at every depth, found by walking descriptors. The proof is a schema
 with new maps: this module copies proto/taskspec/v1/taskspec.proto into a
 temporary directory and adds
 
-- ``map<string, int64> extra_counts = 10`` at the end of TaskSpec;
-- ``map<string, int64> weights = 3`` on the nested KGQuery, declared
-  before the fields it is numbered after (protojson writes fields in
-  declaration order, YAML and binary in number order);
+- ``map<string, int64> extra_counts`` at the end of TaskSpec, numbered
+  after its last field;
+- ``map<string, int64> weights`` on the nested KGQuery, declared before the
+  fields it is numbered after (protojson writes fields in declaration order,
+  YAML and binary in number order);
 - a second file with ``MapProbe``, outside TaskSpec: a map for every key
   type, maps of messages that hold maps, maps in repeated and singular
   messages, and a Struct.
@@ -243,16 +244,48 @@ def _edit(text: str, anchor: str, replacement: str) -> str:
     return text.replace(anchor, replacement)
 
 
+#: The contract options of an optional field the agent may see.
+OPTIONAL_SHOWN = (
+    "[(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n    visibility: VISIBILITY_SHOWN\n  }]"
+)
+
+
+def next_number(text: str, message: str) -> int:
+    """The next free field number of *message* in the proto *text*."""
+    import re  # noqa: PLC0415
+
+    body = _body(text, message)
+    return max(int(n) for n in re.findall(r"^  [^/\n]*? = (\d+)", body, re.MULTILINE)) + 1
+
+
+def _body(text: str, message: str) -> str:
+    head = f"\nmessage {message} {{\n"
+    if text.count(head) != 1:
+        raise AssertionError(f"taskspec.proto no longer has exactly one message {message}")
+    start = text.index(head) + len(head)
+    return text[start : text.index("\n}\n", start)]
+
+
+def add_field(text: str, message: str, declaration: str, *, first: bool = False) -> str:
+    """*text* with *declaration* (``{n}``: the next free number) added to *message*.
+
+    The field is declared last, or first with *first*.
+    """
+    line = "  " + declaration.replace("{n}", str(next_number(text, message))) + "\n"
+    head = f"\nmessage {message} {{\n"
+    body = _body(text, message)
+    at = text.index(head) + len(head) + (0 if first else len(body) + 1)
+    return text[:at] + line + text[at:]
+
+
 def scratch_proto() -> str:
     """proto/taskspec/v1/taskspec.proto with the two new map fields."""
     text = (ROOT / "proto" / "taskspec" / "v1" / "taskspec.proto").read_text()
-    text = _edit(
-        text,
-        "  Verification verification = 9;\n}",
-        "  Verification verification = 9;\n  map<string, int64> extra_counts = 10;\n}",
+    text = add_field(
+        text, "TaskSpec", "map<string, int64> extra_counts = {n} " + OPTIONAL_SHOWN + ";"
     )
-    return _edit(
-        text, "message KGQuery {\n", "message KGQuery {\n  map<string, int64> weights = 3;\n"
+    return add_field(
+        text, "KGQuery", "map<string, int64> weights = {n} " + OPTIONAL_SHOWN + ";", first=True
     )
 
 
@@ -289,6 +322,7 @@ def build(tmp: Path) -> Scratch:
     proto = tmp / "proto" / "taskspec" / "v1"
     proto.mkdir(parents=True)
     (proto / "taskspec.proto").write_text(scratch_proto())
+    shutil.copy(ROOT / "proto" / "taskspec" / "v1" / "options.proto", proto / "options.proto")
     (proto / "mapprobe.proto").write_text(MAP_PROBE_PROTO)
     (tmp / "buf.yaml").write_text("version: v2\nmodules:\n  - path: proto\n")
     template = {

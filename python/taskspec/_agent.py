@@ -12,14 +12,44 @@ from __future__ import annotations
 
 from typing import Final
 
+from google.protobuf.message import Message
+
+from taskspec._contract import field_contract, reachable_fields
 from taskspec._errors import require_task_spec
-from taskspec.v1 import taskspec_pb2
+from taskspec.v1 import options_pb2, taskspec_pb2
 
 __all__ = ["HIDDEN_FIELDS", "agent_view"]
 
-#: TaskSpec fields the agent must not see. A test pins this list against the
-#: schema, so a field added to the proto forces a decision here.
-HIDDEN_FIELDS: Final = ("verification",)
+
+def _hidden_paths() -> tuple[str, ...]:
+    out: list[str] = []
+    for fd, path in reachable_fields():
+        if field_contract(fd).visibility != options_pb2.VISIBILITY_HIDDEN:
+            continue
+        if not any(path.startswith(outer + ".") for outer in out):
+            out.append(path)
+    return tuple(out)
+
+
+#: YAML paths of the fields the agent must not see, outermost first: each
+#: field whose ``(taskspec.v1.field).visibility`` is VISIBILITY_HIDDEN and
+#: that is not under a hidden field already (clearing a field clears what
+#: is under it). Read from the proto, where every field must decide.
+HIDDEN_FIELDS: Final = _hidden_paths()
+
+
+def _clear(msg: Message, path: str) -> None:
+    """Clear the field at dotted *path*, in every item of a list along the way."""
+    head, _, rest = path.partition(".")
+    if not rest:
+        msg.ClearField(head)
+        return
+    fd = msg.DESCRIPTOR.fields_by_name[head]
+    if fd.is_repeated:
+        for item in getattr(msg, head):
+            _clear(item, rest)
+    elif msg.HasField(head):
+        _clear(getattr(msg, head), rest)
 
 
 def agent_view(spec: taskspec_pb2.TaskSpec) -> taskspec_pb2.TaskSpec:
@@ -36,7 +66,7 @@ def agent_view(spec: taskspec_pb2.TaskSpec) -> taskspec_pb2.TaskSpec:
     require_task_spec(spec)
     view = taskspec_pb2.TaskSpec()
     view.CopyFrom(spec)
-    for name in HIDDEN_FIELDS:
-        view.ClearField(name)
+    for path in HIDDEN_FIELDS:
+        _clear(view, path)
     view.DiscardUnknownFields()
     return view

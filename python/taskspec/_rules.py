@@ -1,24 +1,26 @@
 """The rules of ``Validate``, as one table that every consumer reads.
 
-Go's ``TaskSpec.Validate`` is hand written and the proto carries no
-validation annotations, so the rules are listed here once, in Go's order,
-each with:
+The rules are declared in the proto, each on the field it checks, as the
+field's ``(taskspec.v1.field).rule``: the check, its bound and the Go
+package's exact message. This module reads them from the descriptors (in
+the order of a depth-first walk of TaskSpec by field number, which is the
+order of Go's checks) into :data:`RULES`, each with:
 
 * the field it checks, as the canonical YAML path (``generated_from.kind``);
 * the check, one of a few kinds (:class:`Check`) with an integer bound where
   the kind needs one;
 * the message, in Go's exact wording, written as Go's format string: its
   verbs (``%d``, ``%q``) take the offending value, then the bound;
-* what a JSON Schema can say about it (:class:`Keyword`), or why it cannot
-  (``not_in_schema``).
+* what a JSON Schema can say about it (:class:`Keyword`), which follows
+  from the check.
 
 :func:`taskspec._validate.check` runs the table on every parse,
 :mod:`taskspec._jsonschema` builds the schema from it (``make schema``), and
 ``tests/conformance/rule_cases.py`` exports cases from it to
 ``go/testdata/validate_rules.json``, which the Go library's tests run
-against its hand-written ``Validate``. Each rule is resolved against the descriptors
-at import, so a path that names no field, or a check that does not fit the
-field's type, fails at once rather than at the first document.
+against its ``Validate``, built from the same options. Each rule is checked
+against its field at import, so a message whose verbs do not fit the check
+fails at once rather than at the first document.
 """
 
 from __future__ import annotations
@@ -32,8 +34,10 @@ from operator import attrgetter, methodcaller
 from types import MappingProxyType
 from typing import Any, Final
 
+from taskspec._contract import field_contract, reachable_fields
 from taskspec.bridge import _layout
 from taskspec.bridge._gostr import _GO_SPACE, go_quote
+from taskspec.v1 import options_pb2
 
 __all__ = [
     "BY_FIELD",
@@ -47,9 +51,6 @@ __all__ = [
     "getter",
     "passes",
 ]
-
-#: The TaskSpec schema version this build reads and writes.
-CURRENT_TASK_SPEC_VERSION: Final = 1
 
 
 class Check(enum.Enum):
@@ -104,47 +105,55 @@ class Rule:
         return formatter(self)(value)
 
 
-def _rule(
-    path: str,
-    check: Check,
-    message: str,
-    *schema: Keyword,
-    bound: int | None = None,
-    not_in_schema: str = "",
-) -> Rule:
-    return Rule(path, check, message, bound, frozenset(schema), not_in_schema)
-
-
 _REQUIRED: Final = Keyword.REQUIRED
 _NOT_BLANK: Final = Keyword.NOT_BLANK
 _CONST: Final = Keyword.CONST
 _MINIMUM: Final = Keyword.MINIMUM
 _ENUM: Final = Keyword.ENUM
 
+#: The schema keyword each check is said with, besides ``required``.
+_CHECK_KEYWORD: Final[Mapping[Check, Keyword | None]] = MappingProxyType(
+    {
+        Check.EQUALS: _CONST,
+        Check.AT_LEAST: _MINIMUM,
+        Check.NOT_BLANK: _NOT_BLANK,
+        Check.DEFINED: _ENUM,
+        Check.NOT_EMPTY: None,
+    }
+)
+
+
+def _zero_fails(check: Check, bound: int | None) -> bool:
+    """Whether a field the document leaves out (its zero value) breaks the rule."""
+    if check is Check.EQUALS:
+        return bound != 0
+    if check is Check.AT_LEAST:
+        return bound is not None and bound > 0
+    return True  # "" is blank, UNSPECIFIED is not defined, [] is empty
+
+
+def _from_option(path: str, option: options_pb2.Rule) -> Rule:
+    check = Check[options_pb2.Check.Name(option.check).removeprefix("CHECK_")]
+    bound = int(option.bound) if option.HasField("bound") else None
+    keywords = {k for k in (_CHECK_KEYWORD[check],) if k is not None}
+    if _zero_fails(check, bound):
+        keywords.add(_REQUIRED)
+    return Rule(path, check, option.message, bound, frozenset(keywords))
+
+
 #: Validate's rules, in Validate's order (the order of Go's checks, and so of
-#: the violations reported). Every other field accepts any value of its type.
-RULES: Final[tuple[Rule, ...]] = (
-    _rule(
-        "task_spec_version",
-        Check.EQUALS,
-        "unsupported task_spec_version %d (this build produces v%d)",
-        _REQUIRED,
-        _CONST,
-        bound=CURRENT_TASK_SPEC_VERSION,
-    ),
-    _rule("task_id", Check.NOT_BLANK, "task_id is required", _REQUIRED, _NOT_BLANK),
-    _rule("language", Check.DEFINED, "invalid language %q", _REQUIRED, _ENUM),
-    _rule("difficulty", Check.DEFINED, "invalid difficulty %q", _REQUIRED, _ENUM),
-    _rule("generated_from.kind", Check.DEFINED, "invalid generated_from.kind %q", _REQUIRED, _ENUM),
-    _rule("prompt", Check.NOT_BLANK, "prompt is required", _REQUIRED, _NOT_BLANK),
-    _rule("verification.test_cmd", Check.NOT_EMPTY, "verification.test_cmd is required", _REQUIRED),
-    _rule(
-        "verification.timeout_seconds",
-        Check.AT_LEAST,
-        "verification.timeout_seconds must be non-negative, got %d",
-        _MINIMUM,
-        bound=0,
-    ),
+#: the violations reported): every ``(taskspec.v1.field).rule`` reachable
+#: from TaskSpec. Every other field accepts any value of its type.
+RULES: Final[tuple[Rule, ...]] = tuple(
+    _from_option(path, field_contract(fd).rule)
+    for fd, path in reachable_fields()
+    if field_contract(fd).HasField("rule")
+)
+
+#: The TaskSpec schema version this build reads and writes: the bound of
+#: the rule on ``task_spec_version``.
+CURRENT_TASK_SPEC_VERSION: Final = next(
+    int(r.bound) for r in RULES if r.path == "task_spec_version" and r.bound is not None
 )
 
 

@@ -1,12 +1,12 @@
 """Descriptor-derived tables that drive the YAML bridge.
 
 Everything the decoder and the emitter need to know about a message (its
-fields in canonical order, their YAML kind, the enum spellings) is read from
-the generated descriptors once, at import, so a field added to the proto
-flows through with no hand edits. The only hand-listed facts are the two
-that the proto cannot express, because they come from the Go struct tags:
-which fields are ``omitempty`` and which message field is a Go pointer. A
-test pins both tables to the descriptors.
+fields in canonical order, their YAML kind, the enum spellings, and when a
+field is written) is read from the generated descriptors once, at import,
+so a field added to the proto flows through with no hand edits. When a
+field is written is the Go struct tag's ``omitempty`` and pointer, declared
+in the proto as the field's ``(taskspec.v1.field).presence`` and read
+through :mod:`taskspec._contract`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from typing import Final, cast
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message
 
-from taskspec.v1 import taskspec_pb2
+from taskspec._contract import field_contract, reachable_fields
+from taskspec.v1 import options_pb2, taskspec_pb2
 
 __all__ = [
     "K_ENUM",
@@ -41,26 +42,24 @@ __all__ = [
     "message_info",
 ]
 
+
+def _presence_fields(*presences: int) -> frozenset[str]:
+    return frozenset(
+        fd.full_name for fd, _ in reachable_fields() if field_contract(fd).presence in presences
+    )
+
+
 #: Fields whose Go struct tag carries ``omitempty``: dropped from YAML when
-#: empty or zero. Keyed by proto full name.
-OMITEMPTY: frozenset[str] = frozenset(
-    {
-        "taskspec.v1.TaskSpec.difficulty_signals",
-        "taskspec.v1.GeneratedFrom.template_id",
-        "taskspec.v1.GeneratedFrom.kg_query",
-        "taskspec.v1.KGQuery.intent",
-        "taskspec.v1.KGQuery.seed_symbol",
-        "taskspec.v1.TaskSpec.solution_artifacts",
-        "taskspec.v1.SolutionArtifact.role",
-        "taskspec.v1.Verification.build_cmd",
-        "taskspec.v1.Verification.timeout_seconds",
-    }
+#: empty or zero (PRESENCE_OMIT_EMPTY, and PRESENCE_OMIT_UNSET when unset).
+#: Keyed by proto full name.
+OMITEMPTY: frozenset[str] = _presence_fields(
+    options_pb2.PRESENCE_OMIT_EMPTY, options_pb2.PRESENCE_OMIT_UNSET
 )
 
-#: Message fields that are Go pointers: unset and set-but-empty differ, and a
-#: set-but-empty one is written as ``{}``. Every other message field is a Go
-#: value struct, always present.
-POINTER: frozenset[str] = frozenset({"taskspec.v1.GeneratedFrom.kg_query"})
+#: Message fields that are Go pointers (PRESENCE_OMIT_UNSET): unset and
+#: set-but-empty differ, and a set-but-empty one is written as ``{}``. Every
+#: other message field is a Go value struct, always present.
+POINTER: frozenset[str] = _presence_fields(options_pb2.PRESENCE_OMIT_UNSET)
 
 
 class Kind(enum.Enum):
