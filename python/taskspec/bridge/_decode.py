@@ -80,6 +80,10 @@ STRICTER_THAN_GO: Final[Mapping[str, str]] = {
     "an integer written as a float that float64 cannot hold (9.2233720368547748e18)": (
         "yaml.v3 reads the number through float64 and stores a different integer silently."
     ),
+    "a duplicate key spelled through an alias (&k edge_count: 2, then *k : 3)": (
+        "yaml.v3 compares a key's kind and text, so the alias slips past its duplicate"
+        " check and the last value wins silently; that is data loss."
+    ),
     "merge keys (<<)": (
         "YAML 1.1 merge keys are not part of YAML 1.2 and readers disagree on them."
     ),

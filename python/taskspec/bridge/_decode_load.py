@@ -24,6 +24,7 @@ from typing import Any, Final
 
 import yaml
 from yaml._yaml import CParser
+from yaml.composer import Composer
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from taskspec._errors import DecodeError, Violation, require_document
@@ -103,6 +104,46 @@ _Loader: Final[type[CParser]] = type(
 )
 
 
+def _compose_node_again(self: Any, parent: Any, index: Any) -> Any:
+    """Compose a node as libyaml's composer does, except that an anchor may be defined again.
+
+    YAML 1.2 lets a document define an anchor a second time, and an alias
+    means the nearest anchor of that name before it; yaml.v3 reads such a
+    document so. libyaml's composer refuses it, so this one forgets the
+    earlier node when the anchor is defined again.
+    """
+    if not self.check_event(yaml.AliasEvent):
+        anchor = self.peek_event().anchor
+        if anchor is not None:
+            self.anchors.pop(anchor, None)
+    return Composer.compose_node(self, parent, index)
+
+
+def _init_again(self: Any, data: bytes) -> None:
+    CParser.__init__(self, data)
+    Composer.__init__(self)
+
+
+#: The composer for a document that defines an anchor twice: PyYAML's
+#: Python composer, with :func:`_compose_node_again`, over libyaml's events
+#: and with the same resolver hooks as :data:`_Loader`. It is slower than
+#: libyaml's own composer, so it only runs when that one refuses a
+#: duplicate anchor.
+_AnchorsAgainLoader: Final[type[CParser]] = type(
+    "_AnchorsAgainLoader",
+    (Composer, CParser),
+    {
+        "__init__": _init_again,
+        "compose_node": _compose_node_again,
+        "resolve": staticmethod(_tag),
+        "descend_resolver": staticmethod(_descend),
+        "ascend_resolver": staticmethod(_ascend),
+    },
+)
+
+_DUPLICATE_ANCHOR: Final = "found duplicate anchor"
+
+
 def mark_position(mark: Any) -> tuple[int, int]:
     """1-based (line, column) of a libyaml mark; (0, 0) when there is none."""
     if mark is None:
@@ -129,12 +170,27 @@ def source_of(data: bytes | bytearray | memoryview | str) -> tuple[bytes, str]:
     :class:`~taskspec.DecodeError`.
     """
     raw = require_document(data)
+    if raw.startswith(_TWO_BOMS):
+        raise DecodeError(
+            [
+                Violation(
+                    "",
+                    "two byte order marks at the start: yaml.v3 misreads the document;"
+                    " remove one",
+                    1,
+                    1,
+                )
+            ]
+        )
     if isinstance(data, str):
         return raw, data
     try:
         return raw, raw.decode("utf-8")
     except UnicodeDecodeError as err:
         raise _utf8_error(raw, err) from None
+
+
+_TWO_BOMS: Final = "\ufeff\ufeff".encode()
 
 
 def _utf8_error(data: bytes, err: UnicodeDecodeError) -> DecodeError:
@@ -296,9 +352,23 @@ def check_line_start_boms(data: bytes | str, source: str) -> None:
 
 def compose(data: bytes) -> Node | None:
     """The one document of *data* as nodes (None when empty), no constructor run."""
-    loader = _Loader(data)
+    try:
+        return _compose_with(_Loader, data)
+    except yaml.composer.ComposerError as err:
+        if not (err.context or "").startswith(_DUPLICATE_ANCHOR):
+            raise yaml_error(err) from None
+    try:
+        return _compose_with(_AnchorsAgainLoader, data)
+    except yaml.YAMLError as err:
+        raise yaml_error(err) from None
+
+
+def _compose_with(loader_type: type[CParser], data: bytes) -> Node | None:
+    loader = loader_type(data)
     try:
         root: Node | None = loader.get_single_node()
+    except yaml.composer.ComposerError:
+        raise
     except yaml.YAMLError as err:
         raise yaml_error(err) from None
     except RecursionError:

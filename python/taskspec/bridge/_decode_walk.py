@@ -109,6 +109,15 @@ def _plan(info: MessageInfo) -> _Plan:
 _ROOT: Final = _plan(TASK_SPEC)
 
 
+
+def _second(key: Node, first: Node, value: Node) -> Node:
+    """Where a duplicate key stands: the key itself, or its value when the key is an alias.
+
+    An alias (``*k : 3``) composes to the node it names, which stands
+    earlier in the document; its value stands where the alias was written.
+    """
+    return key if key.start_mark.index > first.start_mark.index else value
+
 class Walker:
     """Walks one composed document into a TaskSpec, within a node budget."""
 
@@ -156,7 +165,7 @@ class Walker:
                 raise fail(
                     join(path, key),
                     f"duplicate key {q(key)} (first defined at line {line})",
-                    key_node,
+                    _second(key_node, seen[key], value_node),
                 )
             seen[key] = key_node
             sub = join(path, key)
@@ -306,6 +315,6 @@ class Walker:
             if key in seen:
                 line = seen[key].start_mark.line + 1
                 message = f"duplicate key {q(key)} (first defined at line {line})"
-                raise fail(sub, message, key_node)
+                raise fail(sub, message, _second(key_node, seen[key], value_node))
             seen[key] = key_node
             target[key] = integer(value_node, sub, self.source)
