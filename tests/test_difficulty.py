@@ -98,12 +98,20 @@ def test_more_of_any_signal_never_lowers_the_band(
 @pytest.mark.parametrize(
     ("args", "path", "message"),
     [
-        ((0, 0, 1), "difficulty_signals.involved_symbols", "node_count must be at least 1, got 0"),
-        ((1, -1, 1), "difficulty_signals.edge_count", "edge_count must be at least 0, got -1"),
+        (
+            (0, 0, 1),
+            "difficulty_signals.involved_symbols",
+            "difficulty node count must be at least 1 (the seed itself), got 0",
+        ),
+        (
+            (1, -1, 1),
+            "difficulty_signals.edge_count",
+            "difficulty edge count must be non-negative, got -1",
+        ),
         (
             (1, 0, 0),
             "difficulty_signals.cyclomatic_complexity",
-            "cyclomatic must be at least 1, got 0",
+            "difficulty cyclomatic proxy must be at least 1, got 0",
         ),
         (
             (True, 0, 1),
@@ -141,8 +149,11 @@ def test_every_bad_argument_is_reported_at_once() -> None:
     with pytest.raises(TaskSpecError) as info:
         derive_difficulty(0, True, -3)
     assert [v.message for v in info.value.violations] == [
-        "node_count must be at least 1, got 0",
+        "difficulty node count must be at least 1 (the seed itself), got 0",
         "edge_count must be an int, got bool",
-        "cyclomatic must be at least 1, got -3",
+        "difficulty cyclomatic proxy must be at least 1, got -3",
     ]
-    assert str(info.value) == "node_count must be at least 1, got 0 (and 2 more problems)"
+    assert (
+        str(info.value)
+        == "difficulty node count must be at least 1 (the seed itself), got 0 (and 2 more problems)"
+    )

@@ -214,7 +214,11 @@ def test_every_kind_of_broken_plugin_is_reported_and_skipped(plugin_site: Path) 
             "int object is not a Generator (it needs a language attribute and a generate method)",
         ),
         ("b_factory_raises", RuntimeError, "no knowledge graph configured"),
-        ("c_invalid_language", ValueError, 'register generator with invalid language "cobol"'),
+        (
+            "c_invalid_language",
+            ValueError,
+            'cannot register generator for invalid language "cobol"',
+        ),
         (
             "d_missing_attribute",
             AttributeError,

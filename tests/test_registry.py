@@ -43,7 +43,7 @@ def test_register_and_lookup() -> None:
 
 
 def test_register_nil() -> None:
-    with pytest.raises(ValueError, match=r"^register nil generator$"):
+    with pytest.raises(ValueError, match=r"^cannot register nil generator$"):
         Registry().register(None)
 
 
@@ -51,7 +51,7 @@ def test_register_nil() -> None:
 def test_register_invalid_language(lang: str, shown: str) -> None:
     with pytest.raises(ValueError) as info:
         Registry().register(FakeGenerator(lang))
-    assert str(info.value) == f"register generator with invalid language {shown}"
+    assert str(info.value) == f"cannot register generator for invalid language {shown}"
 
 
 def test_register_duplicate() -> None:

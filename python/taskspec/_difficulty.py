@@ -27,13 +27,18 @@ __all__ = ["SIGNAL_BANDS", "SignalBand", "derive_difficulty"]
 
 
 class SignalBand(NamedTuple):
-    """One row of the rubric: the inclusive upper bounds of the easy and medium bands."""
+    """One row of the rubric: the inclusive upper bounds of the easy and medium bands.
+
+    ``message`` is the Go package's wording for a value below ``minimum``,
+    as a format string of the value (``%d``).
+    """
 
     key: str
     argument: str
     minimum: int
     easy_max: int
     medium_max: int
+    message: str
 
     def band(self, value: int) -> Difficulty:
         if value <= self.easy_max:
@@ -46,9 +51,25 @@ class SignalBand(NamedTuple):
 #: The rubric, in the byte order of the signal keys (the order of
 #: :func:`taskspec.signal_keys`).
 SIGNAL_BANDS: Final = (
-    SignalBand("cyclomatic_complexity", "cyclomatic", 1, 3, 7),
-    SignalBand("edge_count", "edge_count", 0, 4, 12),
-    SignalBand("involved_symbols", "node_count", 1, 3, 10),
+    SignalBand(
+        "cyclomatic_complexity",
+        "cyclomatic",
+        1,
+        3,
+        7,
+        "difficulty cyclomatic proxy must be at least 1, got %d",
+    ),
+    SignalBand(
+        "edge_count", "edge_count", 0, 4, 12, "difficulty edge count must be non-negative, got %d"
+    ),
+    SignalBand(
+        "involved_symbols",
+        "node_count",
+        1,
+        3,
+        10,
+        "difficulty node count must be at least 1 (the seed itself), got %d",
+    ),
 )
 
 _ORDER: Final = (Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD)
@@ -80,7 +101,10 @@ def derive_difficulty(
     Raises :class:`~taskspec.TaskSpecError` (a :class:`ValueError`) listing
     every argument that is not an ``int`` (``bool`` included: ``True`` is
     not a count), is below its minimum or does not fit the int64 signal
-    field. It is the package's one error family, so a caller that handles
+    field, in the order of the arguments. A value below its minimum is
+    worded as the Go package's ``DeriveDifficulty`` words it ("difficulty
+    node count must be at least 1 (the seed itself), got 0"), so the first
+    message is Go's error without its ``eval: `` prefix. It is the package's one error family, so a caller that handles
     ``TaskSpecError`` needs no second clause, and each violation's
     ``field_path`` names the signal (``difficulty_signals.edge_count``).
     """
@@ -94,11 +118,7 @@ def derive_difficulty(
                 Violation(path, f"{row.argument} must be an int, got {type(value).__name__}")
             )
         elif value < row.minimum:
-            problems.append(
-                Violation(
-                    path, f"{row.argument} must be at least {row.minimum}, got {_shown(value)}"
-                )
-            )
+            problems.append(Violation(path, row.message.replace("%d", _shown(value))))
         elif value > INT64_MAX:
             problems.append(
                 Violation(path, f"{row.argument} must fit in int64, got {_shown(value)}")

@@ -139,11 +139,11 @@ class Registry:
         valid and for a second generator for the same language.
         """
         if gen is None:
-            raise ValueError("register nil generator")
+            raise ValueError("cannot register nil generator")
         language = gen.language
         if not Language.is_valid(language):
             shown = language if isinstance(language, str) else str(language)
-            raise ValueError(f"register generator with invalid language {go_quote(shown)}")
+            raise ValueError(f"cannot register generator for invalid language {go_quote(shown)}")
         key = Language(language)
         with self._lock:
             if key in self._generators:

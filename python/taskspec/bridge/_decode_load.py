@@ -175,8 +175,7 @@ def source_of(data: bytes | bytearray | memoryview | str) -> tuple[bytes, str]:
             [
                 Violation(
                     "",
-                    "two byte order marks at the start: yaml.v3 misreads the document;"
-                    " remove one",
+                    "two byte order marks at the start: yaml.v3 misreads the document; remove one",
                     1,
                     1,
                 )

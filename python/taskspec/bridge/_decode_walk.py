@@ -109,7 +109,6 @@ def _plan(info: MessageInfo) -> _Plan:
 _ROOT: Final = _plan(TASK_SPEC)
 
 
-
 def _second(key: Node, first: Node, value: Node) -> Node:
     """Where a duplicate key stands: the key itself, or its value when the key is an alias.
 
@@ -117,6 +116,7 @@ def _second(key: Node, first: Node, value: Node) -> Node:
     earlier in the document; its value stands where the alias was written.
     """
     return key if key.start_mark.index > first.start_mark.index else value
+
 
 class Walker:
     """Walks one composed document into a TaskSpec, within a node budget."""
