@@ -13,7 +13,8 @@ import pytest
 
 from taskspec import TaskSpec, _api
 from taskspec.bridge import _decode
-from tests.fuzz import fuzz_parse
+from tests.conformance.gobridge import GoConsumer
+from tests.fuzz import fuzz_diff, fuzz_parse
 from tests.test_hostile import ESCAPES
 
 
@@ -70,3 +71,42 @@ def test_the_dictionary_parses_as_libfuzzer_reads_it() -> None:
     assert len(entries) > 50
     for entry in entries:
         assert entry.startswith('"') and entry.endswith('"') and len(entry) > 2, entry
+
+
+# -- the differential target ----------------------------------------------------
+
+
+def test_the_libraries_agree_on_every_seed_and_escape(go: GoConsumer) -> None:
+    count = 0
+    for _, data in fuzz_parse.seeds():
+        fuzz_diff.check(data, go)
+        count += 1
+    for doc in ESCAPES.values():
+        fuzz_diff.check(doc, go)
+    assert count > 1000
+
+
+def test_a_disagreement_is_caught(go: GoConsumer, monkeypatch: pytest.MonkeyPatch) -> None:
+    seed = next(data for name, data in fuzz_parse.seeds() if name.startswith("canonical-"))
+
+    def refuses(data: bytes) -> tuple[str, object]:
+        return "decode", "planted"
+
+    monkeypatch.setattr(fuzz_diff, "_python", refuses)
+    with pytest.raises(AssertionError, match="Python: decode"):
+        fuzz_diff.check(seed, go)
+
+
+def test_different_bytes_are_caught(go: GoConsumer, monkeypatch: pytest.MonkeyPatch) -> None:
+    seed = next(data for name, data in fuzz_parse.seeds() if name.startswith("canonical-"))
+    real = fuzz_diff._python
+
+    def changed(data: bytes) -> tuple[str, object]:
+        kind, spec = real(data)
+        assert isinstance(spec, TaskSpec)
+        spec.task_id += "x"
+        return kind, spec
+
+    monkeypatch.setattr(fuzz_diff, "_python", changed)
+    with pytest.raises(AssertionError, match="decode different messages"):
+        fuzz_diff.check(seed, go)

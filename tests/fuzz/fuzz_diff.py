@@ -1,0 +1,126 @@
+"""Differential fuzzing: the Python and Go libraries must agree on every input (atheris).
+
+The two libraries promise the same contract, so for any bytes whatsoever:
+
+- both accept or both refuse;
+- when both accept, they decode the same message (compared as Go's
+  deterministic binary encoding, which ``marshal_binpb`` writes) and write
+  the same canonical YAML;
+- when both refuse, they refuse at the same stage: a broken rule
+  (``ValidationError`` / ``*ValidationError``, with the same violations:
+  field path, message, line and column) or a document they will not read
+  (``DecodeError`` / a decode or strict error; the wording of those differs
+  by design, since Go's are yaml.v3's);
+- the Go side never panics.
+
+The Go library is driven through the conformance consumer's ``lib_parse``
+request (``tests/conformance/go``, built by ``make conform``), one process
+for the whole run. :func:`check` holds the properties and runs without
+atheris, so the test suite runs it over the seed corpus on every machine
+with Go (``tests/test_fuzz_target.py``). Run the fuzzer with ``make
+fuzz-diff`` (``FUZZ_SECONDS`` sets the duration); by hand::
+
+    python -m tests.fuzz.fuzz_diff build/fuzz-diff/corpus -max_total_time=60
+
+The seeds, dictionary and input size are those of :mod:`tests.fuzz.fuzz_parse`.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from tests.fuzz.fuzz_parse import DICTIONARY, MAX_LEN, ROOT, build_seed_corpus
+
+DEFAULT_WORK_DIR = ROOT / "build" / "fuzz-diff"
+CONFORM = ROOT / ".bin" / "taskspec-conform"
+
+_GO: Any = None
+
+
+def _go() -> Any:
+    """The Go consumer, started on first use and kept for the run."""
+    global _GO  # noqa: PLW0603 - one process for the whole run
+    if _GO is None:
+        from tests.conformance.gobridge import GoConsumer  # noqa: PLC0415
+
+        _GO = GoConsumer(CONFORM)
+    return _GO
+
+
+def _python(data: bytes) -> tuple[str, Any]:
+    from taskspec import DecodeError, ValidationError, _api  # noqa: PLC0415
+
+    try:
+        return "ok", _api.parse_task_spec(data)
+    except ValidationError as err:
+        return "validate", [(v.field_path, v.message, v.line, v.column) for v in err.violations]
+    except DecodeError as err:
+        return "decode", str(err)
+
+
+def check(data: bytes, go: Any = None) -> None:
+    """Raise AssertionError when the two libraries disagree on *data*."""
+    from taskspec import marshal_binpb, marshal_yaml  # noqa: PLC0415
+
+    go = go or _go()
+    res = go.request(op="lib_parse", yaml_b64=base64.b64encode(data).decode("ascii"))
+    error = res.get("error", "")
+    assert not error.startswith("panic:"), f"the Go library panicked: {error}"
+    kind, value = _python(data)
+    go_kind = (
+        "ok" if res["ok"] else ("validate" if res.get("error_kind") == "validate" else "decode")
+    )
+    assert kind == go_kind, (
+        f"Python: {kind} ({str(value)[:300]}); Go: {go_kind} ({error[:300]}) on {data[:200]!r}"
+    )
+    if kind == "ok":
+        binpb = base64.b64decode(res["binpb_b64"])
+        assert marshal_binpb(value) == binpb, (
+            f"the libraries decode different messages from {data[:200]!r}"
+        )
+        assert marshal_yaml(value) == base64.b64decode(res["yaml_b64"]), (
+            f"the libraries write different YAML for {data[:200]!r}"
+        )
+    elif kind == "validate":
+        theirs = [
+            (v["field_path"], v["message"], v["line"], v["column"]) for v in res["violations"]
+        ]
+        assert value == theirs, f"violations differ on {data[:200]!r}: {value} != {theirs}"
+
+
+def _one_input(data: bytes) -> None:
+    check(data)
+
+
+def main(argv: Sequence[str]) -> None:
+    """Run atheris with libFuzzer's own arguments; seeds in build/fuzz-diff/seeds."""
+    atheris: Any = importlib.import_module("atheris")
+    seed_dir = DEFAULT_WORK_DIR / "seeds"
+    build_seed_corpus(seed_dir)
+    args = list(argv)
+    if not any(not a.startswith("-") for a in args[1:]):
+        corpus = DEFAULT_WORK_DIR / "corpus"
+        corpus.mkdir(parents=True, exist_ok=True)
+        args.append(str(corpus))
+    args.append(str(seed_dir))
+    for flag, value in (
+        ("-max_len=", str(MAX_LEN)),
+        ("-dict=", str(DICTIONARY)),
+        ("-artifact_prefix=", f"{DEFAULT_WORK_DIR}/"),
+    ):
+        if not any(a.startswith(flag) for a in args):
+            args.append(flag + value)
+    with atheris.instrument_imports(include=["taskspec", "yaml"]):
+        import taskspec  # noqa: PLC0415
+        import taskspec.bridge._decode  # noqa: F401, PLC0415
+    _go()
+    atheris.Setup(args, _one_input)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main(sys.argv)
