@@ -80,8 +80,11 @@ vectors: venv conform ## Regenerate the conformance vectors (Go consumer, seeded
 	$(VPY) -m tests.conformance.rule_cases
 
 .PHONY: generate
-generate: venv $(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC) ## Generate Python and Go stubs from proto/
+generate: venv $(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC) ## Generate everything proto/ decides: stubs, the JSON Schema and the Go rule cases
 	$(BUF) generate
+	$(VPY) scripts/gen_enums.py
+	$(VPY) scripts/gen_schema.py --buf $(BUF)
+	$(VPY) -m tests.conformance.rule_cases
 
 # Without Go, only the Python stubs can be regenerated and checked.
 CHECKED_GEN := $(GENERATED_PY) $(if $(HAVE_GO),$(GENERATED_GO))
@@ -99,6 +102,7 @@ checkgenerate: venv $(if $(HAVE_GO),$(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC)) ## F
 			status=1
 		fi
 	done
+	$(VPY) scripts/gen_enums.py --check || status=1
 	extra=$$(cd "$$tmp" && find . -type f | sed 's|^\./||' | sort)
 	expected=$$(printf '%s\n' $(CHECKED_GEN) | sort)
 	if [ "$$extra" != "$$expected" ]; then
@@ -170,6 +174,10 @@ endif
 .PHONY: test
 test: venv lint breaking checkgenerate checkschema gotest $(if $(HAVE_GO),conform grpc-peer) ## Set up, then run every check and the whole test suite
 	$(VPY) -m pytest -q
+
+.PHONY: test-procedures
+test-procedures: venv ## Make CONTRIBUTING.md's three contract changes in scratch copies and run make generate and make test there
+	TASKSPEC_PROCEDURES=1 $(VPY) -m pytest -q -p no:cacheprovider tests/test_procedures.py
 
 # The Python versions the package declares besides the venv's own. Each one
 # installed on this machine gets a venv of its own and runs the Python tests;

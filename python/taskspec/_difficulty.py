@@ -104,7 +104,8 @@ def derive_difficulty(
     field, in the order of the arguments. A value below its minimum is
     worded as the Go package's ``DeriveDifficulty`` words it ("difficulty
     node count must be at least 1 (the seed itself), got 0"), so the first
-    message is Go's error without its ``eval: `` prefix. It is the package's one error family, so a caller that handles
+    message is Go's error without its ``eval: `` prefix. It is the
+    package's one error family, so a caller that handles
     ``TaskSpecError`` needs no second clause, and each violation's
     ``field_path`` names the signal (``difficulty_signals.edge_count``).
     """

@@ -3,9 +3,10 @@
 The Go package models these as string types, so the canonical YAML values
 (``"go"``, ``"easy"``, ``"kg_template"``) are what people read, write and
 compare. :class:`enum.StrEnum` gives the same feel in Python: a member *is*
-its canonical string. The members are listed by hand so type checkers see
-them; a test pins them to the proto enum descriptors, so the two cannot
-drift apart.
+its canonical string. The members are written out so that type checkers
+see them, but not by hand: ``make generate`` writes each class's block of
+members from the proto enum descriptors (``scripts/gen_enums.py``), and a
+test pins them, so the two cannot drift apart.
 """
 
 from __future__ import annotations
@@ -58,9 +59,11 @@ class _ProtoStrEnum(enum.StrEnum):
 class Language(_ProtoStrEnum):
     """The programming language a task targets (proto ``taskspec.v1.Language``)."""
 
+    # generated members: taskspec.v1.Language
     GO = "go"
     PYTHON = "python"
     TYPESCRIPT = "typescript"
+    # end of generated members
 
     @classmethod
     def _descriptor(cls) -> EnumDescriptor:
@@ -70,9 +73,11 @@ class Language(_ProtoStrEnum):
 class Difficulty(_ProtoStrEnum):
     """The difficulty band of a task (proto ``taskspec.v1.Difficulty``)."""
 
+    # generated members: taskspec.v1.Difficulty
     EASY = "easy"
     MEDIUM = "medium"
     HARD = "hard"
+    # end of generated members
 
     @classmethod
     def _descriptor(cls) -> EnumDescriptor:
@@ -82,8 +87,10 @@ class Difficulty(_ProtoStrEnum):
 class GeneratedKind(_ProtoStrEnum):
     """The provenance of a task (proto ``taskspec.v1.GeneratedKind``)."""
 
+    # generated members: taskspec.v1.GeneratedKind
     KG_TEMPLATE = "kg_template"
     BENCHMARK_SEED = "benchmark_seed"
+    # end of generated members
 
     @classmethod
     def _descriptor(cls) -> EnumDescriptor:

@@ -1,0 +1,158 @@
+"""CONTRIBUTING.md's procedures work as written: each change edits only the proto and the stand-in.
+
+Each test copies the repository into a scratch directory, makes one of the
+three documented changes there (an optional field, a rule of an existing
+kind on a new field, an enum value), editing only
+``proto/taskspec/v1/taskspec.proto`` and the upstream stand-in
+``tests/conformance/go/eval/``, then runs ``make generate`` and ``make test``
+in the copy: buf lint and breaking, the contract check, the drift checks,
+mypy and ruff, the Go library's and the stand-in's tests, and the whole
+Python suite, on the changed schema.
+
+Each run is the whole suite again, several minutes, so these run only under
+``make test-procedures`` (``TASKSPEC_PROCEDURES=1``), which CI runs; the
+scratch copy shares the project's venv (read only) and Go's build cache.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.scratchproto import add_field
+
+ROOT = Path(__file__).resolve().parent.parent
+PROTO = Path("proto/taskspec/v1/taskspec.proto")
+STANDIN = Path("tests/conformance/go/eval/taskspec.go")
+
+pytestmark = pytest.mark.skipif(
+    os.environ.get("TASKSPEC_PROCEDURES", "") in ("", "0"),
+    reason="runs the whole suite per change: make test-procedures (CI runs it)",
+)
+
+Edit = Callable[[Path], None]
+
+
+def _replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert text.count(old) == 1, f"{path}: expected one {old!r}"
+    path.write_text(text.replace(old, new))
+
+
+def _go_field(repo: Path, struct: str, line: str) -> None:
+    """Add *line* as the last field of the stand-in's *struct*."""
+    path = repo / STANDIN
+    text = path.read_text()
+    head = f"type {struct} struct {{\n"
+    start = text.index(head)
+    end = text.index("\n}\n", start)
+    path.write_text(text[:end] + "\n\t" + line + text[end:])
+
+
+def optional_field(repo: Path) -> None:
+    proto = repo / PROTO
+    proto.write_text(
+        add_field(
+            proto.read_text(),
+            "TaskSpec",
+            "string notes = {n} [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
+            "    visibility: VISIBILITY_SHOWN\n  }];",
+        )
+    )
+    _go_field(repo, "TaskSpec", 'Notes string `yaml:"notes,omitempty"`')
+
+
+def rule_on_new_field(repo: Path) -> None:
+    proto = repo / PROTO
+    proto.write_text(
+        add_field(
+            proto.read_text(),
+            "Verification",
+            "int64 retries = {n} [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
+            "    visibility: VISIBILITY_HIDDEN\n    rule: {\n      check: CHECK_AT_LEAST\n"
+            '      bound: 0\n      message: "verification.retries must be non-negative, got %d"\n'
+            "    }\n  }];",
+        )
+    )
+    _go_field(repo, "Verification", 'Retries int `yaml:"retries,omitempty"`')
+    _replace(
+        repo / STANDIN,
+        "\treturn nil\n}",
+        "\tif t.Verification.Retries < 0 {\n"
+        '\t\treturn fmt.Errorf("eval: verification.retries must be non-negative, got %d",\n'
+        "\t\t\tt.Verification.Retries)\n\t}\n\treturn nil\n}",
+    )
+
+
+def enum_value(repo: Path) -> None:
+    _replace(
+        repo / PROTO,
+        "  LANGUAGE_TYPESCRIPT = 3;\n",
+        "  LANGUAGE_TYPESCRIPT = 3;\n  LANGUAGE_RUST = 4;\n",
+    )
+    _replace(
+        repo / STANDIN,
+        '\tLanguageTypeScript Language = "typescript"\n',
+        '\tLanguageTypeScript Language = "typescript"\n\tLanguageRust       Language = "rust"\n',
+    )
+    _replace(
+        repo / STANDIN,
+        "case LanguageGo, LanguagePython, LanguageTypeScript:",
+        "case LanguageGo, LanguagePython, LanguageTypeScript, LanguageRust:",
+    )
+
+
+def _copy_repo(target: Path) -> Path:
+    files = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    for name in filter(None, files):
+        source = ROOT / os.fsdecode(name)
+        if source.is_file():
+            dest = target / os.fsdecode(name)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest)
+    # The venv is shared and never rebuilt (make -o); the tools are copied,
+    # so that what the copy builds into .bin/ stays in the copy.
+    (target / ".venv").symlink_to(ROOT / ".venv")
+    (target / ".bin").mkdir()
+    for tool in ("protoc-gen-go", "protoc-gen-go-grpc", "staticcheck"):
+        if (ROOT / ".bin" / tool).exists():
+            shutil.copy2(ROOT / ".bin" / tool, target / ".bin" / tool)
+    return target
+
+
+def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> None:
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, (
+        f"{' '.join(argv)} failed in the scratch copy ({done.returncode}):\n"
+        f"{done.stdout[-6000:]}\n{done.stderr[-4000:]}"
+    )
+
+
+@pytest.mark.parametrize(
+    "change",
+    [optional_field, rule_on_new_field, enum_value],
+    ids=["optional-field", "rule-of-an-existing-kind", "enum-value"],
+)
+def test_the_documented_change_needs_only_the_proto_and_the_stand_in(
+    tmp_path: Path, change: Edit
+) -> None:
+    repo = _copy_repo(tmp_path / "repo")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    env = {k: v for k, v in os.environ.items() if k != "TASKSPEC_PROCEDURES"}
+    env.update(PYTHONPATH=str(repo / "python"), TASKSPEC_REQUIRE_GO="1", GOFLAGS="-mod=mod")
+    _run([*git, "init", "-q"], repo, env)
+    _run([*git, "add", "-A"], repo, env)
+    _run([*git, "commit", "-qm", "base"], repo, env)
+    change(repo)
+    make = ["make", "-o", ".venv/.stamp", "--no-print-directory"]
+    _run([*make, "generate"], repo, env)
+    _run([*git, "add", "-A"], repo, env)
+    _run([*git, "commit", "-qm", "the change"], repo, env)
+    _run([*make, "test"], repo, env)
