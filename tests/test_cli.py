@@ -57,7 +57,7 @@ def test_validate_decode_error(tmp_path: Path, capsys: pytest.CaptureFixture[str
     path.write_bytes(b"task_spec_version: 1\nbogus: 2\n")
     code, out, _ = run(capsys, "validate", str(path))
     assert code == 1
-    assert out.startswith(f"{path}:2:1: bogus: unknown field 'bogus'")
+    assert out.startswith(f'{path}:2:1: bogus: unknown field "bogus"')
 
 
 def test_validate_missing_file_is_reported(

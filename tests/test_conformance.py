@@ -405,3 +405,21 @@ def test_signal_keys_yaml_v3_cannot_order_are_written_so_that_go_reads_them(
     assert res["ok"], res.get("error")
     assert spec_from_json(res["spec"]) == spec
     assert taskspec.parse_task_spec(data) == spec
+
+
+def test_each_stricter_case_is_refused_with_the_listed_path_line_and_reason() -> None:
+    """stricter.json gives each refusal's exact text; the Go library's tests hold Go to it too."""
+    table = stricter()
+    for vec in load("accepted") + load("rejected"):
+        case = table.get(vec.name)
+        if case is None:
+            continue
+        with pytest.raises(DecodeError) as info:
+            taskspec.parse_task_spec(vec.data)
+        got = info.value.violations[0]
+        prefix = f"{case['field_path']}: " if case["field_path"] else ""
+        assert (got.field_path, got.line, got.message) == (
+            case["field_path"],
+            case["line"],
+            prefix + case["reason"],
+        ), vec.name

@@ -546,7 +546,7 @@ def test_cli_reads_yaml_from_stdin_by_default() -> None:
 def test_cli_stdin_without_from_is_not_json() -> None:
     code, out, err = run_cli(["convert", "--to", "yaml"], stdin=VALID_JSON)
     assert (code, out) == (1, b"")
-    assert err.startswith("-:2:3: taskSpecVersion: unknown field 'taskSpecVersion'")
+    assert err.startswith('-:2:3: taskSpecVersion: unknown field "taskSpecVersion"')
 
 
 def test_cli_from_overrides_the_extension(tmp_path: Path) -> None:

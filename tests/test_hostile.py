@@ -22,6 +22,7 @@ import taskspec
 from taskspec import DecodeError, TaskSpecError, _convert, _limits
 from taskspec.bridge import _decode, _fastpath
 from taskspec.bridge._fastpath import parse_canonical
+from taskspec.bridge._gostr import go_quote
 from tests.conformance.gobridge import GoConsumer
 from tests.helpers import VALID_DOC, check_invalid, check_valid
 
@@ -73,7 +74,7 @@ def test_the_issue_document_is_rejected_as_go_rejects_it() -> None:
         b"task_spec_version: 1" + b"0" * 5000,
         DecodeError,
         path="task_spec_version",
-        message="expected an integer, got the string '1000",
+        message='expected an integer, got the string "1000',
         line=1,
         column=20,
     )
@@ -123,7 +124,7 @@ INT_FIELDS: dict[str, tuple[Callable[[bytes], bytes], str, int]] = {
     ),
     "difficulty_signals": (
         lambda v: _signal_doc(b"    v: " + v),
-        "difficulty_signals['v']",
+        'difficulty_signals["v"]',
         VALID_DOC[: VALID_DOC.index(b"edge_count")].count(b"\n") + 2,
     ),
 }
@@ -139,12 +140,12 @@ def test_non_ascii_digits_are_a_string_in_every_integer_field(field: str, text: 
         make(text.encode()),
         DecodeError,
         path=path,
-        message=f"expected an integer, got the string {text!r}",
+        message=f"expected an integer, got the string {go_quote(text)}",
         line=line,
     )
     # The same wording as a quoted "1", which the vectors pin beside Go's error.
     quoted = check_invalid(make(b'"1"'), DecodeError, path=path, message="", line=line)
-    assert quoted.violations[0].message.replace("'1'", repr(text)) == err.violations[0].message
+    assert quoted.violations[0].message.replace('"1"', go_quote(text)) == err.violations[0].message
 
 
 #: ASCII spellings yaml.v3 reads as integers, with their value; "1" spelled
@@ -306,14 +307,14 @@ def _message(doc: bytes) -> str:
 LONG_VALUES: dict[str, tuple[bytes, str]] = {
     "integer field": (
         doc_with(b"timeout_seconds: 120", b"timeout_seconds: " + b"x" * 5000),
-        "got the string 'xxxx",
+        'got the string "xxxx',
     ),
     # libyaml takes an implicit key of up to 1024 characters: longer ones need '?'.
-    "unknown key": (VALID_DOC + b"? " + b"k" * 5000 + b"\n: 1\n", "unknown field 'kkk"),
-    "signal key": (_signal_doc(b"    ? " + b"s" * 5000 + b"\n    : x"), "got the string 'x'"),
+    "unknown key": (VALID_DOC + b"? " + b"k" * 5000 + b"\n: 1\n", 'unknown field "kkk'),
+    "signal key": (_signal_doc(b"    ? " + b"s" * 5000 + b"\n    : x"), 'got the string "x"'),
     "custom tag": (
         doc_with(b"task_id: kg-go-impl-mathx-gcd", b"task_id: !" + b"t" * 5000 + b" v"),
-        "unsupported tag '!ttt",
+        'unsupported tag "!ttt',
     ),
     "string field": (
         doc_with(b"task_id: kg-go-impl-mathx-gcd", b"task_id: [" + b"y" * 5000 + b"]"),
@@ -321,7 +322,7 @@ LONG_VALUES: dict[str, tuple[bytes, str]] = {
     ),
     "out of range": (
         doc_with(b"timeout_seconds: 120", b"timeout_seconds: 0x" + b"f" * 5000),
-        "got the string '0xfff",
+        'got the string "0xfff',
     ),
 }
 
@@ -340,14 +341,14 @@ def test_messages_quote_at_most_80_characters_of_a_long_value(case: str) -> None
 
 def test_a_short_value_is_quoted_whole() -> None:
     message = _message(doc_with(b"timeout_seconds: 120", b"timeout_seconds: " + b"x" * 80))
-    assert message.endswith(f"got the string {'x' * 80!r}")
+    assert message.endswith(f"got the string {go_quote('x' * 80)}")
 
 
 def test_the_whole_path_stays_on_the_violation() -> None:
     key = "s" * 5000
     with pytest.raises(DecodeError) as info:
         taskspec.parse_task_spec(_signal_doc(b"    ? " + key.encode() + b"\n    : x"))
-    assert info.value.violations[0].field_path == f"difficulty_signals[{key!r}]"
+    assert info.value.violations[0].field_path == f"difficulty_signals[{go_quote(key)}]"
 
 
 @pytest.mark.parametrize("value", [None, 5, "task_id: x", b"task_id: x", taskspec.TaskSpec])

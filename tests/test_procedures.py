@@ -151,6 +151,7 @@ def test_the_documented_change_needs_only_the_proto_and_the_stand_in(
     _run([*git, "add", "-A"], repo, env)
     _run([*git, "commit", "-qm", "base"], repo, env)
     change(repo)
+    _run(["gofmt", "-w", str(repo / STANDIN)], repo, env)  # as an editor would on save
     make = ["make", "-o", ".venv/.stamp", "--no-print-directory"]
     _run([*make, "generate"], repo, env)
     _run([*git, "add", "-A"], repo, env)

@@ -61,11 +61,11 @@ def expected_lines(root: Path) -> list[str]:
         return run_dir(root, n) / name
 
     return [
-        f"{at(3)}:2:1: taskid: unknown field 'taskid'; did you mean 'task_id'?",
+        f'{at(3)}:2:1: taskid: unknown field "taskid"; did you mean "task_id"?',
         f'{at(5, "extra.taskspec.yaml")}:4:13: invalid difficulty "Hard" (did you mean "hard"?)',
         f'{at(7)}:3:11: invalid language "golang" (did you mean "go"?)',
-        f"{at(8)}:23:5: verification.testcmd: unknown field 'testcmd' in verification;"
-        " did you mean 'test_cmd'?",
+        f'{at(8)}:23:5: verification.testcmd: unknown field "testcmd" in verification;'
+        ' did you mean "test_cmd"?',
         f"{at(11)}:14:9: prompt is required",
     ]
 
@@ -153,7 +153,7 @@ def test_output_order_does_not_follow_completion_order(
     finished = (tmp_path / "finished.log").read_text().splitlines()
     assert len(finished) == 14  # one chunk per file
     assert finished[-1] == "run-000"  # the first chunk finished last...
-    first = f"{run_dir(tmp_path, 0) / 'taskspec.yaml'}:1:1: bogus: unknown field 'bogus'"
+    first = f'{run_dir(tmp_path, 0) / "taskspec.yaml"}:1:1: bogus: unknown field "bogus"'
     assert code == 1
     assert out.splitlines()[0].startswith(first)  # ...and is still reported first
     assert out.splitlines()[1:] == expected_lines(tmp_path)
@@ -179,8 +179,8 @@ def test_json_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         "line": 2,
         "column": 1,
         "field_path": "taskid",
-        "message": "taskid: unknown field 'taskid'; did you mean 'task_id'?",
-        "hint": "did you mean 'task_id'?",
+        "message": 'taskid: unknown field "taskid"; did you mean "task_id"?',
+        "hint": 'did you mean "task_id"?',
     }
     assert records[2] == {
         "path": str(run_dir(tmp_path, 7) / "taskspec.yaml"),
@@ -213,7 +213,7 @@ def test_suggestions_are_hints_and_go_messages_stay_exact() -> None:
 
     with pytest.raises(taskspec.DecodeError) as decode_info:
         taskspec.parse_task_spec(VALID_DOC.replace(b"task_id:", b"taskid:"))
-    assert decode_info.value.violations[0].hint == "did you mean 'task_id'?"
+    assert decode_info.value.violations[0].hint == 'did you mean "task_id"?'
 
     # No guess, no hint: the message lists the valid keys instead.
     with pytest.raises(taskspec.DecodeError) as none_info:

@@ -68,10 +68,10 @@ def load(kind: str) -> tuple[Vector, ...]:
 
 
 @cache
-def stricter() -> Mapping[str, Mapping[str, str]]:
-    """stricter.json's ``vectors`` table: vector name to its rule and note."""
+def stricter() -> Mapping[str, Mapping[str, Any]]:
+    """stricter.json's ``vectors`` table: vector name to its rule, note and exact refusal."""
     table = json.loads(STRICTER_FILE.read_text(encoding="ascii"))
-    vectors: dict[str, dict[str, str]] = table["vectors"]
+    vectors: dict[str, dict[str, Any]] = table["vectors"]
     return vectors
 
 

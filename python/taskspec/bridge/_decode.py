@@ -119,7 +119,7 @@ def decode(data: bytes | bytearray | memoryview | str) -> Decoded:
     check_bounds(raw, budget)
     if "%YAML" in source:
         check_yaml_version(raw)
-    root = compose(raw)
+    root = compose(raw, source)
     if root is None:
         raise DecodeError("empty document: expected a TaskSpec mapping")
     if source.startswith("\ufeff"):

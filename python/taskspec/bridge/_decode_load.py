@@ -29,6 +29,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from taskspec._errors import DecodeError, Violation, require_document
 from taskspec._limits import MAX_DEPTH
+from taskspec.bridge._gostr import go_quote
 
 __all__ = [
     "MAPPING",
@@ -170,6 +171,8 @@ def source_of(data: bytes | bytearray | memoryview | str) -> tuple[bytes, str]:
     :class:`~taskspec.DecodeError`.
     """
     raw = require_document(data)
+    if raw.startswith(_WIDE_BOMS):
+        raise DecodeError([Violation("", WIDE_ENCODING, 1, 1)])
     if raw.startswith(_TWO_BOMS):
         raise DecodeError(
             [
@@ -209,10 +212,43 @@ def _utf8_error(data: bytes, err: UnicodeDecodeError) -> DecodeError:
     )
 
 
-def yaml_error(err: yaml.YAMLError) -> DecodeError:
-    """A libyaml failure as a decode error, at its line and column when it has one."""
+#: The strictness messages for what libyaml cannot read but yaml.v3 reads;
+#: the Go library words them the same (tests/conformance/stricter_cases.json).
+MORE_THAN_ONE_DOCUMENT: Final = (
+    "more than one YAML document: the Go package reads the first and ignores the rest silently"
+)
+WIDE_ENCODING: Final = "UTF-16 and UTF-32 input is not supported: sidecars are UTF-8"
+_WIDE_BOMS: Final = (b"\xfe\xff", b"\xff\xfe", b"\x00\x00\xfe\xff")
+
+
+def yaml_error(err: yaml.YAMLError, source: str = "") -> DecodeError:
+    """A libyaml failure as a decode error, at its line and column when it has one.
+
+    Three failures are what yaml.v3 reads differently, and are worded as
+    the strictness they are: a second document (libyaml's composer refuses
+    it; yaml.v3 ignores it), text after the first document's end marker,
+    and a plain scalar ending in ':' inside [] or {} (given *source*).
+    """
     if isinstance(err, yaml.MarkedYAMLError):
         mark = err.problem_mark or err.context_mark
+        if err.context == "expected a single document in the stream" or (
+            err.problem == "did not find expected <document start>"
+        ):
+            return _at(MORE_THAN_ONE_DOCUMENT, mark)
+        start = err.context_mark
+        if (
+            source
+            and start is not None
+            and mark is not None
+            and err.context == "while scanning a plain scalar"
+            and err.problem == "found unexpected ':'"
+        ):
+            text = source[start.index : mark.index + 1]
+            message = (
+                f"the plain scalar {go_quote(text)} ends in ':' inside [] or {{}}: YAML readers"
+                " disagree on it; quote the string"
+            )
+            return _at(message, start)
         parts = [p for p in (err.context, err.problem) if p]
         message = "invalid YAML: " + (", ".join(parts) if parts else "syntax error")
         return _at(message, mark)
@@ -349,27 +385,30 @@ def check_line_start_boms(data: bytes | str, source: str) -> None:
             )
 
 
-def compose(data: bytes) -> Node | None:
-    """The one document of *data* as nodes (None when empty), no constructor run."""
+def compose(data: bytes, source: str = "") -> Node | None:
+    """The one document of *data* as nodes (None when empty), no constructor run.
+
+    *source* is the text of *data*, for the wording of some failures.
+    """
     try:
-        return _compose_with(_Loader, data)
+        return _compose_with(_Loader, data, source)
     except yaml.composer.ComposerError as err:
         if not (err.context or "").startswith(_DUPLICATE_ANCHOR):
-            raise yaml_error(err) from None
+            raise yaml_error(err, source) from None
     try:
-        return _compose_with(_AnchorsAgainLoader, data)
+        return _compose_with(_AnchorsAgainLoader, data, source)
     except yaml.YAMLError as err:
-        raise yaml_error(err) from None
+        raise yaml_error(err, source) from None
 
 
-def _compose_with(loader_type: type[CParser], data: bytes) -> Node | None:
+def _compose_with(loader_type: type[CParser], data: bytes, source: str) -> Node | None:
     loader = loader_type(data)
     try:
         root: Node | None = loader.get_single_node()
     except yaml.composer.ComposerError:
         raise
     except yaml.YAMLError as err:
-        raise yaml_error(err) from None
+        raise yaml_error(err, source) from None
     except RecursionError:
         raise DecodeError(f"document is nested deeper than {MAX_DEPTH} levels") from None
     finally:

@@ -18,10 +18,11 @@ from yaml.nodes import MappingNode, Node, SequenceNode
 from taskspec._errors import DecodeError, Violation
 from taskspec._suggest import suggest
 from taskspec.bridge._decode_load import PLAIN, QUOTED, TAG_PREFIX, position
+from taskspec.bridge._gostr import go_quote
 from taskspec.bridge._layout import MessageInfo
 from taskspec.bridge._resolve import resolve
 
-__all__ = ["clip", "describe", "fail", "join", "q", "unknown_field"]
+__all__ = ["clip", "describe", "fail", "join", "q", "short_tag", "unknown_field"]
 
 #: Most characters of an offending value a decode message quotes. A value
 #: can be megabytes long; a message quoting all of it buries the problem.
@@ -36,10 +37,19 @@ def clip(text: str) -> str:
 
 
 def q(text: str) -> str:
-    """``repr(text)`` for a message, cut like :func:`clip` (the length outside the quotes)."""
+    """*text* quoted as Go's ``%q`` quotes it, cut like :func:`clip` (the length outside).
+
+    Every message quotes the same way, Go's, so the Go library's messages
+    and these can be the same text.
+    """
     if len(text) <= _QUOTE_CHARS:
-        return repr(text)
-    return f"{text[:_QUOTE_CHARS]!r}... ({len(text)} characters)"
+        return go_quote(text)
+    return f"{go_quote(text[:_QUOTE_CHARS])}... ({len(text)} characters)"
+
+
+def short_tag(tag: str) -> str:
+    """A tag as written, as yaml.v3 shows it: ``!!binary`` for a standard tag, else in full."""
+    return "!!" + tag[len(TAG_PREFIX) :] if tag.startswith(TAG_PREFIX) else tag
 
 
 def _shown_path(path: str) -> str:
@@ -77,7 +87,7 @@ def unknown_field(path: str, key: str, info: MessageInfo, node: Node) -> DecodeE
         shown = _shown_path(sub)
         message = f"{shown}: unknown field {q(key)}{where}; expected one of: {info.expected}"
         return DecodeError([Violation(sub, message, line, column)])
-    hint = f"did you mean {guess!r}?"
+    hint = f"did you mean {go_quote(guess)}?"
     message = f"{_shown_path(sub)}: unknown field {q(key)}{where}; {hint}"
     return DecodeError([Violation(sub, message, line, column, hint)])
 

@@ -24,7 +24,7 @@ from yaml.nodes import Node, ScalarNode
 
 from taskspec._limits import INT64_MAX, INT64_MIN
 from taskspec.bridge._decode_load import PLAIN, QUOTED, SCALAR, TAG_PREFIX
-from taskspec.bridge._decode_msg import describe, fail, q
+from taskspec.bridge._decode_msg import describe, fail, q, short_tag
 from taskspec.bridge._resolve import resolve
 
 __all__ = ["integer", "is_null", "null_text", "string"]
@@ -95,7 +95,7 @@ def string(node: Node, path: str, source: str) -> str:
         return str(node.value)
     if tag == _NULL_TAG and null_text(node.value):
         return ""
-    raise fail(path, f"unsupported tag {q(tag)} for a string field", node)
+    raise fail(path, f"unsupported tag {q(short_tag(tag))} for a string field", node)
 
 
 def integer(node: Node, path: str, source: str) -> int:
@@ -168,8 +168,7 @@ def _integral_float(
         if INT64_MIN <= exact <= INT64_MAX:
             raise fail(
                 path,
-                f"number {q(value)} does not survive float64, which yaml.v3 reads it"
-                f" through (it becomes {number!r})",
+                f"number {q(value)} does not survive float64, which yaml.v3 reads it through",
                 node,
             )
         raise fail(path, f"number {q(value)} is out of the int64 range", node)

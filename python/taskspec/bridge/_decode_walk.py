@@ -24,6 +24,7 @@ from taskspec._errors import DecodeError
 from taskspec.bridge._decode_load import MAPPING, PLAIN, SCALAR, SEQUENCE, position
 from taskspec.bridge._decode_msg import clip, describe, fail, join, q, unknown_field
 from taskspec.bridge._decode_scalar import integer, is_null, null_text, string
+from taskspec.bridge._gostr import go_quote
 from taskspec.bridge._layout import (
     K_ENUM,
     K_INT,
@@ -109,6 +110,11 @@ def _plan(info: MessageInfo) -> _Plan:
 _ROOT: Final = _plan(TASK_SPEC)
 
 
+#: A merge key anywhere: YAML 1.1's "<<", which YAML 1.2 does not have and
+#: readers read differently.
+MERGE_KEY: Final = "merge keys (<<) are not supported; quote the key to mean the string"
+
+
 def _second(key: Node, first: Node, value: Node) -> Node:
     """Where a duplicate key stands: the key itself, or its value when the key is an alias.
 
@@ -180,7 +186,7 @@ class Walker:
             raise self._null_key(path, key_node)
         key = string(key_node, path, self.source) if key_node.tag != PLAIN else key_node.value
         if key == "<<" and key_node.tag == PLAIN:
-            raise fail(path, "merge keys (<<) are not supported", key_node)
+            raise fail(path, MERGE_KEY, key_node)
         fd = plan.fields.get(key)
         if fd is None:
             raise unknown_field(path, key, plan.info, key_node)
@@ -307,11 +313,11 @@ class Walker:
                     path, f"mapping keys must be strings, got {describe(key_node)}", key_node
                 )
             if key_node.tag == PLAIN and key_node.value == "<<":
-                raise fail(path, "merge keys (<<) are not supported; quote the key", key_node)
+                raise fail(path, MERGE_KEY, key_node)
             if is_null(key_node):
                 raise self._null_key(path, key_node)
             key = string(key_node, path, self.source)
-            sub = f"{path}[{key!r}]"
+            sub = f"{path}[{go_quote(key)}]"
             if key in seen:
                 line = seen[key].start_mark.line + 1
                 message = f"duplicate key {q(key)} (first defined at line {line})"
