@@ -612,3 +612,35 @@ def test_malformed_yaml_with_many_nesting_characters_is_a_decode_error() -> None
     # syntax errors must still come out as DecodeError.
     doc = VALID_DOC + b"extra: [" + b"- " * 1200 + b"'unclosed\n"
     check_invalid(doc, DecodeError, path="", message="invalid YAML")
+
+
+def _flow_doc(items: list[str]) -> bytes:
+    """A valid document whose test_cmd is the flow sequence of *items* (YAML source text)."""
+    head = VALID_DOC[: VALID_DOC.index(b"    test_cmd:")]
+    tail = VALID_DOC[VALID_DOC.index(b"    timeout_seconds") :]
+    return head + b"    test_cmd: [" + ", ".join(items).encode() + b"]\n" + tail
+
+
+@pytest.mark.parametrize("at", [0, 1, 5, 9])
+def test_line_start_boms_inside_any_of_many_quoted_scalars_are_kept(at: int) -> None:
+    # The BOMs are checked against the quoted spans in one walk; a mark in
+    # any span, first, middle or last, is inside quotes.
+    items = ['"x"'] * 10
+    items[at] = '"a\n\ufeffb\n\ufeffc"'
+    spec = taskspec.parse_task_spec(_flow_doc(items))
+    assert spec.verification.test_cmd[at] == "a \ufeffb \ufeffc"
+
+
+@pytest.mark.parametrize("at", [0, 5, 10])
+def test_a_line_start_bom_between_quoted_scalars_is_refused(at: int) -> None:
+    items = ['"x"'] * 10
+    items.insert(at, "\n\ufeffy")
+    doc = _flow_doc(items)
+    check_invalid(
+        doc,
+        DecodeError,
+        path="",
+        message="byte order mark at the start of a line",
+        line=line_of(doc, b"\xef\xbb\xbfy"),
+        column=1,
+    )

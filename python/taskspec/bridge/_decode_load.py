@@ -369,8 +369,13 @@ def check_line_start_boms(data: bytes | str, source: str) -> None:
         return  # the composer reports the syntax error
     finally:
         parser.dispose()
+    # Both lists are in document order and the spans do not overlap, so one
+    # walk over the two decides every mark: linear, however many of each.
+    span = 0
     for index in at:
-        if not any(start <= index < end for start, end in quoted):
+        while span < len(quoted) and quoted[span][1] <= index:
+            span += 1
+        if not (span < len(quoted) and quoted[span][0] <= index):
             line = source.count("\n", 0, index) + 1
             raise DecodeError(
                 [
