@@ -4,23 +4,18 @@ from __future__ import annotations
 
 import pytest
 
+from taskspec import Difficulty, GeneratedKind, Language
 from taskspec._suggest import distance, suggest
+from taskspec.bridge import _layout
 
-LANGUAGES = ("go", "python", "typescript")
-DIFFICULTIES = ("easy", "medium", "hard")
-KINDS = ("kg_template", "benchmark_seed")
-TOP_KEYS = (
-    "task_spec_version",
-    "task_id",
-    "language",
-    "difficulty",
-    "difficulty_signals",
-    "generated_from",
-    "prompt",
-    "solution_artifacts",
-    "verification",
-)
-VERIFICATION_KEYS = ("build_cmd", "test_cmd", "timeout_seconds")
+# The candidates the decoder offers, read from the schema as the decoder reads them.
+LANGUAGES = tuple(str(m) for m in Language)
+DIFFICULTIES = tuple(str(m) for m in Difficulty)
+KINDS = tuple(str(m) for m in GeneratedKind)
+TOP_KEYS = tuple(f.name for f in _layout.TASK_SPEC.fields)
+_VERIFICATION = _layout.TASK_SPEC.by_name["verification"].message
+assert _VERIFICATION is not None
+VERIFICATION_KEYS = tuple(f.name for f in _VERIFICATION.fields)
 
 
 @pytest.mark.parametrize(
