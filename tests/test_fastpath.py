@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import taskspec
 from taskspec import TaskSpec
 from taskspec.bridge import _decode, _fastpath
-from tests.helpers import VALID_DOC
+from tests.helpers import VALID_DOC, valid_spec
 from tests.strategies import valid_specs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -230,3 +230,16 @@ def test_an_edited_canonical_document_is_read_exactly_or_not_at_all(doc: bytes) 
     if fast is not None:
         assert fast == _decode.decode(doc).spec
         assert taskspec.marshal_yaml(fast) == doc
+
+
+def test_a_scalar_with_many_escapes_is_left_to_the_full_decoder() -> None:
+    # Unescaping calls back into Python per escape; libyaml does it in C. A
+    # canonical scalar of many escapes is therefore declined, and read alike.
+    spec = valid_spec()
+    for count, fast in ((_fastpath._MAX_ESCAPES, True), (_fastpath._MAX_ESCAPES + 1, False)):
+        spec.prompt = "\x01" * count + "end"
+        doc = taskspec.marshal_yaml(spec)
+        assert doc.count(b"\\x01") == count
+        got = _fastpath.parse_canonical(doc)
+        assert (got is not None) is fast, count
+        assert taskspec.parse_task_spec(doc) == spec

@@ -90,6 +90,8 @@ _ESCAPES: Final = {
 }
 _HEX_ESCAPES: Final = {"x": 2, "u": 4, "U": 8}
 _ESCAPE: Final = re.compile(r"\\(?:([xuU])([0-9A-Fa-f]+)|(.))", re.S)
+#: Most escapes in one double-quoted scalar that the fast path unescapes.
+_MAX_ESCAPES: Final = 256
 #: A leading comment line the fast path may skip: printable ASCII or tabs.
 _SKIPPABLE_COMMENT: Final = re.compile(r"#[\t\x20-\x7e]*")
 #: The line breaks after which the writer indents a continuation (LF, LS, PS).
@@ -131,9 +133,20 @@ def _unescape(match: re.Match[str]) -> str:
 
 
 def _quoted(inner: str, quote: str) -> str:
-    """The candidate of a quoted scalar's text between its quotes, on one line."""
+    """The candidate of a quoted scalar's text between its quotes, on one line.
+
+    Each escape costs a call back into Python here, and libyaml's own
+    unescaping in C costs a small fraction of that: past
+    :data:`_MAX_ESCAPES` escapes in one scalar (a writer escapes only
+    characters that cannot be shown, so real documents hold a few), the
+    full decoder reads the document instead.
+    """
     if quote == '"':
-        return _ESCAPE.sub(_unescape, inner) if "\\" in inner else inner
+        if "\\" not in inner:
+            return inner
+        if inner.count("\\") > _MAX_ESCAPES:
+            raise _NotCanonicalError
+        return _ESCAPE.sub(_unescape, inner)
     return inner.replace("''", "'")
 
 
