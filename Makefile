@@ -250,6 +250,10 @@ $(VENV)/.fuzz-stamp: $(VENV)/.stamp requirements-fuzz.txt
 fuzz: venv $(VENV)/.fuzz-stamp ## Fuzz parse_task_spec and the round trip (atheris) for FUZZ_SECONDS, seeded from the vectors
 	$(VPY) -m tests.fuzz.fuzz_parse -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
 
+.PHONY: hostile
+hostile: venv conform ## Run generated hostile documents through both libraries, one process each: outcome, time and peak memory
+	$(VPY) scripts/hostile.py
+
 .PHONY: fuzz-diff
 fuzz-diff: venv conform $(VENV)/.fuzz-stamp ## Differential fuzzing: the Python and Go libraries must agree on every input, for FUZZ_SECONDS
 	$(VPY) -m tests.fuzz.fuzz_diff -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
