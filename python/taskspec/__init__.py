@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
     from taskspec._agent import agent_view
     from taskspec._api import marshal_yaml, parse_task_spec, signal_keys, validate
+    from taskspec._artifacts import artifact_path, is_local_path
     from taskspec._convert import (
         Format,
         convert,
@@ -68,9 +69,11 @@ __all__ = [
     "Verification",
     "Violation",
     "agent_view",
+    "artifact_path",
     "convert",
     "derive_difficulty",
     "format_for_path",
+    "is_local_path",
     "load",
     "marshal",
     "marshal_binpb",
@@ -111,9 +114,11 @@ _LAZY: dict[str, str] = {
     "Verification": "taskspec.v1.taskspec_pb2",
     "Violation": "taskspec._errors",
     "agent_view": "taskspec._agent",
+    "artifact_path": "taskspec._artifacts",
     "convert": "taskspec._convert",
     "derive_difficulty": "taskspec._difficulty",
     "format_for_path": "taskspec._convert",
+    "is_local_path": "taskspec._artifacts",
     "load": "taskspec._io",
     "marshal": "taskspec._convert",
     "marshal_binpb": "taskspec._convert",

@@ -1,0 +1,88 @@
+"""Artifact paths resolved inside a workspace, never outside it.
+
+The contract says a solution artifact's path is relative to the task's
+workspace, but the Go package accepts any string there, so the parser must
+too: ``../../etc/passwd``, ``/etc/passwd`` and ``a\\0b`` are all valid
+TaskSpecs. A harness that joins such a path to its workspace can be led
+outside it. :func:`artifact_path` is the one safe way to make the join,
+in the spirit of Go's ``filepath.IsLocal`` and ``os.Root``: it refuses a
+path that is empty, absolute (on any platform: ``/x``, ``C:\\x``,
+``\\\\host\\share``), holds a NUL byte, or climbs out with ``..`` (``\\``
+counts as a separator too, so a path means the same on every platform);
+and, since a symbolic link inside the workspace can point anywhere, it
+refuses a path whose real location is outside the workspace's.
+:func:`is_local_path` is the check without the file system, for linters
+such as ``taskspec validate --strict-paths``. The Go library has the same
+two functions, with the same rules and words.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Final
+
+from taskspec._errors import TaskSpecError, Violation
+from taskspec.bridge._gostr import go_quote
+
+__all__ = ["artifact_path", "is_local_path", "local_path_problem"]
+
+#: A drive letter (``C:``), which makes a path absolute or drive-relative on Windows.
+_DRIVE: Final = re.compile(r"^[A-Za-z]:")
+
+
+def local_path_problem(path: str) -> str:
+    """Why *path* is not a local path, or "" when it is."""
+    if path == "":
+        return "the path is empty: it names no file"
+    if "\x00" in path:
+        return "the path holds a NUL byte"
+    parts = path.replace("\\", "/")
+    if parts.startswith("/") or _DRIVE.match(parts):
+        return "the path is absolute: artifact paths are relative to the workspace"
+    depth = 0
+    for part in parts.split("/"):
+        if part == "..":
+            depth -= 1
+            if depth < 0:
+                return "the path climbs out of the workspace with .."
+        elif part not in ("", "."):
+            depth += 1
+    return ""
+
+
+def is_local_path(path: str) -> bool:
+    """Whether *path* stays inside any directory it is joined to, as Go's ``filepath.IsLocal``.
+
+    Lexical only: symbolic links are :func:`artifact_path`'s to check.
+    """
+    return local_path_problem(path) == ""
+
+
+def artifact_path(workspace: str | os.PathLike[str], path: str) -> Path:
+    """*path* joined to *workspace*, refused with a TaskSpecError when it would leave it.
+
+    The result is the lexical join (``workspace/path``, normalised); the
+    check also resolves symbolic links of both, so that a link inside the
+    workspace that points out of it is refused too. The file need not
+    exist.
+    """
+    problem = local_path_problem(path)
+    root = Path(workspace)
+    if not problem:
+        joined = Path(os.path.normpath(root / path.replace("\\", "/")))
+        real_root = os.path.realpath(root)
+        real = os.path.realpath(joined)
+        if os.path.commonpath([real_root, real]) != real_root:
+            problem = "the path leads out of the workspace through a symbolic link"
+        else:
+            return joined
+    raise TaskSpecError(
+        [
+            Violation(
+                "solution_artifacts.path",
+                f"artifact path {go_quote(path)} is not allowed: {problem}",
+            )
+        ]
+    )
