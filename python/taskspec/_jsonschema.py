@@ -46,7 +46,7 @@ from typing import Any, Final
 
 from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
 
-from taskspec._limits import INT64_MAX, INT64_MIN
+from taskspec._limits import INT64_MAX, INT64_MIN, MAX_DOCUMENT_BYTES, MAX_NODES
 from taskspec._rules import BY_FIELD, RULES, Keyword, Rule
 from taskspec.bridge import _layout
 from taskspec.bridge._gostr import _GO_SPACE
@@ -93,7 +93,8 @@ NOT_IN_SCHEMA: Final[Mapping[str, str]] = MappingProxyType(
         "input that is not UTF-8 (invalid bytes, UTF-16, UTF-32)": (
             "the schema applies to decoded text, not to bytes."
         ),
-        "documents over 16 MiB, or over 100,000 nodes after alias expansion": (
+        f"documents over {MAX_DOCUMENT_BYTES // (1 << 20)} MiB, or over {MAX_NODES:,} nodes"
+        " after alias expansion": (
             "the parser's resource bounds are about the text, not the data it denotes."
         ),
     }
