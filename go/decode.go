@@ -2,11 +2,11 @@ package taskspec
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"math/big"
+	"reflect"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -35,8 +35,11 @@ const decodePrefix = errPrefix + "decode task spec: "
 // the same cases, with their reasons, in STRICTER_THAN_GO.
 //
 // Every document the Go package rejects is rejected with the Go package's
-// own message instead, so a StrictError only ever appears where the Go
-// package would have returned a spec.
+// own message instead, so a StrictError only appears where the Go package
+// would have returned a spec, with one exception: the budgets. A document
+// over MaxNodes nodes or MaxDepth levels is refused before yaml.v3 builds
+// it (that is what makes the budget cheap), with the same StrictError the
+// Python library gives, whatever the Go package would have said.
 type StrictError struct {
 	FieldPath string // the field, "" for the document as a whole
 	Line      int    // 1-based, 0 when unknown
@@ -143,44 +146,54 @@ func decode(data []byte) (*eval.TaskSpec, map[string]position, error) {
 	if hasWideBOM(data) {
 		return nil, nil, &StrictError{Line: 1, Column: 1, Reason: "UTF-16 and UTF-32 input is not supported: sidecars are UTF-8"}
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var doc yaml.Node
-	if err := dec.Decode(&doc); err != nil {
-		return nil, nil, fmt.Errorf("%s%w", decodePrefix, err)
+	doc, dec, err := parseWithinBounds(data)
+	if err != nil {
+		return nil, nil, err
 	}
-	var m eval.TaskSpec
-	decErr := doc.Decode(&m)
-	w := walker{data: data, pos: make(map[string]position, 24)}
-	if decErr == nil {
-		w.document(&doc)
-	}
-	if decErr != nil || w.unknown {
-		var strict eval.TaskSpec
-		if err := strictDecode(data, &strict); err != nil {
+	w := walker{data: data, pos: make(map[string]position, 24), budget: MaxNodes}
+	w.document(doc)
+	if w.large != nil {
+		if err := w.large.check(&w); err != nil {
 			return nil, nil, err
 		}
-		if decErr != nil { // cannot happen: the strict decoder checks a superset
+	}
+	var m eval.TaskSpec
+	if w.budget >= 0 { // past the budget, aliases expand too far to be worth decoding
+		decErr := w.decodeMirror(doc, &m)
+		if w.large != nil && (decErr != nil || w.unknown) {
+			// The Go package's decoder would spend seconds on the large
+			// mapping: the error is yaml.v3's, written here.
+			if decErr == nil {
+				decErr = &yaml.TypeError{Errors: w.typeErrs}
+			}
 			return nil, nil, fmt.Errorf("%s%w", decodePrefix, decErr)
 		}
+		if decErr != nil || w.unknown {
+			var strict eval.TaskSpec
+			if err := strictDecode(data, &strict); err != nil {
+				return nil, nil, err
+			}
+			if decErr != nil { // cannot happen: the strict decoder checks a superset
+				return nil, nil, fmt.Errorf("%s%w", decodePrefix, decErr)
+			}
+		}
+	}
+	// The stricter rules, in the order the Python library meets them: its
+	// parser refuses a ':' ending a plain scalar in [] or {} and a second
+	// document, then it looks for marks at line starts, then it walks.
+	if bytes.ContainsAny(data, "[{") {
+		if err := w.flowColons(doc); err != nil {
+			return nil, nil, err
+		}
+	}
+	if line, more := dec.more(doc); more {
+		return nil, nil, &StrictError{Line: line, Reason: "more than one YAML document: the Go package reads the first and ignores the rest silently"}
+	}
+	if err := w.lineStartBOM(doc); err != nil {
+		return nil, nil, err
 	}
 	if w.err != nil {
 		return nil, nil, w.err
-	}
-	var next yaml.Node
-	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
-		line := 0
-		if err == nil {
-			line = next.Line
-		}
-		return nil, nil, &StrictError{Line: line, Reason: "more than one YAML document: the Go package reads the first and ignores the rest silently"}
-	}
-	if err := w.lineStartBOM(&doc); err != nil {
-		return nil, nil, err
-	}
-	if bytes.ContainsAny(data, "[{") {
-		if err := w.flowColons(&doc); err != nil {
-			return nil, nil, err
-		}
 	}
 	return &m, w.pos, nil
 }
@@ -204,11 +217,20 @@ func hasWideBOM(data []byte) bool {
 // stricter-rule violation in err, whether any struct mapping has a key the
 // struct lacks in unknown, and the position of each field's value in pos.
 type walker struct {
-	data    []byte
-	lines   []int // byte offset of each line start, computed on first use
-	pos     map[string]position
-	unknown bool
-	err     *StrictError
+	data  []byte
+	lines []int // byte offset of each line start, computed on first use
+	// The last position offset converted, to go on from.
+	lastLine, lastColumn, lastAt int
+	pos                          map[string]position
+	unknown                      bool
+	err                          *StrictError
+	budget                       int // nodes the walk may still visit, alias expansions included
+
+	// typeErrs lists the unknown fields in yaml.v3's words and order, for
+	// the documents whose error this package writes itself (see large).
+	typeErrs []string
+	// large holds the mappings too large for yaml.v3's duplicate check.
+	large *largeMappings
 }
 
 func (w *walker) fail(n *yaml.Node, path, format string, args ...any) {
@@ -243,7 +265,7 @@ func (w *walker) document(doc *yaml.Node) {
 	}
 	root := deref(doc.Content[0])
 	if root.Kind == yaml.MappingNode {
-		w.mapping(root, "", specFields)
+		w.mapping(root, "", specFields, mirrorType)
 	}
 }
 
@@ -283,22 +305,65 @@ var (
 	}
 )
 
-func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field) {
+func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field, typ reflect.Type) {
+	if len(n.Content) > 2*largeMapping {
+		w.noteLarge(n, path, typ)
+	}
+	seen := make(map[string]*yaml.Node, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := deref(n.Content[i]), n.Content[i+1]
+		dv := deref(v)
+		if !w.count(dv, "", 1) {
+			return
+		}
 		if !w.key(k, path) {
 			continue
 		}
 		f, ok := fields[k.Value]
 		if !ok {
 			w.unknown = true
+			w.typeErrs = append(w.typeErrs, fmt.Sprintf("line %d: field %s not found in type %s", n.Content[i].Line, k.Value, typ))
 			continue
 		}
 		sub := join(path, k.Value)
-		dv := deref(v)
+		if first, dup := seen[k.Value]; dup {
+			w.duplicate(k, first, dv, sub)
+			continue
+		}
+		seen[k.Value] = k
 		w.pos[sub] = position{dv.Line, dv.Column}
-		w.value(dv, sub, f)
+		w.value(dv, sub, f, fieldType(typ, k.Value))
 	}
+}
+
+// count spends n of the walk's node budget on node, which is visited once
+// for each alias that leads to it, and reports whether any is left. An alias
+// costs one node where it is written, but the walk visits what it names
+// each time, so this is what bounds a document of nested aliases (a
+// "billion laughs"), as the Python library's walk bounds it.
+func (w *walker) count(node *yaml.Node, path string, n int) bool {
+	if w.budget < 0 {
+		return false
+	}
+	w.budget -= n
+	if w.budget < 0 {
+		w.fail(node, path, "document expands to more than %d nodes", MaxNodes)
+		return false
+	}
+	return true
+}
+
+// duplicate refuses a key seen before in the same mapping. yaml.v3 finds
+// two keys written alike; a key spelled through an alias (&k edge_count,
+// then *k : 3) it does not, and keeps the last value silently. The position
+// is the second key's, or its value's when the key is an alias, which
+// stands where the anchored key was written, earlier.
+func (w *walker) duplicate(k, first, value *yaml.Node, path string) {
+	at := k
+	if k.Line < first.Line || (k.Line == first.Line && k.Column <= first.Column) {
+		at = value
+	}
+	w.fail(at, path, "duplicate key %s (first defined at line %d)", strconv.Quote(k.Value), first.Line)
 }
 
 // key checks a mapping key: no null keys (yaml.v3 skips the entry
@@ -343,7 +408,7 @@ func (w *walker) stringOK(n *yaml.Node, path string) bool {
 	return false
 }
 
-func (w *walker) value(n *yaml.Node, path string, f field) {
+func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
 	switch f.kind {
 	case kString:
 		if n.Kind == yaml.ScalarNode {
@@ -355,10 +420,10 @@ func (w *walker) value(n *yaml.Node, path string, f field) {
 		}
 	case kMessage:
 		if n.Kind == yaml.MappingNode {
-			w.mapping(n, path, f.sub)
+			w.mapping(n, path, f.sub, typ)
 		}
 	case kStringList, kMessageList:
-		if n.Kind != yaml.SequenceNode {
+		if n.Kind != yaml.SequenceNode || !w.count(n, path, len(n.Content)) {
 			return
 		}
 		for i, item := range n.Content {
@@ -375,20 +440,36 @@ func (w *walker) value(n *yaml.Node, path string, f field) {
 			if f.kind == kStringList && item.Kind == yaml.ScalarNode {
 				w.stringOK(item, ipath)
 			} else if f.kind == kMessageList && item.Kind == yaml.MappingNode {
-				w.mapping(item, ipath, f.sub)
+				w.mapping(item, ipath, f.sub, typ)
+			}
+			if w.budget < 0 {
+				return
 			}
 		}
 	case kIntMap:
 		if n.Kind != yaml.MappingNode {
 			return
 		}
+		if len(n.Content) > 2*largeMapping {
+			w.noteLarge(n, path, typ)
+		}
+		seen := make(map[string]*yaml.Node, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := deref(n.Content[i]), deref(n.Content[i+1])
+			if !w.count(v, "", 1) {
+				return
+			}
 			if !w.key(k, path) {
 				continue
 			}
+			sub := fmt.Sprintf("%s[%q]", path, k.Value)
+			if first, dup := seen[k.Value]; dup {
+				w.duplicate(k, first, v, sub)
+				continue
+			}
+			seen[k.Value] = k
 			if v.Kind == yaml.ScalarNode {
-				w.integer(v, fmt.Sprintf("%s[%q]", path, k.Value))
+				w.integer(v, sub)
 			}
 		}
 	}
@@ -493,11 +574,17 @@ func (w *walker) offset(line, column int) int {
 	if line < 1 || line > len(w.lines) {
 		return -1
 	}
-	at := w.lines[line-1]
-	for c := 1; c < column && at < len(w.data); c++ {
+	at, c := w.lines[line-1], 1
+	if w.lastLine == line && w.lastColumn <= column {
+		// Nodes are asked for in document order: go on from the last one,
+		// so that a long line of many nodes is walked once, not once each.
+		at, c = w.lastAt, w.lastColumn
+	}
+	for ; c < column && at < len(w.data); c++ {
 		_, size := utf8.DecodeRune(w.data[at:])
 		at += size
 	}
+	w.lastLine, w.lastColumn, w.lastAt = line, column, at
 	return at
 }
 
@@ -555,15 +642,15 @@ func (w *walker) lineStartBOM(doc *yaml.Node) *StrictError {
 			spans = append(spans, [2]int{start, quotedEnd(w.data, start, n.Style&yaml.DoubleQuotedStyle != 0)})
 		}
 	})
+	// Both lists are in document order, so one pass over each decides
+	// every mark: a document of many quoted scalars and many marks costs
+	// their sum, not their product.
+	k := 0
 	for _, b := range at {
-		inside := false
-		for _, s := range spans {
-			if s[0] <= b && b < s[1] {
-				inside = true
-				break
-			}
+		for k < len(spans) && spans[k][1] <= b {
+			k++
 		}
-		if !inside {
+		if k == len(spans) || b < spans[k][0] {
 			line := bytes.Count(w.data[:b], []byte("\n")) + 1
 			return &StrictError{Line: line, Column: 1, Reason: "byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it"}
 		}
@@ -602,14 +689,14 @@ func quotedEnd(data []byte, start int, double bool) int {
 func (w *walker) flowColons(doc *yaml.Node) *StrictError {
 	var found *yaml.Node
 	visit(doc, func(n *yaml.Node) {
-		if found != nil || n.Style&yaml.FlowStyle == 0 || (n.Kind != yaml.SequenceNode && n.Kind != yaml.MappingNode) {
+		if n.Style&yaml.FlowStyle == 0 || (n.Kind != yaml.SequenceNode && n.Kind != yaml.MappingNode) {
 			return
 		}
 		for _, c := range n.Content {
 			if c.Kind == yaml.ScalarNode && c.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) == 0 &&
-				strings.HasSuffix(c.Value, ":") {
-				found = c
-				return
+				strings.HasSuffix(c.Value, ":") &&
+				(found == nil || c.Line < found.Line || (c.Line == found.Line && c.Column < found.Column)) {
+				found = c // the first in the text, as a parser meets it
 			}
 		}
 	})

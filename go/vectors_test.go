@@ -87,21 +87,46 @@ func loadVectors(t testing.TB, kind string) []vector {
 
 // stricter lists the vectors the Go package accepts (or rejects only in
 // Validate) and both libraries reject on purpose.
-func stricter(t testing.TB) map[string]bool {
+// A refusal is one entry of stricter.json: the exact StrictError both
+// libraries give for a vector.
+type refusal struct {
+	Rule      string `json:"rule"`
+	FieldPath string `json:"field_path"`
+	Line      int    `json:"line"`
+	Reason    string `json:"reason"`
+}
+
+// stricter reads stricter.json: the vectors both libraries refuse on
+// purpose where the Go package accepts them (or rejects them only in
+// Validate), and the vectors refused first by a shared budget.
+func stricter(t testing.TB) (cases, budgets map[string]refusal) {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(vectorsDir, "..", "stricter.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc struct{ Vectors map[string]json.RawMessage }
+	var doc struct{ Vectors, Budgets map[string]refusal }
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
-	out := make(map[string]bool, len(doc.Vectors))
-	for name := range doc.Vectors {
-		out[name] = true
+	if len(doc.Vectors) == 0 || len(doc.Budgets) == 0 {
+		t.Fatal("stricter.json: empty tables")
 	}
-	return out
+	return doc.Vectors, doc.Budgets
+}
+
+// checkRefusal reports how err differs from the listed refusal.
+func checkRefusal(t *testing.T, name string, err error, want refusal) {
+	t.Helper()
+	var strict *taskspec.StrictError
+	if !errors.As(err, &strict) {
+		t.Errorf("%s (%s): want a *StrictError, got %v", name, want.Rule, err)
+		return
+	}
+	got := refusal{Rule: want.Rule, FieldPath: strict.FieldPath, Line: strict.Line, Reason: strict.Reason}
+	if got != want {
+		t.Errorf("%s: refused with\n  %+v\nwant\n  %+v", name, got, want)
+	}
 }
 
 func enumOrFail[E any](t testing.TB, parse func(string) (E, error), s string) E {
@@ -171,14 +196,11 @@ func TestCanonicalVectorsParseToTheRecordedSpecAndMarshalByteForByte(t *testing.
 }
 
 func TestAcceptedVectorsDecodeToTheRecordedSpec(t *testing.T) {
-	listed := stricter(t)
+	listed, _ := stricter(t)
 	for _, v := range loadVectors(t, "accepted") {
 		spec, err := taskspec.ParseYAML(v.data)
-		if listed[v.name] {
-			var strict *taskspec.StrictError
-			if !errors.As(err, &strict) {
-				t.Errorf("%s (%s): want a *StrictError, got %v", v.name, v.Note, err)
-			}
+		if want, ok := listed[v.name]; ok {
+			checkRefusal(t, v.name, err, want)
 			continue
 		}
 		if err != nil {
@@ -199,7 +221,7 @@ func TestAcceptedVectorsDecodeToTheRecordedSpec(t *testing.T) {
 }
 
 func TestRejectedVectorsAreRejectedWithTheGoPackagesMessage(t *testing.T) {
-	listed := stricter(t)
+	listed, budgets := stricter(t)
 	for _, v := range loadVectors(t, "rejected") {
 		spec, err := taskspec.ParseYAML(v.data)
 		if err == nil {
@@ -209,11 +231,12 @@ func TestRejectedVectorsAreRejectedWithTheGoPackagesMessage(t *testing.T) {
 		if spec != nil {
 			t.Errorf("%s: spec returned with an error", v.name)
 		}
-		var strict *taskspec.StrictError
-		if listed[v.name] {
-			if !errors.As(err, &strict) {
-				t.Errorf("%s (%s): want a *StrictError, got %v", v.name, v.Note, err)
-			}
+		if want, ok := listed[v.name]; ok {
+			checkRefusal(t, v.name, err, want)
+			continue
+		}
+		if want, ok := budgets[v.name]; ok {
+			checkRefusal(t, v.name, err, want)
 			continue
 		}
 		if err.Error() != v.GoError {

@@ -10,7 +10,8 @@ either bound. The tests assert the outcomes; only this script times them.
 
 - Python: ``taskspec.parse_task_spec`` in ``python -c``.
 - Go: the Go library's ``ParseYAML``, through the conformance consumer's
-  ``lib_parse`` request (``make conform`` builds it).
+  ``lib_parse_file`` request, which reads the file itself so that no
+  transport is timed (``make conform`` builds it).
 
 Usage: ``python scripts/hostile.py [--only SUBSTRING] [--timeout 20]``
 (``make hostile``). Exit status 1 when a case is over a bound or a process
@@ -20,7 +21,6 @@ failed in any way other than a clean refusal.
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import os
 import resource
@@ -30,6 +30,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFORM = ROOT / ".bin" / "taskspec-conform"
@@ -147,9 +148,7 @@ def _run_python(path: Path, timeout: float) -> tuple[str, float, float]:
 
 
 def _run_go(path: Path, timeout: float) -> tuple[str, float, float]:
-    request = json.dumps(
-        {"op": "lib_parse", "yaml_b64": base64.b64encode(path.read_bytes()).decode("ascii")}
-    )
+    request = json.dumps({"op": "lib_parse_file", "path": str(path)})
     return _waited([str(CONFORM), "serve"], request.encode() + b"\n", timeout, _go_outcome)
 
 
@@ -166,42 +165,93 @@ def _go_outcome(out: str) -> str:
     return "refused: " + error.splitlines()[0][:100]
 
 
+#: Runs argv[2:] and writes its peak resident memory, in kilobytes, to the file
+#: argv[1]. Linux charges a process started by exec with the peak of the
+#: process it was forked from, so a case started directly by this script,
+#: which holds the corpus, would report this script's peak; started from
+#: this small launcher, it reports its own (plus the launcher's few MB).
+_LAUNCHER = (
+    "import os, sys\n"
+    "pid = os.fork()\n"
+    "if pid == 0:\n"
+    "    os.execv(sys.argv[2], sys.argv[2:])\n"
+    "_, status, usage = os.wait4(pid, 0)\n"
+    "open(sys.argv[1], 'w').write(str(usage.ru_maxrss))\n"
+    "sys.exit(os.waitstatus_to_exitcode(status))\n"
+)
+
+
 def _waited(
     argv: list[str], stdin: bytes, timeout: float, outcome: Callable[[str], str]
 ) -> tuple[str, float, float]:
-    """Run *argv* in a new process and reap it with wait4, for its own peak memory."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out, stderr=err)
-        assert proc.stdin is not None
-        try:
-            proc.stdin.write(stdin)
-            proc.stdin.close()
-        except BrokenPipeError:
-            pass
-        deadline = start + timeout
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.perf_counter() > deadline:
-                proc.kill()
-                _, status, usage = os.wait4(proc.pid, 0)
-                proc.returncode = -9
-                return f"TIMEOUT after {timeout:.0f} s", timeout, _peak_mb(usage)
-            time.sleep(0.005)
-        elapsed = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        text = out.read().decode(errors="replace").strip()
-        if proc.returncode != 0:
-            return (
-                f"CRASH ({proc.returncode}): {err.read().decode(errors='replace')[-200:]}",
-                elapsed,
-                _peak_mb(usage),
-            )
-        return outcome(text), elapsed, _peak_mb(usage)
+    """Run *argv* in a new process, through the launcher, for its own peak memory."""
+    with (
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+        tempfile.NamedTemporaryFile() as peak,
+    ):
+        launcher = [sys.executable, "-c", _LAUNCHER, peak.name, *argv]
+        result = _reaped(launcher, stdin, timeout, outcome, out=out, err=err)
+        kilobytes = Path(peak.name).read_text() or "nan"
+        return result[0], result[1], float(kilobytes) / 1024
+
+
+def _reaped(
+    argv: list[str],
+    stdin: bytes,
+    timeout: float,
+    outcome: Callable[[str], str],
+    *,
+    out: Any,
+    err: Any,
+) -> tuple[str, float, float]:
+    """Run *argv* in its own session, so that a timeout kills the case with its launcher."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        argv, stdin=subprocess.PIPE, stdout=out, stderr=err, start_new_session=True
+    )
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(stdin)
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass
+    deadline = start + timeout
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.perf_counter() > deadline:
+            os.killpg(proc.pid, 9)
+            _, status, usage = os.wait4(proc.pid, 0)
+            proc.returncode = -9
+            return f"TIMEOUT after {timeout:.0f} s", timeout, _peak_mb(usage)
+        time.sleep(0.005)
+    elapsed = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    out.seek(0)
+    err.seek(0)
+    text = out.read().decode(errors="replace").strip()
+    if proc.returncode != 0:
+        return (
+            f"CRASH ({proc.returncode}): {err.read().decode(errors='replace')[-200:]}",
+            elapsed,
+            _peak_mb(usage),
+        )
+    return outcome(text), elapsed, _peak_mb(usage)
+
+
+def _write(out: Path, max_bytes: int) -> int:
+    """Write the cases to *out* as NN.yaml, with names.json mapping file to case name."""
+    out.mkdir(parents=True, exist_ok=True)
+    names = {}
+    for i, (name, build) in enumerate(corpus()):
+        data = build()
+        if len(data) <= max_bytes:
+            (out / f"{i:02d}.yaml").write_bytes(data)
+            names[f"{i:02d}.yaml"] = name
+    (out / "names.json").write_text(json.dumps(names, indent=1), encoding="utf-8")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -210,7 +260,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--timeout", type=float, default=20.0, help="seconds before a case is killed"
     )
+    parser.add_argument(
+        "--write",
+        metavar="DIR",
+        help="run nothing: write each case of at most --max-bytes to DIR, for the tests",
+    )
+    parser.add_argument("--max-bytes", type=int, default=4 * MB)
     args = parser.parse_args(argv)
+    if args.write:
+        return _write(Path(args.write), args.max_bytes)
     if not CONFORM.exists():
         print(f"{CONFORM} is missing: run make conform", file=sys.stderr)
         return 2

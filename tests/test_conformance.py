@@ -23,6 +23,7 @@ from taskspec.bridge._decode import STRICTER_THAN_GO
 from tests.conformance.gobridge import GoConsumer, GoResult, spec_from_json, spec_to_json
 from tests.vectors import (
     Vector,
+    budget_refusals,
     check_each,
     first_difference,
     in_memory_stricter_rules,
@@ -407,11 +408,13 @@ def test_signal_keys_yaml_v3_cannot_order_are_written_so_that_go_reads_them(
     assert taskspec.parse_task_spec(data) == spec
 
 
-def test_each_stricter_case_is_refused_with_the_listed_path_line_and_reason() -> None:
+@pytest.mark.parametrize("table", ["stricter", "budgets"])
+def test_each_stricter_case_is_refused_with_the_listed_path_line_and_reason(table: str) -> None:
     """stricter.json gives each refusal's exact text; the Go library's tests hold Go to it too."""
-    table = stricter()
+    cases = stricter() if table == "stricter" else budget_refusals()
+    assert cases
     for vec in load("accepted") + load("rejected"):
-        case = table.get(vec.name)
+        case = cases.get(vec.name)
         if case is None:
             continue
         with pytest.raises(DecodeError) as info:

@@ -7,11 +7,14 @@ input that once escaped the exception family.
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from taskspec import TaskSpec, _api
+from taskspec import DecodeError, TaskSpec, Violation, _api
 from taskspec.bridge import _decode
 from tests.conformance.gobridge import GoConsumer
 from tests.fuzz import fuzz_diff, fuzz_parse
@@ -84,6 +87,39 @@ def test_the_libraries_agree_on_every_seed_and_escape(go: GoConsumer) -> None:
     for doc in ESCAPES.values():
         fuzz_diff.check(doc, go)
     assert count > 1000
+
+
+def _hostile_corpus(tmp: Path) -> dict[str, bytes]:
+    """The cases of ``make hostile`` (scripts/hostile.py) under 4 MiB, by name."""
+    script = Path(__file__).resolve().parent.parent / "scripts" / "hostile.py"
+    subprocess.run([sys.executable, str(script), "--write", str(tmp)], check=True)
+    names = json.loads((tmp / "names.json").read_text(encoding="utf-8"))
+    return {name: (tmp / file).read_bytes() for file, name in names.items()}
+
+
+def test_the_libraries_agree_on_the_hostile_corpus(go: GoConsumer, tmp_path: Path) -> None:
+    """Budgets, large mappings, aliases: the same outcome, and the same refusal word for word."""
+    corpus = _hostile_corpus(tmp_path)
+    for data in corpus.values():
+        fuzz_diff.check(data, go)
+    assert len(corpus) >= 15
+
+
+def test_a_different_refusal_is_caught(
+    go: GoConsumer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    doc = _hostile_corpus(tmp_path)["100,001 test_cmd items"]
+    real = fuzz_diff._python
+
+    def moved(data: bytes) -> tuple[str, object]:
+        kind, err = real(data)
+        assert isinstance(err, DecodeError)
+        (v,) = err.violations
+        return kind, DecodeError([Violation(v.field_path, v.message, v.line + 1, v.column)])
+
+    monkeypatch.setattr(fuzz_diff, "_python", moved)
+    with pytest.raises(AssertionError, match="refusals differ"):
+        fuzz_diff.check(doc, go)
 
 
 def test_a_disagreement_is_caught(go: GoConsumer, monkeypatch: pytest.MonkeyPatch) -> None:

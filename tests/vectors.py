@@ -24,6 +24,7 @@ __all__ = [
     "STRICTER_FILE",
     "VECTORS_DIR",
     "Vector",
+    "budget_refusals",
     "check_each",
     "first_difference",
     "in_memory_stricter_rules",
@@ -73,6 +74,14 @@ def stricter() -> Mapping[str, Mapping[str, Any]]:
     table = json.loads(STRICTER_FILE.read_text(encoding="ascii"))
     vectors: dict[str, dict[str, Any]] = table["vectors"]
     return vectors
+
+
+def budget_refusals() -> Mapping[str, Mapping[str, Any]]:
+    """stricter.json's ``budgets`` table: vectors the Go package rejects with its own
+    message that both libraries refuse first with a shared budget's message."""
+    table = json.loads(STRICTER_FILE.read_text(encoding="ascii"))
+    budgets: dict[str, dict[str, Any]] = table["budgets"]
+    return budgets
 
 
 def in_memory_stricter_rules() -> Mapping[str, str]:

@@ -9,8 +9,10 @@ The two libraries promise the same contract, so for any bytes whatsoever:
 - when both refuse, they refuse at the same stage: a broken rule
   (``ValidationError`` / ``*ValidationError``, with the same violations:
   field path, message, line and column) or a document they will not read
-  (``DecodeError`` / a decode or strict error; the wording of those differs
-  by design, since Go's are yaml.v3's);
+  (``DecodeError`` / a decode or strict error; the wording of a decode
+  error differs by design, since Go's are yaml.v3's, but a strict error is
+  one of the rules both libraries share, so its field path, reason and line
+  must be Python's, word for word);
 - the Go side never panics.
 
 The Go library is driven through the conformance consumer's ``lib_parse``
@@ -59,7 +61,7 @@ def _python(data: bytes) -> tuple[str, Any]:
     except ValidationError as err:
         return "validate", [(v.field_path, v.message, v.line, v.column) for v in err.violations]
     except DecodeError as err:
-        return "decode", str(err)
+        return "decode", err
 
 
 def check(data: bytes, go: Any = None) -> None:
@@ -85,6 +87,15 @@ def check(data: bytes, go: Any = None) -> None:
         assert marshal_yaml(value) == base64.b64decode(res["yaml_b64"]), (
             f"the libraries write different YAML for {data[:200]!r}"
         )
+    elif res.get("error_kind") == "strict":
+        # Go refuses what the Go package would read: the refusal is one of
+        # the rules both libraries share, and must be the same, word for word.
+        (theirs,) = res["violations"]
+        got = value.violations[0]
+        prefix = f"{got.field_path}: " if got.field_path else ""
+        ours = (got.field_path, got.message.removeprefix(prefix), got.line)
+        want = (theirs["field_path"], theirs["message"], theirs["line"])
+        assert ours == want, f"refusals differ on {data[:200]!r}: {ours} != {want}"
     elif kind == "validate":
         theirs = [
             (v["field_path"], v["message"], v["line"], v["column"]) for v in res["violations"]

@@ -35,7 +35,10 @@ package main
 //	{"op":"lib_parse","yaml_b64":B}     taskspec.ParseYAML
 //	  -> {"ok":true,"binpb_b64":M,"yaml_b64":B}  (B = taskspec.MarshalYAML of M)
 //	  or {"ok":false,"error":E,"error_kind":K,"violations":[V,...]}
-//	     K is "validate" (violations set), "strict" or "decode"
+//	     K is "validate" (violations set), "strict" (one violation: the
+//	     StrictError's path, reason, line and column) or "decode"
+//	{"op":"lib_parse_file","path":P}    taskspec.ParseYAML of the file P, answering
+//	  {"ok":true} or the error as lib_parse does: for timing, with no transport cost
 //	{"op":"lib_marshal","binpb_b64":M}  taskspec.MarshalYAML -> {"ok":true,"yaml_b64":B}
 //	{"op":"lib_validate","binpb_b64":M} taskspec.Violations and Validate
 //	  -> {"ok":true,"violations":[V,...],"validate_error":"" or message}
@@ -59,6 +62,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"reflect"
 
 	"go.yaml.in/yaml/v3"
@@ -78,6 +82,7 @@ type request struct {
 	BinpbB64 *string         `json:"binpb_b64,omitempty"`
 	JSON     *string         `json:"json,omitempty"`
 	Texts    []string        `json:"texts,omitempty"`
+	Path     *string         `json:"path,omitempty"`
 }
 
 type response struct {
@@ -275,8 +280,17 @@ func dispatch(req *request) (*response, error) {
 			return nil, fmt.Errorf("the eval package cannot read taskspec.MarshalYAML's bytes: %w", err)
 		}
 		return specResponse(spec)
-	case "lib_parse":
-		data, err := needBytes(req.Op, "yaml_b64", req.YAMLB64)
+	case "lib_parse", "lib_parse_file":
+		var data []byte
+		var err error
+		if req.Op == "lib_parse_file" {
+			if req.Path == nil {
+				return nil, badRequest("lib_parse_file needs path")
+			}
+			data, err = os.ReadFile(*req.Path)
+		} else {
+			data, err = needBytes(req.Op, "yaml_b64", req.YAMLB64)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -290,8 +304,12 @@ func dispatch(req *request) (*response, error) {
 				resp.ErrorKind, resp.Violations = "validate", violationsJSON(verr.Violations)
 			case errors.As(err, &serr):
 				resp.ErrorKind = "strict"
+				resp.Violations = &[]violation{{FieldPath: serr.FieldPath, Message: serr.Reason, Line: serr.Line, Column: serr.Column}}
 			}
 			return resp, err
+		}
+		if req.Op == "lib_parse_file" {
+			return &response{OK: true}, nil
 		}
 		bin, err := wireMarshal.Marshal(msg)
 		if err != nil {

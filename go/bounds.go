@@ -1,0 +1,419 @@
+package taskspec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// The node and depth budgets, checked before anything costs much.
+//
+// A document may hold at most MaxNodes nodes (every scalar, alias, mapping
+// and sequence, as a YAML parser's events count them) and nest at most
+// MaxDepth collections. The Python library counts libyaml's events; yaml.v3
+// is a port of libyaml and gives one node per event, so counting the nodes
+// of yaml.v3's tree in document order finds the same first node past
+// either bound, and both libraries report it at the same line and column
+// with the same message.
+//
+// Counting a tree is cheap, but building it is not: yaml.v3 spends about a
+// microsecond and several hundred bytes on each node, so a 10 MB flow
+// sequence of five million scalars would cost seconds and gigabytes before
+// the count could refuse it. So a document that might be over a bound is
+// first scanned for where it goes over, and only the text before that
+// point, with its open brackets closed, is given to yaml.v3: the nodes
+// before the cut are the document's own nodes, so their count and
+// positions are exact. The scan only chooses where to cut; if the cut text
+// turns out to be within bounds, or does not parse, the whole document is
+// parsed instead, so an imprecise scan can cost time but never change an
+// answer.
+
+// cheapDepthBound is the number of bytes, or of collection openers, below
+// which a document cannot be nested past MaxDepth in a way that costs
+// anything to find (the Python library's _CHEAP_DEPTH_BOUND).
+const cheapDepthBound = 1000
+
+// mightExceedBounds reports whether data could hold more than MaxNodes
+// nodes or nest deeper than cheaply checked. Every node takes at least half
+// a byte of source ({a,b} is two nodes in two bytes), and every level of
+// nesting needs one of "[{-?".
+func mightExceedBounds(data []byte) bool {
+	if 2*len(data)+2 > MaxNodes {
+		return true
+	}
+	if len(data) <= cheapDepthBound {
+		return false
+	}
+	openers := 0
+	for _, c := range data {
+		switch c {
+		case '[', '{', '-', '?':
+			openers++
+		}
+	}
+	return openers > cheapDepthBound
+}
+
+// boundsError returns the error for the first node of the document rooted
+// at doc that takes it past MaxNodes nodes or MaxDepth levels, or nil.
+// Aliases count once, where they are written; their expansion is bounded
+// by the walk.
+func boundsError(doc *yaml.Node) *StrictError {
+	type frame struct {
+		n     *yaml.Node
+		depth int
+	}
+	budget := MaxNodes
+	stack := make([]frame, 0, 64)
+	for i := len(doc.Content) - 1; i >= 0; i-- {
+		stack = append(stack, frame{doc.Content[i], 0})
+	}
+	for len(stack) > 0 {
+		f := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		budget--
+		depth := f.depth
+		if f.n.Kind == yaml.MappingNode || f.n.Kind == yaml.SequenceNode {
+			depth++
+			if depth > MaxDepth {
+				return &StrictError{Line: f.n.Line, Column: f.n.Column,
+					Reason: fmt.Sprintf("document is nested deeper than %d levels", MaxDepth)}
+			}
+		}
+		if budget < 0 {
+			return &StrictError{Line: f.n.Line, Column: f.n.Column,
+				Reason: fmt.Sprintf("document has more than %d nodes", MaxNodes)}
+		}
+		if f.n.Kind != yaml.AliasNode {
+			for i := len(f.n.Content) - 1; i >= 0; i-- {
+				stack = append(stack, frame{f.n.Content[i], depth})
+			}
+		}
+	}
+	return nil
+}
+
+// cutOverBounds returns the start of data up to a point past which the
+// scan believes the document holds more than MaxNodes nodes or is nested
+// deeper than MaxDepth, with the flow collections open there closed; or
+// nil when the scan finds the document within bounds.
+//
+// The scan is a lexer for the parts of YAML that can make many nodes
+// cheaply: flow collections, block sequence entries, keys, quoted and plain
+// scalars. It skips comments, quoted scalars and block scalars, and it
+// counts no more nodes than a parser would (a mapping or a sequence is
+// counted only where its first entry is, an implicit null not at all), so
+// that the cut, taken only after MaxNodes counted nodes, has at least as
+// many real ones before it. A cut is made only where the text before it
+// parses as it would in the whole document: before a comma inside flow
+// collections, or at the start of a line outside them.
+func cutOverBounds(data []byte) []byte {
+	var (
+		flow      []byte // the open flow collections, '[' or '{'
+		nodes     int
+		i         int
+		lineStart = true
+		indent    int
+	)
+	over := func() bool { return nodes > MaxNodes }
+	closed := func(at int) []byte {
+		out := make([]byte, 0, at+len(flow)+1)
+		out = append(out, data[:at]...)
+		for k := len(flow) - 1; k >= 0; k-- {
+			if flow[k] == '[' {
+				out = append(out, ']')
+			} else {
+				out = append(out, '}')
+			}
+		}
+		return append(out, '\n')
+	}
+	n := len(data)
+	for i < n {
+		c := data[i]
+		if lineStart && len(flow) == 0 {
+			if over() {
+				return closed(i)
+			}
+			lineStart = false
+			indent = 0
+			for i < n && data[i] == ' ' {
+				i++
+				indent++
+			}
+			continue
+		}
+		switch {
+		case c == '\n' || c == '\r':
+			lineStart = true
+			i++
+		case c == ' ' || c == '\t':
+			i++
+		case c == '#' && (i == 0 || isBlank(data[i-1])):
+			for i < n && data[i] != '\n' && data[i] != '\r' {
+				i++
+			}
+		case c == '"' || c == '\'':
+			nodes++
+			i = skipQuoted(data, i)
+		case c == '[' || c == '{':
+			flow = append(flow, c)
+			nodes++
+			i++
+			if len(flow) > MaxDepth {
+				return closed(i)
+			}
+		case (c == ']' || c == '}') && len(flow) > 0:
+			flow = flow[:len(flow)-1]
+			i++
+		case c == ',' && len(flow) > 0:
+			if over() {
+				return closed(i)
+			}
+			i++
+		case len(flow) == 0 && (c == '|' || c == '>'):
+			i = skipBlockScalar(data, i, indent)
+			nodes++
+			lineStart = true
+		case c == '-' && len(flow) == 0 && (i+1 == n || isBlankOrBreak(data[i+1])):
+			nodes++ // an entry of a block sequence
+			i++
+		case c == ':' && (i+1 == n || isBlankOrBreak(data[i+1]) || (len(flow) > 0 && isFlowIndicator(data[i+1]))):
+			i++
+		case c == '&' || c == '!':
+			for i < n && !isBlankOrBreak(data[i]) && !(len(flow) > 0 && isFlowIndicator(data[i])) {
+				i++
+			}
+		default: // a plain scalar or an alias
+			nodes++
+			i = skipPlain(data, i, len(flow) > 0)
+		}
+	}
+	if over() {
+		return closed(n)
+	}
+	return nil
+}
+
+func isBlank(c byte) bool        { return c == ' ' || c == '\t' }
+func isBlankOrBreak(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+func isFlowIndicator(c byte) bool {
+	return c == ',' || c == '[' || c == ']' || c == '{' || c == '}'
+}
+
+// skipQuoted returns the offset just past the quoted scalar starting at i,
+// or len(data) when it is not closed.
+func skipQuoted(data []byte, i int) int {
+	q := data[i]
+	for i++; i < len(data); i++ {
+		switch {
+		case q == '"' && data[i] == '\\':
+			i++
+		case data[i] == q:
+			if q == '\'' && i+1 < len(data) && data[i+1] == '\'' {
+				i++
+				continue
+			}
+			return i + 1
+		}
+	}
+	return len(data)
+}
+
+// skipPlain returns the offset where the plain scalar starting at i ends on
+// its line: at ": ", " #", the end of the line, or in flow context at a
+// flow indicator.
+func skipPlain(data []byte, i int, inFlow bool) int {
+	for ; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case c == '\n' || c == '\r':
+			return i
+		case c == ':' && (i+1 == len(data) || isBlankOrBreak(data[i+1]) || (inFlow && isFlowIndicator(data[i+1]))):
+			return i
+		case c == '#' && i > 0 && isBlank(data[i-1]):
+			return i
+		case inFlow && isFlowIndicator(c):
+			return i
+		}
+	}
+	return len(data)
+}
+
+// skipBlockScalar returns the start of the first line after the block
+// scalar whose indicator is at i, on a line indented by indent: its
+// content is every following line that is blank or indented further.
+func skipBlockScalar(data []byte, i, indent int) int {
+	next := func(at int) int {
+		j := bytes.IndexByte(data[at:], '\n')
+		if j < 0 {
+			return len(data)
+		}
+		return at + j + 1
+	}
+	i = next(i)
+	for i < len(data) {
+		j := i
+		for j < len(data) && data[j] == ' ' {
+			j++
+		}
+		if j < len(data) && data[j] != '\n' && data[j] != '\r' && j-i <= indent {
+			return i
+		}
+		i = next(i)
+	}
+	return i
+}
+
+// parseWithinBounds parses the first document of data into doc, refusing,
+// with the message and position the Python library gives, a document over
+// the node or depth budget.
+func parseWithinBounds(data []byte) (*yaml.Node, *firstDocument, error) {
+	if mightExceedBounds(data) {
+		if cut := cutOverBounds(data); cut != nil {
+			var part yaml.Node
+			if err := yaml.NewDecoder(bytes.NewReader(cut)).Decode(&part); err == nil {
+				if e := boundsError(&part); e != nil {
+					return nil, nil, e
+				}
+			}
+		}
+	}
+	f := newFirstDocument(data)
+	var doc yaml.Node
+	if err := f.dec.Decode(&doc); err != nil {
+		return nil, nil, fmt.Errorf("%s%w", decodePrefix, err)
+	}
+	if mightExceedBounds(data) {
+		// Checked exactly where the Python library checks: a document that
+		// cannot hold more than MaxNodes nodes or nest deeply at any cost is
+		// left to the decoder, which refuses what a TaskSpec cannot hold.
+		if e := boundsError(&doc); e != nil {
+			return nil, nil, e
+		}
+	}
+	return &doc, f, nil
+}
+
+// firstDocument reads the first document of data, then tells whether
+// another follows, at a bounded cost: yaml.v3 builds a whole document
+// before it returns it, so a second document of millions of nodes would
+// cost what the budgets exist to prevent. The second read is given at most
+// moreWindow bytes past what the first read consumed; when it needs more,
+// the rest of the text is looked at instead.
+type firstDocument struct {
+	data   []byte
+	reader *cappedReader
+	dec    *yaml.Decoder
+}
+
+const moreWindow = 64 << 10
+
+// cappedReader reads data, failing with errCapped past limit once a limit
+// is set.
+type cappedReader struct {
+	data  []byte
+	at    int
+	limit int // -1 for none
+}
+
+var errCapped = errors.New("taskspec: read past the window")
+
+func (r *cappedReader) Read(p []byte) (int, error) {
+	if r.at >= len(r.data) {
+		return 0, io.EOF
+	}
+	end := len(r.data)
+	if r.limit >= 0 && r.limit < end {
+		end = r.limit
+		if r.at >= end {
+			return 0, errCapped
+		}
+	}
+	n := copy(p, r.data[r.at:end])
+	r.at += n
+	return n, nil
+}
+
+func newFirstDocument(data []byte) *firstDocument {
+	r := &cappedReader{data: data, limit: -1}
+	return &firstDocument{data: data, reader: r, dec: yaml.NewDecoder(r)}
+}
+
+// more reports whether a second document follows the first document,
+// first, and the line it starts on.
+func (f *firstDocument) more(first *yaml.Node) (int, bool) {
+	f.reader.limit = f.reader.at + moreWindow
+	var next yaml.Node
+	err := f.dec.Decode(&next)
+	if errors.Is(err, io.EOF) {
+		return 0, false
+	}
+	line := secondDocumentLine(f.data, first)
+	if err != nil && strings.Contains(err.Error(), errCapped.Error()) && line == 0 {
+		// More than the window follows the first document, and none of it
+		// starts a document: a long tail of comments.
+		return 0, false
+	}
+	return line, true
+}
+
+// secondDocumentLine returns the line on which the document after first
+// starts, as a YAML parser reports it: the first line after first's last
+// node that is a "---" marker, or, after a "..." marker, the first line
+// that is not blank or a comment. It returns 0 when there is none.
+func secondDocumentLine(data []byte, first *yaml.Node) int {
+	last, from := 0, 0
+	visit(first, func(n *yaml.Node) {
+		if n.Line >= last {
+			last, from = n.Line, n.Line+1
+			if n.Kind == yaml.ScalarNode && n.Value == "" && n.Column == 1 {
+				// An empty document's null stands at the next marker.
+				from = n.Line
+			}
+		}
+	})
+	line, at := 1, 0
+	for line < from && at < len(data) {
+		i := bytes.IndexByte(data[at:], '\n')
+		if i < 0 {
+			return 0
+		}
+		at += i + 1
+		line++
+	}
+	ended := false
+	for at < len(data) {
+		text := data[at:]
+		end := bytes.IndexByte(text, '\n')
+		if end >= 0 {
+			text = text[:end]
+		}
+		text = bytes.TrimRight(text, "\r")
+		trimmed := bytes.TrimLeft(text, " \t")
+		switch {
+		case isMarker(text, "---"):
+			return line
+		case isMarker(text, "..."):
+			ended = true
+		case ended && len(trimmed) > 0 && trimmed[0] != '#':
+			return line
+		}
+		if end < 0 {
+			break
+		}
+		at += end + 1
+		line++
+	}
+	return 0
+}
+
+// isMarker reports whether line starts with the document marker m, followed
+// by white space or nothing.
+func isMarker(line []byte, m string) bool {
+	return bytes.HasPrefix(line, []byte(m)) && (len(line) == 3 || line[3] == ' ' || line[3] == '\t')
+}
