@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -273,7 +274,21 @@ func skipBlockScalar(data []byte, i, indent int) int {
 // with the message and position the Python library gives, a document over
 // the node or depth budget.
 func parseWithinBounds(data []byte) (*yaml.Node, *firstDocument, error) {
-	if mightExceedBounds(data) {
+	if !utf8.Valid(data) {
+		// Refused for its encoding before anything else, as the Python
+		// library refuses it; yaml.v3 finds the bad bytes only when it reads
+		// them, after building everything before. When that could cost much,
+		// yaml.v3 reads just the bad bytes, for its own words about them.
+		bad := invalidUTF8At(data)
+		if mightExceedBounds(data[:bad]) {
+			var doc yaml.Node
+			err := yaml.NewDecoder(bytes.NewReader(data[bad:])).Decode(&doc)
+			if err == nil {
+				err = errors.New("yaml: invalid UTF-8")
+			}
+			return nil, nil, fmt.Errorf("%s%w", decodePrefix, err)
+		}
+	} else if mightExceedBounds(data) {
 		if cut := cutOverBounds(data); cut != nil {
 			var part yaml.Node
 			if err := yaml.NewDecoder(bytes.NewReader(cut)).Decode(&part); err == nil {
@@ -416,4 +431,21 @@ func secondDocumentLine(data []byte, first *yaml.Node) int {
 // by white space or nothing.
 func isMarker(line []byte, m string) bool {
 	return bytes.HasPrefix(line, []byte(m)) && (len(line) == 3 || line[3] == ' ' || line[3] == '\t')
+}
+
+// invalidUTF8At returns the offset of the first byte of data that does not
+// start a valid UTF-8 sequence.
+func invalidUTF8At(data []byte) int {
+	for i := 0; i < len(data); {
+		if data[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(data)
 }

@@ -3,6 +3,7 @@ package taskspec_test
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -306,5 +307,27 @@ func TestDeriveDifficultyBoundaries(t *testing.T) {
 	}
 	if !reflect.DeepEqual(verr.Violations, wantV) {
 		t.Errorf("violations = %#v", verr.Violations)
+	}
+}
+
+func TestMarshalYAMLRefusesAStringThatIsNotUTF8(t *testing.T) {
+	for path, edit := range map[string]func(*taskspecv1.TaskSpec){
+		"prompt":                     func(s *taskspecv1.TaskSpec) { s.Prompt = "a\xffb" },
+		"verification.test_cmd[1]":   func(s *taskspecv1.TaskSpec) { s.Verification.TestCmd = []string{"go", "\xc3"} },
+		`difficulty_signals["\xfe"]`: func(s *taskspecv1.TaskSpec) { s.DifficultySignals = map[string]int64{"\xfe": 1} },
+		"solution_artifacts[0].role": func(s *taskspecv1.TaskSpec) {
+			s.SolutionArtifacts = []*taskspecv1.SolutionArtifact{{Path: "a", Role: "\x80"}}
+		},
+	} {
+		spec := validSpec()
+		edit(spec)
+		out, err := taskspec.MarshalYAML(spec)
+		want := "eval: marshal task spec: " + path + ": string is not valid UTF-8"
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: got %q, %v; want %s", path, out, err, want)
+		}
+		if err := taskspec.Save(filepath.Join(t.TempDir(), "taskspec.yaml"), spec); err == nil {
+			t.Errorf("%s: Save wrote it", path)
+		}
 	}
 }

@@ -23,7 +23,8 @@ import (
 // Like the Go package it does not validate, so that an invalid spec can be
 // written out for inspection and repair. Unlike it, it refuses an enum
 // number the schema does not define (*EnumError): YAML could only carry it
-// as a spelling, and there is none.
+// as a spelling, and there is none. It also refuses a string that is not
+// valid UTF-8, which yaml.v3 would write as !!binary and no reader accepts.
 //
 // For a few inputs yaml.v3 writes bytes that it cannot read back (a
 // multi-line string that starts with a space or a line break in a list item
@@ -35,6 +36,9 @@ import (
 func MarshalYAML(spec *taskspecv1.TaskSpec) ([]byte, error) {
 	if spec == nil {
 		return nil, errors.New(errPrefix + "marshal nil task spec")
+	}
+	if path := invalidUTF8(spec.ProtoReflect(), ""); path != "" {
+		return nil, fmt.Errorf("%smarshal task spec: %s: string is not valid UTF-8", errPrefix, path)
 	}
 	m, err := toMirror(spec)
 	if err != nil {

@@ -122,6 +122,21 @@ def test_a_different_refusal_is_caught(
         fuzz_diff.check(doc, go)
 
 
+#: Inputs on which the libraries once disagreed, with what they said.
+DISAGREED: dict[str, bytes] = {
+    # Python refused the encoding; Go refused the depth of the text before
+    # the bad byte, which it parsed first.
+    "deep nesting before a byte that is not UTF-8": (
+        b"task_spec_version: 1\nx: " + b"[" * 2000 + b"\nprompt: \xff\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("doc", DISAGREED.values(), ids=DISAGREED.keys())
+def test_inputs_the_libraries_once_disagreed_on(go: GoConsumer, doc: bytes) -> None:
+    fuzz_diff.check(doc, go)
+
+
 def test_a_disagreement_is_caught(go: GoConsumer, monkeypatch: pytest.MonkeyPatch) -> None:
     seed = next(data for name, data in fuzz_parse.seeds() if name.startswith("canonical-"))
 
