@@ -1,0 +1,121 @@
+package taskspec
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// An ArtifactPathError reports a solution artifact path that would lead
+// out of the workspace it is joined to.
+type ArtifactPathError struct {
+	Path   string // the artifact path as the spec holds it
+	Reason string // why it is refused, as ArtifactPathProblem says
+}
+
+func (e *ArtifactPathError) Error() string {
+	return errPrefix + "artifact path " + strconv.Quote(e.Path) + " is not allowed: " + e.Reason
+}
+
+// ArtifactPathProblem returns why path is not a local artifact path, or ""
+// when it is. The contract says an artifact path is relative to the task's
+// workspace, but the Go package accepts any string there, so ParseYAML must
+// too: "../../etc/passwd", "/etc/passwd" and "a\x00b" are valid specs. A
+// path is local when it is not empty, holds no NUL byte, is not absolute on
+// any platform ("/x", `C:\x`, `\\host\share`) and never climbs above its
+// start with "..", with "\" read as a separator too, so that a path means
+// the same on every platform. The Python library's local_path_problem
+// gives the same answers in the same words (tests/contract/artifact_paths.json).
+func ArtifactPathProblem(path string) string {
+	if path == "" {
+		return "the path is empty: it names no file"
+	}
+	if strings.IndexByte(path, 0) >= 0 {
+		return "the path holds a NUL byte"
+	}
+	parts := strings.ReplaceAll(path, `\`, "/")
+	if strings.HasPrefix(parts, "/") || hasDrive(parts) {
+		return "the path is absolute: artifact paths are relative to the workspace"
+	}
+	depth := 0
+	for _, part := range strings.Split(parts, "/") {
+		switch part {
+		case "", ".":
+		case "..":
+			depth--
+			if depth < 0 {
+				return "the path climbs out of the workspace with .."
+			}
+		default:
+			depth++
+		}
+	}
+	return ""
+}
+
+func hasDrive(p string) bool {
+	return len(p) >= 2 && p[1] == ':' && ('a' <= p[0] && p[0] <= 'z' || 'A' <= p[0] && p[0] <= 'Z')
+}
+
+// IsLocalArtifactPath reports whether path stays inside any directory it
+// is joined to, in the spirit of filepath.IsLocal but the same on every
+// platform. It is lexical: symbolic links are ArtifactPath's to check.
+func IsLocalArtifactPath(path string) bool { return ArtifactPathProblem(path) == "" }
+
+// ArtifactPath joins path to workspace, refusing with an
+// *ArtifactPathError a path that would lead out of it: one that is not
+// local (see ArtifactPathProblem), or one whose real location, with the
+// symbolic links of both resolved, is outside the workspace's, since a
+// link inside the workspace can point anywhere. The result is the lexical
+// join, cleaned; the file need not exist. For the strongest guarantee
+// against links that change after the check, open the file through
+// os.Root.
+func ArtifactPath(workspace, path string) (string, error) {
+	problem := ArtifactPathProblem(path)
+	if problem == "" {
+		joined := filepath.Join(workspace, filepath.FromSlash(strings.ReplaceAll(path, `\`, "/")))
+		root, err := realPath(workspace)
+		if err != nil {
+			return "", err
+		}
+		real, err := realPath(joined)
+		if err != nil {
+			return "", err
+		}
+		rel, err := filepath.Rel(root, real)
+		if err == nil && filepath.IsLocal(rel) || rel == "." {
+			return joined, nil
+		}
+		problem = "the path leads out of the workspace through a symbolic link"
+	}
+	return "", &ArtifactPathError{Path: path, Reason: problem}
+}
+
+// realPath is path absolute with every symbolic link resolved, as far as
+// the path exists, like Python's os.path.realpath: the missing rest is
+// appended as written.
+func realPath(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	rest := ""
+	for dir := abs; ; {
+		resolved, err := filepath.EvalSymlinks(dir)
+		if err == nil {
+			return filepath.Join(resolved, rest), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, os.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return abs, nil
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+		dir = parent
+	}
+}
