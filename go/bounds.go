@@ -380,7 +380,9 @@ func (f *firstDocument) more(first *yaml.Node) (int, bool) {
 // secondDocumentLine returns the line on which the document after first
 // starts, as a YAML parser reports it: the first line after first's last
 // node that is a "---" marker, or, after a "..." marker, the first line
-// that is not blank or a comment. It returns 0 when there is none.
+// that is not blank or a comment; failing both, the first line after it
+// that starts with text in the first column. It returns 0 when there is
+// none.
 func secondDocumentLine(data []byte, first *yaml.Node) int {
 	last, from := 0, 0
 	visit(first, func(n *yaml.Node) {
@@ -401,7 +403,7 @@ func secondDocumentLine(data []byte, first *yaml.Node) int {
 		at += i + 1
 		line++
 	}
-	ended := false
+	ended, content := false, 0
 	for at < len(data) {
 		text := data[at:]
 		end := bytes.IndexByte(text, '\n')
@@ -417,6 +419,8 @@ func secondDocumentLine(data []byte, first *yaml.Node) int {
 			ended = true
 		case ended && len(trimmed) > 0 && trimmed[0] != '#':
 			return line
+		case content == 0 && len(text) > 0 && text[0] != ' ' && text[0] != '\t' && text[0] != '#':
+			content = line // text after the document with no marker, such as "0x" after "{}"
 		}
 		if end < 0 {
 			break
@@ -424,7 +428,7 @@ func secondDocumentLine(data []byte, first *yaml.Node) int {
 		at += end + 1
 		line++
 	}
-	return 0
+	return content
 }
 
 // isMarker reports whether line starts with the document marker m, followed

@@ -129,6 +129,8 @@ DISAGREED: dict[str, bytes] = {
     "deep nesting before a byte that is not UTF-8": (
         b"task_spec_version: 1\nx: " + b"[" * 2000 + b"\nprompt: \xff\n"
     ),
+    # Text after the first document with no marker: Go gave no line.
+    "text after a flow mapping": b"{}\n0x",
 }
 
 
