@@ -69,8 +69,14 @@ func (e *StrictError) Error() string {
 // whose message is the Go package's ("eval: invalid language \"cobol\"")
 // and whose violations carry their line and column.
 //
+// Every other failure is a *DecodeError (errors.As), which adds the field
+// path, line, column and, for a misspelled key, a "did you mean" hint to
+// the Go package's text, as the Python library's DecodeError has them. For
+// a YAML syntax error, the line is the one yaml.v3 names.
+//
 // It is stricter than the Go package where that package would lose data
-// or where YAML readers disagree; those documents give a *StrictError.
+// or where YAML readers disagree; those documents give a *StrictError,
+// inside the *DecodeError.
 // Parsing is about meaning: key order, flow style, comments, anchors and
 // indentation do not matter. Only MarshalYAML is canonical.
 func ParseYAML(data []byte) (*taskspecv1.TaskSpec, error) {
@@ -140,21 +146,31 @@ func locate(vs []Violation, pos map[string]position) {
 // package's own decoder runs on the bytes so that the error is its error,
 // byte for byte. The walk also applies the stricter rules.
 func decode(data []byte) (*eval.TaskSpec, map[string]position, error) {
+	w := &walker{data: data, budget: MaxNodes}
+	m, err := w.decode()
+	if err != nil {
+		return nil, nil, located(err, w)
+	}
+	return m, w.pos, nil
+}
+
+func (w *walker) decode() (*eval.TaskSpec, error) {
+	data := w.data
 	if len(data) > MaxDocumentBytes {
-		return nil, nil, &StrictError{Reason: fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes)}
+		return nil, &StrictError{Reason: fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes)}
 	}
 	if hasWideBOM(data) {
-		return nil, nil, &StrictError{Line: 1, Column: 1, Reason: "UTF-16 and UTF-32 input is not supported: sidecars are UTF-8"}
+		return nil, &StrictError{Line: 1, Column: 1, Reason: "UTF-16 and UTF-32 input is not supported: sidecars are UTF-8"}
 	}
 	doc, dec, err := parseWithinBounds(data)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	w := walker{data: data, pos: make(map[string]position, 24), budget: MaxNodes}
+	w.pos = make(map[string]position, 24)
 	w.document(doc)
 	if w.large != nil {
-		if err := w.large.check(&w); err != nil {
-			return nil, nil, err
+		if err := w.large.check(w); err != nil {
+			return nil, err
 		}
 	}
 	var m eval.TaskSpec
@@ -166,15 +182,15 @@ func decode(data []byte) (*eval.TaskSpec, map[string]position, error) {
 			if decErr == nil {
 				decErr = &yaml.TypeError{Errors: w.typeErrs}
 			}
-			return nil, nil, fmt.Errorf("%s%w", decodePrefix, decErr)
+			return nil, fmt.Errorf("%s%w", decodePrefix, decErr)
 		}
 		if decErr != nil || w.unknown {
 			var strict eval.TaskSpec
 			if err := strictDecode(data, &strict); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			if decErr != nil { // cannot happen: the strict decoder checks a superset
-				return nil, nil, fmt.Errorf("%s%w", decodePrefix, decErr)
+				return nil, fmt.Errorf("%s%w", decodePrefix, decErr)
 			}
 		}
 	}
@@ -183,19 +199,19 @@ func decode(data []byte) (*eval.TaskSpec, map[string]position, error) {
 	// document, then it looks for marks at line starts, then it walks.
 	if bytes.ContainsAny(data, "[{") {
 		if err := w.flowColons(doc); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	}
 	if line, more := dec.more(doc); more {
-		return nil, nil, &StrictError{Line: line, Reason: "more than one YAML document: the Go package reads the first and ignores the rest silently"}
+		return nil, &StrictError{Line: line, Column: min(line, 1), Reason: "more than one YAML document: the Go package reads the first and ignores the rest silently"}
 	}
 	if err := w.lineStartBOM(doc); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if w.err != nil {
-		return nil, nil, w.err
+		return nil, w.err
 	}
-	return &m, w.pos, nil
+	return &m, nil
 }
 
 // strictDecode is the Go package's ParseTaskSpec decoding step, verbatim.
@@ -231,6 +247,8 @@ type walker struct {
 	typeErrs []string
 	// large holds the mappings too large for yaml.v3's duplicate check.
 	large *largeMappings
+	// firstUnknown locates the first unknown key, for the DecodeError.
+	firstUnknown *DecodeError
 }
 
 func (w *walker) fail(n *yaml.Node, path, format string, args ...any) {
@@ -323,6 +341,10 @@ func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field, typ
 		if !ok {
 			w.unknown = true
 			w.typeErrs = append(w.typeErrs, fmt.Sprintf("line %d: field %s not found in type %s", n.Content[i].Line, k.Value, typ))
+			if w.firstUnknown == nil {
+				w.firstUnknown = &DecodeError{FieldPath: join(path, k.Value), Line: k.Line, Column: k.Column,
+					Hint: hint(k.Value, fields)}
+			}
 			continue
 		}
 		sub := join(path, k.Value)
@@ -429,6 +451,7 @@ func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
 		for i, item := range n.Content {
 			item = deref(item)
 			ipath := fmt.Sprintf("%s[%d]", path, i)
+			w.pos[ipath] = position{item.Line, item.Column}
 			if isNull(item) {
 				empty := "''"
 				if f.kind == kMessageList {
@@ -463,6 +486,7 @@ func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
 				continue
 			}
 			sub := fmt.Sprintf("%s[%q]", path, k.Value)
+			w.pos[sub] = position{v.Line, v.Column}
 			if first, dup := seen[k.Value]; dup {
 				w.duplicate(k, first, v, sub)
 				continue

@@ -132,3 +132,19 @@ func ExampleRegistry() {
 	// true [LANGUAGE_GO]
 	// DIFFICULTY_MEDIUM [cyclomatic_complexity edge_count involved_symbols] <nil> <nil>
 }
+
+// A document that cannot be read gives a *DecodeError that says where the
+// problem is and, for a misspelled key, what was meant; its text is the Go
+// package's.
+func ExampleDecodeError() {
+	_, err := taskspec.ParseYAML([]byte("task_spec_version: 1\ntaskid: t\n"))
+	var de *taskspec.DecodeError
+	if errors.As(err, &de) {
+		fmt.Printf("%s at %d:%d: %s\n", de.FieldPath, de.Line, de.Column, de.Hint)
+	}
+	fmt.Println(err)
+	// Output:
+	// taskid at 2:1: did you mean "task_id"?
+	// eval: decode task spec: yaml: unmarshal errors:
+	//   line 2: field taskid not found in type eval.TaskSpec
+}

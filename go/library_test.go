@@ -331,3 +331,24 @@ func TestMarshalYAMLRefusesAStringThatIsNotUTF8(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeErrorLocatesAnUnknownKeyAndSuggestsTheField(t *testing.T) {
+	doc := "task_spec_version: 1\ngenerated_from:\n    kindd: kg_template\n"
+	_, err := taskspec.ParseYAML([]byte(doc))
+	var de *taskspec.DecodeError
+	if !errors.As(err, &de) {
+		t.Fatalf("got %T %v", err, err)
+	}
+	want := taskspec.DecodeError{FieldPath: "generated_from.kindd", Line: 3, Column: 5, Hint: `did you mean "kind"?`, Err: de.Err}
+	if *de != want {
+		t.Errorf("got %+v", *de)
+	}
+	if err.Error() != "eval: decode task spec: yaml: unmarshal errors:\n  line 3: field kindd not found in type eval.GeneratedFrom" {
+		t.Errorf("the Go package's words changed: %q", err)
+	}
+	var strict *taskspec.StrictError
+	_, err = taskspec.ParseYAML([]byte("task_spec_version: 1.5\n"))
+	if !errors.As(err, &de) || !errors.As(err, &strict) || de.FieldPath != "task_spec_version" || de.Line != 1 || de.Column != 20 {
+		t.Errorf("a strict refusal: %+v", err)
+	}
+}

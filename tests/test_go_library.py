@@ -264,3 +264,23 @@ def test_request_errors_are_reported_not_fatal(go: GoConsumer) -> None:
     results = go.batch(bad)
     assert [r["ok"] for r in results] == [False, False, False]
     assert all(r["error"].startswith("request: ") for r in results), results
+
+
+def test_both_libraries_locate_an_unknown_key_alike(go: GoConsumer) -> None:
+    """Path, line, column and "did you mean" of Python's DecodeError and Go's *DecodeError."""
+    checked = 0
+    for v in _all_vectors():
+        ours = _python(v.data)
+        if not isinstance(ours, DecodeError) or "unknown field" not in ours.violations[0].message:
+            continue
+        res = go.request(op="lib_parse", yaml_b64=_b64(v.data))
+        (theirs,) = res["violations"]
+        mine = ours.violations[0]
+        assert (mine.field_path, mine.line, mine.column, mine.hint or "") == (
+            theirs["field_path"],
+            theirs["line"],
+            theirs["column"],
+            theirs.get("hint", ""),
+        ), v.name
+        checked += 1
+    assert checked >= 10

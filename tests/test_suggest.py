@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from taskspec import Difficulty, GeneratedKind, Language
 from taskspec._suggest import distance, suggest
 from taskspec.bridge import _layout
+from taskspec.v1 import taskspec_pb2
+
+CONTRACT = Path(__file__).resolve().parent / "contract"
 
 # The candidates the decoder offers, read from the schema as the decoder reads them.
 LANGUAGES = tuple(str(m) for m in Language)
@@ -91,3 +97,13 @@ def test_suggest_withholds_unsafe_guesses(word: str, candidates: tuple[str, ...]
 def test_suggest_breaks_no_ties() -> None:
     assert distance("cat", "bat") == distance("cat", "hat") == 1
     assert suggest("cat", ("bat", "hat")) is None
+
+
+def test_suggestions_match_the_table_both_libraries_read() -> None:
+    """tests/contract/suggestions.json: the Go library's tests read the same cases."""
+    table = json.loads((CONTRACT / "suggestions.json").read_text(encoding="ascii"))
+    assert len(table["cases"]) > 200
+    for case in table["cases"]:
+        message = taskspec_pb2.DESCRIPTOR.message_types_by_name[case["candidates"].split(".")[-1]]
+        got = suggest(case["word"], [f.name for f in message.fields]) or ""
+        assert got == case["want"], case

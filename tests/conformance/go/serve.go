@@ -36,7 +36,8 @@ package main
 //	  -> {"ok":true,"binpb_b64":M,"yaml_b64":B}  (B = taskspec.MarshalYAML of M)
 //	  or {"ok":false,"error":E,"error_kind":K,"violations":[V,...]}
 //	     K is "validate" (violations set), "strict" (one violation: the
-//	     StrictError's path, reason, line and column) or "decode"
+//	     StrictError's path, reason, line and column) or "decode" (one
+//	     violation: the DecodeError's path, line, column and hint)
 //	{"op":"lib_parse_file","path":P}    taskspec.ParseYAML of the file P, answering
 //	  {"ok":true} or the error as lib_parse does: for timing, with no transport cost
 //	{"op":"lib_marshal","binpb_b64":M}  taskspec.MarshalYAML -> {"ok":true,"yaml_b64":B}
@@ -107,12 +108,13 @@ type violation struct {
 	Message   string `json:"message"`
 	Line      int    `json:"line"`
 	Column    int    `json:"column"`
+	Hint      string `json:"hint,omitempty"`
 }
 
 func violationsJSON(vs []taskspec.Violation) *[]violation {
 	out := make([]violation, len(vs))
 	for i, v := range vs {
-		out[i] = violation{v.FieldPath, v.Message, v.Line, v.Column}
+		out[i] = violation{FieldPath: v.FieldPath, Message: v.Message, Line: v.Line, Column: v.Column}
 	}
 	return &out
 }
@@ -299,6 +301,10 @@ func dispatch(req *request) (*response, error) {
 			resp := &response{ErrorKind: "decode"}
 			var verr *taskspec.ValidationError
 			var serr *taskspec.StrictError
+			var derr *taskspec.DecodeError
+			if errors.As(err, &derr) {
+				resp.Violations = &[]violation{{FieldPath: derr.FieldPath, Line: derr.Line, Column: derr.Column, Hint: derr.Hint}}
+			}
 			switch {
 			case errors.As(err, &verr):
 				resp.ErrorKind, resp.Violations = "validate", violationsJSON(verr.Violations)

@@ -1,0 +1,105 @@
+package taskspec
+
+import (
+	"strings"
+)
+
+// suggest returns the candidate word was most likely meant to be, or ""
+// when no guess is safe: a case or separator slip, one or two typing
+// mistakes (one below six characters), or a unique candidate that the word
+// begins or ends. A tie, or anything further away, gives nothing, because
+// a wrong guess costs more than none. It is the Python library's
+// taskspec._suggest.suggest for field names (which have no aliases), and
+// tests/contract/suggestions.json holds both to the same answers.
+func suggest(word string, candidates []string) string {
+	norm := strings.ReplaceAll(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(word)), "-", "_"), " ", "_")
+	if norm == "" {
+		return ""
+	}
+	choice := ""
+	for _, c := range candidates {
+		if c != "" && strings.ToLower(c) == norm {
+			choice = c
+		}
+	}
+	if choice == "" {
+		limit := 2
+		if len([]rune(norm)) < 6 {
+			limit = 1
+		}
+		best, found := limit+1, []string(nil)
+		for _, c := range candidates {
+			if c == "" || abs(len([]rune(c))-len([]rune(norm))) > limit {
+				continue
+			}
+			switch d := distance(norm, strings.ToLower(c)); {
+			case d < best:
+				best, found = d, []string{c}
+			case d == best:
+				found = append(found, c)
+			}
+		}
+		if best <= limit && len(found) == 1 {
+			choice = found[0]
+		}
+	}
+	if choice == "" && len([]rune(norm)) >= 2 {
+		var found []string
+		for _, c := range candidates {
+			l := strings.ToLower(c)
+			if c != "" && (strings.HasPrefix(l, norm+"_") || strings.HasSuffix(l, "_"+norm) ||
+				(len([]rune(norm)) >= 4 && strings.HasPrefix(l, norm))) {
+				found = append(found, c)
+			}
+		}
+		if len(found) == 1 {
+			choice = found[0]
+		}
+	}
+	if choice == word {
+		return ""
+	}
+	return choice
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// distance is the optimal-string-alignment edit distance: insertions,
+// deletions, substitutions and swaps of adjacent characters each count one,
+// as a person counts typing mistakes.
+func distance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if a == b {
+		return 0
+	}
+	if len(ra) == 0 || len(rb) == 0 {
+		return len(ra) + len(rb)
+	}
+	prev2 := make([]int, len(rb)+1)
+	prev := make([]int, len(rb)+1)
+	row := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		row[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			best := min(prev[j]+1, row[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				best = min(best, prev2[j-2]+1)
+			}
+			row[j] = best
+		}
+		prev2, prev, row = prev, row, prev2
+	}
+	return prev[len(rb)]
+}
