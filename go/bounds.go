@@ -289,7 +289,7 @@ func parseWithinBounds(data []byte) (*yaml.Node, *firstDocument, error) {
 			return nil, nil, fmt.Errorf("%s%w", decodePrefix, err)
 		}
 	} else if mightExceedBounds(data) {
-		if cut := cutOverBounds(data); cut != nil {
+		if cut := cutOverBounds(data); cut != nil && !controlBefore(data, len(cut)+readAhead) {
 			var part yaml.Node
 			if err := yaml.NewDecoder(bytes.NewReader(cut)).Decode(&part); err == nil {
 				if e := boundsError(&part); e != nil {
@@ -452,4 +452,35 @@ func invalidUTF8At(data []byte) int {
 		i += size
 	}
 	return len(data)
+}
+
+// readAhead is how far past what it has parsed libyaml's reader has
+// checked the characters: it decodes the input in chunks of 16 KiB, and
+// refuses a control character in a chunk before the parser sees any of it.
+// A document over a budget that has one that early is refused for it, as
+// the Python library refuses it.
+const readAhead = 16 << 10
+
+// controlBefore reports whether data holds, before offset end, a
+// character a YAML reader refuses: a C0 control other than tab, line feed
+// and carriage return, DEL, a C1 control other than NEL, or a
+// noncharacter U+FFFE or U+FFFF.
+func controlBefore(data []byte, end int) bool {
+	end = min(end, len(data))
+	for i := 0; i < end; {
+		c := data[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7F {
+				return true
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(data[i:])
+		if r >= 0x80 && r < 0xA0 && r != 0x85 || r == 0xFFFE || r == 0xFFFF {
+			return true
+		}
+		i += size
+	}
+	return false
 }
