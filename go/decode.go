@@ -237,6 +237,7 @@ type walker struct {
 	lines []int // byte offset of each line start, computed on first use
 	// The last position offset converted, to go on from.
 	lastLine, lastColumn, lastAt int
+	bangs                        int // 0 unknown, 1 no '!' in data, 2 some
 	pos                          map[string]position
 	unknown                      bool
 	err                          *StrictError
@@ -616,7 +617,15 @@ func (w *walker) offset(line, column int) int {
 // non-specific tag "!" ("! 5"). yaml.v3 drops that tag without a trace in
 // the node, so the source is read: a node starts at its properties.
 func (w *walker) bangTagged(n *yaml.Node) bool {
-	if bytes.IndexByte(w.data, '!') < 0 {
+	if w.bangs == 0 {
+		// Looked for once: every integer asks, and a document of many
+		// integers and one '!' must not be scanned once per integer.
+		w.bangs = 1
+		if bytes.IndexByte(w.data, '!') >= 0 {
+			w.bangs = 2
+		}
+	}
+	if w.bangs == 1 {
 		return false
 	}
 	at := w.offset(n.Line, n.Column)

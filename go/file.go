@@ -70,7 +70,11 @@ func notRegular(path string, mode fs.FileMode) error {
 // Save validates spec and writes its canonical YAML to path atomically,
 // like the Python library's save: readers see the old bytes or the new,
 // never a mix, and on any failure the old file is left as it was and no
-// temporary file remains. Nothing is written that Load would refuse.
+// temporary file remains. Nothing is written that Load would refuse, in
+// either language: the spec is validated first, and YAML over a reader's
+// limits (more than MaxNodes nodes, counted on the spec before anything is
+// written, or more than MaxDocumentBytes) is refused with a *WriteError
+// naming the field that takes most of it.
 //
 // A symbolic link is written through: the file it names gets the bytes and
 // the link stays a link. The file keeps its mode, and its owner and group
@@ -88,8 +92,18 @@ func Save(path string, spec *taskspecv1.TaskSpec) error {
 	if err := Validate(spec); err != nil {
 		return err
 	}
+	m, err := toMirror(spec)
+	if err != nil {
+		return err
+	}
+	if err := checkWritable(m); err != nil {
+		return err
+	}
 	data, err := MarshalYAML(spec)
 	if err != nil {
+		return err
+	}
+	if err := checkSize(spec, data); err != nil {
 		return err
 	}
 	return writeAtomic(path, data)

@@ -117,6 +117,25 @@ def corpus() -> Iterator[tuple[str, Callable[[], bytes]]]:
         ),
     )
     yield (
+        "16,000 line-start BOMs, quoted",
+        lambda: _test_cmd(
+            b"["
+            + b", ".join(b'"x"' for _ in range(16_000))
+            + b', "'
+            + ("\n\ufeffa" * 16_000).encode()
+            + b'"]'
+        ),
+    )
+    yield (
+        "49,000 integers, 15 MB prompt, !",
+        lambda: _with(
+            b"prompt: Implement mathx.GCD.", b"prompt: " + b"x" * (15 * MB) + b"!"
+        ).replace(
+            b"    cyclomatic_complexity: 4\n    edge_count: 9\n",
+            b"".join(b"    s%d: %d\n" % (i, i) for i in range(49_000)),
+        ),
+    )
+    yield (
         "16 MiB of comment lines",
         lambda: BASE + b"# a comment line\n" * ((16 * MB - len(BASE)) // 17),
     )
