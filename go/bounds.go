@@ -381,8 +381,8 @@ func (f *firstDocument) more(first *yaml.Node) (int, bool) {
 // starts, as a YAML parser reports it: the first line after first's last
 // node that is a "---" marker, or, after a "..." marker, the first line
 // that is not blank or a comment; failing both, the first line after it
-// that starts with text in the first column. It returns 0 when there is
-// none.
+// that starts with text in the first column, or has any; failing that,
+// first's last line, where text follows it ("{}t").
 func secondDocumentLine(data []byte, first *yaml.Node) int {
 	last, from := 0, 0
 	visit(first, func(n *yaml.Node) {
@@ -398,12 +398,12 @@ func secondDocumentLine(data []byte, first *yaml.Node) int {
 	for line < from && at < len(data) {
 		i := bytes.IndexByte(data[at:], '\n')
 		if i < 0 {
-			return 0
+			return last // the text ends on the document's last line
 		}
 		at += i + 1
 		line++
 	}
-	ended, content := false, 0
+	ended, content, indented := false, 0, 0
 	for at < len(data) {
 		text := data[at:]
 		end := bytes.IndexByte(text, '\n')
@@ -421,6 +421,8 @@ func secondDocumentLine(data []byte, first *yaml.Node) int {
 			return line
 		case content == 0 && len(text) > 0 && text[0] != ' ' && text[0] != '\t' && text[0] != '#':
 			content = line // text after the document with no marker, such as "0x" after "{}"
+		case indented == 0 && len(trimmed) > 0 && trimmed[0] != '#':
+			indented = line
 		}
 		if end < 0 {
 			break
@@ -428,7 +430,13 @@ func secondDocumentLine(data []byte, first *yaml.Node) int {
 		at += end + 1
 		line++
 	}
-	return content
+	switch {
+	case content > 0:
+		return content
+	case indented > 0:
+		return indented
+	}
+	return last // on the line where the document ends: "{}t"
 }
 
 // isMarker reports whether line starts with the document marker m, followed

@@ -131,6 +131,8 @@ DISAGREED: dict[str, bytes] = {
     ),
     # Text after the first document with no marker: Go gave no line.
     "text after a flow mapping": b"{}\n0x",
+    "text after a flow mapping on its line": b"{}t",
+    "indented text after a flow mapping": b"{}\n  t",
     # Python's reader refused the NUL, 16 KiB ahead of its parser; Go
     # refused the depth first.
     "deep nesting before a NUL": b"a: " + b"[" * 1200 + b"\nb: \x00\n",
