@@ -110,8 +110,9 @@ func boundsError(doc *yaml.Node) *StrictError {
 // counted only where its first entry is, an implicit null not at all), so
 // that the cut, taken only after MaxNodes counted nodes, has at least as
 // many real ones before it. A cut is made only where the text before it
-// parses as it would in the whole document: before a comma inside flow
-// collections, or at the start of a line outside them.
+// parses as it would in the whole document, and holds what a scanner reads
+// ahead of the last node counted: at the end of a line (or 1024 bytes on),
+// or at the start of a line outside flow collections.
 func cutOverBounds(data []byte) []byte {
 	var (
 		flow      []byte // the open flow collections, '[' or '{'
@@ -121,6 +122,11 @@ func cutOverBounds(data []byte) []byte {
 		indent    int
 	)
 	over := func() bool { return nodes > MaxNodes }
+	// Once a bound is passed, the cut waits for the end of the line (or
+	// lookahead bytes): a YAML scanner reads that far ahead before the
+	// parser builds the node past the bound, so a syntax error there comes
+	// first, in yaml.v3 as in libyaml, and the cut text must hold it.
+	pending, until := false, 0
 	closed := func(at int) []byte {
 		out := make([]byte, 0, at+len(flow)+1)
 		out = append(out, data[:at]...)
@@ -136,6 +142,9 @@ func cutOverBounds(data []byte) []byte {
 	n := len(data)
 	for i < n {
 		c := data[i]
+		if pending && (c == '\n' || c == '\r' || i >= until) {
+			return closed(i)
+		}
 		if lineStart && len(flow) == 0 {
 			if over() {
 				return closed(i)
@@ -165,15 +174,15 @@ func cutOverBounds(data []byte) []byte {
 			flow = append(flow, c)
 			nodes++
 			i++
-			if len(flow) > MaxDepth {
-				return closed(i)
+			if len(flow) > MaxDepth && !pending {
+				pending, until = true, i+lookahead
 			}
 		case (c == ']' || c == '}') && len(flow) > 0:
 			flow = flow[:len(flow)-1]
 			i++
 		case c == ',' && len(flow) > 0:
-			if over() {
-				return closed(i)
+			if over() && !pending {
+				pending, until = true, i+lookahead
 			}
 			i++
 		case len(flow) == 0 && (c == '|' || c == '>'):
@@ -194,11 +203,15 @@ func cutOverBounds(data []byte) []byte {
 			i = skipPlain(data, i, len(flow) > 0)
 		}
 	}
-	if over() {
+	if over() || pending {
 		return closed(n)
 	}
 	return nil
 }
+
+// lookahead is how far a YAML scanner may read past a token before the
+// parser uses it: a possible simple key stays open for 1024 characters.
+const lookahead = 1024
 
 func isBlank(c byte) bool        { return c == ' ' || c == '\t' }
 func isBlankOrBreak(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
