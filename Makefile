@@ -233,6 +233,39 @@ compiled: $(VENV_COMPILED)/.stamp ## Build the compiled variant (mypyc; needs a 
 test-compiled: compiled $(if $(HAVE_GO),conform) ## Run the Python test suite against the compiled variant
 	TASKSPEC_EXPECT_COMPILED=1 $(VPY_COMPILED) -m pytest -q -p no:cacheprovider
 
+# The release artefacts, into dist/: the sdist, then both wheels built from
+# that sdist (so that a missing file in it fails here, not on a user's
+# install), each in an isolated build from pyproject.toml's pinned build
+# requirements. The pure wheel (TASKSPEC_COMPILE=0) is py3-none-any; the
+# compiled one (TASKSPEC_COMPILE=1, so that a failed compile fails the
+# target rather than shipping a pure wheel under a platform tag) is for this
+# venv's Python and is repaired by auditwheel to a manylinux tag. Here,
+# Debian 12's glibc, its extensions need only GLIBC_2.14 symbols and
+# auditwheel tags it manylinux_2_17 (manylinux2014); it is built with this
+# machine's compiler, not in a PyPA manylinux image. The stamp is in dist/,
+# so that removing dist/ builds it again; `twine upload dist/*` skips it.
+DIST := dist
+DIST_BUILD := build/dist
+VERSION := $(shell sed -n 's/^version = "\(.*\)"$$/\1/p' pyproject.toml)
+DIST_SOURCES := setup.py pyproject.toml MANIFEST.in README.md LICENSE $(COMPILED_SOURCES) \
+	$(shell find proto examples schema -type f)
+
+$(DIST)/.stamp: $(VENV)/.stamp $(DIST_SOURCES)
+	rm -rf $(DIST) $(DIST_BUILD)
+	mkdir -p $(DIST) $(DIST_BUILD)
+	$(VPY) -m build --sdist --outdir $(DIST) .
+	tar -xzf $(DIST)/taskspec-$(VERSION).tar.gz -C $(DIST_BUILD)
+	src=$(DIST_BUILD)/taskspec-$(VERSION)
+	TASKSPEC_COMPILE=0 $(VPY) -m build --wheel --outdir $(DIST) "$$src"
+	TASKSPEC_COMPILE=1 $(VPY) -m build --wheel --outdir $(DIST_BUILD) "$$src"
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/auditwheel repair --wheel-dir $(DIST) \
+		$(DIST_BUILD)/taskspec-$(VERSION)-cp*-linux_*.whl
+	ls -l $(DIST)
+	touch $@
+
+.PHONY: dist
+dist: $(DIST)/.stamp ## Build the sdist, the pure wheel and the compiled (mypyc, manylinux) wheel into dist/
+
 .PHONY: run
 run: venv ## Set up, then validate and format-check examples/ and show one parsed example
 	$(VENV)/bin/taskspec validate examples
@@ -274,5 +307,5 @@ bench-validate: venv ## Time `taskspec validate` on 10,000 generated sidecars, j
 	$(VPY) scripts/bench_validate.py
 
 .PHONY: clean
-clean: ## Remove the venv, local binaries and caches
-	rm -rf $(VENV) $(VENV)-3.* $(VENV_COMPILED) build $(BIN) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+clean: ## Remove the venvs, local binaries, build/, dist/ and caches
+	rm -rf $(VENV) $(VENV)-3.* $(VENV_COMPILED) build $(DIST) $(BIN) .mypy_cache .ruff_cache .pytest_cache .hypothesis
