@@ -266,6 +266,33 @@ $(DIST)/.stamp: $(VENV)/.stamp $(DIST_SOURCES)
 .PHONY: dist
 dist: $(DIST)/.stamp ## Build the sdist, the pure wheel and the compiled (mypyc, manylinux) wheel into dist/
 
+# The compiled wheel as a user gets it: installed with pip into a venv of its
+# own, outside the repository, with nothing but its dependencies and pytest
+# (at requirements-dev.txt's pins). The checks run there first, then the
+# tests that need only the installed package: the conformance vectors, the
+# checks of which build runs, and the version's label. PYTHONPATH is unset
+# and pytest's pythonpath emptied so that python/ cannot be imported in its
+# place; TASKSPEC_EXPECT_INSTALLED makes the suite check that too.
+WHEEL_TESTS := tests/test_conformance.py tests/test_vectors.py tests/test_compiled.py \
+	tests/test_cli.py::test_version_comes_from_the_package_metadata_and_names_the_build
+
+.PHONY: test-wheel
+test-wheel: $(DIST)/.stamp $(if $(HAVE_GO),conform) ## Install the compiled wheel from make dist into a fresh venv outside the repository and run the conformance tests on it
+	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT
+	wheel=$$(ls $(DIST)/taskspec-$(VERSION)-cp*-manylinux*.whl)
+	$(PYTHON) -m venv "$$tmp/venv"
+	py="$$tmp/venv/bin/python"
+	"$$py" -m pip install --quiet --upgrade pip==25.3
+	"$$py" -m pip install --quiet -c requirements-dev.txt "$$wheel" pytest
+	(cd "$$tmp" && env -u PYTHONPATH "$$py" -c 'import sys, taskspec
+	assert taskspec.__compiled__ is True, "the installed wheel is not compiled"
+	assert taskspec.__file__.startswith(sys.prefix + "/"), taskspec.__file__
+	print("installed:", taskspec.__file__)')
+	version=$$("$$tmp/venv/bin/taskspec" --version); echo "$$version"
+	[[ "$$version" == "taskspec $(VERSION) (compiled, mypyc)" ]]
+	env -u PYTHONPATH TASKSPEC_EXPECT_COMPILED=1 TASKSPEC_EXPECT_INSTALLED=1 \
+		"$$py" -m pytest -q -p no:cacheprovider -o pythonpath= $(WHEEL_TESTS)
+
 .PHONY: run
 run: venv ## Set up, then validate and format-check examples/ and show one parsed example
 	$(VENV)/bin/taskspec validate examples
