@@ -233,6 +233,66 @@ compiled: $(VENV_COMPILED)/.stamp ## Build the compiled variant (mypyc; needs a 
 test-compiled: compiled $(if $(HAVE_GO),conform) ## Run the Python test suite against the compiled variant
 	TASKSPEC_EXPECT_COMPILED=1 $(VPY_COMPILED) -m pytest -q -p no:cacheprovider
 
+# The release artefacts, into dist/: the sdist, then both wheels built from
+# that sdist (so that a missing file in it fails here, not on a user's
+# install), each in an isolated build from pyproject.toml's pinned build
+# requirements. The pure wheel (TASKSPEC_COMPILE=0) is py3-none-any; the
+# compiled one (TASKSPEC_COMPILE=1, so that a failed compile fails the
+# target rather than shipping a pure wheel under a platform tag) is for this
+# venv's Python and is repaired by auditwheel to a manylinux tag. Here,
+# Debian 12's glibc, its extensions need only GLIBC_2.14 symbols and
+# auditwheel tags it manylinux_2_17 (manylinux2014); it is built with this
+# machine's compiler, not in a PyPA manylinux image. The stamp is in dist/,
+# so that removing dist/ builds it again; `twine upload dist/*` skips it.
+DIST := dist
+DIST_BUILD := build/dist
+VERSION := $(shell sed -n 's/^version = "\(.*\)"$$/\1/p' pyproject.toml)
+DIST_SOURCES := setup.py pyproject.toml MANIFEST.in README.md LICENSE $(COMPILED_SOURCES) \
+	$(shell find proto examples schema -type f)
+
+$(DIST)/.stamp: $(VENV)/.stamp $(DIST_SOURCES)
+	rm -rf $(DIST) $(DIST_BUILD)
+	mkdir -p $(DIST) $(DIST_BUILD)
+	$(VPY) -m build --sdist --outdir $(DIST) .
+	tar -xzf $(DIST)/taskspec-$(VERSION).tar.gz -C $(DIST_BUILD)
+	src=$(DIST_BUILD)/taskspec-$(VERSION)
+	TASKSPEC_COMPILE=0 $(VPY) -m build --wheel --outdir $(DIST) "$$src"
+	TASKSPEC_COMPILE=1 $(VPY) -m build --wheel --outdir $(DIST_BUILD) "$$src"
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" $(VENV)/bin/auditwheel repair --wheel-dir $(DIST) \
+		$(DIST_BUILD)/taskspec-$(VERSION)-cp*-linux_*.whl
+	ls -l $(DIST)
+	touch $@
+
+.PHONY: dist
+dist: $(DIST)/.stamp ## Build the sdist, the pure wheel and the compiled (mypyc, manylinux) wheel into dist/
+
+# The compiled wheel as a user gets it: installed with pip into a venv of its
+# own, outside the repository, with nothing but its dependencies and pytest
+# (at requirements-dev.txt's pins). The checks run there first, then the
+# tests that need only the installed package: the conformance vectors, the
+# checks of which build runs, and the version's label. PYTHONPATH is unset
+# and pytest's pythonpath emptied so that python/ cannot be imported in its
+# place; TASKSPEC_EXPECT_INSTALLED makes the suite check that too.
+WHEEL_TESTS := tests/test_conformance.py tests/test_vectors.py tests/test_compiled.py \
+	tests/test_cli.py::test_version_comes_from_the_package_metadata_and_names_the_build
+
+.PHONY: test-wheel
+test-wheel: $(DIST)/.stamp $(if $(HAVE_GO),conform) ## Install the compiled wheel from make dist into a fresh venv outside the repository and run the conformance tests on it
+	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT
+	wheel=$$(ls $(DIST)/taskspec-$(VERSION)-cp*-manylinux*.whl)
+	$(PYTHON) -m venv "$$tmp/venv"
+	py="$$tmp/venv/bin/python"
+	"$$py" -m pip install --quiet --upgrade pip==25.3
+	"$$py" -m pip install --quiet -c requirements-dev.txt "$$wheel" pytest
+	(cd "$$tmp" && env -u PYTHONPATH "$$py" -c 'import sys, taskspec
+	assert taskspec.__compiled__ is True, "the installed wheel is not compiled"
+	assert taskspec.__file__.startswith(sys.prefix + "/"), taskspec.__file__
+	print("installed:", taskspec.__file__)')
+	version=$$("$$tmp/venv/bin/taskspec" --version); echo "$$version"
+	[[ "$$version" == "taskspec $(VERSION) (compiled, mypyc)" ]]
+	env -u PYTHONPATH TASKSPEC_EXPECT_COMPILED=1 TASKSPEC_EXPECT_INSTALLED=1 \
+		"$$py" -m pytest -q -p no:cacheprovider -o pythonpath= $(WHEEL_TESTS)
+
 .PHONY: run
 run: venv ## Set up, then validate and format-check examples/ and show one parsed example
 	$(VENV)/bin/taskspec validate examples
@@ -274,5 +334,5 @@ bench-validate: venv ## Time `taskspec validate` on 10,000 generated sidecars, j
 	$(VPY) scripts/bench_validate.py
 
 .PHONY: clean
-clean: ## Remove the venv, local binaries and caches
-	rm -rf $(VENV) $(VENV)-3.* $(VENV_COMPILED) build $(BIN) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+clean: ## Remove the venvs, local binaries, build/, dist/ and caches
+	rm -rf $(VENV) $(VENV)-3.* $(VENV_COMPILED) build $(DIST) $(BIN) .mypy_cache .ruff_cache .pytest_cache .hypothesis

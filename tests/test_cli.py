@@ -226,14 +226,29 @@ def test_github_annotations() -> None:
     assert invalid.out == b"::error file=-,line=14,col=9::prompt is required\n"
 
 
-def test_version_comes_from_the_package_metadata() -> None:
+def test_version_comes_from_the_package_metadata_and_names_the_build() -> None:
     assert taskspec.__version__ == version("taskspec")
     result = subprocess.run(
         [sys.executable, "-m", "taskspec", "--version"], capture_output=True, text=True, check=False
     )
-    assert (result.returncode, result.stdout) == (0, f"taskspec {version('taskspec')}\n")
+    build = "compiled, mypyc" if taskspec.__compiled__ else "pure Python"
+    assert (result.returncode, result.stdout) == (0, f"taskspec {version('taskspec')} ({build})\n")
+    if os.environ.get("TASKSPEC_EXPECT_COMPILED", "") not in ("", "0"):
+        # make test-compiled and make test-wheel: the compiled build says so.
+        assert "(compiled, mypyc)" in result.stdout
     with pytest.raises(AttributeError):
         taskspec.__not_there__  # noqa: B018
+
+
+@pytest.mark.parametrize(("compiled", "build"), [(True, "compiled, mypyc"), (False, "pure Python")])
+def test_version_names_the_build_that_is_running(
+    monkeypatch: pytest.MonkeyPatch, compiled: bool, build: str
+) -> None:
+    # The label follows taskspec.__compiled__, which looks at the modules
+    # actually imported; either build's label is checked in either venv.
+    monkeypatch.setattr(taskspec, "__compiled__", compiled)
+    result = run_cli(["--version"])
+    assert (result.code, result.out) == (0, f"taskspec {version('taskspec')} ({build})\n".encode())
 
 
 def test_read_checked_reads_checks_and_reports_in_one_step(tmp_path: Path) -> None:

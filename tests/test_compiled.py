@@ -5,7 +5,10 @@ mypyc into a venv of its own; ``make test-compiled`` runs this whole suite
 there with ``TASKSPEC_EXPECT_COMPILED=1``, so every other test checks the
 compiled modules' behaviour and these check that they are the ones loaded.
 In the pure venv the same tests check that nothing compiled is loaded and
-that no build left extension modules next to the sources.
+that no build left extension modules next to the sources. ``make
+test-wheel`` runs them against the compiled wheel of ``make dist``,
+installed into a venv outside the repository, with
+``TASKSPEC_EXPECT_INSTALLED=1`` as well.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import ast
 import importlib
 import os
+import sys
 from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader
 from pathlib import Path
 
@@ -83,6 +87,19 @@ def test_only_the_listed_modules_are_compiled() -> None:
 def test_the_compiled_build_is_the_one_running() -> None:
     assert taskspec.__compiled__ is True
     assert str(_fastpath.__file__).endswith(tuple(EXTENSION_SUFFIXES))
+
+
+@pytest.mark.skipif(
+    os.environ.get("TASKSPEC_EXPECT_INSTALLED", "") in ("", "0"),
+    reason="runs against a wheel installed into a venv of its own (make test-wheel)",
+)
+def test_the_package_under_test_is_the_installed_one() -> None:
+    # make test-wheel runs these tests from the repository against the wheel
+    # a user installs; python/ on sys.path would have them test the sources.
+    installed = Path(taskspec.__file__).resolve()
+    assert not installed.is_relative_to(PACKAGE_SOURCES), installed
+    assert installed.is_relative_to(Path(sys.prefix).resolve()), (installed, sys.prefix)
+    assert taskspec.__compiled__ is True
 
 
 def test_no_extension_module_sits_next_to_the_sources() -> None:

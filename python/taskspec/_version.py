@@ -1,15 +1,18 @@
-"""The package's version, from the installed distribution's metadata.
+"""The package's version, from the installed distribution's metadata, and its build.
 
 ``pyproject.toml`` is the one place the version is written; ``__version__``
 and ``taskspec --version`` both read it back from the metadata that
 installing the package records, so the two can never disagree with it.
+``taskspec --version`` also names the build that is running, since the same
+version installs either compiled or, where it could not compile, as pure
+Python, and the two differ in speed.
 """
 
 from __future__ import annotations
 
 import functools
 
-__all__ = ["version"]
+__all__ = ["build", "version"]
 
 
 @functools.cache
@@ -26,3 +29,14 @@ def version() -> str:
         return dist_version("taskspec")
     except PackageNotFoundError:
         return "0+unknown"
+
+
+def build() -> str:
+    """Which build of the package is running: ``"compiled, mypyc"`` or ``"pure Python"``.
+
+    Read from ``taskspec.__compiled__``, which looks at the modules that are
+    actually imported, not at how the package was meant to be built.
+    """
+    import taskspec  # noqa: PLC0415 - the package is already imported by then
+
+    return "compiled, mypyc" if taskspec.__compiled__ else "pure Python"

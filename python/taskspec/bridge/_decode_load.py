@@ -20,6 +20,7 @@ place that speaks libyaml's terms (marks, events, its errors):
 
 from __future__ import annotations
 
+from functools import partialmethod
 from typing import Any, Final
 
 import yaml
@@ -129,13 +130,16 @@ def _init_again(self: Any, data: bytes) -> None:
 #: Python composer, with :func:`_compose_node_again`, over libyaml's events
 #: and with the same resolver hooks as :data:`_Loader`. It is slower than
 #: libyaml's own composer, so it only runs when that one refuses a
-#: duplicate anchor.
+#: duplicate anchor. Its two methods are wrapped in ``partialmethod``: in the
+#: compiled build a module-level function is a builtin, which does not bind
+#: to an instance as a Python function does, so ``self`` would never be
+#: passed; ``partialmethod`` binds any callable, in either build.
 _AnchorsAgainLoader: Final[type[CParser]] = type(
     "_AnchorsAgainLoader",
     (Composer, CParser),
     {
-        "__init__": _init_again,
-        "compose_node": _compose_node_again,
+        "__init__": partialmethod(_init_again),
+        "compose_node": partialmethod(_compose_node_again),
         "resolve": staticmethod(_tag),
         "descend_resolver": staticmethod(_descend),
         "ascend_resolver": staticmethod(_ascend),

@@ -36,15 +36,15 @@ COMMANDS: Final = (
 
 
 class _Version(argparse.Action):
-    """``--version``: the installed distribution's version, looked up only when asked."""
+    """``--version``: the installed version and which build runs, looked up only when asked."""
 
     def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
         super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
-        from taskspec._version import version  # noqa: PLC0415 - only --version pays for it
+        from taskspec._version import build, version  # noqa: PLC0415 - only --version pays
 
-        print(f"taskspec {version()}")
+        print(f"taskspec {version()} ({build()})")
         parser.exit()
 
 
