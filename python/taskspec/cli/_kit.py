@@ -162,8 +162,9 @@ def unreadable(reason: OSError | str, action: str = "read") -> Violation:
 class Report:
     """Counts problems and writes them, one line each, in one format.
 
-    A file is counted once, as invalid (its content is wrong) or unreadable
-    (it, or the directory holding it, cannot be read or written).
+    A file is counted once, as invalid (its content is wrong), unreadable
+    (it, or the directory holding it, cannot be read or written) or left
+    alone (it changed while a command was rewriting it).
     """
 
     def __init__(self, out: TextIO, fmt: str = "text") -> None:
@@ -171,11 +172,18 @@ class Report:
         self.fmt = fmt
         self.invalid = 0
         self.unreadable = 0
+        self.left_alone = 0
 
     @property
     def failed(self) -> int:
         """Files reported so far, for whatever reason."""
-        return self.invalid + self.unreadable
+        return self.invalid + self.unreadable + self.left_alone
+
+    def changed(self, path: str, action: str) -> None:
+        """A file that changed while it was being *action* (formatted), and was left alone."""
+        self.left_alone += 1
+        message = f"changed while being {action}; left alone with the newer content (run again)"
+        self.out.write(format_problem(self.fmt, path, Violation("", message)))
 
     def error(self, path: str, err: TaskSpecError) -> None:
         """A file whose content is wrong: one line per violation."""
