@@ -51,6 +51,7 @@ from taskspec._errors import (
     require_task_spec,
 )
 from taskspec._gowire import go_binary, go_json, is_map
+from taskspec._writable import check_nodes, check_size
 from taskspec.v1 import taskspec_pb2
 
 __all__ = [
@@ -226,9 +227,17 @@ def marshal_binpb(spec: taskspec_pb2.TaskSpec) -> bytes:
 def convert(data: Data | str, source: Format | str, target: Format | str) -> bytes:
     """Decode and validate *data* in format *source*, then write it in format *target*.
 
-    The same as ``marshal(parse(data, source), target)``.
+    The same as ``marshal(parse(data, source), target)``, except that output
+    a reader would refuse is refused with a :class:`~taskspec.TaskSpecError`
+    (see :mod:`taskspec._writable`): a spec within the limits in one format
+    can be over them in another, as a JSON of 200,000 signals is YAML of
+    400,000 nodes, or a prompt of 9 MiB of ``"`` is 18 MiB of JSON.
     """
-    return marshal(parse(data, source), target)
+    spec = parse(data, source)
+    target = _format(target)
+    if target is Format.YAML:
+        check_nodes(spec)
+    return check_size(spec, marshal(spec, target), target.value)
 
 
 # -- helpers -------------------------------------------------------------------

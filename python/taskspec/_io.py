@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, BinaryIO
 
 from taskspec._api import marshal_yaml, parse_task_spec, validate
 from taskspec._limits import MAX_DOCUMENT_BYTES
+from taskspec._writable import check_nodes, check_size
 from taskspec.v1 import taskspec_pb2
 
 if TYPE_CHECKING:
@@ -191,13 +192,17 @@ def load(path: StrPath) -> taskspec_pb2.TaskSpec:
 def save(path: StrPath, spec: taskspec_pb2.TaskSpec) -> None:
     """Validate *spec* and write its canonical YAML to *path* atomically.
 
-    The spec is validated first so that nothing is written that
-    :func:`load` would refuse; on any failure the previous file, if any, is
-    left exactly as it was and no temporary file remains. A symbolic link
-    is written through: the file it points at gets the bytes.
+    Nothing is written that :func:`load` would refuse: the spec is
+    validated first, and YAML over a reader's limits (its size, or its
+    node count: 60,000 signals are 120,000 nodes) is refused with a
+    :class:`~taskspec.TaskSpecError` naming the field that takes most of
+    it (see :mod:`taskspec._writable`). On any failure the previous file,
+    if any, is left exactly as it was and no temporary file remains. A
+    symbolic link is written through: the file it points at gets the bytes.
     """
     validate(spec)
-    atomic_write(path, marshal_yaml(spec))
+    check_nodes(spec)
+    atomic_write(path, check_size(spec, marshal_yaml(spec), "yaml"))
 
 
 def write_target(path: StrPath) -> Path:

@@ -25,6 +25,7 @@ from typing import Any
 
 from taskspec._api import marshal_yaml, parse_task_spec
 from taskspec._errors import DecodeError, TaskSpecError
+from taskspec._writable import check_nodes, check_size
 from taskspec.cli._comments_place import Layout, place, render
 from taskspec.cli._comments_scan import CommentError, LayoutError, Scan, scan_document
 
@@ -53,7 +54,10 @@ def format_document(data: bytes, *, strip_comments: bool = False) -> bytes:
     layout, rather than dropping it.
     """
     spec = parse_task_spec(data)
-    canonical = marshal_yaml(spec)
+    # Aliases make a document expand: its canonical form may be over a
+    # reader's limits, and is then refused rather than written.
+    check_nodes(spec)
+    canonical = check_size(spec, marshal_yaml(spec), "yaml")
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     if strip_comments or b"#" not in raw:
         return canonical
@@ -70,7 +74,7 @@ def format_document(data: bytes, *, strip_comments: bool = False) -> bytes:
     except LayoutError as err:  # pragma: no cover - defensive
         raise DecodeError(f"cannot keep the comments: unexpected layout ({err})") from None
     placed = place(source, layout)
-    out = render(layout, placed).encode("utf-8")
+    out = check_size(spec, render(layout, placed).encode("utf-8"), "yaml")
     _check(out, spec, [p.text for p in placed], source)
     return out
 
