@@ -254,3 +254,16 @@ def test_read_checked_reads_checks_and_reports_in_one_step(tmp_path: Path) -> No
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("bad.yaml:3:11: language: expected a string, got a sequence")
     assert lines[1] == "gone.yaml: cannot read: No such file or directory"
+
+
+def test_fmt_refuses_a_read_only_file_and_exits_1(tmp_path: Path) -> None:
+    path = tmp_path / "taskspec.yaml"
+    doc = VALID_DOC.replace(b"language: go", b"language: 'go'")
+    path.write_bytes(doc)
+    path.chmod(0o444)
+    result = run_cli(["fmt", str(path)])
+    assert (result.code, result.out) == (1, b"")
+    assert result.err == (
+        f"{path}: cannot write: the file is read-only (its mode has no write bit)\n"
+    )
+    assert path.read_bytes() == doc

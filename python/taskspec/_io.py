@@ -234,7 +234,10 @@ def atomic_write(path: StrPath, data: bytes, *, expect: Snapshot | None = None) 
     The new file keeps the mode of the file it replaces, and its owner and
     group where this process may set them; a new file gets the usual 0o666
     less the umask. Temporary files of the same target left by killed
-    writers are removed first.
+    writers are removed first. A file whose mode has no write bit is
+    refused (:class:`PermissionError`), even for root, as ``open(path,
+    "w")`` refuses it; a directory that cannot be written to is named in
+    the error, since the file itself may well be writable.
 
     With *expect* (what :func:`read_snapshot` returned when the caller read
     the file it now rewrites), the file is replaced only if it still holds
@@ -265,8 +268,20 @@ def atomic_write(path: StrPath, data: bytes, *, expect: Snapshot | None = None) 
         old = None
     if expect is not None and (old is None or _identity(old) != expect.identity):
         return _changed(target, data)  # checked before any work: the common refusal
+    if old is not None and not old.st_mode & 0o222:
+        # Replacing needs only a writable directory, but a file marked
+        # read-only says "do not change me", as gofmt and black respect.
+        raise PermissionError(
+            errno.EACCES, "the file is read-only (its mode has no write bit)", os.fspath(target)
+        )
     _remove_stale(directory, target.name)
-    fd, tmp = _create_locked_temp(directory, target.name)
+    try:
+        fd, tmp = _create_locked_temp(directory, target.name)
+    except PermissionError as err:
+        # The file itself may be writable: the new one is made beside it.
+        raise PermissionError(
+            err.errno, f"the directory {directory} is not writable ({err.strerror})", directory
+        ) from None
     ours = os.fstat(fd)
     replaced = True
     try:
