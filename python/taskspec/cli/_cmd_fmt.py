@@ -34,6 +34,7 @@ from taskspec.cli._kit import (
     Report,
     add_input_options,
     display_name,
+    escape_controls,
     read_checked,
     warn_no_sidecars,
 )
@@ -128,9 +129,9 @@ def run(args: argparse.Namespace) -> int:
             continue
         changed += 1
         if args.diff:
-            out.write(_diff(name, data, formatted))
+            out.write(_diff(escape_controls(name), data, formatted))
         elif args.check:
-            print(name, file=out)
+            print(escape_controls(name), file=out)
         if args.check or args.diff:
             continue
         try:
@@ -142,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
             report.os_error(name, err, "write")
             continue
         if replaced:
-            print(f"reformatted {name}", file=out)
+            print(f"reformatted {escape_controls(name)}", file=out)
     if report.failed or (args.check and changed):
         return EXIT_INVALID
     return EXIT_OK
