@@ -62,18 +62,23 @@ def check_nodes(spec: taskspec_pb2.TaskSpec) -> None:
     )
 
 
-def check_size(spec: taskspec_pb2.TaskSpec, data: bytes, fmt: str) -> bytes:
+def check_size(spec: taskspec_pb2.TaskSpec, data: bytes, fmt: str, *, comments: int = 0) -> bytes:
     """*data*, *spec* written in format *fmt*, if it is within a reader's size limit.
 
     A spec within the limit in one format may be over it in another: a
     prompt of 9 MiB of ``"`` is 9 MiB of YAML and 18 MiB of JSON, where
-    every ``"`` is escaped.
+    every ``"`` is escaped. *comments* is how many of the bytes are
+    comments ``fmt`` keeps (indented, they can grow too), which the message
+    then names rather than a field.
     """
     if len(data) <= MAX_DOCUMENT_BYTES:
         return data
     name = _NAMES.get(fmt, fmt)
-    field, part = _largest_field(spec, fmt)
-    where = f" ({field} takes {part:,} of them)" if field else ""
+    if comments:
+        field, where = "", f" (the comments kept take {comments:,} of them)"
+    else:
+        field, part = _largest_field(spec, fmt)
+        where = f" ({field} takes {part:,} of them)" if field else ""
     raise TaskSpecError(
         [
             Violation(
