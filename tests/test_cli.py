@@ -269,3 +269,67 @@ def test_read_checked_reads_checks_and_reports_in_one_step(tmp_path: Path) -> No
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("bad.yaml:3:11: language: expected a string, got a sequence")
     assert lines[1] == "gone.yaml: cannot read: No such file or directory"
+
+
+def test_fmt_refuses_a_read_only_file_and_exits_1(tmp_path: Path) -> None:
+    path = tmp_path / "taskspec.yaml"
+    doc = VALID_DOC.replace(b"language: go", b"language: 'go'")
+    path.write_bytes(doc)
+    path.chmod(0o444)
+    result = run_cli(["fmt", str(path)])
+    assert (result.code, result.out) == (1, b"")
+    assert result.err == (
+        f"{path}: cannot write: the file is read-only (its mode has no write bit)\n"
+    )
+    assert path.read_bytes() == doc
+
+
+# -- standard output full or closed --------------------------------------------
+
+_OUTPUT_CASES = {
+    "show": ["show", "{valid}"],
+    "convert": ["convert", "--to", "json", "{valid}"],
+    "schema": ["schema"],
+    "fmt -": ["fmt", "-"],
+    "fmt --diff": ["fmt", "--diff", "{unformatted}"],
+    "validate": ["validate", "{invalid}"],
+}
+
+
+def _output_case(tmp_path: Path, case: str) -> tuple[list[str], bytes]:
+    valid = tmp_path / "valid.yaml"
+    valid.write_bytes(VALID_DOC)
+    unformatted = tmp_path / "unformatted.yaml"
+    unformatted.write_bytes(VALID_DOC.replace(b"language: go", b"language: 'go'"))
+    invalid = tmp_path / "invalid.yaml"
+    invalid.write_bytes(b"not a mapping\n")
+    names = {"valid": valid, "unformatted": unformatted, "invalid": invalid}
+    argv = [arg.format(**names) for arg in _OUTPUT_CASES[case]]
+    return [sys.executable, "-m", "taskspec", *argv], unformatted.read_bytes()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+@pytest.mark.parametrize("case", _OUTPUT_CASES)
+def test_a_full_stdout_is_one_line_and_status_1(tmp_path: Path, case: str) -> None:
+    argv, stdin = _output_case(tmp_path, case)
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(argv, input=stdin, stdout=full, stderr=subprocess.PIPE, check=False)
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "taskspec: error: cannot write the output: No space left on device\n"
+    )
+
+
+@pytest.mark.parametrize("case", _OUTPUT_CASES)
+def test_a_closed_stdout_stops_quietly_with_status_1(tmp_path: Path, case: str) -> None:
+    """``| head -0``: the reader is gone before anything is written."""
+    argv, stdin = _output_case(tmp_path, case)
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run(
+            argv, input=stdin, stdout=write_end, stderr=subprocess.PIPE, check=False
+        )
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (1, b"")

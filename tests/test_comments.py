@@ -86,7 +86,7 @@ def check_refused(
     assert (first.line, first.column) == (line, column), str(err)
     assert first.field_path == path, (first.field_path, str(err))
     assert message in first.message, first.message
-    assert first.message.startswith("cannot keep this comment: ")
+    assert re.match(r"cannot keep (this comment|these \d+ comment lines): ", first.message)
     assert first.message.endswith("; move or delete it (or use --strip-comments)")
     assert len(err.violations) == count, [str(v) for v in err.violations]
     # The comments are the only obstacle: stripping them always works.
@@ -840,3 +840,49 @@ def test_end_of_line_comment_on_every_line_of_its_own_kind(spec: TaskSpec, text:
     )
     source = render(doc, plan, canonical=True).encode()
     assert format_document(source) == source
+
+
+# --- many comment lines: one block, not one object per line ---------------------------
+
+
+def test_comment_lines_in_a_row_are_one_block() -> None:
+    """100,000 comment lines above a key are one comment of the scan, placed and written once."""
+    lines = "".join(f"  # note {i}  \n" for i in range(100_000))
+    source = edit(
+        "    test_cmd:\n", "\n" + lines + "\n    test_cmd:\n", "language: go", "language: 'go'"
+    )
+    scan = _comments_scan.scan_document(source.encode(), source, comments=True)
+    assert len(scan.comments) == 1
+    assert scan.comments[0].lines == 100_000
+    out = format_document(source.encode()).decode()
+    assert out == edit(
+        "    test_cmd:\n", "".join(f"    # note {i}\n" for i in range(100_000)) + "    test_cmd:\n"
+    )
+    assert format_document(out.encode()).decode() == out
+
+
+def test_a_refused_block_is_one_problem_counting_its_lines() -> None:
+    source = edit(
+        "    test_cmd:\n        - go\n        - test\n",
+        "    test_cmd: [go,\n      # one\n\n      # two\n      # three\n      test]\n",
+    )
+    err = check_refused(source, line=10, column=7, path="verification.test_cmd", message="")
+    assert err.violations[0].message.startswith(
+        "cannot keep these 3 comment lines: it sits inside a [...] or {...} collection"
+    )
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="ab#\r\n\x85\u2028\u2029", max_size=40), st.data())
+def test_positions_are_counted_without_a_table_of_lines(text: str, data: st.DataObject) -> None:
+    """The same (line, column) as a table of line starts gives, asked in any order."""
+    starts = [0] + [m.end() for m in _comments_scan.BREAK.finditer(text)]
+
+    def by_table(i: int) -> tuple[int, int]:
+        line = max(n for n, s in enumerate(starts) if s <= i)
+        return line, i - starts[line]
+
+    chars = [i for i, c in enumerate(text) if c in "ab#"]  # what positions are asked of
+    order = data.draw(st.permutations(chars))
+    scan = _comments_scan.Scan(text, [], [])
+    assert [scan.position(i) for i in order] == [by_table(i) for i in order]

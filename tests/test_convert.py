@@ -425,6 +425,51 @@ def test_bad_binpb_is_a_decode_error(data: bytes, field_path: str, message: str)
     assert message in info.value.violations[0].message
 
 
+@pytest.mark.parametrize(
+    ("data", "field_path", "message"),
+    [
+        (
+            _int_field(2, 1),
+            "task_id",
+            "wrong wire type for field task_id (number 2): a varint, where a length-delimited"
+            " value was expected",
+        ),
+        (
+            _len_field(1, b"\x01"),
+            "task_spec_version",
+            "wrong wire type for field task_spec_version (number 1): a length-delimited value,"
+            " where a varint was expected",
+        ),
+        (
+            _len_field(9, _int_field(2, 7)),
+            "verification.test_cmd",
+            "wrong wire type for field verification.test_cmd (number 2): a varint, where a"
+            " length-delimited value was expected",
+        ),
+        (
+            _len_field(8, _int_field(1, 1)),
+            "solution_artifacts[1].path",
+            "wrong wire type for field solution_artifacts[1].path (number 1)",
+        ),
+    ],
+)
+def test_a_known_field_with_the_wrong_wire_type_is_named(
+    data: bytes, field_path: str, message: str
+) -> None:
+    """Not "unknown field ... written by a newer schema": the field is known, its encoding wrong."""
+    valid = marshal_binpb(valid_spec())
+    with pytest.raises(DecodeError) as info:
+        parse_binpb(valid + data)
+    assert info.value.field_path == field_path
+    assert info.value.violations[0].message.startswith(message)
+
+
+def test_a_singular_field_given_twice_keeps_the_last_value() -> None:
+    """The protobuf encoding's rule, which Go follows too: kept, and documented."""
+    spec = parse_binpb(marshal_binpb(valid_spec()) + _len_field(2, b"second"))
+    assert spec.task_id == "second"
+
+
 def test_binpb_must_be_bytes() -> None:
     with pytest.raises(DecodeError, match="binary protobuf must be bytes, got str"):
         parse("task_spec_version: 1", Format.BINPB)

@@ -8,6 +8,7 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -325,3 +326,43 @@ def test_read_stream_is_bounded() -> None:
     data = read_stream(io.BytesIO(b"a" * (_limits.MAX_DOCUMENT_BYTES + 100)))
     assert len(data) == _limits.MAX_DOCUMENT_BYTES + 1
     assert read_stream(io.BytesIO(b"small")) == b"small"
+
+
+# -- files and directories that cannot be written ------------------------------
+
+
+def test_a_read_only_file_is_refused_and_kept(tmp_path: Path) -> None:
+    """Even for root: 0444 says "do not change me", and the directory being writable does not."""
+    path = tmp_path / "taskspec.yaml"
+    path.write_bytes(b"old")
+    path.chmod(0o444)
+    with pytest.raises(PermissionError, match=r"the file is read-only") as info:
+        taskspec.save(path, valid_spec())
+    assert info.value.filename == str(path)
+    assert path.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taskspec.yaml"]
+
+
+def test_a_directory_that_cannot_be_written_is_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "taskspec.yaml"
+    path.write_bytes(b"old")
+    if os.geteuid() == 0:  # root writes anywhere: refuse the new file as the kernel would
+        real_open = os.open
+
+        def refuse_create(file: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+            if flags & os.O_CREAT:
+                raise PermissionError(13, "Permission denied", file)
+            return real_open(file, flags, *args, **kwargs)
+
+        monkeypatch.setattr(os, "open", refuse_create)
+    else:
+        tmp_path.chmod(0o555)
+    try:
+        with pytest.raises(PermissionError) as info:
+            taskspec.save(path, valid_spec())
+    finally:
+        tmp_path.chmod(0o755)
+    assert info.value.strerror == f"the directory {tmp_path} is not writable (Permission denied)"
+    assert path.read_bytes() == b"old"

@@ -128,5 +128,5 @@ def test_unknown_fields_inside_map_values_are_found() -> None:
     msg = struct_pb2.Struct()
     msg.fields["a"].CopyFrom(value)
     assert list(_convert._unknown_fields(msg, "")) == [
-        ("fields['a']", 111, "google.protobuf.Value")
+        ("fields['a']", 111, "google.protobuf.Value", 0)
     ]

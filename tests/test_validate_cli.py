@@ -20,6 +20,7 @@ import taskspec
 from taskspec.cli import _cmd_validate
 from taskspec.cli._kit import Progress
 from taskspec.cli._main import main
+from tests.cliutil import run_cli
 from tests.helpers import VALID_DOC
 
 SUMMARY = re.compile(r"^(\d+) valid, (\d+) invalid(?:, (\d+) unreadable)?, in \d+\.\d\d s$")
@@ -487,3 +488,47 @@ def test_a_worker_that_dies_ends_the_run_with_an_error_instead_of_a_hang(
     code, out, err = run(capsys, "--jobs", "2", str(tmp_path))
     assert (code, out) == (2, "")
     assert err == "taskspec validate: error: a worker process ended unexpectedly\n"
+
+
+# -- file names that could forge a line ----------------------------------------
+
+#: A name with a line break that, printed raw, starts a forged problem line.
+_FORGED = "x\nforged.yaml:1:1: all good\x1b[2K.taskspec.yaml"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github"])
+def test_a_file_name_with_control_characters_stays_on_one_line(tmp_path: Path, fmt: str) -> None:
+    (tmp_path / _FORGED).write_bytes(b"bogus: 1\n")
+    result = run_cli(["validate", "--format", fmt, str(tmp_path)])
+    assert result.code == 1
+    lines = result.out.decode().splitlines()
+    assert len(lines) == 1, lines
+    assert "\x1b" not in lines[0]
+    if fmt == "json":
+        assert json.loads(lines[0])["path"] == str(tmp_path / _FORGED)
+    elif fmt == "github":
+        assert lines[0].startswith(
+            f"::error file={tmp_path}/x%0Aforged.yaml%3A1%3A1%3A all good\\x1b[2K.taskspec.yaml,"
+        )
+    else:
+        assert lines[0].startswith(
+            f"{tmp_path}/x\\nforged.yaml:1:1: all good\\x1b[2K.taskspec.yaml:1:1: bogus:"
+        )
+
+
+def test_fmt_lists_a_file_name_with_control_characters_on_one_line(tmp_path: Path) -> None:
+    path = tmp_path / _FORGED
+    path.write_bytes(VALID_DOC.replace(b"language: go", b"language: 'go'"))
+    check = run_cli(["fmt", "--check", str(tmp_path)])
+    assert check.out.decode() == f"{tmp_path}/x\\nforged.yaml:1:1: all good\\x1b[2K.taskspec.yaml\n"
+    done = run_cli(["fmt", str(tmp_path)])
+    assert done.out.decode().count("\n") == 1
+
+
+def test_json_clips_a_megabyte_field_path_as_the_message_does(tmp_path: Path) -> None:
+    path = tmp_path / "taskspec.yaml"
+    path.write_bytes(VALID_DOC + b"? " + b"k" * (1 << 20) + b"\n: 1\n")
+    result = run_cli(["validate", "--format", "json", str(path)])
+    record = json.loads(result.out)
+    assert record["field_path"] == "k" * 80 + "... (1048576 characters)"
+    assert len(result.out) < 1000

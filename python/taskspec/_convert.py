@@ -51,6 +51,7 @@ from taskspec._errors import (
     require_task_spec,
 )
 from taskspec._gowire import go_binary, go_json, is_map
+from taskspec._writable import check_nodes, check_size
 from taskspec.v1 import taskspec_pb2
 
 __all__ = [
@@ -156,7 +157,14 @@ def parse_json(data: Data | str) -> taskspec_pb2.TaskSpec:
 
 
 def parse_binpb(data: Data) -> taskspec_pb2.TaskSpec:
-    """Decode a binary protobuf TaskSpec, reject unknown fields, then validate it."""
+    """Decode a binary protobuf TaskSpec, reject unknown fields, then validate it.
+
+    A known field with the wrong wire type (a string sent as a varint) is
+    refused, naming the field; protobuf would keep it aside as an unknown
+    field. A singular field that occurs more than once keeps its last value
+    (and a message field merges its occurrences), as the protobuf encoding
+    specifies and every protobuf library, Go's included, does.
+    """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise DecodeError(f"expected bytes, got {type(data).__name__}")
     data = require_document(data)
@@ -165,8 +173,21 @@ def parse_binpb(data: Data) -> taskspec_pb2.TaskSpec:
         spec.ParseFromString(data)
     except pb_message.Error as err:
         raise DecodeError(f"invalid binary TaskSpec: {_reason(err)}") from None
-    for path, number, message_name in _unknown_fields(spec, ""):
+    for path, number, message_name, wire_type in _unknown_fields(spec, ""):
         where = f" in {path}" if path else ""
+        known = _field_by_number(message_name, number)
+        if known is not None:
+            field_path = f"{path}.{known.name}" if path else known.name
+            raise DecodeError(
+                [
+                    Violation(
+                        field_path,
+                        f"wrong wire type for field {field_path} (number {number}):"
+                        f" {_WIRE_TYPES.get(wire_type, str(wire_type))}, where"
+                        f" {_expected_wire(known)} was expected",
+                    )
+                ]
+            )
         raise DecodeError(
             [
                 Violation(
@@ -226,9 +247,17 @@ def marshal_binpb(spec: taskspec_pb2.TaskSpec) -> bytes:
 def convert(data: Data | str, source: Format | str, target: Format | str) -> bytes:
     """Decode and validate *data* in format *source*, then write it in format *target*.
 
-    The same as ``marshal(parse(data, source), target)``.
+    The same as ``marshal(parse(data, source), target)``, except that output
+    a reader would refuse is refused with a :class:`~taskspec.TaskSpecError`
+    (see :mod:`taskspec._writable`): a spec within the limits in one format
+    can be over them in another, as a JSON of 200,000 signals is YAML of
+    400,000 nodes, or a prompt of 9 MiB of ``"`` is 18 MiB of JSON.
     """
-    return marshal(parse(data, source), target)
+    spec = parse(data, source)
+    target = _format(target)
+    if target is Format.YAML:
+        check_nodes(spec)
+    return check_size(spec, marshal(spec, target), target.value)
 
 
 # -- helpers -------------------------------------------------------------------
@@ -386,11 +415,53 @@ def _json_format_reason(err: Exception) -> str:
     return f"{'.'.join(names)}: {text}" if names else text
 
 
-def _unknown_fields(msg: pb_message.Message, path: str) -> Iterator[tuple[str, int, str]]:
-    """(field path, field number, message name) of every unknown field, depth first."""
+#: The wire types of the protobuf encoding, as messages name them.
+_WIRE_TYPES: Final = {
+    0: "a varint",
+    1: "a fixed 64-bit value",
+    2: "a length-delimited value",
+    3: "a group start",
+    4: "a group end",
+    5: "a fixed 32-bit value",
+}
+
+
+def _field_by_number(message_name: str, number: int) -> FieldDescriptor | None:
+    """The field numbered *number* of the message named *message_name*, if it has one."""
+    from google.protobuf import descriptor_pool  # noqa: PLC0415
+
+    desc = descriptor_pool.Default().FindMessageTypeByName(message_name)
+    return desc.fields_by_number.get(number)
+
+
+def _expected_wire(fd: FieldDescriptor) -> str:
+    if fd.type in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES) or (
+        fd.message_type is not None
+    ):
+        return _WIRE_TYPES[2]
+    if fd.type in (
+        FieldDescriptor.TYPE_DOUBLE,
+        FieldDescriptor.TYPE_FIXED64,
+        FieldDescriptor.TYPE_SFIXED64,
+    ):
+        expected = _WIRE_TYPES[1]
+    elif fd.type in (
+        FieldDescriptor.TYPE_FLOAT,
+        FieldDescriptor.TYPE_FIXED32,
+        FieldDescriptor.TYPE_SFIXED32,
+    ):
+        expected = _WIRE_TYPES[5]
+    else:
+        expected = _WIRE_TYPES[0]
+    # A repeated scalar may also come packed, length-delimited.
+    return f"{expected} or a packed list" if fd.is_repeated else expected
+
+
+def _unknown_fields(msg: pb_message.Message, path: str) -> Iterator[tuple[str, int, str, int]]:
+    """(field path, field number, message name, wire type) of every unknown field, depth first."""
     unknown = UnknownFieldSet(msg)
     for i in range(len(unknown)):
-        yield path, unknown[i].field_number, msg.DESCRIPTOR.full_name
+        yield path, unknown[i].field_number, msg.DESCRIPTOR.full_name, unknown[i].wire_type
     for fd, value in msg.ListFields():
         if fd.message_type is None:
             continue

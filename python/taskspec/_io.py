@@ -18,6 +18,14 @@ through symbolic links to the file they name, so a link stays a link and
 the file it points at is the one updated. The file keeps its mode, and its
 owner where the process may set it.
 
+A formatter replaces a file with a new version of what it read, while a
+person's editor may save the same file at any moment. :func:`atomic_write`
+with ``expect`` (what :func:`read_snapshot` returned) replaces the file only
+if it still holds exactly what was read, and otherwise leaves the newer
+content in place and raises :class:`ChangedError`; see :func:`atomic_write`
+for how, and for what is left of the window between the check and the
+rename.
+
 A writer that is killed leaves its temporary file behind. Its name,
 ``.<name>.<16 hex digits>.tmp``, is hidden and does not end in ``.yaml``,
 so no walk mistakes it for a sidecar; and the writer holds an exclusive
@@ -34,11 +42,14 @@ import functools
 import os
 import re
 import stat
+import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO
 
 from taskspec._api import marshal_yaml, parse_task_spec, validate
 from taskspec._limits import MAX_DOCUMENT_BYTES
+from taskspec._writable import check_nodes, check_size
 from taskspec.v1 import taskspec_pb2
 
 if TYPE_CHECKING:
@@ -51,9 +62,12 @@ except ImportError:  # pragma: no cover - Windows has no flock; the names stay u
 
 __all__ = [
     "TEMP_NAME",
+    "ChangedError",
+    "Snapshot",
     "atomic_write",
     "load",
     "read_file",
+    "read_snapshot",
     "read_stream",
     "save",
     "write_target",
@@ -90,15 +104,48 @@ def read_file(path: StrPath) -> bytes:
     read stops past :data:`~taskspec._limits.MAX_DOCUMENT_BYTES`, so an
     oversized file costs a bounded read and the decoder reports it.
     """
+    return read_snapshot(path).data
+
+
+#: What identifies one version of a file: device, inode, size and
+#: modification time. An atomic save makes a new inode; a write in place
+#: changes the time (and mostly the size).
+Identity = tuple[int, int, int, int]
+
+
+def _identity(st: os.stat_result) -> Identity:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What one read of a file saw: its bytes, and the identity of the file that held them.
+
+    ``atomic_write(..., expect=snapshot)`` replaces the file only if it
+    still holds exactly this.
+    """
+
+    data: bytes
+    identity: Identity
+
+
+def read_snapshot(path: StrPath) -> Snapshot:
+    """:func:`read_file`, with the identity of the file read (taken before reading).
+
+    The identity is taken before the bytes are read, so a write in place
+    during the read makes the identity stale and a later
+    ``atomic_write(..., expect=...)`` refuse, rather than accept bytes that
+    no version of the file ever held.
+    """
     fd = os.open(path, _READ_FLAGS)
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise _not_regular(mode, path)
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise _not_regular(st.st_mode, path)
         first = os.read(fd, _BLOCK)
         if len(first) < _BLOCK:  # the common case: the whole sidecar in one read
-            return first
-        return _read_bounded(functools.partial(os.read, fd), first)
+            return Snapshot(first, _identity(st))
+        return Snapshot(_read_bounded(functools.partial(os.read, fd), first), _identity(st))
     finally:
         os.close(fd)
 
@@ -145,13 +192,17 @@ def load(path: StrPath) -> taskspec_pb2.TaskSpec:
 def save(path: StrPath, spec: taskspec_pb2.TaskSpec) -> None:
     """Validate *spec* and write its canonical YAML to *path* atomically.
 
-    The spec is validated first so that nothing is written that
-    :func:`load` would refuse; on any failure the previous file, if any, is
-    left exactly as it was and no temporary file remains. A symbolic link
-    is written through: the file it points at gets the bytes.
+    Nothing is written that :func:`load` would refuse: the spec is
+    validated first, and YAML over a reader's limits (its size, or its
+    node count: 60,000 signals are 120,000 nodes) is refused with a
+    :class:`~taskspec.TaskSpecError` naming the field that takes most of
+    it (see :mod:`taskspec._writable`). On any failure the previous file,
+    if any, is left exactly as it was and no temporary file remains. A
+    symbolic link is written through: the file it points at gets the bytes.
     """
     validate(spec)
-    atomic_write(path, marshal_yaml(spec))
+    check_nodes(spec)
+    atomic_write(path, check_size(spec, marshal_yaml(spec), "yaml"))
 
 
 def write_target(path: StrPath) -> Path:
@@ -166,13 +217,48 @@ def write_target(path: StrPath) -> Path:
     return Path(os.path.realpath(path))
 
 
-def atomic_write(path: StrPath, data: bytes) -> None:
+class ChangedError(Exception):
+    """The file changed after it was read: it was left alone, holding the newer content.
+
+    Raised by ``atomic_write(..., expect=...)``; ``path`` is the file.
+    """
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"{path}: changed while being rewritten; left alone")
+        self.path = path
+
+
+def atomic_write(path: StrPath, data: bytes, *, expect: Snapshot | None = None) -> bool:
     """Replace *path* with *data* so readers see the old bytes or the new, never a mix.
 
     The new file keeps the mode of the file it replaces, and its owner and
     group where this process may set them; a new file gets the usual 0o666
     less the umask. Temporary files of the same target left by killed
-    writers are removed first.
+    writers are removed first. A file whose mode has no write bit is
+    refused (:class:`PermissionError`), even for root, as ``open(path,
+    "w")`` refuses it; a directory that cannot be written to is named in
+    the error, since the file itself may well be writable.
+
+    With *expect* (what :func:`read_snapshot` returned when the caller read
+    the file it now rewrites), the file is replaced only if it still holds
+    exactly that: the same bytes in the same file (device, inode, size and
+    modification time). Otherwise the newer content is left in place and
+    :class:`ChangedError` is raised; if the file already holds *data*
+    (another run wrote the same bytes), nothing is done and False is
+    returned. Otherwise the result is True.
+
+    The check and the rename cannot be one step, so a save landing between
+    them would be lost to a plain rename. On Linux the rename is an atomic
+    exchange (``renameat2(RENAME_EXCHANGE)``) instead, after which the file
+    that was displaced is looked at: if it is not the one read, a save
+    landed in that window, and it is exchanged back (repeatedly, should
+    saves keep landing), so no save is lost; readers may see the formatted
+    bytes for those few microseconds. Where the exchange is not available
+    (other systems, filesystems without it) a plain rename follows a last
+    ``stat`` of the target, and a save in the microseconds between the two
+    is lost. A concurrent taskspec writer of the same file could also take
+    a displaced save, which sits under this write's temporary name for
+    those microseconds, for a dead writer's leftover and remove it.
     """
     target = write_target(path)
     directory = target.parent
@@ -180,25 +266,175 @@ def atomic_write(path: StrPath, data: bytes) -> None:
         old: os.stat_result | None = target.stat()
     except FileNotFoundError:
         old = None
+    if expect is not None and (old is None or _identity(old) != expect.identity):
+        return _changed(target, data)  # checked before any work: the common refusal
+    if old is not None and not old.st_mode & 0o222:
+        # Replacing needs only a writable directory, but a file marked
+        # read-only says "do not change me", as gofmt and black respect.
+        raise PermissionError(
+            errno.EACCES, "the file is read-only (its mode has no write bit)", os.fspath(target)
+        )
     _remove_stale(directory, target.name)
-    fd, tmp = _create_locked_temp(directory, target.name)
     try:
-        try:
-            if old is not None:
-                _keep_owner_and_mode(fd, old)
-            view = memoryview(data)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
-            os.fsync(fd)
+        fd, tmp = _create_locked_temp(directory, target.name)
+    except PermissionError as err:
+        # The file itself may be writable: the new one is made beside it.
+        raise PermissionError(
+            err.errno, f"the directory {directory} is not writable ({err.strerror})", directory
+        ) from None
+    ours = os.fstat(fd)
+    replaced = True
+    try:
+        if old is not None:
+            _keep_owner_and_mode(fd, old)
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        os.fsync(fd)
+        if expect is None:
             os.replace(tmp, target)
-        finally:
-            os.close(fd)  # also releases the lock, after the rename
+        else:
+            replaced = _replace_unchanged(tmp, target, expect, data, ours)
     except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+        # Only while it is this write's file: after an exchange the name
+        # may hold a save that is someone else's.
+        _unlink_if(tmp, ours)
         raise
+    finally:
+        os.close(fd)  # also releases the lock, after the rename
     _fsync_dir(directory)
+    return replaced
+
+
+def _changed(target: Path, data: bytes) -> bool:
+    """False if *target* already holds *data*; otherwise raise :class:`ChangedError`."""
+    try:
+        if read_file(target) == data:
+            return False
+    except OSError:
+        pass
+    raise ChangedError(os.fspath(target))
+
+
+def _holds(target: Path, expect: Snapshot) -> bool:
+    """Whether *target* is still the file *expect* was read from, with the same bytes."""
+    try:
+        fd = os.open(target, _READ_FLAGS)
+    except FileNotFoundError:
+        return False
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or _identity(st) != expect.identity:
+            return False
+        return _read_bounded(functools.partial(os.read, fd)) == expect.data
+    finally:
+        os.close(fd)
+
+
+def _same_file(a: os.stat_result, b: os.stat_result) -> bool:
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+def _replace_unchanged(
+    tmp: Path, target: Path, expect: Snapshot, data: bytes, ours: os.stat_result
+) -> bool:
+    """Rename *tmp* over *target* if *target* still holds *expect*; see :func:`atomic_write`."""
+    if not _holds(target, expect):
+        _unlink_if(tmp, ours)
+        return _changed(target, data)
+    if not _exchange(tmp, target):
+        # No atomic exchange here: a last look, then a plain rename.
+        try:
+            unchanged = _identity(os.stat(target)) == expect.identity
+        except FileNotFoundError:
+            unchanged = False
+        if not unchanged:
+            _unlink_if(tmp, ours)
+            return _changed(target, data)
+        os.replace(tmp, target)
+        return True
+    # The target is this write's file now, and tmp the file it displaced.
+    held = os.open(tmp, _READ_FLAGS | getattr(os, "O_NOFOLLOW", 0))
+    try:
+        if _identity(os.fstat(held)) == expect.identity:
+            os.unlink(tmp)  # the file that was read: replaced as intended
+            return True
+        _give_back(tmp, target, ours, held)
+    finally:
+        os.close(held)
+    raise ChangedError(os.fspath(target))
+
+
+def _give_back(tmp: Path, target: Path, placed: os.stat_result, held: int) -> None:
+    """Put the newest save back at *target*, and remove the stale file that ends up at *tmp*.
+
+    *tmp* holds a save that is newer than *placed*, the file at *target*.
+    An exchange puts it back and brings out what *target* held: *placed*,
+    which is stale and removed, or a save that landed meanwhile, which is
+    newer still and goes back in turn. Every file involved is kept open
+    until the end, so that no inode number is reused and mistaken for
+    another.
+    """
+    opened: list[int] = []
+    try:
+        while True:
+            newer = os.fstat(held)
+            if not _exchange(tmp, target):  # pragma: no cover - it worked a moment ago
+                raise OSError(errno.EIO, "cannot exchange the file back", os.fspath(target))
+            out = os.open(tmp, _READ_FLAGS | getattr(os, "O_NOFOLLOW", 0))
+            opened.append(out)
+            if _same_file(os.fstat(out), placed):
+                os.unlink(tmp)
+                return
+            placed, held = newer, out  # a save landed on the target meanwhile
+    finally:
+        for fd in opened:
+            os.close(fd)
+
+
+def _unlink_if(tmp: Path, ours: os.stat_result) -> None:
+    """Remove *tmp* if it is still the file *ours* describes."""
+    with contextlib.suppress(FileNotFoundError):
+        if _same_file(os.lstat(tmp), ours):
+            os.unlink(tmp)
+
+
+#: ``renameat2``'s flag for an atomic exchange of two names, and "relative
+#: to the working directory" for its directory arguments (Linux).
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+@functools.cache
+def _renameat2() -> Callable[..., int] | None:
+    """glibc's ``renameat2``, or None where there is none (other systems, old C libraries)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes  # noqa: PLC0415 - only a checked rewrite pays for it
+
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    return fn
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap the files named *a* and *b* in one atomic step; False where that is not possible."""
+    fn = _renameat2()
+    if fn is None:
+        return False
+    if fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    import ctypes  # noqa: PLC0415
+
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):  # not on this filesystem
+        return False
+    raise OSError(err, os.strerror(err), os.fspath(b))
 
 
 def _create_locked_temp(directory: Path, name: str) -> tuple[int, Path]:

@@ -10,6 +10,11 @@ drop it; ``--strip-comments`` writes Go's exact bytes instead.
 Files are replaced atomically, through symbolic links, keeping their mode
 (see :func:`taskspec._io.atomic_write`); a file already in canonical layout
 is not touched. ``-`` formats standard input to standard output.
+
+An editor may save a file while ``fmt`` works on it, and its save is newer
+than anything ``fmt`` could write: a file is replaced only if it still holds
+exactly the bytes that were formatted, and a file that changed is reported,
+left with the newer content, and makes the exit status 1.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import difflib
 import sys
 from typing import Final
 
-from taskspec._io import atomic_write
+from taskspec._io import ChangedError, atomic_write, read_snapshot
 from taskspec.cli._discover import ConfigError, Selection, walk
 from taskspec.cli._kit import (
     EXIT_INVALID,
@@ -29,6 +34,7 @@ from taskspec.cli._kit import (
     Report,
     add_input_options,
     display_name,
+    escape_controls,
     read_checked,
     warn_no_sidecars,
 )
@@ -104,7 +110,14 @@ def run(args: argparse.Namespace) -> int:
             report.os_error(path, reason)
             continue
         name = display_name(item, args.stdin_filename)
-        checked = read_checked(report, item, name, reformat)
+        snapshot = None
+        if item != STDIN:
+            try:
+                snapshot = read_snapshot(item)
+            except OSError as err:
+                report.os_error(name, err)
+                continue
+        checked = read_checked(report, item if snapshot is None else snapshot.data, name, reformat)
         if checked is None:
             continue
         data, formatted = checked
@@ -116,17 +129,21 @@ def run(args: argparse.Namespace) -> int:
             continue
         changed += 1
         if args.diff:
-            out.write(_diff(name, data, formatted))
+            out.write(_diff(escape_controls(name), data, formatted))
         elif args.check:
-            print(name, file=out)
+            print(escape_controls(name), file=out)
         if args.check or args.diff:
             continue
         try:
-            atomic_write(item, formatted)
+            replaced = atomic_write(item, formatted, expect=snapshot)
+        except ChangedError:
+            report.changed(name, "formatted")
+            continue
         except OSError as err:
             report.os_error(name, err, "write")
             continue
-        print(f"reformatted {name}", file=out)
+        if replaced:
+            print(f"reformatted {escape_controls(name)}", file=out)
     if report.failed or (args.check and changed):
         return EXIT_INVALID
     return EXIT_OK

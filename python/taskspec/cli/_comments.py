@@ -25,6 +25,7 @@ from typing import Any
 
 from taskspec._api import marshal_yaml, parse_task_spec
 from taskspec._errors import DecodeError, TaskSpecError
+from taskspec._writable import check_nodes, check_size
 from taskspec.cli._comments_place import Layout, place, render
 from taskspec.cli._comments_scan import CommentError, LayoutError, Scan, scan_document
 
@@ -53,7 +54,10 @@ def format_document(data: bytes, *, strip_comments: bool = False) -> bytes:
     layout, rather than dropping it.
     """
     spec = parse_task_spec(data)
-    canonical = marshal_yaml(spec)
+    # Aliases make a document expand: its canonical form may be over a
+    # reader's limits, and is then refused rather than written.
+    check_nodes(spec)
+    canonical = check_size(spec, marshal_yaml(spec), "yaml")
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     if strip_comments or b"#" not in raw:
         return canonical
@@ -71,19 +75,24 @@ def format_document(data: bytes, *, strip_comments: bool = False) -> bytes:
         raise DecodeError(f"cannot keep the comments: unexpected layout ({err})") from None
     placed = place(source, layout)
     out = render(layout, placed).encode("utf-8")
+    out = check_size(spec, out, "yaml", comments=len(out) - len(canonical))
     _check(out, spec, [p.text for p in placed], source)
     return out
 
 
 def _check(out: bytes, spec: Any, texts: list[str], source: Scan) -> None:
-    """Prove that *out* reads back as *spec* and carries *texts*, in this order."""
+    """Prove that *out* reads back as *spec* and carries *texts*, in this order.
+
+    The comment lines are compared, not the comments: two blocks placed
+    one after the other read back as one.
+    """
     problem = ""
     try:
         if parse_task_spec(out) != spec:
             problem = "it would change the spec"
         else:
             got = [c.text for c in scan_document(out, out.decode("utf-8"), comments=True).comments]
-            if got != texts:
+            if "\n".join(got) != "\n".join(texts):
                 problem = "they would not read back as the same comments"
     except (TaskSpecError, LayoutError) as err:
         problem = f"the result would not read back ({err})"

@@ -85,7 +85,9 @@ class _Refusals:
 
     def add(self, comment: Comment, path: KeyPath | None, reason: str) -> None:
         where = field_path(path) if path else ""
-        message = f"cannot keep this comment: {reason}; {ADVICE}"
+        lines = comment.lines
+        what = f"these {lines} comment lines" if lines > 1 else "this comment"
+        message = f"cannot keep {what}: {reason}; {ADVICE}"
         self.violations.append(self.scan.refusal(comment.index, message, where))
 
 
@@ -225,7 +227,9 @@ def render(layout: Layout, placed: list[Placed]) -> str:
         if p.group == _EOL:
             out.append(" " + p.text)
         elif p.group == _ABOVE:
-            out.append(" " * layout.indent[p.offset] + p.text + "\n")
+            pad = " " * layout.indent[p.offset]
+            # A block of lines, each indented like the key (one replace, not a loop).
+            out.append(pad + (p.text.replace("\n", "\n" + pad) if pad else p.text) + "\n")
         else:
             out.append(p.text + "\n")
     out.append(text[done:])

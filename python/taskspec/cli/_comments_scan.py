@@ -8,6 +8,12 @@ a token or in a found comment, or the document is refused with a
 :class:`CommentError`: a misunderstanding of the scanner shows up as a
 refusal, never as a comment dropped without a word.
 
+Comments on lines of their own that follow one another between the same two
+tokens are one :class:`Comment`, a block of lines: everything about where
+they go is the same for all of them, and a file of millions of comment lines
+then costs a few string operations instead of an object, a search and a
+placement per line.
+
 The same scan names every block mapping key and block sequence item by its
 path (``("verification", "test_cmd", 2)``), and records, for each token,
 the key or item it belongs to, which is what
@@ -17,7 +23,6 @@ the key or item it belongs to, which is what
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -109,14 +114,22 @@ class Anchor:
 
 @dataclass(slots=True)
 class Comment:
-    """One comment of the source, with what its surroundings say about it."""
+    """One comment of the source, or a block of comment lines, with what surrounds it."""
 
-    index: int  # character index of the '#'
-    text: str  # from '#' to the end of the line, trailing blanks removed
+    index: int  # character index of the (first) '#'
+    # From '#' to the end of the line, trailing blanks removed; for a block,
+    # its lines so, joined by LF (blank lines left out).
+    text: str
     full_line: bool  # nothing but blanks before it on its line
     prev: int  # stream index of the last token with text before it (-1: none)
     depth: int  # flow nesting ([ ] { }) it sits in
     header_of: int = -1  # stream index of the block scalar whose header holds it
+    end: int = -1  # character index where its (last) line's text ends
+
+    @property
+    def lines(self) -> int:
+        """How many comment lines it holds."""
+        return self.text.count("\n") + 1
 
 
 @dataclass(slots=True)
@@ -130,14 +143,25 @@ class Scan:
     comments: list[Comment] = field(default_factory=list)
     first_content: int = 0  # stream index of the first content token
     last_content: int = -1  # stream index of the last content token
-    line_starts: list[int] = field(default_factory=list)
+    # The last position asked for, (index, line, line start): the next count starts there.
+    _last: tuple[int, int, int] = (0, 0, 0)
 
     def position(self, index: int) -> tuple[int, int]:
-        """0-based (line, column) of a character index, as libyaml counts them."""
-        if not self.line_starts:
-            self.line_starts = [0] + [m.end() for m in BREAK.finditer(self.text)]
-        line = bisect_right(self.line_starts, index) - 1
-        return line, index - self.line_starts[line]
+        """0-based (line, column) of a character index, as libyaml counts them.
+
+        The breaks are counted with ``str.count``, from the last position
+        asked for when it is not past *index* (positions are mostly asked
+        for in order), so a text of millions of lines needs no table of
+        line starts.
+        """
+        text = self.text
+        since, line, start = self._last if self._last[0] <= index else (0, 0, 0)
+        line += _breaks(text, since, index)
+        last_break = max(text.rfind(c, since, index) for c in _BREAK_CHARS)
+        if last_break >= 0:
+            start = last_break + 1
+        self._last = (index, line, start)
+        return line, index - start
 
     def refusal(self, index: int, message: str, field_path: str = "") -> Violation:
         """A problem with the comment at character *index*, at its 1-based line and column."""
@@ -306,7 +330,15 @@ def _find_comments(scan: Scan) -> None:
                 header = _BLOCK_HEADER.match(text, start)
                 if header is not None and header.group(1):
                     found.append(
-                        Comment(header.start(1), header.group(1).rstrip(" \t"), False, i, depth, i)
+                        Comment(
+                            header.start(1),
+                            header.group(1).rstrip(" \t"),
+                            False,
+                            i,
+                            depth,
+                            i,
+                            header.end(1),
+                        )
                     )
             cursor = max(cursor, end)
             prev = i
@@ -319,23 +351,58 @@ def _find_comments(scan: Scan) -> None:
     _account_for_hashes(scan)
 
 
+def _breaks(text: str, start: int, end: int) -> int:
+    """How many line breaks libyaml counts in ``text[start:end]`` (CR LF is one)."""
+    return sum(text.count(c, start, end) for c in _BREAK_CHARS) - text.count("\r\n", start, end)
+
+
+#: Blanks and line breaks between two comment lines, with at least one break.
+_BETWEEN_LINES: Final = re.compile(r"[ \t]*+(?:(?:\r\n|[\r\n\x85\u2028\u2029])[ \t]*+)++")
+
+
+def _block_text(lines: str) -> str:
+    """Comment lines (from a '#' to the end of a comment) as a block: trimmed, joined by LF."""
+    if not (
+        any(c in lines for c in "\t\r\x85\u2028\u2029")
+        or " \n" in lines
+        or "\n " in lines
+        or "\n\n" in lines
+    ):
+        return lines.rstrip(" ")  # already so: the common case, at no cost
+    return _BETWEEN_LINES.sub("\n", lines).rstrip(" \t")
+
+
 def _gap(scan: Scan, start: int, end: int, prev: int, depth: int) -> None:
-    """Record the comments in text between two tokens (only blanks, breaks and comments)."""
+    """Record the comments in text between two tokens (only blanks, breaks and comments).
+
+    The first may end a line that has a token; every other one is on a
+    line of its own, and they are recorded together, as one block.
+    """
     text = scan.text
     at = text.find("#", start, end)
-    while at != -1:
+    if at == -1:
+        return
+    # Gaps hold only blanks, breaks and comments, and a comment runs to a
+    # break: so the '#' starts its line's text when a break comes before
+    # it in the gap, or the gap itself starts a line.
+    full_line = (
+        start == 0
+        or text[start - 1] in _BREAK_CHARS
+        or _BREAK_CHAR.search(text, start, at) is not None
+    )
+    if not full_line:
         stop = _BREAK_CHAR.search(text, at, end)
         until = stop.start() if stop is not None else end
-        # Gaps hold only blanks, breaks and comments, and a comment runs to a
-        # break: so the '#' starts its line's text when a break comes before
-        # it in the gap, or the gap itself starts a line.
-        full_line = (
-            start == 0
-            or text[start - 1] in _BREAK_CHARS
-            or _BREAK_CHAR.search(text, start, at) is not None
+        scan.comments.append(
+            Comment(at, text[at:until].rstrip(" \t"), False, prev, depth, end=until)
         )
-        scan.comments.append(Comment(at, text[at:until].rstrip(" \t"), full_line, prev, depth))
         at = text.find("#", until, end)
+        if at == -1:
+            return
+    # The last '#' is on the last comment line (every '#' of a gap is in a comment).
+    stop = _BREAK_CHAR.search(text, text.rfind("#", at, end), end)
+    until = stop.start() if stop is not None else end
+    scan.comments.append(Comment(at, _block_text(text[at:until]), True, prev, depth, end=until))
 
 
 def _account_for_hashes(scan: Scan) -> None:
@@ -360,7 +427,7 @@ def _account_for_hashes(scan: Scan) -> None:
             inside -= n  # counted with its block scalar already
     if inside + in_comments == total:
         return
-    covered = [(c.index, c.index + len(c.text)) for c in scan.comments]
+    covered = [(c.index, c.end) for c in scan.comments]
     covered += [(t.start_mark.index, t.end_mark.index) for t in scan.tokens]
     at = text.find("#")
     while at != -1:

@@ -15,10 +15,16 @@ in one of three formats:
 - ``github``: GitHub Actions workflow commands
   (``::error file=...,line=...,col=...::message``), which annotate the
   pull request's diff.
+
+A file name may hold a line break or any other control character, and a
+crafted one could forge a line of its own (``x\nother.yaml:1:1: ...``) or
+drive the terminal: the text and github formats escape them
+(:func:`escape_controls`), and JSON escapes them as JSON does.
 """
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 import time
@@ -38,6 +44,7 @@ __all__ = [
     "Report",
     "add_input_options",
     "display_name",
+    "escape_controls",
     "format_problem",
     "os_reason",
     "read_checked",
@@ -114,8 +121,31 @@ def render(v: Violation) -> str:
     return f"{v.message} ({v.hint})"
 
 
+#: Control characters (C0, DEL, C1) and the Unicode line and paragraph
+#: separators: what could break a line or drive a terminal.
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escaped(match: re.Match[str]) -> str:
+    c = match.group()
+    return _NAMED.get(c) or (f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}")
+
+
+def escape_controls(text: str) -> str:
+    """*text* with every control character written as an escape (``\\n``, ``\\x1b``).
+
+    For one-line output meant for people and line-based tools: a file name
+    can then neither start a line of its own nor send the terminal a
+    command. A backslash is left as it is, so ordinary paths read as they
+    are; the price is that ``a\\nb`` could be a name with a backslash too.
+    """
+    return _CONTROLS.sub(_escaped, text)
+
+
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # GitHub's own escapes first (it decodes them); then the other controls.
+    return escape_controls(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _escape_property(text: str) -> str:
@@ -127,11 +157,14 @@ def format_problem(fmt: str, path: str, v: Violation) -> str:
     if fmt == "json":
         import json  # noqa: PLC0415 - only --format json pays for it
 
+        from taskspec.bridge._decode_msg import clip  # noqa: PLC0415
+
         record: dict[str, str | int | None] = {
             "path": path,
             "line": v.line or None,
             "column": v.column or None,
-            "field_path": v.field_path,
+            # A key can be a megabyte long; the message quotes it clipped, and so does this.
+            "field_path": clip(v.field_path),
             "message": v.message,
         }
         if v.hint:
@@ -143,8 +176,8 @@ def format_problem(fmt: str, path: str, v: Violation) -> str:
             where += f",line={v.line},col={v.column}"
         return f"::error {where}::{_escape_data(render(v))}\n"
     if v.line:
-        return f"{path}:{v.line}:{v.column}: {render(v)}\n"
-    return f"{path}: {render(v)}\n"
+        return escape_controls(f"{path}:{v.line}:{v.column}: {render(v)}") + "\n"
+    return escape_controls(f"{path}: {render(v)}") + "\n"
 
 
 def os_reason(err: OSError) -> str:
@@ -162,8 +195,9 @@ def unreadable(reason: OSError | str, action: str = "read") -> Violation:
 class Report:
     """Counts problems and writes them, one line each, in one format.
 
-    A file is counted once, as invalid (its content is wrong) or unreadable
-    (it, or the directory holding it, cannot be read or written).
+    A file is counted once, as invalid (its content is wrong), unreadable
+    (it, or the directory holding it, cannot be read or written) or left
+    alone (it changed while a command was rewriting it).
     """
 
     def __init__(self, out: TextIO, fmt: str = "text") -> None:
@@ -171,11 +205,18 @@ class Report:
         self.fmt = fmt
         self.invalid = 0
         self.unreadable = 0
+        self.left_alone = 0
 
     @property
     def failed(self) -> int:
         """Files reported so far, for whatever reason."""
-        return self.invalid + self.unreadable
+        return self.invalid + self.unreadable + self.left_alone
+
+    def changed(self, path: str, action: str) -> None:
+        """A file that changed while it was being *action* (formatted), and was left alone."""
+        self.left_alone += 1
+        message = f"changed while being {action}; left alone with the newer content (run again)"
+        self.out.write(format_problem(self.fmt, path, Violation("", message)))
 
     def error(self, path: str, err: TaskSpecError) -> None:
         """A file whose content is wrong: one line per violation."""
@@ -223,7 +264,7 @@ def read_checked(
 
 def warn(message: str) -> None:
     """A warning for the person running the command, on stderr."""
-    print(f"taskspec: warning: {message}", file=sys.stderr)
+    print(f"taskspec: warning: {escape_controls(message)}", file=sys.stderr)
 
 
 def warn_no_sidecars(directory: str, patterns: Sequence[str]) -> None:

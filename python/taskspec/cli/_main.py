@@ -1,7 +1,16 @@
 """The ``taskspec`` command: one module per subcommand, wired together here.
 
 Exit codes: 0 when everything is fine, 1 when any file is invalid (or, for
-``fmt --check``, would change), 2 on a usage error.
+``fmt --check``, would change) or the output cannot be written, 2 on a
+usage error.
+
+The commands report every problem with their files themselves, so an
+:class:`OSError` that reaches :func:`main` comes from writing the output:
+standard output full (``> /dev/full``) or closed (``| head -0``). A closed
+pipe means the reader has all it wants, and the command stops quietly, as
+other command-line tools do; any other failure is one line on stderr. Either
+way the status is 1 and no traceback is printed, and standard output is
+pointed at ``/dev/null`` so that Python's flush at exit does not fail again.
 
 The command runs on every commit of a repository with a pre-commit hook, so
 its start-up is kept small: the parser names every subcommand from the table
@@ -13,7 +22,10 @@ its arguments. Each ``_cmd_*`` module provides ``DESCRIPTION`` (its
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import os
+import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
@@ -93,6 +105,34 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
+    try:
+        return _run(argv)
+    except OSError as err:
+        return _output_failed(err)
+
+
+def _output_failed(err: OSError) -> int:
+    """Stop after the output could not be written: quietly for a closed pipe, else in one line."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+    except (OSError, ValueError):  # not a real file (tests swap in an in-memory stream)
+        pass
+    if err.errno != errno.EPIPE:
+        try:
+            print(
+                f"taskspec: error: cannot write the output: {err.strerror or err}", file=sys.stderr
+            )
+            sys.stderr.flush()
+        except OSError:
+            pass  # stderr is gone too: the status is all that is left
+    return 1
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -103,6 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return EXIT_USAGE
     status: int = args.func(args)
+    sys.stdout.flush()  # here, where a failure is reported, rather than at exit
     return status
 
 

@@ -1,0 +1,125 @@
+"""Writers never write what readers refuse.
+
+A reader refuses a document over the limits of the contract (its size,
+and for YAML its node count and depth; see :mod:`taskspec._limits`), so a
+writer that produced one would leave a file that nothing can load: a
+harness's record of a run, lost at the next read. Every writer of this
+package (:func:`taskspec.save`, :func:`taskspec.convert`, ``taskspec fmt``
+and ``taskspec convert``) checks its output here before anything is written,
+and refuses with a :class:`~taskspec.TaskSpecError` naming the limit and the
+field that takes most of it. The ``marshal`` functions do not: like Go's,
+they write what they are given, so that any spec can be inspected.
+
+The checks cost next to nothing: the size is that of the bytes already
+produced, the depth of a TaskSpec's YAML depends on the schema alone and is
+checked once, at import, and the nodes are counted on the message (a list
+or a map by its length; see :func:`taskspec.bridge._emit.nodes`), never by
+reading the output back.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from taskspec._contract import ContractError
+from taskspec._errors import TaskSpecError, Violation
+from taskspec._limits import MAX_DEPTH, MAX_DOCUMENT_BYTES, MAX_NODES
+from taskspec.bridge import _emit
+from taskspec.v1 import taskspec_pb2
+
+__all__ = ["check_nodes", "check_size"]
+
+#: How the formats are named in messages, by their command-line names.
+_NAMES: Final = {"yaml": "YAML", "json": "JSON", "binpb": "binary protobuf"}
+
+if _emit.DEPTH > MAX_DEPTH:  # pragma: no cover - a schema this deep is refused at import
+    raise ContractError(
+        f"taskspec.v1.TaskSpec: its YAML nests {_emit.DEPTH} levels deep, more than"
+        f" (taskspec.v1.limits).max_depth ({MAX_DEPTH}): no reader could read a spec"
+    )
+
+
+def check_nodes(spec: taskspec_pb2.TaskSpec) -> None:
+    """Refuse a spec whose YAML has more nodes than a reader accepts.
+
+    It needs only the message, so writers call it before writing the YAML,
+    which for a spec of a million signals would be the costly part.
+    """
+    count = _emit.nodes(spec)
+    if count <= MAX_NODES:
+        return
+    field, part = max(
+        ((f.name, f.nodes(spec)) for f in _emit.DOCUMENT.fields), key=lambda pair: pair[1]
+    )
+    raise TaskSpecError(
+        [
+            Violation(
+                field,
+                f"cannot write: the YAML would have {count:,} nodes, more than the"
+                f" {MAX_NODES:,} a reader accepts ({field} has {part:,} of them)",
+            )
+        ]
+    )
+
+
+def check_size(spec: taskspec_pb2.TaskSpec, data: bytes, fmt: str, *, comments: int = 0) -> bytes:
+    """*data*, *spec* written in format *fmt*, if it is within a reader's size limit.
+
+    A spec within the limit in one format may be over it in another: a
+    prompt of 9 MiB of ``"`` is 9 MiB of YAML and 18 MiB of JSON, where
+    every ``"`` is escaped. *comments* is how many of the bytes are
+    comments ``fmt`` keeps (indented, they can grow too), which the message
+    then names rather than a field.
+    """
+    if len(data) <= MAX_DOCUMENT_BYTES:
+        return data
+    name = _NAMES.get(fmt, fmt)
+    if comments:
+        field, where = "", f" (the comments kept take {comments:,} of them)"
+    else:
+        field, part = _largest_field(spec, fmt)
+        where = f" ({field} takes {part:,} of them)" if field else ""
+    raise TaskSpecError(
+        [
+            Violation(
+                field,
+                f"cannot write: the {name} would be {len(data):,} bytes, more than the"
+                f" {MAX_DOCUMENT_BYTES:,} a reader accepts{where}",
+            )
+        ]
+    )
+
+
+def _largest_field(spec: taskspec_pb2.TaskSpec, fmt: str) -> tuple[str, int]:
+    """The top-level field that adds most to the document in *fmt*, and how much.
+
+    Only on the way to an error: each set field is written alone, and
+    measured against an empty spec.
+    """
+    from taskspec._convert import marshal  # noqa: PLC0415 - _convert imports this module
+
+    empty = len(marshal(taskspec_pb2.TaskSpec(), fmt))
+    best = ("", 0)
+    for fd, value in spec.ListFields():
+        alone = taskspec_pb2.TaskSpec()
+        _copy_field(alone, fd.name, fd, value)
+        size = len(marshal(alone, fmt)) - empty
+        if size > best[1]:
+            best = (fd.name, size)
+    return best
+
+
+def _copy_field(target: Any, name: str, fd: Any, value: Any) -> None:
+    if fd.message_type is not None and fd.message_type.GetOptions().map_entry:
+        field = getattr(target, name)
+        for key in value:
+            if fd.message_type.fields_by_name["value"].message_type is None:
+                field[key] = value[key]
+            else:
+                field[key].CopyFrom(value[key])
+    elif fd.is_repeated:
+        getattr(target, name).extend(value)
+    elif fd.message_type is not None:
+        getattr(target, name).CopyFrom(value)
+    else:
+        setattr(target, name, value)
