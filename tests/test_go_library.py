@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -284,3 +285,31 @@ def test_both_libraries_locate_an_unknown_key_alike(go: GoConsumer) -> None:
         ), v.name
         checked += 1
     assert checked >= 10
+
+
+def _over_the_limits() -> dict[str, TaskSpec]:
+    """Valid specs whose YAML a reader refuses: too many nodes, too many bytes."""
+    base = load("canonical")[0].spec()
+    many = TaskSpec()
+    many.CopyFrom(base)
+    many.difficulty_signals.update({f"s{i}": i for i in range(60_000)})
+    large = TaskSpec()
+    large.CopyFrom(base)
+    large.prompt = "x" * (17 * 1024 * 1024)
+    return {"60,000 signals": many, "a 17 MiB prompt": large}
+
+
+@pytest.mark.parametrize("case", ["60,000 signals", "a 17 MiB prompt"])
+def test_both_libraries_refuse_to_save_what_a_reader_refuses_alike(
+    go: GoConsumer, tmp_path: Path, case: str
+) -> None:
+    spec = _over_the_limits()[case]
+    with pytest.raises(TaskSpecError) as info:
+        taskspec.save(tmp_path / "py.taskspec.yaml", spec)
+    res = go.request(op="lib_save", binpb_b64=_binpb(spec), path=str(tmp_path / "go.taskspec.yaml"))
+    assert not res["ok"]
+    (theirs,) = res["violations"]
+    ours = info.value.violations[0]
+    assert (ours.field_path, ours.message) == (theirs["field_path"], theirs["message"])
+    assert res["error"] == GO_PREFIX + ours.message
+    assert not list(tmp_path.iterdir())

@@ -41,6 +41,8 @@ package main
 //	{"op":"lib_parse_file","path":P}    taskspec.ParseYAML of the file P, answering
 //	  {"ok":true} or the error as lib_parse does: for timing, with no transport cost
 //	{"op":"lib_marshal","binpb_b64":M}  taskspec.MarshalYAML -> {"ok":true,"yaml_b64":B}
+//	{"op":"lib_save","binpb_b64":M,"path":P}  taskspec.Save -> {"ok":true} or the
+//	  error, with a WriteError's field path and message as the one violation
 //	{"op":"lib_validate","binpb_b64":M} taskspec.Violations and Validate
 //	  -> {"ok":true,"violations":[V,...],"validate_error":"" or message}
 //	V = {"field_path":P,"message":M,"line":N,"column":N}
@@ -326,7 +328,7 @@ func dispatch(req *request) (*response, error) {
 			return nil, fmt.Errorf("marshal: %w", err)
 		}
 		return &response{OK: true, BinpbB64: b64(bin), YAMLB64: b64(out)}, nil
-	case "lib_marshal", "lib_validate":
+	case "lib_marshal", "lib_validate", "lib_save":
 		bin, err := needBytes(req.Op, "binpb_b64", req.BinpbB64)
 		if err != nil {
 			return nil, err
@@ -334,6 +336,20 @@ func dispatch(req *request) (*response, error) {
 		var msg taskspecv1.TaskSpec
 		if err := proto.Unmarshal(bin, &msg); err != nil {
 			return nil, badRequest("binpb_b64: %v", err)
+		}
+		if req.Op == "lib_save" {
+			if req.Path == nil {
+				return nil, badRequest("lib_save needs path")
+			}
+			if err := taskspec.Save(*req.Path, &msg); err != nil {
+				resp := &response{}
+				var werr *taskspec.WriteError
+				if errors.As(err, &werr) {
+					resp.Violations = &[]violation{{FieldPath: werr.FieldPath, Message: werr.Message}}
+				}
+				return resp, err
+			}
+			return &response{OK: true}, nil
 		}
 		if req.Op == "lib_validate" {
 			verr := ""
