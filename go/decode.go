@@ -285,6 +285,10 @@ func (w *walker) document(doc *yaml.Node) {
 	root := deref(doc.Content[0])
 	if root.Kind == yaml.MappingNode {
 		w.mapping(root, "", specFields, mirrorType)
+	} else if isNull(root) && root.Value == "" && root.Style&yaml.TaggedStyle == 0 && w.bangTagged(root) {
+		// "!" alone: YAML's non-specific tag makes the empty scalar a
+		// string, which yaml.v3 forgets and reads as null, an empty spec.
+		w.fail(root, "", `expected a mapping at the top of the document, got the string ""`)
 	}
 }
 

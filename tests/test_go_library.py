@@ -109,12 +109,12 @@ def _compare_parse(v: Vector, ours: TaskSpec | TaskSpecError, res: GoResult) -> 
         # Past a shared budget: refused before the Go package's decoder would
         # run, with the budget's refusal, the same in both libraries.
         got = (res.get("violations") or [{}])[0]
-        want = {
+        expected = {
             "field_path": budget["field_path"],
             "message": budget["reason"],
             "line": budget["line"],
         }
-        return None if {k: got.get(k) for k in want} == want else f"refused with {got}"
+        return None if {k: got.get(k) for k in expected} == expected else f"refused with {got}"
     if (
         v.kind == "rejected"
         and v.meta["go_stage"] == "decode"
