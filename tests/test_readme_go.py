@@ -235,3 +235,97 @@ def test_readme_go_client_prints_what_it_says_against_taskspec_serve(
     _, err = server.communicate(timeout=15)
     assert "taskspec serve: INFO: serving python\n" in err
     assert server.returncode == 0
+
+
+# --- the operations table: every name exists in both languages --------------------
+
+OPERATIONS = "## Python and Go side by side"
+GO_PACKAGES = {
+    "taskspec": "github.com/taskspec/taskspec/go",
+    "taskspecv1": "github.com/taskspec/taskspec/gen/go/taskspec/v1",
+}
+
+
+def operations() -> list[tuple[str, list[str], list[str]]]:
+    """The table's rows: the operation, then the names its Python and Go cells give.
+
+    A cell names things in code spans, each a dotted name with or without a
+    call: `taskspec.load(path)`, `Registry.register(gen)`, `taskspec.Generator`.
+    """
+    section = README.split(f"\n{OPERATIONS}\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line]
+    assert rows[0] == "| operation | Python | Go |"
+    table = []
+    for row in rows[1:]:
+        operation, python, go_ = (cell.strip() for cell in row.strip("| ").split(" | "))
+        names = [
+            [span.split("(", 1)[0] for span in re.findall(r"`([^`]+)`", cell)]
+            for cell in (python, go_)
+        ]
+        table.append((operation, names[0], names[1]))
+    return table
+
+
+OPERATION_ROWS = operations()
+OPERATION_IDS = [re.sub(r"\W+", "-", op).strip("-") for op, _, _ in OPERATION_ROWS]
+
+
+def test_the_operations_table_names_something_in_both_languages() -> None:
+    assert len(OPERATION_ROWS) >= 20
+    for operation, python, go_ in OPERATION_ROWS:
+        assert python, operation
+        assert go_, operation
+        for name in python + go_:
+            assert re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", name), (operation, name)
+
+
+def python_object(name: str) -> object:
+    """What a Python cell's name refers to: from `taskspec`, or from `taskspec.remote`."""
+    importlib.import_module("taskspec.remote")  # an attribute of taskspec once imported
+    parts = name.split(".")
+    if parts[0] == "taskspec":
+        parts = parts[1:]
+    obj: object = taskspec
+    for part in parts:
+        obj = getattr(obj, part)
+    return obj
+
+
+@pytest.mark.parametrize(("operation", "python", "go_"), OPERATION_ROWS, ids=OPERATION_IDS)
+def test_the_operations_table_python_names_exist(
+    operation: str, python: list[str], go_: list[str]
+) -> None:
+    missing = []
+    for name in python:
+        try:
+            python_object(name)
+        except AttributeError:
+            missing.append(name)
+    assert not missing, f"{operation}: no such Python name: {', '.join(missing)}"
+
+
+def go_doc(name: str) -> bool:
+    """Whether `go doc` finds a Go cell's name, in the library or in the stubs."""
+    package, _, symbol = name.partition(".")
+    if package not in GO_PACKAGES:
+        package, symbol = "taskspec", name
+    result = subprocess.run(
+        ["go", "doc", GO_PACKAGES[package], symbol],
+        cwd=ROOT / "go",
+        env=go_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    # go doc matches lower-case letters either way; these names are exact.
+    last = symbol.rsplit(".", 1)[-1]
+    return result.returncode == 0 and re.search(rf"\b{last}\b", result.stdout) is not None
+
+
+@pytest.mark.parametrize(("operation", "python", "go_"), OPERATION_ROWS, ids=OPERATION_IDS)
+def test_the_operations_table_go_names_exist(
+    operation: str, python: list[str], go_: list[str]
+) -> None:
+    need_go()
+    missing = [name for name in go_ if not go_doc(name)]
+    assert not missing, f"{operation}: no such Go name: {', '.join(missing)}"
