@@ -63,7 +63,9 @@ def calls_a_server(block: str) -> bool:
 
 
 def go_env() -> dict[str, str]:
-    return os.environ | {"GOFLAGS": "-mod=mod", "GOWORK": "off"}
+    """The scratch module's environment: go may add what the programs import to go.mod."""
+    flags = " ".join(filter(None, [os.environ.get("GOFLAGS"), "-mod=mod"]))
+    return os.environ | {"GOFLAGS": flags, "GOWORK": "off"}
 
 
 def need_go() -> None:
@@ -312,7 +314,6 @@ def go_doc(name: str) -> bool:
     result = subprocess.run(
         ["go", "doc", GO_PACKAGES[package], symbol],
         cwd=ROOT / "go",
-        env=go_env(),
         capture_output=True,
         text=True,
         check=False,
