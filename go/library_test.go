@@ -25,7 +25,7 @@ func validSpec() *taskspecv1.TaskSpec {
 	}
 }
 
-// The enum tables are written out by hand; every descriptor value must have
+// The enum tables are generated from the descriptors; every value must have
 // the spelling that is its name less the enum prefix, lower-cased, and
 // UNSPECIFIED must be "".
 func TestEnumTablesMatchDescriptors(t *testing.T) {

@@ -54,8 +54,8 @@ func (r *Registry) Register(g Generator) error {
 		return errors.New(errPrefix + "register nil generator")
 	}
 	lang := g.Language()
-	text := languages.text(lang)
-	if !languages.valid(text) {
+	text := languageEnum.text(lang)
+	if !languageEnum.valid(text) {
 		return fmt.Errorf("%sregister generator with invalid language %q", errPrefix, text)
 	}
 	r.mu.Lock()
@@ -89,6 +89,6 @@ func (r *Registry) Languages() []taskspecv1.Language {
 		out = append(out, l)
 	}
 	r.mu.RUnlock()
-	sort.Slice(out, func(i, j int) bool { return languages.text(out[i]) < languages.text(out[j]) })
+	sort.Slice(out, func(i, j int) bool { return languageEnum.text(out[i]) < languageEnum.text(out[j]) })
 	return out
 }
