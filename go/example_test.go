@@ -132,3 +132,34 @@ func ExampleRegistry() {
 	// true [LANGUAGE_GO]
 	// DIFFICULTY_MEDIUM [cyclomatic_complexity edge_count involved_symbols] <nil> <nil>
 }
+
+func ExampleAgentView() {
+	spec, err := taskspec.ParseYAML([]byte(sidecar))
+	if err != nil {
+		panic(err)
+	}
+	view := taskspec.AgentView(spec)
+	out, err := taskspec.MarshalYAML(view)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(string(out))
+	fmt.Println(taskspec.Validate(view))
+	fmt.Println(spec.GetVerification().GetTestCmd()) // spec itself is unchanged
+	// Output:
+	// task_spec_version: 1
+	// task_id: kg-go-impl-mathx-gcd
+	// language: go
+	// difficulty: medium
+	// difficulty_signals:
+	//     cyclomatic_complexity: 4
+	//     edge_count: 9
+	// generated_from:
+	//     kind: kg_template
+	//     template_id: impl-pure-fn
+	// prompt: Implement mathx.GCD.
+	// verification:
+	//     test_cmd: []
+	// eval: verification.test_cmd is required
+	// [go test ./mathx/...]
+}
