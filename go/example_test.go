@@ -103,7 +103,7 @@ type goGenerator struct{}
 func (goGenerator) Language() taskspecv1.Language { return taskspecv1.Language_LANGUAGE_GO }
 
 func (goGenerator) Generate(_ context.Context, opts *taskspecv1.GenerateOptions) (*taskspecv1.TaskSpec, error) {
-	band, signals, err := taskspec.DeriveDifficulty(6, 9, 4)
+	band, signals, err := taskspec.DeriveDifficulty(taskspec.DifficultyInputs{NodeCount: 6, EdgeCount: 9, Cyclomatic: 4})
 	if err != nil {
 		return nil, err
 	}
@@ -162,4 +162,24 @@ func ExampleAgentView() {
 	//     test_cmd: []
 	// eval: verification.test_cmd is required
 	// [go test ./mathx/...]
+}
+
+func ExampleDeriveDifficulty() {
+	band, signals, err := taskspec.DeriveDifficulty(taskspec.DifficultyInputs{NodeCount: 6, EdgeCount: 9, Cyclomatic: 4})
+	fmt.Println(band, signals[taskspec.SignalInvolvedSymbols], signals[taskspec.SignalEdgeCount],
+		signals[taskspec.SignalCyclomaticComplexity], err)
+
+	_, _, err = taskspec.DeriveDifficulty(taskspec.DifficultyInputs{NodeCount: 0, EdgeCount: -1, Cyclomatic: 1})
+	fmt.Println(err)
+	var verr *taskspec.ValidationError
+	if errors.As(err, &verr) {
+		for _, v := range verr.Violations {
+			fmt.Printf("%s: %s\n", v.FieldPath, v.Message)
+		}
+	}
+	// Output:
+	// DIFFICULTY_MEDIUM 6 9 4 <nil>
+	// eval: difficulty node count must be at least 1 (the seed itself), got 0
+	// difficulty_signals.involved_symbols: difficulty node count must be at least 1 (the seed itself), got 0
+	// difficulty_signals.edge_count: difficulty edge count must be non-negative, got -1
 }
