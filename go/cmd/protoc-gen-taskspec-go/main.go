@@ -50,34 +50,40 @@ const (
 )
 
 func main() {
-	protogen.Options{}.Run(func(gen *protogen.Plugin) error {
-		gen.SupportedFeatures = uint64(pluginpb.CodeGeneratorResponse_FEATURE_PROTO3_OPTIONAL)
-		for _, f := range gen.Files {
-			if !f.Generate {
+	protogen.Options{}.Run(generate)
+}
+
+// generate writes the two files for the file of the request that defines
+// TaskSpec, and nothing for any other.
+func generate(gen *protogen.Plugin) error {
+	gen.SupportedFeatures = uint64(pluginpb.CodeGeneratorResponse_FEATURE_PROTO3_OPTIONAL)
+	for _, f := range gen.Files {
+		if !f.Generate {
+			continue
+		}
+		for _, m := range f.Messages {
+			if string(m.Desc.Name()) != rootName {
 				continue
 			}
-			for _, m := range f.Messages {
-				if string(m.Desc.Name()) != rootName {
-					continue
-				}
-				c, err := collect(f, m)
+			c, err := collect(f, m)
+			if err != nil {
+				return err
+			}
+			for _, out := range []struct {
+				name    string
+				content []byte
+			}{{evalFile, c.evalGo()}, {goFile, c.contractGo()}} {
+				src, err := format.Source(out.content)
 				if err != nil {
-					return err
+					return fmt.Errorf("%s: %v\n%s", out.name, err, out.content)
 				}
-				for name, content := range map[string][]byte{evalFile: c.evalGo(), goFile: c.contractGo()} {
-					src, err := format.Source(content)
-					if err != nil {
-						return fmt.Errorf("%s: %v\n%s", name, err, content)
-					}
-					g := gen.NewGeneratedFile(name, "")
-					if _, err := g.Write(src); err != nil {
-						return err
-					}
+				if _, err := gen.NewGeneratedFile(out.name, "").Write(src); err != nil {
+					return err
 				}
 			}
 		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // A walked field is one field reachable from TaskSpec, depth first by field
