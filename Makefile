@@ -7,7 +7,8 @@ MAKEFLAGS += --warn-undefined-variables --no-builtin-rules
 
 # Everything the project needs is installed by these files into .venv/ and
 # .bin/, at pinned versions: Python packages from PyPI, buf from buf-bin,
-# protoc from grpcio-tools, protoc-gen-go and Go modules through `go`.
+# protoc from grpcio-tools, protoc-gen-go and Go modules through `go`; the
+# project's own protoc plugin, protoc-gen-taskspec-go, is built from go/cmd/.
 PYTHON ?= python3
 VENV := .venv
 VPY := $(VENV)/bin/python
@@ -17,6 +18,7 @@ PROTOC_GEN_GO_VERSION := v1.36.12
 PROTOC_GEN_GO := $(BIN)/protoc-gen-go
 PROTOC_GEN_GO_GRPC_VERSION := v1.6.2
 PROTOC_GEN_GO_GRPC := $(BIN)/protoc-gen-go-grpc
+PROTOC_GEN_TASKSPEC_GO := $(BIN)/protoc-gen-taskspec-go
 CONFORM := $(BIN)/taskspec-conform
 CONFORM_DIR := tests/conformance/go
 GOLIB_DIR := go
@@ -32,7 +34,8 @@ GENERATED_PY := python/taskspec/v1/taskspec_pb2.py python/taskspec/v1/taskspec_p
 	python/taskspec/v1/generator_service_pb2_grpc.py
 GENERATED_GO := gen/go/taskspec/v1/taskspec.pb.go gen/go/taskspec/v1/options.pb.go \
 	gen/go/taskspec/v1/generator_service.pb.go \
-	gen/go/taskspec/v1/generator_service_grpc.pb.go
+	gen/go/taskspec/v1/generator_service_grpc.pb.go \
+	go/internal/eval/eval.go go/contract_gen.go
 SCHEMA_FILES := schema/taskspec.v1.schema.json python/taskspec/taskspec.v1.schema.json
 HAVE_GO := $(shell command -v go >/dev/null 2>&1 && echo yes)
 
@@ -55,6 +58,10 @@ $(PROTOC_GEN_GO):
 
 $(PROTOC_GEN_GO_GRPC):
 	GOBIN=$(BIN) go install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
+
+# Built from source, with the stubs it reads the contract options through.
+$(PROTOC_GEN_TASKSPEC_GO): $(shell find $(GOLIB_DIR)/cmd/protoc-gen-taskspec-go gen/go -name '*.go' -o -name go.mod -o -name go.sum 2>/dev/null) $(GOLIB_DIR)/go.mod $(GOLIB_DIR)/go.sum
+	cd $(GOLIB_DIR) && go build -o $(PROTOC_GEN_TASKSPEC_GO) ./cmd/protoc-gen-taskspec-go
 
 $(STATICCHECK):
 	GOBIN=$(BIN) go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
@@ -80,7 +87,7 @@ vectors: venv conform ## Regenerate the conformance vectors (Go consumer, seeded
 	$(VPY) -m tests.conformance.rule_cases
 
 .PHONY: generate
-generate: venv $(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC) ## Generate everything proto/ decides: stubs, the JSON Schema and the Go rule cases
+generate: venv $(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC) $(PROTOC_GEN_TASKSPEC_GO) ## Generate everything proto/ decides: stubs, the Go contract code, the JSON Schema and the Go rule cases
 	$(BUF) generate
 	$(VPY) scripts/gen_enums.py
 	$(VPY) scripts/gen_schema.py --buf $(BUF)
@@ -91,7 +98,7 @@ CHECKED_GEN := $(GENERATED_PY) $(if $(HAVE_GO),$(GENERATED_GO))
 PY_ONLY_TEMPLATE := {"version":"v2","plugins":[{"protoc_builtin":"python","protoc_path":"tools/protoc","out":"python"},{"protoc_builtin":"pyi","protoc_path":"tools/protoc","out":"python"},{"local":"tools/protoc-gen-grpc_python","out":"python"}]}
 
 .PHONY: checkgenerate
-checkgenerate: venv $(if $(HAVE_GO),$(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC)) ## Fail if generated code differs from what proto/ generates
+checkgenerate: venv $(if $(HAVE_GO),$(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC) $(PROTOC_GEN_TASKSPEC_GO)) ## Fail if generated code differs from what proto/ generates
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT
 	$(BUF) generate --output "$$tmp" $(if $(HAVE_GO),,--template '$(PY_ONLY_TEMPLATE)')
 	status=0

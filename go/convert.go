@@ -90,17 +90,17 @@ func toMirror(m *taskspecv1.TaskSpec) (*eval.TaskSpec, error) {
 // generated_from and verification are always set, because the YAML form
 // always writes them; this is also what the Python library decodes.
 func fromMirror(s *eval.TaskSpec) (*taskspecv1.TaskSpec, error) {
-	lang, ok := languages.fromTxt[string(s.Language)]
+	lang, ok := languageEnum.fromTxt[string(s.Language)]
 	if !ok {
-		return nil, enumTextError(languages.path, string(s.Language))
+		return nil, enumTextError(languageEnum.path, string(s.Language))
 	}
-	diff, ok := difficulties.fromTxt[string(s.Difficulty)]
+	diff, ok := difficultyEnum.fromTxt[string(s.Difficulty)]
 	if !ok {
-		return nil, enumTextError(difficulties.path, string(s.Difficulty))
+		return nil, enumTextError(difficultyEnum.path, string(s.Difficulty))
 	}
-	kind, ok := kinds.fromTxt[string(s.GeneratedFrom.Kind)]
+	kind, ok := generatedKindEnum.fromTxt[string(s.GeneratedFrom.Kind)]
 	if !ok {
-		return nil, enumTextError(kinds.path, string(s.GeneratedFrom.Kind))
+		return nil, enumTextError(generatedKindEnum.path, string(s.GeneratedFrom.Kind))
 	}
 	m := &taskspecv1.TaskSpec{
 		TaskSpecVersion: int64(s.TaskSpecVersion),

@@ -16,13 +16,6 @@ import (
 	"github.com/taskspec/taskspec/go/internal/eval"
 )
 
-// MaxDocumentBytes is the largest document ParseYAML accepts and the most
-// Load reads. Sidecars are a few KiB; the bound keeps a mistaken or hostile
-// input (a log file, /dev/zero) from costing more than a bounded read and a
-// clear error. It equals MAX_DOCUMENT_BYTES of the Python library, so the
-// two accept the same documents.
-const MaxDocumentBytes = 16 << 20
-
 const decodePrefix = errPrefix + "decode task spec: "
 
 // A StrictError reports a document that the Go package's ParseTaskSpec
@@ -102,19 +95,6 @@ func DecodeYAML(data []byte) (*taskspecv1.TaskSpec, error) {
 		return nil, err
 	}
 	return fromMirror(m)
-}
-
-func checkedFromMirror(m *eval.TaskSpec) *checked {
-	return &checked{
-		version:    int64(m.TaskSpecVersion),
-		taskID:     m.TaskID,
-		language:   string(m.Language),
-		difficulty: string(m.Difficulty),
-		kind:       string(m.GeneratedFrom.Kind),
-		prompt:     m.Prompt,
-		testCmds:   len(m.Verification.TestCmd),
-		timeout:    int64(m.Verification.TimeoutSeconds),
-	}
 }
 
 type position struct{ line, column int }
@@ -308,25 +288,6 @@ type field struct {
 	kind fieldKind
 	sub  map[string]field // for kMessage and kMessageList
 }
-
-var (
-	kgQueryFields = map[string]field{"intent": {kind: kString}, "seed_symbol": {kind: kString}}
-	artifactField = map[string]field{"path": {kind: kString}, "role": {kind: kString}}
-	genFromFields = map[string]field{
-		"kind": {kind: kString}, "template_id": {kind: kString},
-		"kg_query": {kind: kMessage, sub: kgQueryFields},
-	}
-	verifyFields = map[string]field{
-		"build_cmd": {kind: kStringList}, "test_cmd": {kind: kStringList}, "timeout_seconds": {kind: kInt},
-	}
-	specFields = map[string]field{
-		"task_spec_version": {kind: kInt}, "task_id": {kind: kString}, "language": {kind: kString},
-		"difficulty": {kind: kString}, "difficulty_signals": {kind: kIntMap},
-		"generated_from": {kind: kMessage, sub: genFromFields}, "prompt": {kind: kString},
-		"solution_artifacts": {kind: kMessageList, sub: artifactField},
-		"verification":       {kind: kMessage, sub: verifyFields},
-	}
-)
 
 func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field, typ reflect.Type) {
 	if len(n.Content) > 2*largeMapping {

@@ -6,25 +6,55 @@ import (
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 )
 
-// signalBand is one row of the difficulty rubric: the signal key, the
-// argument it comes from, its least valid value and the inclusive upper
-// bounds of the easy and medium bands.
-type signalBand struct {
-	key, argument               string
-	minimum, easyMax, mediumMax int
+// The difficulty signal keys DeriveDifficulty writes, as the Go package
+// exports them: the keys of a spec's DifficultySignals.
+const (
+	SignalInvolvedSymbols      = "involved_symbols"
+	SignalEdgeCount            = "edge_count"
+	SignalCyclomaticComplexity = "cyclomatic_complexity"
+)
+
+// DifficultyInputs are the knowledge-graph measurements of a task that
+// DeriveDifficulty bands, named as in the Go package, so that swapped
+// counts cannot compile silently.
+type DifficultyInputs struct {
+	// NodeCount is the number of symbols the task involves, the seed
+	// symbol itself included: at least 1.
+	NodeCount int
+	// EdgeCount is the number of graph edges between those symbols: at
+	// least 0.
+	EdgeCount int
+	// Cyclomatic is the cyclomatic-complexity proxy of the target: at
+	// least 1.
+	Cyclomatic int
 }
 
-// rubric is the Python library's SIGNAL_BANDS (python/taskspec/_difficulty.py),
-// row for row; TestDeriveDifficultyBoundaries pins every boundary.
+// signalBand is one row of the difficulty rubric: the signal key, the input
+// it comes from, its least valid value, the inclusive upper bounds of the
+// easy and medium bands, and the Go package's message for a value below the
+// minimum.
+type signalBand struct {
+	key                         string
+	minimum, easyMax, mediumMax int
+	message                     string
+	input                       func(DifficultyInputs) int
+}
+
+// rubric is the Python library's SIGNAL_BANDS (python/taskspec/_difficulty.py)
+// in the order the Go package checks its inputs; tests/contract/difficulty.json
+// holds it, with cases both libraries' tests run.
 //
-//	signal key             argument    easy     medium   hard
-//	involved_symbols       nodes       1 to 3   4 to 10  11+
-//	edge_count             edges       0 to 4   5 to 12  13+
-//	cyclomatic_complexity  cyclomatic  1 to 3   4 to 7   8+
+//	signal key             input       easy     medium   hard
+//	involved_symbols       NodeCount   1 to 3   4 to 10  11+
+//	edge_count             EdgeCount   0 to 4   5 to 12  13+
+//	cyclomatic_complexity  Cyclomatic  1 to 3   4 to 7   8+
 var rubric = [3]signalBand{
-	{"involved_symbols", "node_count", 1, 3, 10},
-	{"edge_count", "edge_count", 0, 4, 12},
-	{"cyclomatic_complexity", "cyclomatic", 1, 3, 7},
+	{SignalInvolvedSymbols, 1, 3, 10, "difficulty node count must be at least 1 (the seed itself), got %d",
+		func(in DifficultyInputs) int { return in.NodeCount }},
+	{SignalEdgeCount, 0, 4, 12, "difficulty edge count must be non-negative, got %d",
+		func(in DifficultyInputs) int { return in.EdgeCount }},
+	{SignalCyclomaticComplexity, 1, 3, 7, "difficulty cyclomatic proxy must be at least 1, got %d",
+		func(in DifficultyInputs) int { return in.Cyclomatic }},
 }
 
 func (b signalBand) band(v int) taskspecv1.Difficulty {
@@ -39,26 +69,25 @@ func (b signalBand) band(v int) taskspecv1.Difficulty {
 
 // DeriveDifficulty returns the difficulty band of a task and the signals it
 // was derived from, by the one rubric every generator uses, in Go or
-// Python, so that the same graph state always gives the same band. nodes is
-// the number of symbols the task involves (at least 1: the target itself),
-// edges the number of graph edges between them, cyclomatic the cyclomatic
-// complexity of the target (at least 1). Each signal is banded on its own
-// and the hardest band wins, because a task is as hard as its hardest
-// aspect.
+// Python, so that the same graph state always gives the same band. Each
+// signal is banded on its own and the hardest band wins, because a task is
+// as hard as its hardest aspect.
 //
-// The map is keyed involved_symbols, edge_count and cyclomatic_complexity,
-// ready to be stored as spec.DifficultySignals. An argument below its
-// minimum gives a *ValidationError listing every such argument, with the
-// Python library's field paths and messages
-// ("difficulty_signals.edge_count": "edge_count must be at least 0, got -1").
-func DeriveDifficulty(nodes, edges, cyclomatic int) (taskspecv1.Difficulty, map[string]int64, error) {
-	values := [3]int{nodes, edges, cyclomatic}
+// The map is keyed SignalInvolvedSymbols, SignalEdgeCount and
+// SignalCyclomaticComplexity, ready to be stored as spec.DifficultySignals.
+// An input below its minimum gives a *ValidationError listing every such
+// input, in the order NodeCount, EdgeCount, Cyclomatic, each with its
+// signal's field path ("difficulty_signals.edge_count"); its message is the
+// Go package's for the first ("eval: difficulty node count must be at least
+// 1 (the seed itself), got 0"), and the Python library's derive_difficulty
+// reports the same violations.
+func DeriveDifficulty(in DifficultyInputs) (taskspecv1.Difficulty, map[string]int64, error) {
 	var problems []Violation
-	for i, row := range rubric {
-		if values[i] < row.minimum {
+	for _, row := range rubric {
+		if v := row.input(in); v < row.minimum {
 			problems = append(problems, Violation{
 				FieldPath: "difficulty_signals." + row.key,
-				Message:   fmt.Sprintf("%s must be at least %d, got %d", row.argument, row.minimum, values[i]),
+				Message:   fmt.Sprintf(row.message, v),
 			})
 		}
 	}
@@ -67,9 +96,10 @@ func DeriveDifficulty(nodes, edges, cyclomatic int) (taskspecv1.Difficulty, map[
 	}
 	hardest := taskspecv1.Difficulty_DIFFICULTY_EASY
 	signals := make(map[string]int64, len(rubric))
-	for i, row := range rubric {
-		signals[row.key] = int64(values[i])
-		if b := row.band(values[i]); b > hardest {
+	for _, row := range rubric {
+		v := row.input(in)
+		signals[row.key] = int64(v)
+		if b := row.band(v); b > hardest {
 			hardest = b
 		}
 	}

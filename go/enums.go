@@ -9,9 +9,10 @@ import (
 // enumTable maps one proto enum to its YAML spellings. The spellings are the
 // value names less the enum's prefix, in lower case ("LANGUAGE_GO" is "go"),
 // and the zero (UNSPECIFIED) value is "", which is what the Go package's
-// string types hold when unset. The tables are written out rather than
-// derived at run time so that they read as the contract they are;
-// TestEnumTablesMatchDescriptors pins them to the descriptors.
+// string types hold when unset. The tables (languageEnum, difficultyEnum,
+// generatedKindEnum) are generated from the descriptors into
+// contract_gen.go by protoc-gen-taskspec-go, so an enum value added to the
+// proto needs no edit here; TestEnumTablesMatchDescriptors pins them.
 type enumTable[E ~int32] struct {
 	path    string // the field path Validate names, e.g. "generated_from.kind"
 	toText  map[E]string
@@ -25,26 +26,6 @@ func newEnumTable[E ~int32](path string, spellings map[E]string) enumTable[E] {
 	}
 	return t
 }
-
-var (
-	languages = newEnumTable("language", map[taskspecv1.Language]string{
-		taskspecv1.Language_LANGUAGE_UNSPECIFIED: "",
-		taskspecv1.Language_LANGUAGE_GO:          "go",
-		taskspecv1.Language_LANGUAGE_PYTHON:      "python",
-		taskspecv1.Language_LANGUAGE_TYPESCRIPT:  "typescript",
-	})
-	difficulties = newEnumTable("difficulty", map[taskspecv1.Difficulty]string{
-		taskspecv1.Difficulty_DIFFICULTY_UNSPECIFIED: "",
-		taskspecv1.Difficulty_DIFFICULTY_EASY:        "easy",
-		taskspecv1.Difficulty_DIFFICULTY_MEDIUM:      "medium",
-		taskspecv1.Difficulty_DIFFICULTY_HARD:        "hard",
-	})
-	kinds = newEnumTable("generated_from.kind", map[taskspecv1.GeneratedKind]string{
-		taskspecv1.GeneratedKind_GENERATED_KIND_UNSPECIFIED:    "",
-		taskspecv1.GeneratedKind_GENERATED_KIND_KG_TEMPLATE:    "kg_template",
-		taskspecv1.GeneratedKind_GENERATED_KIND_BENCHMARK_SEED: "benchmark_seed",
-	})
-)
 
 // text is the spelling Validate reports for n: its YAML spelling, or its
 // digits for a number the schema does not define (an open proto3 enum can
@@ -74,7 +55,7 @@ func (t enumTable[E]) parse(s string) (E, error) {
 // "typescript", and "" for LANGUAGE_UNSPECIFIED). ok is false for a number
 // the schema does not define, which has no spelling.
 func LanguageString(l taskspecv1.Language) (s string, ok bool) {
-	s, ok = languages.toText[l]
+	s, ok = languageEnum.toText[l]
 	return s, ok
 }
 
@@ -82,28 +63,30 @@ func LanguageString(l taskspecv1.Language) (s string, ok bool) {
 // LanguageString returns are accepted, and "" is not a language: the same
 // rule as the Go package's Language.Valid, so the two never disagree about a
 // sidecar. The error reads like Validate's: eval: invalid language "Go".
-func ParseLanguage(s string) (taskspecv1.Language, error) { return languages.parse(s) }
+func ParseLanguage(s string) (taskspecv1.Language, error) { return languageEnum.parse(s) }
 
 // DifficultyString returns the YAML spelling of d ("easy", "medium",
 // "hard", and "" for DIFFICULTY_UNSPECIFIED). ok is false for a number the
 // schema does not define.
 func DifficultyString(d taskspecv1.Difficulty) (s string, ok bool) {
-	s, ok = difficulties.toText[d]
+	s, ok = difficultyEnum.toText[d]
 	return s, ok
 }
 
 // ParseDifficulty returns the Difficulty spelled s, with the rules of
 // ParseLanguage: exact spellings only, "" refused.
-func ParseDifficulty(s string) (taskspecv1.Difficulty, error) { return difficulties.parse(s) }
+func ParseDifficulty(s string) (taskspecv1.Difficulty, error) { return difficultyEnum.parse(s) }
 
 // GeneratedKindString returns the YAML spelling of k ("kg_template",
 // "benchmark_seed", and "" for GENERATED_KIND_UNSPECIFIED). ok is false for
 // a number the schema does not define.
 func GeneratedKindString(k taskspecv1.GeneratedKind) (s string, ok bool) {
-	s, ok = kinds.toText[k]
+	s, ok = generatedKindEnum.toText[k]
 	return s, ok
 }
 
 // ParseGeneratedKind returns the GeneratedKind spelled s, with the rules of
 // ParseLanguage: exact spellings only, "" refused.
-func ParseGeneratedKind(s string) (taskspecv1.GeneratedKind, error) { return kinds.parse(s) }
+func ParseGeneratedKind(s string) (taskspecv1.GeneratedKind, error) {
+	return generatedKindEnum.parse(s)
+}

@@ -103,7 +103,7 @@ type goGenerator struct{}
 func (goGenerator) Language() taskspecv1.Language { return taskspecv1.Language_LANGUAGE_GO }
 
 func (goGenerator) Generate(_ context.Context, opts *taskspecv1.GenerateOptions) (*taskspecv1.TaskSpec, error) {
-	band, signals, err := taskspec.DeriveDifficulty(6, 9, 4)
+	band, signals, err := taskspec.DeriveDifficulty(taskspec.DifficultyInputs{NodeCount: 6, EdgeCount: 9, Cyclomatic: 4})
 	if err != nil {
 		return nil, err
 	}
@@ -147,4 +147,55 @@ func ExampleDecodeError() {
 	// taskid at 2:1: did you mean "task_id"?
 	// eval: decode task spec: yaml: unmarshal errors:
 	//   line 2: field taskid not found in type eval.TaskSpec
+}
+
+func ExampleAgentView() {
+	spec, err := taskspec.ParseYAML([]byte(sidecar))
+	if err != nil {
+		panic(err)
+	}
+	view := taskspec.AgentView(spec)
+	out, err := taskspec.MarshalYAML(view)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(string(out))
+	fmt.Println(taskspec.Validate(view))
+	fmt.Println(spec.GetVerification().GetTestCmd()) // spec itself is unchanged
+	// Output:
+	// task_spec_version: 1
+	// task_id: kg-go-impl-mathx-gcd
+	// language: go
+	// difficulty: medium
+	// difficulty_signals:
+	//     cyclomatic_complexity: 4
+	//     edge_count: 9
+	// generated_from:
+	//     kind: kg_template
+	//     template_id: impl-pure-fn
+	// prompt: Implement mathx.GCD.
+	// verification:
+	//     test_cmd: []
+	// eval: verification.test_cmd is required
+	// [go test ./mathx/...]
+}
+
+func ExampleDeriveDifficulty() {
+	band, signals, err := taskspec.DeriveDifficulty(taskspec.DifficultyInputs{NodeCount: 6, EdgeCount: 9, Cyclomatic: 4})
+	fmt.Println(band, signals[taskspec.SignalInvolvedSymbols], signals[taskspec.SignalEdgeCount],
+		signals[taskspec.SignalCyclomaticComplexity], err)
+
+	_, _, err = taskspec.DeriveDifficulty(taskspec.DifficultyInputs{NodeCount: 0, EdgeCount: -1, Cyclomatic: 1})
+	fmt.Println(err)
+	var verr *taskspec.ValidationError
+	if errors.As(err, &verr) {
+		for _, v := range verr.Violations {
+			fmt.Printf("%s: %s\n", v.FieldPath, v.Message)
+		}
+	}
+	// Output:
+	// DIFFICULTY_MEDIUM 6 9 4 <nil>
+	// eval: difficulty node count must be at least 1 (the seed itself), got 0
+	// difficulty_signals.involved_symbols: difficulty node count must be at least 1 (the seed itself), got 0
+	// difficulty_signals.edge_count: difficulty edge count must be non-negative, got -1
 }

@@ -43,20 +43,22 @@ func NewRegistry() *Registry {
 // rather than one generator silently shadowing another. The messages are
 // the Go package's:
 //
-//	eval: register nil generator
-//	eval: register generator with invalid language "cobol"
+//	eval: cannot register nil generator
+//	eval: cannot register generator for invalid language "42"
 //	eval: generator for language "go" already registered
 //
 // where the language is its YAML spelling ("" for UNSPECIFIED, the digits
-// for an undefined number), quoted with %q.
+// for an undefined number), quoted with %q. tests/contract/registry.json
+// holds these cases, which the Python library's Registry.register passes
+// too.
 func (r *Registry) Register(g Generator) error {
 	if g == nil {
-		return errors.New(errPrefix + "register nil generator")
+		return errors.New(errPrefix + "cannot register nil generator")
 	}
 	lang := g.Language()
-	text := languages.text(lang)
-	if !languages.valid(text) {
-		return fmt.Errorf("%sregister generator with invalid language %q", errPrefix, text)
+	text := languageEnum.text(lang)
+	if !languageEnum.valid(text) {
+		return fmt.Errorf("%scannot register generator for invalid language %q", errPrefix, text)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -89,6 +91,6 @@ func (r *Registry) Languages() []taskspecv1.Language {
 		out = append(out, l)
 	}
 	r.mu.RUnlock()
-	sort.Slice(out, func(i, j int) bool { return languages.text(out[i]) < languages.text(out[j]) })
+	sort.Slice(out, func(i, j int) bool { return languageEnum.text(out[i]) < languageEnum.text(out[j]) })
 	return out
 }

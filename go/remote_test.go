@@ -34,7 +34,7 @@ func newScripted(lang taskspecv1.Language) *scripted {
 func (s *scripted) Language() taskspecv1.Language { return s.lang }
 
 func validScripted(lang taskspecv1.Language, template string) *taskspecv1.TaskSpec {
-	band, signals, _ := DeriveDifficulty(2, 3, 2)
+	band, signals, _ := DeriveDifficulty(DifficultyInputs{NodeCount: 2, EdgeCount: 3, Cyclomatic: 2})
 	name, _ := LanguageString(lang)
 	if template == "" {
 		template = "ok"

@@ -6,12 +6,8 @@ import (
 	"strings"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	"github.com/taskspec/taskspec/go/internal/eval"
 )
-
-// CurrentTaskSpecVersion is the TaskSpec schema version this package reads
-// and writes. Validate rejects every other value, 0 included, so that a
-// reader never silently misreads a document written for another version.
-const CurrentTaskSpecVersion = 1
 
 // errPrefix starts every error message of this package, as it starts every
 // message of the Go package, so that a service can switch between the two
@@ -59,69 +55,102 @@ func (e *ValidationError) Error() string {
 	return errPrefix + e.Violations[0].Message
 }
 
-// checked is what the rules look at, taken either from a decoded document
-// (enum text as written) or from a message (enum text as spelled, or the
-// digits of an undefined number). One rule set serves both, so a document
-// and the message it decodes to can never be judged differently.
-type checked struct {
-	version        int64
-	taskID, prompt string
-	language       string
-	difficulty     string
-	kind           string
-	testCmds       int
-	timeout        int64
+// ruleCheck is what a rule demands of its field's value: the Check enum of
+// proto/taskspec/v1/options.proto.
+type ruleCheck int
+
+const (
+	checkEquals   ruleCheck = iota + 1 // an integer equal to the bound
+	checkAtLeast                       // an integer no smaller than the bound
+	checkNotBlank                      // a string with a character strings.TrimSpace keeps
+	checkDefined                       // an enum spelling a defined value other than UNSPECIFIED
+	checkNotEmpty                      // a list with at least one item
+)
+
+// ruleValue is a field's value as a rule looks at it: num for an integer,
+// and a list's length; text for a string, and an enum's spelling.
+type ruleValue struct {
+	num  int64
+	text string
 }
 
-// check returns every violation in the Go package's order: version,
-// task_id, language, difficulty, generated_from.kind, prompt,
-// verification.test_cmd, verification.timeout_seconds. Nothing else is
+// A rule is one check of Validate, read from a field's
+// (taskspec.v1.field).rule by protoc-gen-taskspec-go into the table rules
+// (contract_gen.go), in the Go package's order.
+type rule struct {
+	path    string // the field, as its YAML path
+	check   ruleCheck
+	bound   int64  // for checkEquals and checkAtLeast
+	message string // the Go package's wording: a format of the value, then the bound
+	args    int    // how many of the value and the bound message shows
+	// defined reports whether an enum's text spells a defined value
+	// (checkDefined only).
+	defined func(string) bool
+	// mirror and proto read the field's value from a decoded document (enum
+	// text as written) and from a message (enum text as spelled, or the
+	// digits of an undefined number).
+	mirror func(*eval.TaskSpec) ruleValue
+	proto  func(*taskspecv1.TaskSpec) ruleValue
+}
+
+func (r *rule) broken(v ruleValue) bool {
+	switch r.check {
+	case checkEquals:
+		return v.num != r.bound
+	case checkAtLeast:
+		return v.num < r.bound
+	case checkNotBlank:
+		// strings.TrimSpace is the Go package's notion of blank (unicode.IsSpace).
+		return strings.TrimSpace(v.text) == ""
+	case checkDefined:
+		return !r.defined(v.text)
+	case checkNotEmpty:
+		return v.num == 0
+	}
+	return false
+}
+
+func (r *rule) format(v ruleValue) string {
+	var value any = v.num
+	if r.check == checkNotBlank || r.check == checkDefined {
+		value = v.text
+	}
+	return fmt.Sprintf(r.message, []any{value, r.bound}[:r.args]...)
+}
+
+// checked is what the rules look at: a decoded document or a message. One
+// rule set serves both, so a document and the message it decodes to can
+// never be judged differently.
+type checked struct {
+	mirror *eval.TaskSpec
+	proto  *taskspecv1.TaskSpec
+}
+
+func checkedFromMirror(m *eval.TaskSpec) *checked { return &checked{mirror: m} }
+
+func checkedFromProto(spec *taskspecv1.TaskSpec) *checked { return &checked{proto: spec} }
+
+// check returns every violation in the Go package's order: the order of
+// rules, which follows the fields of TaskSpec depth first by number
+// (version, task_id, language, difficulty, generated_from.kind, prompt,
+// verification.test_cmd, verification.timeout_seconds). Nothing else is
 // checked; in particular an empty solution artifact path and an empty
 // kg_query are valid, and no file or symbol is looked up.
 func check(c *checked) []Violation {
 	var out []Violation
-	add := func(path, msg string) { out = append(out, Violation{FieldPath: path, Message: msg}) }
-	if c.version != CurrentTaskSpecVersion {
-		add("task_spec_version", fmt.Sprintf("unsupported task_spec_version %d (this build produces v%d)",
-			c.version, CurrentTaskSpecVersion))
-	}
-	// strings.TrimSpace is the Go package's notion of blank (unicode.IsSpace).
-	if strings.TrimSpace(c.taskID) == "" {
-		add("task_id", "task_id is required")
-	}
-	if !languages.valid(c.language) {
-		add(languages.path, fmt.Sprintf("invalid %s %q", languages.path, c.language))
-	}
-	if !difficulties.valid(c.difficulty) {
-		add(difficulties.path, fmt.Sprintf("invalid %s %q", difficulties.path, c.difficulty))
-	}
-	if !kinds.valid(c.kind) {
-		add(kinds.path, fmt.Sprintf("invalid %s %q", kinds.path, c.kind))
-	}
-	if strings.TrimSpace(c.prompt) == "" {
-		add("prompt", "prompt is required")
-	}
-	if c.testCmds == 0 {
-		add("verification.test_cmd", "verification.test_cmd is required")
-	}
-	if c.timeout < 0 {
-		add("verification.timeout_seconds",
-			fmt.Sprintf("verification.timeout_seconds must be non-negative, got %d", c.timeout))
+	for i := range rules {
+		r := &rules[i]
+		var v ruleValue
+		if c.mirror != nil {
+			v = r.mirror(c.mirror)
+		} else {
+			v = r.proto(c.proto)
+		}
+		if r.broken(v) {
+			out = append(out, Violation{FieldPath: r.path, Message: r.format(v)})
+		}
 	}
 	return out
-}
-
-func checkedFromProto(spec *taskspecv1.TaskSpec) *checked {
-	return &checked{
-		version:    spec.GetTaskSpecVersion(),
-		taskID:     spec.GetTaskId(),
-		language:   languages.text(spec.GetLanguage()),
-		difficulty: difficulties.text(spec.GetDifficulty()),
-		kind:       kinds.text(spec.GetGeneratedFrom().GetKind()),
-		prompt:     spec.GetPrompt(),
-		testCmds:   len(spec.GetVerification().GetTestCmd()),
-		timeout:    spec.GetVerification().GetTimeoutSeconds(),
-	}
 }
 
 // Violations returns every rule spec breaks, in the Go package's order, or

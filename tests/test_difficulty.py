@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -10,10 +12,52 @@ from hypothesis import strategies as st
 
 import taskspec
 from taskspec import Difficulty, TaskSpecError, derive_difficulty
+from taskspec._difficulty import SIGNAL_BANDS
 from tests.helpers import valid_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 EASY, MEDIUM, HARD = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
+
+#: The rubric and its cases, shared with the Go library's tests
+#: (go/contract_tables_test.go), so that one file proves both say the same.
+TABLE: dict[str, Any] = json.loads((ROOT / "tests" / "contract" / "difficulty.json").read_text())
+
+
+def test_the_rubric_is_the_shared_table() -> None:
+    rows = {row.key: row for row in SIGNAL_BANDS}
+    assert [row["signal"] for row in TABLE["rubric"]] == [
+        "involved_symbols",
+        "edge_count",
+        "cyclomatic_complexity",
+    ]
+    for want in TABLE["rubric"]:
+        row = rows.pop(want["signal"])
+        assert (row.argument, row.minimum, row.easy_max, row.medium_max, row.message) == (
+            want["input"],
+            want["minimum"],
+            want["easy_max"],
+            want["medium_max"],
+            want["message"],
+        )
+    assert not rows
+
+
+@pytest.mark.parametrize(
+    "case",
+    TABLE["cases"],
+    ids=lambda c: f"{c['node_count']}-{c['edge_count']}-{c['cyclomatic']}",
+)
+def test_derive_difficulty_follows_the_shared_table(case: dict[str, Any]) -> None:
+    args = (case["node_count"], case["edge_count"], case["cyclomatic"])
+    if case["violations"]:
+        with pytest.raises(TaskSpecError) as info:
+            derive_difficulty(*args)
+        got = [{"path": v.field_path, "message": v.message} for v in info.value.violations]
+        assert got == case["violations"]
+        return
+    band, signals = derive_difficulty(*args)
+    assert band.value == case["band"]
+    assert signals == case["signals"]
 
 
 @pytest.mark.parametrize(

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from taskspec import GenerateOptions, Generator, Language, Registry, TaskSpec
 from tests.helpers import valid_spec
+
+#: Register's messages, shared with the Go library's tests
+#: (go/contract_tables_test.go), so that one file proves both say the same.
+TABLE: dict[str, Any] = json.loads(
+    (Path(__file__).resolve().parent / "contract" / "registry.json").read_text()
+)
 
 
 @dataclass(frozen=True)
@@ -104,3 +113,16 @@ def test_concurrent_register_and_lookup() -> None:
     assert all("already registered" in e for e in errors)
     assert all(isinstance(g, FakeGenerator) for g in seen)  # a winner is always visible afterwards
     assert reg.languages() == sorted(Language)
+
+
+def test_register_follows_the_shared_table() -> None:
+    reg = Registry()
+    for step in TABLE["steps"]:
+        gen = FakeGenerator(step["language"]) if step["generator"] else None
+        if step["error"]:
+            with pytest.raises(ValueError) as info:
+                reg.register(gen)
+            assert str(info.value) == step["error"], step
+        else:
+            reg.register(gen)
+    assert [lang.value for lang in reg.languages()] == TABLE["languages"]

@@ -78,7 +78,7 @@ type scripted struct{ out *events }
 func (s *scripted) Language() taskspecv1.Language { return taskspecv1.Language_LANGUAGE_GO }
 
 func valid(lang taskspecv1.Language, template string) *taskspecv1.TaskSpec {
-	band, signals, _ := taskspec.DeriveDifficulty(2, 3, 2)
+	band, signals, _ := taskspec.DeriveDifficulty(taskspec.DifficultyInputs{NodeCount: 2, EdgeCount: 3, Cyclomatic: 2})
 	name, _ := taskspec.LanguageString(lang)
 	id := template
 	if id == "" {

@@ -53,18 +53,18 @@ func NewRegistry() *Registry {
 // collisions surface at wiring time rather than silently shadowing an
 // earlier generator. The errors read:
 //
-//	eval: register nil generator
-//	eval: register generator with invalid language "cobol"
+//	eval: cannot register nil generator
+//	eval: cannot register generator for invalid language "cobol"
 //	eval: generator for language "go" already registered
 //
 // where the language is quoted with %q.
 func (r *Registry) Register(g Generator) error {
 	if g == nil {
-		return fmt.Errorf("eval: register nil generator")
+		return fmt.Errorf("eval: cannot register nil generator")
 	}
 	lang := g.Language()
 	if !lang.Valid() {
-		return fmt.Errorf("eval: register generator with invalid language %q", string(lang))
+		return fmt.Errorf("eval: cannot register generator for invalid language %q", string(lang))
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -36,9 +36,9 @@ func TestRegistry(t *testing.T) {
 		g    Generator
 		want string
 	}{
-		{nil, "eval: register nil generator"},
-		{fakeGen{"cobol"}, `eval: register generator with invalid language "cobol"`},
-		{fakeGen{""}, `eval: register generator with invalid language ""`},
+		{nil, "eval: cannot register nil generator"},
+		{fakeGen{"cobol"}, `eval: cannot register generator for invalid language "cobol"`},
+		{fakeGen{""}, `eval: cannot register generator for invalid language ""`},
 	}
 	for _, tc := range errCases {
 		if err := r.Register(tc.g); err == nil || err.Error() != tc.want {

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
+	"google.golang.org/protobuf/types/pluginpb"
+
+	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+)
+
+// request is what protoc sends for proto/taskspec/v1/taskspec.proto, built
+// from the compiled stubs' descriptors; edit may change taskspec.proto's.
+func request(t *testing.T, edit func(*descriptorpb.FileDescriptorProto)) *pluginpb.CodeGeneratorRequest {
+	t.Helper()
+	spec := protodesc.ToFileDescriptorProto(taskspecv1.File_taskspec_v1_taskspec_proto)
+	if edit != nil {
+		edit(spec)
+	}
+	var files []*descriptorpb.FileDescriptorProto
+	for _, fd := range []protoreflect.FileDescriptor{
+		descriptorpb.File_google_protobuf_descriptor_proto,
+		taskspecv1.File_taskspec_v1_options_proto,
+	} {
+		files = append(files, protodesc.ToFileDescriptorProto(fd))
+	}
+	return &pluginpb.CodeGeneratorRequest{
+		FileToGenerate: []string{spec.GetName()},
+		ProtoFile:      append(files, spec),
+	}
+}
+
+func run(t *testing.T, req *pluginpb.CodeGeneratorRequest) (map[string]string, error) {
+	t.Helper()
+	gen, err := protogen.Options{}.New(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := generate(gen); err != nil {
+		return nil, err
+	}
+	resp := gen.Response()
+	if resp.Error != nil {
+		t.Fatal(resp.GetError())
+	}
+	out := map[string]string{}
+	for _, f := range resp.GetFile() {
+		out[f.GetName()] = f.GetContent()
+	}
+	return out, nil
+}
+
+// The committed files are what the plugin writes for the committed proto
+// (make checkgenerate checks the same through buf).
+func TestOutputIsTheCommittedCode(t *testing.T) {
+	out, err := run(t, request(t, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 2 {
+		t.Fatalf("wrote %d files, want 2", len(out))
+	}
+	for name, content := range out {
+		want, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if content != string(want) {
+			t.Errorf("%s differs from the committed file: run make generate", name)
+		}
+		if !strings.HasPrefix(content, header+"\n") {
+			t.Errorf("%s does not start with the generated-code header", name)
+		}
+	}
+}
+
+func field(spec *descriptorpb.FileDescriptorProto, message, name string) *descriptorpb.FieldDescriptorProto {
+	for _, m := range spec.GetMessageType() {
+		if m.GetName() != message {
+			continue
+		}
+		for _, f := range m.GetField() {
+			if f.GetName() == name {
+				return f
+			}
+		}
+	}
+	panic(message + "." + name)
+}
+
+// A field without its decision, or with one that does not fit, fails with
+// one message that names the field and what to decide.
+func TestAFieldWithoutADecisionFailsWithOneMessage(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(*descriptorpb.FileDescriptorProto)
+		want string
+	}{
+		{"no option", func(s *descriptorpb.FileDescriptorProto) {
+			field(s, "KGQuery", "intent").Options = nil
+		}, "taskspec/v1/taskspec.proto: taskspec.v1.KGQuery.intent: no (taskspec.v1.field) option: decide its presence"},
+		{"no presence", func(s *descriptorpb.FileDescriptorProto) {
+			o := field(s, "TaskSpec", "prompt").GetOptions()
+			c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
+			c.Presence = taskspecv1.Presence_PRESENCE_UNSPECIFIED
+			proto.SetExtension(o, taskspecv1.E_Field, c)
+		}, "taskspec.v1.TaskSpec.prompt: no (taskspec.v1.field).presence"},
+		{"two problems", func(s *descriptorpb.FileDescriptorProto) {
+			field(s, "KGQuery", "intent").Options = nil
+			field(s, "KGQuery", "seed_symbol").Options = nil
+		}, "(and 1 more)"},
+		{"shown under hidden", func(s *descriptorpb.FileDescriptorProto) {
+			o := field(s, "Verification", "build_cmd").GetOptions()
+			c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
+			c.Visibility = taskspecv1.Visibility_VISIBILITY_SHOWN
+			proto.SetExtension(o, taskspecv1.E_Field, c)
+		}, "taskspec.v1.Verification.build_cmd: VISIBILITY_SHOWN under a hidden field"},
+		{"verbs", func(s *descriptorpb.FileDescriptorProto) {
+			o := field(s, "TaskSpec", "task_id").GetOptions()
+			c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
+			c.Rule.Message = "task_id %d is required"
+			proto.SetExtension(o, taskspecv1.E_Field, c)
+		}, `taskspec.v1.TaskSpec.task_id: message verbs "d" do not fit CHECK_NOT_BLANK`},
+		{"no limits", func(s *descriptorpb.FileDescriptorProto) {
+			for _, m := range s.GetMessageType() {
+				if m.GetName() == "TaskSpec" {
+					m.Options = nil
+				}
+			}
+		}, "taskspec.v1.TaskSpec: (taskspec.v1.limits).max_depth must be set and positive"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := run(t, request(t, tc.edit))
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error = %v, want one line with %q", err, tc.want)
+			}
+		})
+	}
+}
