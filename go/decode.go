@@ -351,7 +351,7 @@ func (w *walker) duplicate(k, first, value *yaml.Node, path string) {
 	if k.Line < first.Line || (k.Line == first.Line && k.Column <= first.Column) {
 		at = value
 	}
-	w.fail(at, path, "duplicate key %s (first defined at line %d)", strconv.Quote(k.Value), first.Line)
+	w.fail(at, path, "duplicate key %s (first defined at line %d)", q(k.Value), first.Line)
 }
 
 // key checks a mapping key: no null keys (yaml.v3 skips the entry
@@ -367,7 +367,7 @@ func (w *walker) key(k *yaml.Node, path string) bool {
 		w.fail(k, path, "merge keys (<<) are not supported; quote the key to mean the string")
 		return false
 	case isNull(k) && (k.Style&yaml.TaggedStyle == 0 || nullText(k.Value)):
-		shown := k.Value
+		shown := clip(k.Value)
 		if shown == "" {
 			shown = "an empty key"
 		}
@@ -392,7 +392,7 @@ func (w *walker) stringOK(n *yaml.Node, path string) bool {
 	if n.Style&yaml.TaggedStyle == 0 || n.Tag == "!!str" || (n.Tag == "!!null" && nullText(n.Value)) {
 		return true
 	}
-	w.fail(n, path, "unsupported tag %q for a string field", n.Tag)
+	w.fail(n, path, "unsupported tag %s for a string field", q(n.Tag))
 	return false
 }
 
@@ -482,11 +482,11 @@ func (w *walker) integer(n *yaml.Node, path string) {
 		if n.Tag == "!!null" && nullText(n.Value) {
 			return
 		}
-		w.fail(n, path, "expected an integer, got %s %q", n.Tag, n.Value)
+		w.fail(n, path, "expected an integer, got %s %s", n.Tag, q(n.Value))
 		return
 	}
 	if !explicit && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && w.bangTagged(n) {
-		w.fail(n, path, "expected an integer, got the tagged string %q", n.Value)
+		w.fail(n, path, "expected an integer, got the tagged string %s", q(n.Value))
 		return
 	}
 	resolved := (&yaml.Node{Kind: yaml.ScalarNode, Value: n.Value}).ShortTag()
@@ -494,7 +494,7 @@ func (w *walker) integer(n *yaml.Node, path string) {
 		return
 	}
 	if n.Tag == "!!int" && resolved != "!!int" {
-		w.fail(n, path, "cannot read %q as an !!int: it is a %s", n.Value, strings.TrimPrefix(resolved, "!!"))
+		w.fail(n, path, "cannot read %s as an !!int: it is a %s", q(n.Value), strings.TrimPrefix(resolved, "!!"))
 		return
 	}
 	if resolved == "!!int" && n.Tag != "!!float" {
@@ -508,11 +508,11 @@ func (w *walker) integer(n *yaml.Node, path string) {
 		return
 	}
 	if math.IsInf(f, 0) {
-		w.fail(n, path, "number %q is out of the int64 range", n.Value)
+		w.fail(n, path, "number %s is out of the int64 range", q(n.Value))
 		return
 	}
 	if math.IsNaN(f) || f != math.Trunc(f) {
-		w.fail(n, path, "expected an integer, got the non-integral number %q", n.Value)
+		w.fail(n, path, "expected an integer, got the non-integral number %s", q(n.Value))
 		return
 	}
 	exact, ok := new(big.Rat).SetString(strings.ReplaceAll(n.Value, "_", ""))
@@ -521,16 +521,16 @@ func (w *walker) integer(n *yaml.Node, path string) {
 	if ok && exact.Cmp(got) != 0 {
 		switch {
 		case !exact.IsInt():
-			w.fail(n, path, "expected an integer, got the non-integral number %q", n.Value)
+			w.fail(n, path, "expected an integer, got the non-integral number %s", q(n.Value))
 		case exact.Cmp(minInt64) >= 0 && exact.Cmp(maxInt64) <= 0:
-			w.fail(n, path, "number %q does not survive float64, which yaml.v3 reads it through", n.Value)
+			w.fail(n, path, "number %s does not survive float64, which yaml.v3 reads it through", q(n.Value))
 		default:
-			w.fail(n, path, "number %q is out of the int64 range", n.Value)
+			w.fail(n, path, "number %s is out of the int64 range", q(n.Value))
 		}
 		return
 	}
 	if got.Cmp(minInt64) < 0 || got.Cmp(maxInt64) > 0 {
-		w.fail(n, path, "number %q is out of the int64 range", n.Value)
+		w.fail(n, path, "number %s is out of the int64 range", q(n.Value))
 	}
 }
 
@@ -712,4 +712,27 @@ func visit(n *yaml.Node, fn func(*yaml.Node)) {
 	for _, c := range n.Content {
 		visit(c, fn)
 	}
+}
+
+// quoteChars is the most characters of an offending value a message
+// quotes: a value can be megabytes long, and a message quoting all of it
+// buries the problem. The Python library cuts at the same length, the same
+// way, so the messages stay the same text.
+const quoteChars = 80
+
+// clip is text for a message, cut past quoteChars characters with its
+// length after.
+func clip(text string) string {
+	if n := utf8.RuneCountInString(text); n > quoteChars {
+		return string([]rune(text)[:quoteChars]) + fmt.Sprintf("... (%d characters)", n)
+	}
+	return text
+}
+
+// q is text quoted as %q quotes it, cut like clip (the length outside).
+func q(text string) string {
+	if n := utf8.RuneCountInString(text); n > quoteChars {
+		return strconv.Quote(string([]rune(text)[:quoteChars])) + fmt.Sprintf("... (%d characters)", n)
+	}
+	return strconv.Quote(text)
 }
