@@ -4,6 +4,8 @@
 package taskspec
 
 import (
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 	"github.com/taskspec/taskspec/go/internal/eval"
 )
@@ -52,6 +54,14 @@ var (
 		taskspecv1.GeneratedKind_GENERATED_KIND_BENCHMARK_SEED: "benchmark_seed",
 	})
 )
+
+// enumTables are the spelling tables by the enum's full name, for the
+// converters that walk a message by its descriptor.
+var enumTables = map[protoreflect.FullName]enumLookup{
+	"taskspec.v1.Language":      languageEnum,
+	"taskspec.v1.Difficulty":    difficultyEnum,
+	"taskspec.v1.GeneratedKind": generatedKindEnum,
+}
 
 // rules are Validate's rules in the Go package's order, a depth-first walk
 // of TaskSpec by field number: every (taskspec.v1.field).rule, with

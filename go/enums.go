@@ -3,6 +3,8 @@ package taskspec
 import (
 	"fmt"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 )
 
@@ -43,6 +45,26 @@ func (t enumTable[E]) valid(s string) bool {
 	_, ok := t.fromTxt[s]
 	return ok && s != ""
 }
+
+// An enumLookup is an enumTable seen without its Go type, for code that
+// walks messages by their descriptors (enumTables holds one per enum).
+type enumLookup interface {
+	spelling(n protoreflect.EnumNumber) (string, bool)
+	number(s string) (protoreflect.EnumNumber, bool)
+	fieldPath() string
+}
+
+func (t enumTable[E]) spelling(n protoreflect.EnumNumber) (string, bool) {
+	s, ok := t.toText[E(n)]
+	return s, ok
+}
+
+func (t enumTable[E]) number(s string) (protoreflect.EnumNumber, bool) {
+	n, ok := t.fromTxt[s]
+	return protoreflect.EnumNumber(n), ok
+}
+
+func (t enumTable[E]) fieldPath() string { return t.path }
 
 func (t enumTable[E]) parse(s string) (E, error) {
 	if !t.valid(s) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -98,28 +99,31 @@ func needsLiteralFix(s string, nested bool) bool {
 
 func literalFixSites(m *eval.TaskSpec) []fixSite {
 	var sites []fixSite
-	add := func(p *string, nested bool) {
-		if needsLiteralFix(*p, nested) {
-			sites = append(sites, fixSite{p, nested})
+	var walk func(v reflect.Value, nested bool)
+	walk = func(v reflect.Value, nested bool) {
+		switch v.Kind() {
+		case reflect.String:
+			// A named string type is an enum's spelling, never multi-line.
+			if v.Type() == reflect.TypeOf("") && needsLiteralFix(v.String(), nested) {
+				sites = append(sites, fixSite{v.Addr().Interface().(*string), nested})
+			}
+		case reflect.Pointer:
+			if !v.IsNil() {
+				walk(v.Elem(), nested)
+			}
+		case reflect.Struct:
+			for i := 0; i < v.NumField(); i++ {
+				walk(v.Field(i), nested)
+			}
+		case reflect.Slice:
+			// List items, and the fields of a list item, sit 2 columns right
+			// of the node readers measure the indicator from.
+			for i := 0; i < v.Len(); i++ {
+				walk(v.Index(i), true)
+			}
 		}
 	}
-	add(&m.TaskID, false)
-	add(&m.GeneratedFrom.TemplateID, false)
-	if q := m.GeneratedFrom.KGQuery; q != nil {
-		add(&q.Intent, false)
-		add(&q.SeedSymbol, false)
-	}
-	add(&m.Prompt, false)
-	for i := range m.SolutionArtifacts {
-		add(&m.SolutionArtifacts[i].Path, true)
-		add(&m.SolutionArtifacts[i].Role, true)
-	}
-	for i := range m.Verification.BuildCmd {
-		add(&m.Verification.BuildCmd[i], true)
-	}
-	for i := range m.Verification.TestCmd {
-		add(&m.Verification.TestCmd[i], true)
-	}
+	walk(reflect.ValueOf(m).Elem(), false)
 	return sites
 }
 

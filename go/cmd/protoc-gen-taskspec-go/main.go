@@ -562,6 +562,8 @@ func (c *contract) contractGo() []byte {
 	p("package taskspec")
 	p("")
 	p("import (")
+	p("\t%q", "google.golang.org/protobuf/reflect/protoreflect")
+	p("")
 	p("\t%s %q", pkg, stubs)
 	p("\t%q", evalImport)
 	p(")")
@@ -608,6 +610,14 @@ func (c *contract) contractGo() []byte {
 		p("\t})")
 	}
 	p(")")
+	p("")
+	p("// enumTables are the spelling tables by the enum's full name, for the")
+	p("// converters that walk a message by its descriptor.")
+	p("var enumTables = map[protoreflect.FullName]enumLookup{")
+	for _, e := range c.enums {
+		p("\t%q: %s,", e.Desc.FullName(), enumVar(e))
+	}
+	p("}")
 	p("")
 
 	p("// rules are Validate's rules in the Go package's order, a depth-first walk")
