@@ -432,10 +432,18 @@ func secondDocumentLine(data []byte, first *yaml.Node) int {
 			ended = true
 		case ended && len(trimmed) > 0 && trimmed[0] != '#':
 			return line
-		case content == 0 && len(text) > 0 && text[0] != ' ' && text[0] != '\t' && text[0] != '#':
-			content = line // text after the document with no marker, such as "0x" after "{}"
-		case indented == 0 && len(trimmed) > 0 && trimmed[0] != '#':
-			indented = line
+		case ended:
+		default:
+			// The brackets that close the first document's flow collections
+			// belong to it: text after them starts the next ("}\n0x", "}x").
+			rest := bytes.TrimLeft(text, " \t]},")
+			switch {
+			case len(rest) == 0 || rest[0] == '#':
+			case content == 0 && (len(rest) < len(text) || text[0] != ' ' && text[0] != '\t'):
+				content = line // text after the document with no marker, such as "0x" after "{}"
+			case indented == 0:
+				indented = line
+			}
 		}
 		if end < 0 {
 			break

@@ -140,6 +140,8 @@ DISAGREED: dict[str, bytes] = {
     "a 300-digit negative number": b"task_spec_version: -" + b"0" * 300 + b"1e400\n",
     "the non-specific tag after a marker": b"--- !",
     "indented text after a flow mapping": b"{}\n  t",
+    # The closing brace on a line of its own belongs to the first document.
+    "text after a closing brace on its own line": b"{a: [b,\n c]\n}\nx",
     # Python's reader refused the NUL, 16 KiB ahead of its parser; Go
     # refused the depth first.
     "deep nesting before a NUL": b"a: " + b"[" * 1200 + b"\nb: \x00\n",
