@@ -108,13 +108,15 @@ def _compare_parse(v: Vector, ours: TaskSpec | TaskSpecError, res: GoResult) -> 
     if budget is not None:
         # Past a shared budget: refused before the Go package's decoder would
         # run, with the budget's refusal, the same in both libraries.
-        got = (res.get("violations") or [{}])[0]
-        want = {
+        refusal = (res.get("violations") or [{}])[0]
+        expected = {
             "field_path": budget["field_path"],
             "message": budget["reason"],
             "line": budget["line"],
         }
-        return None if {k: got.get(k) for k in want} == want else f"refused with {got}"
+        return (
+            None if {k: refusal.get(k) for k in expected} == expected else f"refused with {refusal}"
+        )
     if (
         v.kind == "rejected"
         and v.meta["go_stage"] == "decode"
@@ -300,7 +302,10 @@ def _format_specs() -> list[TaskSpec]:
     extremes.verification.timeout_seconds = -(2**63)
     extremes.generated_from.kg_query.SetInParent()
     extremes.solution_artifacts.add()
-    specs += [extremes, TaskSpec(language=99, difficulty=-1)]
+    undefined = TaskSpec()
+    undefined.language = 99  # type: ignore[assignment]
+    undefined.difficulty = -1  # type: ignore[assignment]
+    specs += [extremes, undefined]
     empty_from = TaskSpec()
     empty_from.generated_from.SetInParent()
     specs.append(empty_from)
@@ -350,12 +355,12 @@ def _compare_convert(data: bytes, source: str, target: str, res: GoResult) -> st
     if source == "yaml":  # ParseYAML's refusals are compared on every vector above
         return None if res["error_kind"] == "decode" else f"Go: {res['error']}"
     v = ours.violations[0]
-    want = (v.field_path, v.line, v.column)
+    where = (v.field_path, v.line, v.column)
     theirs = res["violations"][0] if res.get("violations") else {}
-    got = (theirs.get("field_path"), theirs.get("line"), theirs.get("column"))
+    located = (theirs.get("field_path"), theirs.get("line"), theirs.get("column"))
     if res["error"] != GO_PREFIX + str(ours):
         return f"Go says {res['error']!r}, Python {str(ours)!r}"
-    return None if got == want else f"Go locates it at {got}, Python at {want}"
+    return None if located == where else f"Go locates it at {located}, Python at {where}"
 
 
 def test_both_libraries_convert_every_vector_between_every_format(go: GoConsumer) -> None:
@@ -384,7 +389,7 @@ def _json_with(path: tuple[str | int, ...], value: object) -> bytes:
     from tests.test_convert import valid_json_obj  # noqa: PLC0415
 
     obj = valid_json_obj()
-    target = obj
+    target: Any = obj
     for key in path[:-1]:
         target = target[key]
     target[path[-1]] = value
