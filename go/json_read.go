@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -154,11 +155,21 @@ func (r *jsonReader) fail(format string, args ...any) {
 	if r.err != "" {
 		return
 	}
-	msg := clipped(fmt.Sprintf(format, args...), 2*quoteChars)
+	msg := clipped(oneLine(fmt.Sprintf(format, args...)), 2*quoteChars)
 	if len(r.names) > 0 {
 		msg = strings.Join(r.names, ".") + ": " + msg
 	}
 	r.err = msg
+}
+
+// oneLine joins the words of text with single spaces, as the Python
+// library's messages are one line: its words are split at what Python's
+// str.split splits at, Unicode white space and the separators U+001C to
+// U+001F.
+func oneLine(text string) string {
+	return strings.Join(strings.FieldsFunc(text, func(r rune) bool {
+		return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f
+	}), " ")
 }
 
 // message reads obj into m; at is json_format's name for where m is
@@ -304,8 +315,10 @@ func pyRepr(v *jsonValue) string {
 	return pyStr(v)
 }
 
-// pyQuote is Python's repr of a str, for the printable text messages
-// quote: single quotes unless the text has one and no double quote.
+// pyQuote is Python's repr of a str: single quotes unless the text has one
+// and no double quote, and what Python does not print (controls, format
+// characters, private use, unassigned code points, separators other than
+// the space) escaped as \xhh, \uhhhh or \Uhhhhhhhh.
 func pyQuote(s string) string {
 	q := "'"
 	if strings.Contains(s, "'") && !strings.Contains(s, `"`) {
@@ -325,10 +338,14 @@ func pyQuote(s string) string {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
+		case r == ' ' || unicode.IsPrint(r):
 			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r < 0x10000:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08x`, r)
 		}
 	}
 	b.WriteString(q)

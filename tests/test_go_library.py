@@ -17,6 +17,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import taskspec
 from taskspec import DecodeError, TaskSpec, TaskSpecError, ValidationError
@@ -601,3 +603,51 @@ def test_both_libraries_name_an_unknown_format_alike(go: GoConsumer) -> None:
         res = go.request(op="lib_convert", data_b64=_b64(data), **{"from": source, "to": target})
         assert isinstance(ours, TaskSpecError)
         assert (res["ok"], res["error"]) == (False, GO_PREFIX + str(ours))
+
+
+def _arbitrary_json_documents(count: int) -> list[bytes]:
+    """*count* copies of a valid document, each with one value replaced by arbitrary JSON."""
+    from tests.test_convert import _json_values, valid_json_obj  # noqa: PLC0415
+
+    docs: list[bytes] = []
+
+    @settings(max_examples=count, database=None, derandomize=True)
+    @given(st.data())
+    def draw(data: st.DataObject) -> None:
+        obj = valid_json_obj()
+        paths: list[tuple[Any, str]] = []
+
+        def collect(node: Any) -> None:
+            if isinstance(node, dict):
+                for key, value in node.items():
+                    paths.append((node, key))
+                    collect(value)
+
+        collect(obj)
+        container, key = data.draw(st.sampled_from(paths))
+        container[key] = data.draw(_json_values)
+        docs.append(json.dumps(obj).encode())
+
+    draw()
+    return docs
+
+
+def test_go_reads_arbitrary_json_values_as_python_does(go: GoConsumer) -> None:
+    """Go accepts only what Python accepts, with the same bytes, and refuses it alike.
+
+    The differences allowed are Python's leniencies with enum values
+    (json_format reads 1.5 as 1 and true as 1; Go refuses a fraction, an
+    exponent and a boolean there) and messages quoting a character that
+    Unicode assigned after one of the two runtimes' tables.
+    """
+    docs = _arbitrary_json_documents(600)
+    results = go.batch(
+        [{"op": "lib_convert", "data_b64": _b64(d), "from": "json", "to": "json"} for d in docs]
+    )
+    failures = []
+    for data, res in zip(docs, results, strict=True):
+        why = _compare_convert(data, "json", "json", res)
+        if why is None or "Invalid enum value" in res.get("error", ""):
+            continue
+        failures.append(f"{data[:200]!r}: {why}")
+    _report(failures, len(docs))
