@@ -722,17 +722,12 @@ const quoteChars = 80
 
 // clip is text for a message, cut past quoteChars characters with its
 // length after.
-func clip(text string) string {
-	if n := utf8.RuneCountInString(text); n > quoteChars {
-		return string([]rune(text)[:quoteChars]) + fmt.Sprintf("... (%d characters)", n)
-	}
-	return text
-}
+func clip(text string) string { return clipped(text, quoteChars) }
 
 // q is text quoted as %q quotes it, cut like clip (the length outside).
 func q(text string) string {
 	if n := utf8.RuneCountInString(text); n > quoteChars {
-		return strconv.Quote(string([]rune(text)[:quoteChars])) + fmt.Sprintf("... (%d characters)", n)
+		return strconv.Quote(cutRunes(text, quoteChars)) + fmt.Sprintf("... (%d characters)", n)
 	}
 	return strconv.Quote(text)
 }

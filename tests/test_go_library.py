@@ -12,11 +12,14 @@ field paths, messages and positions.
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import taskspec
 from taskspec import DecodeError, TaskSpec, TaskSpecError, ValidationError
@@ -108,13 +111,15 @@ def _compare_parse(v: Vector, ours: TaskSpec | TaskSpecError, res: GoResult) -> 
     if budget is not None:
         # Past a shared budget: refused before the Go package's decoder would
         # run, with the budget's refusal, the same in both libraries.
-        got = (res.get("violations") or [{}])[0]
+        refusal = (res.get("violations") or [{}])[0]
         expected = {
             "field_path": budget["field_path"],
             "message": budget["reason"],
             "line": budget["line"],
         }
-        return None if {k: got.get(k) for k in expected} == expected else f"refused with {got}"
+        return (
+            None if {k: refusal.get(k) for k in expected} == expected else f"refused with {refusal}"
+        )
     if (
         v.kind == "rejected"
         and v.meta["go_stage"] == "decode"
@@ -313,3 +318,365 @@ def test_both_libraries_refuse_to_save_what_a_reader_refuses_alike(
     assert (ours.field_path, ours.message) == (theirs["field_path"], theirs["message"])
     assert res["error"] == GO_PREFIX + ours.message
     assert not list(tmp_path.iterdir())
+
+
+# -- JSON and binary protobuf: the same bytes, the same refusals ---------------
+
+
+def _format_specs() -> list[TaskSpec]:
+    """Every vector spec, the hard strings in every position, and the corners of proto3 JSON."""
+    specs = [v.spec() for kind in ("canonical", "roundtrip_bugs") for v in load(kind)]
+    specs += list(_hard_specs())
+    specs += _invalid_specs()
+    extremes = TaskSpec(task_spec_version=2**63 - 1, task_id="\x00\x1f\x7f\u2028\U0001f600")
+    extremes.difficulty_signals.update({"min": -(2**63), "max": 2**63 - 1, "": 0, "é": 1, "Z": 2})
+    extremes.verification.timeout_seconds = -(2**63)
+    extremes.generated_from.kg_query.SetInParent()
+    extremes.solution_artifacts.add()
+    undefined = TaskSpec()
+    undefined.language = 99  # type: ignore[assignment]
+    undefined.difficulty = -1  # type: ignore[assignment]
+    specs += [extremes, undefined]
+    empty_from = TaskSpec()
+    empty_from.generated_from.SetInParent()
+    specs.append(empty_from)
+    return specs
+
+
+@pytest.mark.parametrize(
+    ("op", "python"),
+    [("lib_marshal_json", taskspec.marshal_json), ("lib_marshal_binpb", taskspec.marshal_binpb)],
+)
+def test_both_libraries_write_the_same_json_and_binpb(go: GoConsumer, op: str, python: Any) -> None:
+    specs = _format_specs() + list(generated_corpus())
+    results = go.batch([{"op": op, "binpb_b64": _binpb(s)} for s in specs])
+    failures = []
+    for spec, res in zip(specs, results, strict=True):
+        want = python(spec)
+        if not res["ok"]:
+            failures.append(f"{spec_to_json(spec)}: Go fails: {res['error']}")
+        elif (got := base64.b64decode(res["data_b64"])) != want:
+            failures.append(f"{spec_to_json(spec)}: {first_difference(want, got)}")
+    _report(failures, len(specs))
+    assert len(specs) > 500
+
+
+def _convert_python(data: bytes, source: str, target: str) -> bytes | TaskSpecError:
+    try:
+        return taskspec.convert(data, source, target)
+    except TaskSpecError as err:
+        return err
+
+
+def _compare_convert(data: bytes, source: str, target: str, res: GoResult) -> str | None:
+    """Why Go's Convert and Python's convert disagree on *data*, or None."""
+    ours = _convert_python(data, source, target)
+    if isinstance(ours, bytes):
+        if not res["ok"]:
+            return f"Python converts, Go fails: {res['error']}"
+        got = base64.b64decode(res["data_b64"])
+        return None if got == ours else first_difference(ours, got)
+    if res["ok"]:
+        return f"Go converts, Python fails: {ours}"
+    if isinstance(ours, ValidationError):
+        if res["error_kind"] != "validate":
+            return f"Python fails Validate ({ours}), Go: {res['error']}"
+        mine = [(x.field_path, x.message, x.line, x.column) for x in ours.violations]
+        return None if _violations(res) == mine else f"violations differ: {_violations(res)}"
+    if source == "yaml":  # ParseYAML's refusals are compared on every vector above
+        return None if res["error_kind"] == "decode" else f"Go: {res['error']}"
+    v = ours.violations[0]
+    where = (v.field_path, v.line, v.column)
+    theirs = res["violations"][0] if res.get("violations") else {}
+    located = (theirs.get("field_path"), theirs.get("line"), theirs.get("column"))
+    if res["error"] != GO_PREFIX + str(ours):
+        return f"Go says {res['error']!r}, Python {str(ours)!r}"
+    return None if located == where else f"Go locates it at {located}, Python at {where}"
+
+
+def test_both_libraries_convert_every_vector_between_every_format(go: GoConsumer) -> None:
+    """Every vector, in every format, converted to every format: the same bytes or refusal."""
+    cases: list[tuple[bytes, str, str]] = []
+    for v in _all_vectors():
+        cases += [(v.data, "yaml", target) for target in ("yaml", "json", "binpb")]
+        spec = _python(v.data)
+        if isinstance(spec, TaskSpec):
+            for source in ("json", "binpb"):
+                encoded = taskspec.marshal(spec, source)
+                cases += [(encoded, source, target) for target in ("yaml", "json", "binpb")]
+    results = go.batch(
+        [{"op": "lib_convert", "data_b64": _b64(d), "from": s, "to": t} for d, s, t in cases]
+    )
+    failures = []
+    for (data, source, target), res in zip(cases, results, strict=True):
+        why = _compare_convert(data, source, target, res)
+        if why:
+            failures.append(f"{source}->{target} {data[:60]!r}: {why}")
+    _report(failures, len(cases))
+    assert len(cases) > 3000
+
+
+def _json_with(path: tuple[str | int, ...], value: object) -> bytes:
+    from tests.test_convert import valid_json_obj  # noqa: PLC0415
+
+    obj = valid_json_obj()
+    target: Any = obj
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return json.dumps(obj).encode()
+
+
+#: JSON both libraries refuse, or accept, with the same words: syntax,
+#: structure, unknown and doubled fields, and values of the wrong type.
+BAD_JSON: tuple[bytes, ...] = (
+    b"",
+    b"{",
+    b'{"a"',
+    b'{"a":',
+    b'{"a":1',
+    b'{"a" 1}',
+    b"{a:1}",
+    b"{} x",
+    b'"abc',
+    b'{"a":"\\x"}',
+    b'{"a":"\\u12"}',
+    b'{"a":"\x01"}',
+    b" \n [1 2]",
+    b'{"taskId":-}',
+    b'{"taskId":01}',
+    b'{"taskSpecVersion":1.}',
+    b'{"taskSpecVersion":-Infinity}',
+    b'{"taskSpecVersion": NaN}',
+    b"tru",
+    b"\xef\xbb\xbf\xef\xbb\xbf{}",
+    b'{"a":1}\xff',
+    b"\xef\xbb\xbf\xff",
+    b"[]",
+    b"null",
+    b"5",
+    b'{"taskId": "a", "taskId": "b"}',
+    b'{"x": {"a": 1, "a": 2}, "y": }',
+    b'{"taskId": "a", "task_id": "b"}',
+    b'{"bogus": 1}',
+    b'{"' + "é".encode() * 100 + b'": 1}',
+    b'{"a":' * 2000,
+    _json_with(("generatedFrom", "kgQuery", "seed"), "x"),
+    _json_with(("solutionArtifacts",), [{"path": "a", "path ": "b"}]),
+    _json_with(("solutionArtifacts",), ["a.go"]),
+    _json_with(("solutionArtifacts",), [None]),
+    _json_with(("solutionArtifacts",), 5),
+    _json_with(("solutionArtifacts", 0, "path"), 5),
+    _json_with(("verification",), []),
+    _json_with(("verification",), None),
+    _json_with(("taskId",), 5),
+    _json_with(("taskId",), 5.5),
+    _json_with(("taskId",), True),
+    _json_with(("taskId",), []),
+    _json_with(("taskId",), {}),
+    _json_with(("taskId",), None),
+    _json_with(("taskId",), "\ud800"),
+    _json_with(("prompt",), "a\x00b\u2028"),
+    _json_with(("language",), "go"),
+    _json_with(("language",), "LANGUAGE_GO"),
+    _json_with(("language",), "1"),
+    _json_with(("language",), "99"),
+    _json_with(("language",), 99),
+    _json_with(("language",), -1),
+    _json_with(("language",), 2**31),
+    _json_with(("language",), []),
+    _json_with(("language",), None),
+    _json_with(("generatedFrom", "kind"), "x"),
+    _json_with(("taskSpecVersion",), "1"),
+    _json_with(("taskSpecVersion",), "1.0"),
+    _json_with(("taskSpecVersion",), "1e0"),
+    _json_with(("taskSpecVersion",), 1.0),
+    _json_with(("taskSpecVersion",), 2.0),
+    _json_with(("taskSpecVersion",), "-0"),
+    _json_with(("taskSpecVersion",), " 1"),
+    _json_with(("taskSpecVersion",), "abc"),
+    _json_with(("taskSpecVersion",), "1.5"),
+    _json_with(("taskSpecVersion",), 1.5),
+    _json_with(("taskSpecVersion",), 1e-7),
+    _json_with(("taskSpecVersion",), True),
+    _json_with(("taskSpecVersion",), 2**63),
+    _json_with(("taskSpecVersion",), 1e300),
+    _json_with(("verification", "timeoutSeconds"), "9223372036854775808"),
+    _json_with(("verification", "timeoutSeconds"), []),
+    _json_with(("verification", "timeoutSeconds"), -5),
+    _json_with(("verification", "testCmd"), "x"),
+    _json_with(("verification", "testCmd"), [1]),
+    _json_with(("verification", "testCmd"), [None]),
+    _json_with(("verification", "testCmd"), []),
+    _json_with(("verification", "buildCmd"), {"a": [1, "b", None, True]}),
+    _json_with(("difficultySignals",), []),
+    _json_with(("difficultySignals",), 5),
+    _json_with(("difficultySignals",), None),
+    _json_with(("difficultySignals", "x"), "1.5"),
+    _json_with(("difficultySignals", "x"), None),
+    _json_with(("difficultySignals", "x"), True),
+    _json_with(("difficultySignals", "x"), 1.5),
+    _json_with(("generatedFrom", "kgQuery"), None),
+    _json_with(("generatedFrom", "kgQuery"), {}),
+    _json_with(("generatedFrom", "kgQuery", "intent"), 5),
+)
+
+
+def test_both_libraries_read_json_alike(go: GoConsumer) -> None:
+    results = go.batch(
+        [{"op": "lib_convert", "data_b64": _b64(d), "from": "json", "to": "json"} for d in BAD_JSON]
+    )
+    failures = []
+    for data, res in zip(BAD_JSON, results, strict=True):
+        why = _compare_convert(data, "json", "json", res)
+        if why:
+            failures.append(f"{data[:70]!r}: {why}")
+    _report(failures, len(BAD_JSON))
+
+
+def _len_field(number: int, payload: bytes) -> bytes:
+    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+BAD_BINPB_TAILS: tuple[bytes, ...] = (
+    b"",
+    b"\xff",
+    b"\x12\x05ab",
+    b"\x12\x02\xff\xfe",
+    b"\x0a\x01",
+    b"\x08",
+    b"\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",
+    b"\x0b",
+    b"\x0c",
+    b"\x00",
+    b"\x0f",
+    b"\x08\x01\x08\x01",
+    b"\x10\x01",
+    b"\x0a\x01x",
+    b"\x2d\x00\x00\x00\x00",
+    _varint(2047 << 3) + b"\x05",
+    _len_field(9, b"\x20\x01"),
+    _len_field(9, b"\x0d\x00\x00\x00\x00"),
+    _len_field(8, b"") + _len_field(8, _len_field(3, b"x")),
+    _len_field(6, _len_field(3, b"\x48\x01")),
+    _len_field(6, b"\x11" + b"\x00" * 8),
+)
+
+
+def test_both_libraries_read_binpb_alike(go: GoConsumer) -> None:
+    valid = taskspec.marshal_binpb(load("canonical")[0].spec())
+    cases = [valid + tail for tail in BAD_BINPB_TAILS] + list(BAD_BINPB_TAILS)
+    results = go.batch(
+        [{"op": "lib_convert", "data_b64": _b64(d), "from": "binpb", "to": "binpb"} for d in cases]
+    )
+    failures = []
+    for data, res in zip(cases, results, strict=True):
+        why = _compare_convert(data, "binpb", "binpb", res)
+        if why:
+            failures.append(f"{data[-20:]!r}: {why}")
+    _report(failures, len(cases))
+
+
+@pytest.mark.parametrize(
+    ("target", "name"), [("json", "JSON"), ("yaml", "YAML"), ("binpb", "binary protobuf")]
+)
+def test_both_libraries_refuse_to_convert_to_what_a_reader_refuses(
+    go: GoConsumer, target: str, name: str
+) -> None:
+    spec = load("canonical")[0].spec()
+    # 9 MiB of '"': within the limit as binary protobuf, twice over it as JSON.
+    spec.prompt = '"' * (9 << 20) if target == "json" else "p" * (17 << 20)
+    source = taskspec.marshal_binpb(spec) if target == "json" else taskspec.marshal_json(spec)
+    from_format = "binpb" if target == "json" else "json"
+    ours = _convert_python(source, from_format, target)
+    res = go.request(op="lib_convert", data_b64=_b64(source), **{"from": from_format, "to": target})
+    if target != "json":
+        # The source itself is over the limit: both refuse to read it.
+        assert isinstance(ours, DecodeError) and not res["ok"]
+        assert res["error"] == GO_PREFIX + str(ours)
+        return
+    assert isinstance(ours, TaskSpecError)
+    assert str(ours).startswith(f"cannot write: the {name} would be 18,874,")
+    assert str(ours).endswith(
+        "more than the 16,777,216 a reader accepts (prompt takes 18,874,384 of them)"
+    )
+    assert (res["ok"], res["error_kind"]) == (False, "write")
+    assert res["error"] == GO_PREFIX + str(ours)
+    assert res["violations"][0]["field_path"] == ours.field_path == "prompt"
+
+
+def test_both_libraries_refuse_yaml_over_the_node_budget_when_converting(go: GoConsumer) -> None:
+    spec = load("canonical")[0].spec()
+    spec.difficulty_signals.update({f"k{i}": i for i in range(60_000)})
+    source = taskspec.marshal_binpb(spec)
+    ours = _convert_python(source, "binpb", "yaml")
+    res = go.request(op="lib_convert", data_b64=_b64(source), **{"from": "binpb", "to": "yaml"})
+    assert isinstance(ours, TaskSpecError)
+    assert (res["ok"], res["error_kind"]) == (False, "write")
+    assert res["error"] == GO_PREFIX + str(ours)
+
+
+def test_both_libraries_name_an_unknown_format_alike(go: GoConsumer) -> None:
+    data = taskspec.marshal_yaml(load("canonical")[0].spec())
+    for source, target in (("xml", "json"), ("yaml", "toml"), ("YAML", "json")):
+        ours = _convert_python(data, source, target)
+        res = go.request(op="lib_convert", data_b64=_b64(data), **{"from": source, "to": target})
+        assert isinstance(ours, TaskSpecError)
+        assert (res["ok"], res["error"]) == (False, GO_PREFIX + str(ours))
+
+
+def _arbitrary_json_documents(count: int) -> list[bytes]:
+    """*count* copies of a valid document, each with one value replaced by arbitrary JSON."""
+    from tests.test_convert import _json_values, valid_json_obj  # noqa: PLC0415
+
+    docs: list[bytes] = []
+
+    @settings(max_examples=count, database=None, derandomize=True)
+    @given(st.data())
+    def draw(data: st.DataObject) -> None:
+        obj = valid_json_obj()
+        paths: list[tuple[Any, str]] = []
+
+        def collect(node: Any) -> None:
+            if isinstance(node, dict):
+                for key, value in node.items():
+                    paths.append((node, key))
+                    collect(value)
+
+        collect(obj)
+        container, key = data.draw(st.sampled_from(paths))
+        container[key] = data.draw(_json_values)
+        docs.append(json.dumps(obj).encode())
+
+    draw()
+    return docs
+
+
+def test_go_reads_arbitrary_json_values_as_python_does(go: GoConsumer) -> None:
+    """Go accepts only what Python accepts, with the same bytes, and refuses it alike.
+
+    The differences allowed are Python's leniencies with enum values
+    (json_format reads 1.5 as 1 and true as 1; Go refuses a fraction, an
+    exponent and a boolean there) and messages quoting a character that
+    Unicode assigned after one of the two runtimes' tables.
+    """
+    docs = _arbitrary_json_documents(600)
+    results = go.batch(
+        [{"op": "lib_convert", "data_b64": _b64(d), "from": "json", "to": "json"} for d in docs]
+    )
+    failures = []
+    for data, res in zip(docs, results, strict=True):
+        why = _compare_convert(data, "json", "json", res)
+        if why is None or "Invalid enum value" in res.get("error", ""):
+            continue
+        failures.append(f"{data[:200]!r}: {why}")
+    _report(failures, len(docs))

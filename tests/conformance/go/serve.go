@@ -45,6 +45,12 @@ package main
 //	  error, with a WriteError's field path and message as the one violation
 //	{"op":"lib_validate","binpb_b64":M} taskspec.Violations and Validate
 //	  -> {"ok":true,"violations":[V,...],"validate_error":"" or message}
+//	{"op":"lib_marshal_json","binpb_b64":M}   taskspec.MarshalJSON -> {"ok":true,"data_b64":B}
+//	{"op":"lib_marshal_binpb","binpb_b64":M}  taskspec.MarshalBinpb -> {"ok":true,"data_b64":B}
+//	{"op":"lib_convert","data_b64":B,"from":F,"to":T}  taskspec.Convert
+//	  -> {"ok":true,"data_b64":B} or {"ok":false,"error":E,"error_kind":K,"violations":[V]}
+//	     K is "validate", "decode" (a *DecodeError: its path, line, column
+//	     and hint), "write" (a *WriteError: its path and message) or "other"
 //	V = {"field_path":P,"message":M,"line":N,"column":N}
 //
 // wire_encode builds the message with the library's enum spellings, and
@@ -86,6 +92,9 @@ type request struct {
 	JSON     *string         `json:"json,omitempty"`
 	Texts    []string        `json:"texts,omitempty"`
 	Path     *string         `json:"path,omitempty"`
+	DataB64  *string         `json:"data_b64,omitempty"`
+	From     string          `json:"from,omitempty"`
+	To       string          `json:"to,omitempty"`
 }
 
 type response struct {
@@ -103,6 +112,7 @@ type response struct {
 	ErrorKind      string          `json:"error_kind,omitempty"`
 	Violations     *[]violation    `json:"violations,omitempty"`
 	Styles         *[]styleRecord  `json:"styles,omitempty"`
+	DataB64        *string         `json:"data_b64,omitempty"`
 }
 
 type violation struct {
@@ -363,6 +373,34 @@ func dispatch(req *request) (*response, error) {
 			return nil, err
 		}
 		return &response{OK: true, YAMLB64: b64(out)}, nil
+	case "lib_marshal_json", "lib_marshal_binpb":
+		bin, err := needBytes(req.Op, "binpb_b64", req.BinpbB64)
+		if err != nil {
+			return nil, err
+		}
+		var msg taskspecv1.TaskSpec
+		if err := proto.Unmarshal(bin, &msg); err != nil {
+			return nil, badRequest("binpb_b64: %v", err)
+		}
+		marshal := taskspec.MarshalJSON
+		if req.Op == "lib_marshal_binpb" {
+			marshal = taskspec.MarshalBinpb
+		}
+		out, err := marshal(&msg)
+		if err != nil {
+			return nil, err
+		}
+		return &response{OK: true, DataB64: b64(out)}, nil
+	case "lib_convert":
+		data, err := needBytes(req.Op, "data_b64", req.DataB64)
+		if err != nil {
+			return nil, err
+		}
+		out, err := taskspec.Convert(data, taskspec.Format(req.From), taskspec.Format(req.To))
+		if err != nil {
+			return convertFailure(err), err
+		}
+		return &response{OK: true, DataB64: b64(out)}, nil
 	case "signal_keys":
 		spec, err := needSpec(req)
 		if err != nil {
@@ -393,6 +431,22 @@ func dispatch(req *request) (*response, error) {
 	default:
 		return nil, badRequest("unknown op %q", req.Op)
 	}
+}
+
+// convertFailure describes a failed taskspec.Convert for lib_convert.
+func convertFailure(err error) *response {
+	var verr *taskspec.ValidationError
+	var derr *taskspec.DecodeError
+	var werr *taskspec.WriteError
+	switch {
+	case errors.As(err, &verr):
+		return &response{ErrorKind: "validate", Violations: violationsJSON(verr.Violations)}
+	case errors.As(err, &derr):
+		return &response{ErrorKind: "decode", Violations: &[]violation{{FieldPath: derr.FieldPath, Line: derr.Line, Column: derr.Column, Hint: derr.Hint}}}
+	case errors.As(err, &werr):
+		return &response{ErrorKind: "write", Violations: &[]violation{{FieldPath: werr.FieldPath, Message: werr.Message}}}
+	}
+	return &response{ErrorKind: "other"}
 }
 
 // decodeStrict is ParseTaskSpec without Validate: the same decoder, the

@@ -1,0 +1,204 @@
+package taskspec_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/status"
+
+	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	taskspec "github.com/taskspec/taskspec/go"
+)
+
+// serve starts a GeneratorService on a free local port for reg, logging
+// nowhere unless opts say otherwise, and returns a client connection to it and a function that stops both.
+func serve(reg *taskspec.Registry, opts ...taskspec.ServerOption) (*grpc.ClientConn, func()) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	srv := grpc.NewServer()
+	quiet := taskspec.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	taskspecv1.RegisterGeneratorServiceServer(srv, taskspec.NewGeneratorServer(reg, append([]taskspec.ServerOption{quiet}, opts...)...))
+	taskspec.RegisterHealth(srv)
+	go func() { _ = srv.Serve(lis) }()
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		panic(err)
+	}
+	return conn, func() { conn.Close(); srv.GracefulStop() }
+}
+
+// missingTemplate is a generator that reports a template it does not have
+// as NotFound, which reaches the caller with its message.
+type missingTemplate struct{}
+
+func (missingTemplate) Language() taskspecv1.Language { return taskspecv1.Language_LANGUAGE_PYTHON }
+
+func (missingTemplate) Generate(_ context.Context, opts *taskspecv1.GenerateOptions) (*taskspecv1.TaskSpec, error) {
+	return nil, status.Errorf(codes.NotFound, "no template %q", opts.GetTemplateId())
+}
+
+// slow is a generator that takes its time, until its context ends.
+type slow struct{}
+
+func (slow) Language() taskspecv1.Language { return taskspecv1.Language_LANGUAGE_TYPESCRIPT }
+
+func (slow) Generate(ctx context.Context, _ *taskspecv1.GenerateOptions) (*taskspecv1.TaskSpec, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+func ExampleNewGeneratorServer() {
+	reg := taskspec.NewRegistry()
+	_ = reg.Register(goGenerator{})
+	conn, stop := serve(reg)
+	defer stop()
+
+	gen := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_GO)
+	spec, err := gen.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "impl-pure-fn"})
+	fmt.Println(spec.GetTaskId(), spec.GetDifficulty(), err)
+	// Output: kg-go-1 DIFFICULTY_MEDIUM <nil>
+}
+
+func ExampleNewRemoteGenerator() {
+	reg := taskspec.NewRegistry()
+	_ = reg.Register(missingTemplate{})
+	conn, stop := serve(reg)
+	defer stop()
+
+	// A remote generator is a Generator, and can be registered locally.
+	local := taskspec.NewRegistry()
+	_ = local.Register(taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_PYTHON))
+	gen, _ := local.Lookup(taskspecv1.Language_LANGUAGE_PYTHON)
+	_, err := gen.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "nope"})
+	fmt.Println(status.Code(err), err)
+	// Output: NotFound eval: remote generator for language "python": NotFound: no template "nope"
+}
+
+func ExampleRemoteError() {
+	reg := taskspec.NewRegistry()
+	_ = reg.Register(slow{})
+	conn, stop := serve(reg)
+	defer stop()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	gen := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_TYPESCRIPT)
+	_, err := gen.Generate(ctx, &taskspecv1.GenerateOptions{})
+	var re *taskspec.RemoteError
+	fmt.Println(errors.As(err, &re), re.Language, re.Code)
+	fmt.Println(errors.Is(err, context.DeadlineExceeded))
+	// Output:
+	// true LANGUAGE_TYPESCRIPT DeadlineExceeded
+	// true
+}
+
+func ExampleListLanguages() {
+	reg := taskspec.NewRegistry()
+	_ = reg.Register(goGenerator{})
+	_ = reg.Register(missingTemplate{})
+	conn, stop := serve(reg)
+	defer stop()
+
+	langs, err := taskspec.ListLanguages(context.Background(), conn)
+	fmt.Println(langs, err)
+	// Output: [LANGUAGE_GO LANGUAGE_PYTHON] <nil>
+}
+
+func ExampleRegisterHealth() {
+	conn, stop := serve(taskspec.NewRegistry())
+	defer stop()
+
+	res, err := healthpb.NewHealthClient(conn).Check(context.Background(), &healthpb.HealthCheckRequest{
+		Service: taskspecv1.GeneratorService_ServiceDesc.ServiceName,
+	})
+	fmt.Println(res.GetStatus(), err)
+	// Output: SERVING <nil>
+}
+
+// Server options go to NewGeneratorServer; each has its own example.
+func ExampleServerOption() {
+	opts := []taskspec.ServerOption{
+		taskspec.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))),
+		taskspec.WithMaxConcurrentCalls(16),
+		taskspec.WithDefaultTimeout(30 * time.Second),
+	}
+	reg := taskspec.NewRegistry()
+	_ = reg.Register(goGenerator{})
+	conn, stop := serve(reg, opts...)
+	defer stop()
+	langs, err := taskspec.ListLanguages(context.Background(), conn)
+	fmt.Println(langs, err)
+	// Output: [LANGUAGE_GO] <nil>
+}
+
+func ExampleWithLogger() {
+	reg := taskspec.NewRegistry()
+	_ = reg.Register(missingTemplate{})
+	// Generator failures are logged here rather than to slog.Default().
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	conn, stop := serve(reg, taskspec.WithLogger(logger))
+	defer stop()
+	_, err := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_PYTHON).
+		Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "x"})
+	fmt.Println(status.Code(err))
+	// Output: NotFound
+}
+
+func ExampleWithMaxConcurrentCalls() {
+	reg := taskspec.NewRegistry()
+	_ = reg.Register(slow{})
+	conn, stop := serve(reg, taskspec.WithMaxConcurrentCalls(1))
+	defer stop()
+
+	gen := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_TYPESCRIPT)
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan error, 1)
+	go func() { // holds the only slot until cancel
+		for {
+			_, err := gen.Generate(ctx, &taskspecv1.GenerateOptions{})
+			if status.Code(err) != codes.ResourceExhausted {
+				first <- err
+				return
+			}
+		}
+	}()
+	var err error
+	for range 200 {
+		probe, done := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		_, err = gen.Generate(probe, &taskspecv1.GenerateOptions{})
+		done()
+		if status.Code(err) == codes.ResourceExhausted {
+			break
+		}
+	}
+	fmt.Println(err)
+	cancel()
+	fmt.Println(errors.Is(<-first, context.Canceled))
+	// Output:
+	// eval: remote generator for language "typescript": ResourceExhausted: the server is running 1 generator calls, its limit; try again later
+	// true
+}
+
+func ExampleWithDefaultTimeout() {
+	reg := taskspec.NewRegistry()
+	_ = reg.Register(slow{})
+	conn, stop := serve(reg, taskspec.WithDefaultTimeout(50*time.Millisecond))
+	defer stop()
+
+	// The caller sets no deadline; the server's ends the call.
+	_, err := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_TYPESCRIPT).
+		Generate(context.Background(), &taskspecv1.GenerateOptions{})
+	fmt.Println(status.Code(err), errors.Is(err, context.DeadlineExceeded))
+	// Output: DeadlineExceeded true
+}

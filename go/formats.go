@@ -1,0 +1,363 @@
+package taskspec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+)
+
+// A Format is an encoding of a TaskSpec; its value is the name the command
+// line and the Python library's Format use.
+type Format string
+
+// The three encodings of a TaskSpec. All carry the same information, so
+// conversion between them is lossless.
+const (
+	YAML  Format = "yaml"  // canonical YAML, MarshalYAML's bytes
+	JSON  Format = "json"  // proto3 JSON with lowerCamelCase names
+	Binpb Format = "binpb" // binary protobuf, serialized deterministically
+)
+
+var formats = []Format{YAML, JSON, Binpb}
+
+// ParseFormat returns the Format named name ("yaml", "json" or "binpb"),
+// or an error in the Python library's words for any other name.
+func ParseFormat(name string) (Format, error) {
+	for _, f := range formats {
+		if string(f) == name {
+			return f, nil
+		}
+	}
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		names[i] = string(f)
+	}
+	return "", fmt.Errorf("%sunknown format %s; expected one of: %s", errPrefix, pyQuote(name), strings.Join(names, ", "))
+}
+
+// FormatForPath returns the format a file name's extension names,
+// case-insensitively (.yaml and .yml, .json, .binpb and .pb), and false for
+// any other name, as the Python library's format_for_path.
+func FormatForPath(path string) (Format, bool) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml":
+		return YAML, true
+	case ".json":
+		return JSON, true
+	case ".binpb", ".pb":
+		return Binpb, true
+	}
+	return "", false
+}
+
+// ParseJSON decodes a proto3 JSON TaskSpec strictly and validates it, as
+// the Python library's parse_json does, with its messages after the
+// "eval: " prefix.
+//
+// Both the lowerCamelCase names and the proto field names are accepted, as
+// proto3 JSON requires, and so are enum values by name or number and
+// 64-bit integers as numbers or strings. Refused with a *DecodeError that
+// names the field path (and, for a syntax error, the line and column):
+// input over MaxDocumentBytes or not UTF-8, anything but an object at the
+// top, a key given twice in one object, a field given under both of its
+// names, NaN and Infinity, unknown fields (the message lists the fields
+// expected there), and values of the wrong type. A UTF-8 byte order mark
+// is allowed. A spec that breaks a rule gives a *ValidationError, as from
+// Validate.
+func ParseJSON(data []byte) (*taskspecv1.TaskSpec, error) {
+	spec, err := decodeJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := Validate(spec); err != nil {
+		return nil, err
+	}
+	return spec, nil
+}
+
+// ParseBinpb decodes a binary protobuf TaskSpec and validates it, as the
+// Python library's parse_binpb does. Bytes that are not a TaskSpec give a
+// *DecodeError: invalid wire data, a string that is not UTF-8, and any
+// field the schema does not have (protobuf would keep it as opaque bytes
+// that YAML cannot carry), or a known field with the wrong wire type, both
+// named by their path. A singular field given twice keeps its last value,
+// as the protobuf encoding specifies. A spec that breaks a rule gives a
+// *ValidationError.
+func ParseBinpb(data []byte) (*taskspecv1.TaskSpec, error) {
+	if len(data) > MaxDocumentBytes {
+		return nil, decodeError("", 0, 0, fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
+	}
+	spec := &taskspecv1.TaskSpec{}
+	if err := proto.Unmarshal(data, spec); err != nil {
+		reason := "Wire format was corrupt"
+		if strings.Contains(err.Error(), "UTF-8") {
+			reason = "String field had bad UTF-8"
+		}
+		return nil, decodeError("", 0, 0, "invalid binary TaskSpec: "+reason)
+	}
+	if err := unknownFields(spec.ProtoReflect(), ""); err != nil {
+		return nil, err
+	}
+	if err := Validate(spec); err != nil {
+		return nil, err
+	}
+	return spec, nil
+}
+
+// wireTypes names the wire types in messages.
+var wireTypes = map[protowire.Type]string{
+	protowire.VarintType:     "a varint",
+	protowire.Fixed64Type:    "a fixed 64-bit value",
+	protowire.BytesType:      "a length-delimited value",
+	protowire.StartGroupType: "a group start",
+	protowire.EndGroupType:   "a group end",
+	protowire.Fixed32Type:    "a fixed 32-bit value",
+}
+
+func expectedWire(fd protoreflect.FieldDescriptor) string {
+	var expected string
+	switch fd.Kind() {
+	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind, protoreflect.GroupKind:
+		return wireTypes[protowire.BytesType]
+	case protoreflect.DoubleKind, protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind:
+		expected = wireTypes[protowire.Fixed64Type]
+	case protoreflect.FloatKind, protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind:
+		expected = wireTypes[protowire.Fixed32Type]
+	default:
+		expected = wireTypes[protowire.VarintType]
+	}
+	if fd.IsList() {
+		return expected + " or a packed list"
+	}
+	return expected
+}
+
+// unknownFields refuses the first unknown field of m, depth first (m's own
+// first, then its fields in number order), as the Python library does: a
+// known number is a field sent with the wrong wire type, which protobuf
+// sets aside as unknown.
+func unknownFields(m protoreflect.Message, path string) error {
+	raw := m.GetUnknown()
+	if len(raw) > 0 {
+		num, typ, _ := protowire.ConsumeTag(raw)
+		md := m.Descriptor()
+		if fd := md.Fields().ByNumber(num); fd != nil {
+			fieldPath := join(path, string(fd.Name()))
+			name, ok := wireTypes[typ]
+			if !ok {
+				name = strconv.Itoa(int(typ))
+			}
+			return decodeError(fieldPath, 0, 0, fmt.Sprintf("wrong wire type for field %s (number %d): %s, where %s was expected",
+				fieldPath, num, name, expectedWire(fd)))
+		}
+		where := ""
+		if path != "" {
+			where = " in " + path
+		}
+		return decodeError(path, 0, 0, fmt.Sprintf("unknown field number %d%s (%s): the data is not a TaskSpec v1 or was written by a newer schema",
+			num, where, md.FullName()))
+	}
+	var err error
+	for _, fd := range fieldsByNumber(m.Descriptor()) {
+		if err != nil {
+			break
+		}
+		if fd.Message() == nil || !m.Has(fd) {
+			continue
+		}
+		sub := join(path, string(fd.Name()))
+		switch {
+		case fd.IsMap():
+			if fd.MapValue().Message() == nil {
+				continue
+			}
+			var keys []protoreflect.MapKey
+			m.Get(fd).Map().Range(func(k protoreflect.MapKey, _ protoreflect.Value) bool {
+				keys = append(keys, k)
+				return true
+			})
+			sort.Slice(keys, func(i, j int) bool { return mapKeyLess(keys[i], keys[j]) })
+			for _, k := range keys {
+				if err = unknownFields(m.Get(fd).Map().Get(k).Message(), sub+"["+pyQuote(k.String())+"]"); err != nil {
+					break
+				}
+			}
+		case fd.IsList():
+			list := m.Get(fd).List()
+			for j := 0; j < list.Len() && err == nil; j++ {
+				err = unknownFields(list.Get(j).Message(), fmt.Sprintf("%s[%d]", sub, j))
+			}
+		default:
+			err = unknownFields(m.Get(fd).Message(), sub)
+		}
+	}
+	return err
+}
+
+// Parse decodes data in format f and validates it: ParseYAML, ParseJSON or
+// ParseBinpb. An unknown format is an error.
+func Parse(data []byte, f Format) (*taskspecv1.TaskSpec, error) {
+	switch f {
+	case YAML:
+		return ParseYAML(data)
+	case JSON:
+		return ParseJSON(data)
+	case Binpb:
+		return ParseBinpb(data)
+	}
+	_, err := ParseFormat(string(f))
+	return nil, err
+}
+
+// MarshalJSON writes spec as proto3 JSON, byte for byte as the Python
+// library's marshal_json: fields in declaration order and map keys in
+// Go's key order, lowerCamelCase names, int64 values as strings, enum
+// values by their proto names (an undefined number as a number), fields at
+// their default left out (an unset kg_query is absent, an empty one {}),
+// two-space indentation, "key": value, non-ASCII characters as they are,
+// and a final newline. The bytes depend only on the spec, unlike
+// protojson's, whose whitespace varies on purpose.
+//
+// Like MarshalYAML it does not validate, so any spec can be inspected, and
+// it writes what it is given whatever its size; Convert refuses output a
+// reader would refuse. A string that is not UTF-8 is refused, naming the
+// field.
+func MarshalJSON(spec *taskspecv1.TaskSpec) ([]byte, error) {
+	if err := marshalable(spec); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	writeJSONMessage(&b, spec.ProtoReflect(), 0)
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}
+
+// MarshalBinpb writes spec as binary protobuf, deterministically: Go's
+// proto.MarshalOptions{Deterministic: true}, the bytes the Python
+// library's marshal_binpb writes (fields in number order, unknown fields
+// last, map entries sorted by key). It does not validate; a string that
+// is not UTF-8 is refused, naming the field.
+func MarshalBinpb(spec *taskspecv1.TaskSpec) ([]byte, error) {
+	if err := marshalable(spec); err != nil {
+		return nil, err
+	}
+	out, err := proto.MarshalOptions{Deterministic: true}.Marshal(spec)
+	if err != nil {
+		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
+	}
+	return out, nil
+}
+
+func marshalable(spec *taskspecv1.TaskSpec) error {
+	if spec == nil {
+		return errors.New(errPrefix + "marshal nil task spec")
+	}
+	if path := invalidUTF8(spec.ProtoReflect(), ""); path != "" {
+		return fmt.Errorf("%smarshal task spec: %s: string is not valid UTF-8", errPrefix, path)
+	}
+	return nil
+}
+
+// Marshal writes spec in format f: MarshalYAML, MarshalJSON or
+// MarshalBinpb. Like them it does not validate. An unknown format is an
+// error.
+func Marshal(spec *taskspecv1.TaskSpec, f Format) ([]byte, error) {
+	switch f {
+	case YAML:
+		return MarshalYAML(spec)
+	case JSON:
+		return MarshalJSON(spec)
+	case Binpb:
+		return MarshalBinpb(spec)
+	}
+	_, err := ParseFormat(string(f))
+	return nil, err
+}
+
+// Convert decodes and validates data in format from, then writes it in
+// format to, as the Python library's convert: the same as Marshal(Parse(data,
+// from), to), except that output a reader would refuse is refused with a
+// *WriteError, in the Python library's words. A spec within the limits in
+// one format can be over them in another: JSON of 200,000 signals is YAML
+// of 400,000 nodes (over MaxNodes), and a prompt of 9 MiB of '"' is 18
+// MiB of JSON (over MaxDocumentBytes; "eval: cannot write: the JSON would
+// be 18,874,649 bytes, more than the 16,777,216 a reader accepts (prompt
+// takes 18,874,384 of them)"). Parse and Marshal write anything.
+func Convert(data []byte, from, to Format) ([]byte, error) {
+	spec, err := Parse(data, from)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := ParseFormat(string(to)); err != nil {
+		return nil, err
+	}
+	if to == YAML {
+		m, err := toMirror(spec)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkWritable(m); err != nil {
+			return nil, err
+		}
+	}
+	out, err := Marshal(spec, to)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSizeIn(spec, out, to); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+var formatNames = map[Format]string{YAML: "YAML", JSON: "JSON", Binpb: "binary protobuf"}
+
+// checkSizeIn refuses out, spec written in format f, when it is over the
+// size a reader accepts, naming the top-level field that adds the most
+// bytes in that format, as the Python library's check_size does.
+func checkSizeIn(spec *taskspecv1.TaskSpec, out []byte, f Format) error {
+	if len(out) <= MaxDocumentBytes {
+		return nil
+	}
+	empty, _ := Marshal(&taskspecv1.TaskSpec{}, f)
+	field, part := "", 0
+	m := spec.ProtoReflect()
+	for _, fd := range fieldsByNumber(m.Descriptor()) {
+		if !m.Has(fd) {
+			continue
+		}
+		alone := &taskspecv1.TaskSpec{}
+		alone.ProtoReflect().Set(fd, m.Get(fd))
+		if b, err := Marshal(alone, f); err == nil && len(b)-len(empty) > part {
+			field, part = string(fd.Name()), len(b)-len(empty)
+		}
+	}
+	where := ""
+	if field != "" {
+		where = fmt.Sprintf(" (%s takes %s of them)", field, commas(part))
+	}
+	return &WriteError{FieldPath: field, Message: fmt.Sprintf(
+		"cannot write: the %s would be %s bytes, more than the %s a reader accepts%s",
+		formatNames[f], commas(len(out)), commas(MaxDocumentBytes), where)}
+}
+
+// fieldsByNumber is md's fields in field-number order, the order the
+// Python library's ListFields walks.
+func fieldsByNumber(md protoreflect.MessageDescriptor) []protoreflect.FieldDescriptor {
+	fields := make([]protoreflect.FieldDescriptor, md.Fields().Len())
+	for i := range fields {
+		fields[i] = md.Fields().Get(i)
+	}
+	sort.Slice(fields, func(i, j int) bool { return fields[i].Number() < fields[j].Number() })
+	return fields
+}

@@ -1,0 +1,495 @@
+package taskspec
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+)
+
+// decodeError is a *DecodeError with the Python library's message for the
+// same input, after the "eval: " prefix, and the position before it when
+// there is one ("eval: line 3, column 3: invalid JSON: Expecting ','
+// delimiter"), as the Python library's DecodeError prints.
+func decodeError(path string, line, column int, msg string) *DecodeError {
+	text := msg
+	if line > 0 {
+		text = fmt.Sprintf("line %d, column %d: %s", line, column, msg)
+	}
+	return &DecodeError{FieldPath: path, Line: line, Column: column, Err: errors.New(errPrefix + text)}
+}
+
+// decodeJSON reads data as proto3 JSON into a message, as the Python
+// library's parse_json does before it validates.
+func decodeJSON(data []byte) (*taskspecv1.TaskSpec, error) {
+	if len(data) > MaxDocumentBytes {
+		return nil, decodeError("", 0, 0, fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
+	}
+	bom := 0
+	if len(data) >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf {
+		bom = 3
+	}
+	text := data[bom:]
+	if at := invalidUTF8At(text); at < len(text) {
+		return nil, decodeError("", 0, 0, fmt.Sprintf("input is not valid UTF-8 (byte 0x%02x at offset %d)", text[at], at+bom))
+	}
+	doc, err := scanJSON(string(text))
+	if err != nil {
+		var serr *jsonSyntaxError
+		if errors.As(err, &serr) {
+			line, col := lineColumn(string(text), serr.pos)
+			return nil, decodeError("", line, col, "invalid JSON: "+serr.msg)
+		}
+		return nil, decodeError("", 0, 0, "invalid JSON: "+err.(*jsonValueError).msg)
+	}
+	if doc.kind != jsonObject {
+		return nil, decodeError("", 0, 0, "expected a JSON object at the top, got "+jsonKindName(doc))
+	}
+	spec := &taskspecv1.TaskSpec{}
+	if err := checkJSONFields(doc, spec.ProtoReflect().Descriptor(), ""); err != nil {
+		return nil, err
+	}
+	r := jsonReader{}
+	r.message(doc, spec.ProtoReflect(), "TaskSpec")
+	if r.err != "" {
+		return nil, decodeError("", 0, 0, "invalid TaskSpec JSON: "+r.err)
+	}
+	return spec, nil
+}
+
+func jsonKindName(v *jsonValue) string {
+	switch v.kind {
+	case jsonNull:
+		return "null"
+	case jsonTrue, jsonFalse:
+		return "a boolean"
+	case jsonNumber:
+		return "a number"
+	case jsonString:
+		return "a string"
+	case jsonArray:
+		return "an array"
+	}
+	return "an object"
+}
+
+// fieldByJSONName finds a field by either of its accepted names.
+func fieldByJSONName(md protoreflect.MessageDescriptor, key string) protoreflect.FieldDescriptor {
+	if fd := md.Fields().ByJSONName(key); fd != nil {
+		return fd
+	}
+	return md.Fields().ByName(protoreflect.Name(key))
+}
+
+// checkJSONFields refuses unknown keys, a field given under both of its
+// names and a message that is not an object, naming the field path, as the
+// Python library's _check_fields does, in document order.
+func checkJSONFields(obj *jsonValue, md protoreflect.MessageDescriptor, path string) error {
+	seen := map[protoreflect.Name]string{}
+	for i, key := range obj.keys {
+		value := obj.values[i]
+		fd := fieldByJSONName(md, key)
+		if fd == nil {
+			names := make([]string, md.Fields().Len())
+			for j := range names {
+				names[j] = md.Fields().Get(j).JSONName()
+			}
+			where := ""
+			if path != "" {
+				where = " in " + path
+			}
+			return decodeError(join(path, key), 0, 0, fmt.Sprintf("unknown field %s%s; expected one of: %s",
+				jsonQuote(key), where, strings.Join(names, ", ")))
+		}
+		fieldPath := join(path, string(fd.Name()))
+		if first, ok := seen[fd.Name()]; ok {
+			return decodeError(fieldPath, 0, 0, fmt.Sprintf("field %s is given twice, as %s and %s",
+				fieldPath, strconv.Quote(first), strconv.Quote(key)))
+		}
+		seen[fd.Name()] = key
+		if fd.Message() == nil || fd.IsMap() || value.kind == jsonNull {
+			continue
+		}
+		var items []*jsonValue
+		var paths []string
+		switch {
+		case !fd.IsList():
+			items, paths = []*jsonValue{value}, []string{fieldPath}
+		case value.kind == jsonArray:
+			items = value.values
+			for j := range items {
+				paths = append(paths, fmt.Sprintf("%s[%d]", fieldPath, j))
+			}
+		}
+		for j, item := range items {
+			if item.kind != jsonObject {
+				return decodeError(paths[j], 0, 0, paths[j]+": expected an object, got "+jsonKindName(item))
+			}
+			if err := checkJSONFields(item, fd.Message(), paths[j]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// jsonReader lays a checked JSON object onto a message. Its first failure
+// is kept in err as the Python library words it (json_format's message,
+// after the names of the fields it is in: "verification.timeoutSeconds:
+// Value out of range: ...").
+type jsonReader struct {
+	names []string // the keys, as written, of the fields being read
+	err   string
+}
+
+func (r *jsonReader) fail(format string, args ...any) {
+	if r.err != "" {
+		return
+	}
+	msg := clipped(oneLine(fmt.Sprintf(format, args...)), 2*quoteChars)
+	if len(r.names) > 0 {
+		msg = strings.Join(r.names, ".") + ": " + msg
+	}
+	r.err = msg
+}
+
+// oneLine joins the words of text with single spaces, as the Python
+// library's messages are one line: its words are split at what Python's
+// str.split splits at, Unicode white space and the separators U+001C to
+// U+001F.
+func oneLine(text string) string {
+	return strings.Join(strings.FieldsFunc(text, func(r rune) bool {
+		return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f
+	}), " ")
+}
+
+// message reads obj into m; at is json_format's name for where m is
+// ("TaskSpec.generatedFrom").
+func (r *jsonReader) message(obj *jsonValue, m protoreflect.Message, at string) {
+	md := m.Descriptor()
+	for i, key := range obj.keys {
+		if r.err != "" {
+			return
+		}
+		v := obj.values[i]
+		fd := fieldByJSONName(md, key)
+		if v.kind == jsonNull {
+			continue // null is the default: the field stays unset
+		}
+		r.names = append(r.names, key)
+		where := at + "." + key
+		switch {
+		case fd.IsMap():
+			if v.kind != jsonObject {
+				r.fail("Map field %s must be in a dict which is %s at %s", fd.Name(), pyStr(v), where)
+				break
+			}
+			mp := m.Mutable(fd).Map()
+			for j, k := range v.keys {
+				mk, ok := r.mapKey(fd.MapKey(), k)
+				if !ok {
+					break
+				}
+				val, ok := r.scalar(fd.MapValue(), v.values[j], fmt.Sprintf("%s[%s]", where, k))
+				if !ok {
+					break
+				}
+				mp.Set(mk, val)
+			}
+		case fd.IsList():
+			if v.kind != jsonArray {
+				r.fail("repeated field %s must be in [] which is %s at %s", fd.JSONName(), pyStr(v), at)
+				break
+			}
+			list := m.Mutable(fd).List()
+			for j, item := range v.values {
+				itemAt := fmt.Sprintf("%s[%d]", where, j)
+				if item.kind == jsonNull {
+					r.fail("null is not allowed to be used as an element in a repeated field at %s", itemAt)
+					break
+				}
+				if fd.Message() != nil {
+					sub := list.NewElement()
+					r.message(item, sub.Message(), itemAt)
+					list.Append(sub)
+					continue
+				}
+				val, ok := r.scalar(fd, item, itemAt)
+				if !ok {
+					break
+				}
+				list.Append(val)
+			}
+		case fd.Message() != nil:
+			r.message(v, m.Mutable(fd).Message(), where)
+		default:
+			if val, ok := r.scalar(fd, v, where); ok {
+				m.Set(fd, val)
+			}
+		}
+		r.names = r.names[:len(r.names)-1]
+	}
+}
+
+func (r *jsonReader) mapKey(fd protoreflect.FieldDescriptor, key string) (protoreflect.MapKey, bool) {
+	if fd.Kind() == protoreflect.StringKind {
+		return protoreflect.ValueOfString(key).MapKey(), true
+	}
+	// The schema's maps have string keys; others are read as proto3 JSON
+	// writes them.
+	val, ok := r.scalar(fd, &jsonValue{kind: jsonString, text: key}, key)
+	if !ok {
+		return protoreflect.MapKey{}, false
+	}
+	return val.MapKey(), true
+}
+
+// pyType is the Python type json.loads gives v, for messages that name it.
+func pyType(v *jsonValue) string {
+	switch v.kind {
+	case jsonNull:
+		return "NoneType"
+	case jsonTrue, jsonFalse:
+		return "bool"
+	case jsonNumber:
+		if strings.ContainsAny(v.text, ".eE") {
+			return "float"
+		}
+		return "int"
+	case jsonString:
+		return "str"
+	case jsonArray:
+		return "list"
+	}
+	return "dict"
+}
+
+// pyStr is str() of the Python value json.loads gives v, for messages that
+// quote it; inside a container, strings are in repr's quotes.
+func pyStr(v *jsonValue) string {
+	switch v.kind {
+	case jsonString:
+		return v.text
+	case jsonObject:
+		parts := make([]string, len(v.keys))
+		for i, k := range v.keys {
+			parts[i] = pyRepr(&jsonValue{kind: jsonString, text: k}) + ": " + pyRepr(v.values[i])
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	case jsonArray:
+		parts := make([]string, len(v.values))
+		for i, item := range v.values {
+			parts[i] = pyRepr(item)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return pyRepr(v)
+}
+
+func pyRepr(v *jsonValue) string {
+	switch v.kind {
+	case jsonNull:
+		return "None"
+	case jsonTrue:
+		return "True"
+	case jsonFalse:
+		return "False"
+	case jsonNumber:
+		if pyType(v) == "float" {
+			f, _ := strconv.ParseFloat(v.text, 64)
+			return pyFloat(f)
+		}
+		return strings.TrimPrefix(v.text, "+")
+	case jsonString:
+		return pyQuote(v.text)
+	}
+	return pyStr(v)
+}
+
+// pyQuote is Python's repr of a str: single quotes unless the text has one
+// and no double quote, and what Python does not print (controls, format
+// characters, private use, unassigned code points, separators other than
+// the space) escaped as \xhh, \uhhhh or \Uhhhhhhhh.
+func pyQuote(s string) string {
+	q := "'"
+	if strings.Contains(s, "'") && !strings.Contains(s, `"`) {
+		q = `"`
+	}
+	var b strings.Builder
+	b.WriteString(q)
+	for _, r := range s {
+		switch {
+		case r == '\\':
+			b.WriteString(`\\`)
+		case string(r) == q:
+			b.WriteString(`\` + q)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == ' ' || unicode.IsPrint(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r < 0x10000:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		}
+	}
+	b.WriteString(q)
+	return b.String()
+}
+
+// jsonInteger matches the JSON number grammar, which proto3 JSON allows
+// inside a string for a 64-bit integer.
+var jsonInteger = regexp.MustCompile(`\A-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\z`)
+
+// integer reads an integer field's value: a number or a string holding
+// one, either integral (1, 1.0, 1e3), within bits.
+func (r *jsonReader) integer(v *jsonValue, at string, bits uint, unsigned bool) (*big.Int, bool) {
+	var text string
+	switch v.kind {
+	case jsonTrue, jsonFalse:
+		r.fail("Bool value %s is not acceptable for integer field at %s", pyRepr(v), at)
+		return nil, false
+	case jsonNumber:
+		text = v.text
+	case jsonString:
+		if strings.Contains(v.text, " ") {
+			r.fail(`Couldn't parse integer: "%s" at %s`, v.text, at)
+			return nil, false
+		}
+		if !jsonInteger.MatchString(v.text) {
+			r.fail("invalid literal for int() with base 10: %s", pyQuote(v.text))
+			return nil, false
+		}
+		text = v.text
+	default:
+		r.fail("int() argument must be a string, a bytes-like object or a real number, not '%s'", pyType(v))
+		return nil, false
+	}
+	n, ok := new(big.Int).SetString(text, 10)
+	if !ok {
+		f, _, err := big.ParseFloat(text, 10, 64, big.ToNearestEven)
+		f64, _ := f.Float64()
+		switch {
+		case err != nil || math.IsInf(f64, 0) || !f.IsInt():
+			if v.kind == jsonString {
+				r.fail(`Couldn't parse non-integer string: "%s" at %s`, v.text, at)
+			} else {
+				r.fail("Couldn't parse integer: %s at %s", pyFloat(f64), at)
+			}
+			return nil, false
+		}
+		// Python reads a number with a fraction or an exponent as a
+		// float, so its value is the float's.
+		n, _ = new(big.Float).SetFloat64(f64).Int(nil)
+	}
+	lo, hi := new(big.Int).Lsh(big.NewInt(-1), bits-1), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits-1), big.NewInt(1))
+	if unsigned {
+		lo, hi = big.NewInt(0), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits), big.NewInt(1))
+	}
+	if n.Cmp(lo) < 0 || n.Cmp(hi) > 0 {
+		r.fail("Value out of range: %s", n.String())
+		return nil, false
+	}
+	return n, true
+}
+
+// scalar reads one value of a non-message field.
+func (r *jsonReader) scalar(fd protoreflect.FieldDescriptor, v *jsonValue, at string) (protoreflect.Value, bool) {
+	switch fd.Kind() {
+	case protoreflect.StringKind:
+		if v.kind != jsonString {
+			r.fail("expected string or bytes-like object, got '%s'", pyType(v))
+			return protoreflect.Value{}, false
+		}
+		if v.surrogate {
+			r.fail("Unpaired surrogate at %s", at)
+			return protoreflect.Value{}, false
+		}
+		return protoreflect.ValueOfString(v.text), true
+	case protoreflect.EnumKind:
+		return r.enum(fd, v, at)
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		n, ok := r.integer(v, at, 64, false)
+		if !ok {
+			return protoreflect.Value{}, false
+		}
+		return protoreflect.ValueOfInt64(n.Int64()), true
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		n, ok := r.integer(v, at, 32, false)
+		if !ok {
+			return protoreflect.Value{}, false
+		}
+		return protoreflect.ValueOfInt32(int32(n.Int64())), true
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		n, ok := r.integer(v, at, 64, true)
+		if !ok {
+			return protoreflect.Value{}, false
+		}
+		return protoreflect.ValueOfUint64(n.Uint64()), true
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		n, ok := r.integer(v, at, 32, true)
+		if !ok {
+			return protoreflect.Value{}, false
+		}
+		return protoreflect.ValueOfUint32(uint32(n.Uint64())), true
+	}
+	// bool, float, double and bytes: the schema has none.
+	r.fail("field %s of type %s is not supported", fd.Name(), fd.Kind())
+	return protoreflect.Value{}, false
+}
+
+// jsonEnumNumber is a decimal integer in a string, which the Python
+// library reads as an enum's number.
+var jsonEnumNumber = regexp.MustCompile(`\A[-+]?[0-9]+\z`)
+
+// enum reads an enum value: its name, or its number as a JSON number or a
+// string of digits. An open enum takes a number the schema does not define
+// (Validate then refuses it).
+func (r *jsonReader) enum(fd protoreflect.FieldDescriptor, v *jsonValue, at string) (protoreflect.Value, bool) {
+	ed := fd.Enum()
+	var text string
+	switch v.kind {
+	case jsonString:
+		if ev := ed.Values().ByName(protoreflect.Name(v.text)); ev != nil && utf8.ValidString(v.text) {
+			return protoreflect.ValueOfEnum(ev.Number()), true
+		}
+		if !jsonEnumNumber.MatchString(v.text) {
+			r.fail("Invalid enum value %s for enum type %s at %s", v.text, ed.FullName(), at)
+			return protoreflect.Value{}, false
+		}
+		text = v.text
+	case jsonNumber:
+		if strings.ContainsAny(v.text, ".eE") {
+			r.fail("Invalid enum value %s for enum type %s at %s", pyRepr(v), ed.FullName(), at)
+			return protoreflect.Value{}, false
+		}
+		text = v.text
+	case jsonArray, jsonObject:
+		r.fail("unhashable type: '%s'", pyType(v))
+		return protoreflect.Value{}, false
+	default:
+		r.fail("Invalid enum value %s for enum type %s at %s", pyRepr(v), ed.FullName(), at)
+		return protoreflect.Value{}, false
+	}
+	n, _ := new(big.Int).SetString(strings.TrimPrefix(text, "+"), 10)
+	if !n.IsInt64() || n.Int64() < math.MinInt32 || n.Int64() > math.MaxInt32 {
+		r.fail("Value out of range: %s", n.String())
+		return protoreflect.Value{}, false
+	}
+	return protoreflect.ValueOfEnum(protoreflect.EnumNumber(n.Int64())), true
+}
