@@ -9,12 +9,26 @@ any language picks it per call without a side channel; the Go peer
 - ``invalid``: returns a spec with a blank task_id and no test command;
 - ``wrong-language``: returns a valid spec for another language;
 - ``wait``: blocks until the call ends (deadline or cancellation), at most
-  :data:`WAIT_BOUND` seconds, then returns a valid spec.
+  :data:`WAIT_BOUND` seconds; then fails if the call ended (Go: returns the
+  context's error), or returns a valid spec;
+- ``hold``: ignores cancellation, as a badly written generator would, and
+  blocks until released (the Go peer: a ``release`` line on its stdin), at
+  most :data:`WAIT_BOUND` seconds, then returns a valid spec;
+- a status code's name, ``NOT_FOUND``, ``UNAVAILABLE``, ``ABORTED``...:
+  fails with that code (Python: raises :class:`~taskspec.remote.GeneratorError`,
+  Go: returns a status error) and the message ``scripted NAME``.
+
+The Python generator also has ``deadline`` (records the call's
+:meth:`~taskspec.remote.CallContext.time_remaining` and returns a valid
+spec), and ``exit`` and ``interrupt``, which raise ``SystemExit(3)`` and
+``KeyboardInterrupt``.
 """
 
 from __future__ import annotations
 
 import threading
+
+import grpc
 
 from taskspec import (
     GeneratedKind,
@@ -23,7 +37,7 @@ from taskspec import (
     TaskSpec,
     derive_difficulty,
 )
-from taskspec.remote import current_call
+from taskspec.remote import GeneratorError, current_call
 
 __all__ = ["WAIT_BOUND", "ScriptedGenerator", "valid_spec"]
 
@@ -66,6 +80,17 @@ class ScriptedGenerator:
     def generate(self, opts: GenerateOptions) -> TaskSpec:
         self.entered.release()
         script = opts.template_id
+        code = getattr(grpc.StatusCode, script, None) if script.isupper() else None
+        if isinstance(code, grpc.StatusCode) and code is not grpc.StatusCode.OK:
+            raise GeneratorError(code, f"scripted {script}")
+        if script == "exit":
+            raise SystemExit(3)
+        if script == "interrupt":
+            raise KeyboardInterrupt
+        if script == "deadline":
+            call = current_call()
+            assert call is not None
+            self.seen_remaining.append(call.time_remaining())
         if script == "fail":
             raise ValueError("scripted failure")
         if script == "invalid":
@@ -82,8 +107,11 @@ class ScriptedGenerator:
             call = current_call()
             assert call is not None
             self.seen_remaining.append(call.time_remaining())
-            self.seen_ended.append(call.wait(WAIT_BOUND))
+            ended = call.wait(WAIT_BOUND)
+            self.seen_ended.append(ended)
             self.waited.set()
+            if ended:
+                raise TimeoutError("the call ended")
         if script == "hold":
             self.release.wait(WAIT_BOUND)
         return valid_spec(self._language, script)

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import grpc
@@ -142,3 +143,102 @@ def test_serve_rejects_a_bad_address() -> None:
     assert proc.returncode == 1
     assert proc.stdout == ""
     assert "taskspec serve: address must be HOST:PORT" in proc.stderr
+
+
+def test_serve_refuses_a_port_in_use(served: tuple[subprocess.Popen[str], str]) -> None:
+    """A second ``taskspec serve`` on the same port says so and stops; the first serves on."""
+    first, address = served
+    proc = subprocess.run(
+        [sys.executable, "-m", "taskspec", "serve", "--address", address],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert (
+        f"taskspec serve: cannot listen on {address}: the address is already in use "
+        "(is another server listening on it?)\n"
+    ) in proc.stderr
+    for _ in range(20):
+        assert list_languages(address, timeout=30) == [Language.PYTHON]
+    assert first.poll() is None
+
+
+@pytest.fixture
+def limited(site: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "taskspec",
+            "serve",
+            "--max-concurrent-calls",
+            "1",
+            "--default-timeout",
+            "0.3",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        line = read_line(proc)
+        assert line.startswith("listening on 127.0.0.1:"), line
+        yield proc, line.removeprefix("listening on ").strip()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate(timeout=60)
+
+
+def test_serve_options(limited: tuple[subprocess.Popen[str], str]) -> None:
+    _, address = limited
+    with RemoteGenerator(address, "python", timeout=None) as gen:
+        # No deadline of its own: the server's default of 0.3 s ends it.
+        with pytest.raises(RemoteError) as info:
+            gen.generate(GenerateOptions(template_id="wait"))
+        assert info.value.code is grpc.StatusCode.DEADLINE_EXCEEDED
+    with (
+        RemoteGenerator(address, "python", timeout=30) as gen,
+        RemoteGenerator(address, "python", timeout=3) as holder,
+        ThreadPoolExecutor(max_workers=1) as pool,
+    ):
+        # A generator that ignores cancellation holds the one call allowed
+        # (past its caller's 3 s, until the server is killed)...
+        held = pool.submit(holder.generate, GenerateOptions(template_id="hold"))
+        with pytest.raises(RemoteError) as info:
+            for _ in range(1000):  # bounded: until the held call has arrived
+                gen.generate(GenerateOptions(template_id="ok"))
+        assert info.value.code is grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert info.value.details == (
+            "the server is running 1 generator calls, its limit; try again later"
+        )
+        # ...and the server still answers the rest.
+        assert list_languages(address, timeout=30) == [Language.PYTHON]
+        with pytest.raises(RemoteError) as late:
+            held.result(timeout=30)
+        assert late.value.code is grpc.StatusCode.DEADLINE_EXCEEDED
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "message"),
+    [
+        ("--max-concurrent-calls", "0", "must be a whole number of at least 1, got '0'"),
+        ("--default-timeout", "-1", "must be a number of seconds, 0 or more, got '-1'"),
+        ("--default-timeout", "nan", "must be a number of seconds, 0 or more, got 'nan'"),
+    ],
+)
+def test_serve_rejects_bad_options(flag: str, value: str, message: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "taskspec", "serve", flag, value],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert f"argument {flag}: {message}" in proc.stderr

@@ -21,7 +21,10 @@ from grpc_health.v1 import health_pb2
 import taskspec
 from taskspec import GenerateOptions, Generator, Language, Registry, TaskSpecError
 from taskspec.remote import (
+    DEFAULT_MAX_CONCURRENT_CALLS,
+    DEFAULT_TIMEOUT,
     SERVICE_NAME,
+    GeneratorError,
     GeneratorServer,
     RemoteError,
     RemoteGenerator,
@@ -387,3 +390,281 @@ def test_serve_reports_an_address_it_cannot_listen_on() -> None:
         serve(Registry(), "256.0.0.1:0")
     assert info.value.code is grpc.StatusCode.UNAVAILABLE
     assert info.value.details.startswith("cannot listen on 256.0.0.1:0")
+
+
+# --- a generator's own status code, and failures that are not exceptions -------
+
+PASSED = [
+    "NOT_FOUND",
+    "INVALID_ARGUMENT",
+    "FAILED_PRECONDITION",
+    "UNAVAILABLE",
+    "DEADLINE_EXCEEDED",
+]
+
+
+def logged(name: str) -> tuple[logging.Logger, list[logging.LogRecord]]:
+    """A logger for serve(logger=...) that keeps its records, and the records."""
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    logger = logging.getLogger(f"tests.remote.{name}")
+    logger.propagate = False
+    logger.handlers[:] = [Keep()]
+    logger.setLevel(logging.DEBUG)
+    return logger, records
+
+
+@pytest.mark.parametrize("code", PASSED)
+def test_a_generators_status_code_reaches_the_caller(
+    scripted: ScriptedGenerator, code: str
+) -> None:
+    logger, records = logged("codes")
+    registry = Registry()
+    registry.register(scripted)
+    with (
+        serve(registry, logger=logger) as srv,
+        RemoteGenerator(srv.address, "python") as gen,
+        pytest.raises(RemoteError) as info,
+    ):
+        gen.generate(GenerateOptions(template_id=code))
+    assert info.value.code is getattr(grpc.StatusCode, code)
+    assert info.value.details == f"scripted {code}"
+    # Logged to the server's logger, as a warning: the generator refused the call.
+    [record] = records
+    assert record.levelno == logging.WARNING
+    assert record.getMessage() == (
+        f'generator for language "python" refused the call: {code}: scripted {code}'
+    )
+
+
+@pytest.mark.parametrize(
+    ("script", "reason"),
+    [
+        ("ABORTED", "GeneratorError: ABORTED: scripted ABORTED"),
+        ("RESOURCE_EXHAUSTED", "GeneratorError: RESOURCE_EXHAUSTED: scripted RESOURCE_EXHAUSTED"),
+        ("exit", "SystemExit: 3"),
+        ("interrupt", "KeyboardInterrupt"),
+    ],
+)
+def test_any_other_failure_is_internal_and_logged(
+    scripted: ScriptedGenerator, script: str, reason: str
+) -> None:
+    """Every call is answered: SystemExit and KeyboardInterrupt used to leave it open."""
+    logger, records = logged("internal")
+    registry = Registry()
+    registry.register(scripted)
+    with (
+        serve(registry, logger=logger) as srv,
+        RemoteGenerator(srv.address, "python", timeout=10) as gen,
+    ):
+        with pytest.raises(RemoteError) as info:
+            gen.generate(GenerateOptions(template_id=script))
+        assert info.value.code is grpc.StatusCode.INTERNAL
+        assert info.value.details == f'generator for language "python" failed: {reason}'
+        # The server still serves.
+        assert gen.generate(GenerateOptions(template_id="ok")).task_id == "scripted-python-ok"
+    [record] = records
+    assert record.levelno == logging.ERROR and record.exc_info is not None
+    assert record.getMessage() == 'generator for language "python" failed'
+
+
+def test_generator_error_needs_a_status_code() -> None:
+    with pytest.raises(TypeError, match=r"^code must be a grpc\.StatusCode, got str$"):
+        GeneratorError("NOT_FOUND", "no template")  # type: ignore[arg-type]
+    err = GeneratorError(grpc.StatusCode.NOT_FOUND, "no template")
+    assert (err.code, err.message, str(err)) == (
+        grpc.StatusCode.NOT_FOUND,
+        "no template",
+        "NOT_FOUND: no template",
+    )
+    assert isinstance(err, TaskSpecError)
+
+
+def test_a_status_code_is_passed_on_through_a_chain(scripted: ScriptedGenerator) -> None:
+    """A RemoteError a generator lets through keeps its code, as a Go status error does."""
+    back = Registry()
+    back.register(scripted)
+
+    class Front:
+        language = Language.GO
+
+        def __init__(self, target: str) -> None:
+            self.remote = RemoteGenerator(target, "python")
+
+        def generate(self, opts: GenerateOptions) -> taskspec_pb2.TaskSpec:
+            return self.remote.generate(opts)
+
+    with serve(back) as back_srv:
+        front = Registry()
+        front.register(Front(back_srv.address))
+        with (
+            serve(front) as front_srv,
+            RemoteGenerator(front_srv.address, "go") as gen,
+            pytest.raises(RemoteError) as info,
+        ):
+            gen.generate(GenerateOptions(template_id="UNAVAILABLE"))
+    assert (info.value.code, info.value.details) == (
+        grpc.StatusCode.UNAVAILABLE,
+        "scripted UNAVAILABLE",
+    )
+
+
+def test_remote_error_keeps_the_trailing_metadata() -> None:
+    class Detailed:
+        def Generate(  # noqa: N802
+            self, request: service_pb2.GenerateRequest, context: grpc.ServicerContext
+        ) -> service_pb2.GenerateResponse:
+            context.set_trailing_metadata((("why-bin", b"\x01\x02"),))
+            context.abort(grpc.StatusCode.FAILED_PRECONDITION, "not yet")
+
+        def ListLanguages(  # noqa: N802
+            self, request: service_pb2.ListLanguagesRequest, context: grpc.ServicerContext
+        ) -> service_pb2.ListLanguagesResponse:
+            return service_pb2.ListLanguagesResponse()
+
+    raw = grpc.server(ThreadPoolExecutor(max_workers=2))
+    service_grpc.add_GeneratorServiceServicer_to_server(Detailed(), raw)
+    port = raw.add_insecure_port("127.0.0.1:0")
+    raw.start()
+    try:
+        with (
+            RemoteGenerator(f"127.0.0.1:{port}", "python") as gen,
+            pytest.raises(RemoteError) as info,
+        ):
+            gen.generate(GenerateOptions())
+    finally:
+        raw.stop(None).wait()
+    assert (info.value.code, info.value.details) == (
+        grpc.StatusCode.FAILED_PRECONDITION,
+        "not yet",
+    )
+    assert ("why-bin", b"\x01\x02") in info.value.trailing_metadata
+    assert isinstance(info.value.__cause__, grpc.RpcError)
+
+
+# --- server options ---------------------------------------------------------------
+
+
+def health_check(address: str) -> int:
+    with grpc.insecure_channel(address) as channel:
+        check = channel.unary_unary(
+            "/grpc.health.v1.Health/Check",
+            request_serializer=health_pb2.HealthCheckRequest.SerializeToString,
+            response_deserializer=health_pb2.HealthCheckResponse.FromString,
+        )
+        reply = check(health_pb2.HealthCheckRequest(service=SERVICE_NAME), timeout=10)
+    return int(reply.status)
+
+
+@pytest.mark.parametrize("limit", [2, DEFAULT_MAX_CONCURRENT_CALLS])
+def test_calls_beyond_the_limit_are_refused_and_the_rest_answers(
+    scripted: ScriptedGenerator, limit: int
+) -> None:
+    """Generators that ignore cancellation hold their calls; health and ListLanguages answer."""
+    registry = Registry()
+    registry.register(scripted)
+    options = {} if limit == DEFAULT_MAX_CONCURRENT_CALLS else {"max_concurrent_calls": limit}
+    srv = serve(registry, **options)  # type: ignore[arg-type]
+    try:
+        with (
+            RemoteGenerator(srv.address, "python", timeout=60) as gen,
+            ThreadPoolExecutor(max_workers=limit) as pool,
+        ):
+            held = [
+                pool.submit(gen.generate, GenerateOptions(template_id="hold")) for _ in range(limit)
+            ]
+            for _ in held:
+                assert scripted.entered.acquire(timeout=30)
+            with pytest.raises(RemoteError) as info:
+                gen.generate(GenerateOptions(template_id="ok"))
+            assert info.value.code is grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert info.value.details == (
+                f"the server is running {limit} generator calls, its limit; try again later"
+            )
+            assert list_languages(srv.address, timeout=10) == [Language.PYTHON]
+            assert health_check(srv.address) == health_pb2.HealthCheckResponse.SERVING
+            scripted.release.set()
+            assert [h.result(timeout=30).task_id for h in held] == ["scripted-python-hold"] * limit
+            # Once they are done, calls are taken again.
+            assert gen.generate(GenerateOptions(template_id="ok")).task_id == "scripted-python-ok"
+    finally:
+        scripted.release.set()
+        srv.stop(None)
+
+
+def test_a_default_timeout_bounds_a_call_without_a_deadline(scripted: ScriptedGenerator) -> None:
+    registry = Registry()
+    registry.register(scripted)
+    with (
+        serve(registry, default_timeout=0.3) as srv,
+        RemoteGenerator(srv.address, "python", timeout=None) as gen,
+    ):
+        with pytest.raises(RemoteError) as info:
+            gen.generate(GenerateOptions(template_id="wait"))
+        assert (info.value.code, info.value.details) == (
+            grpc.StatusCode.DEADLINE_EXCEEDED,
+            "context deadline exceeded",
+        )
+        [remaining] = scripted.seen_remaining
+        assert remaining is not None and 0 < remaining <= 0.3
+        assert scripted.seen_ended == [True]
+        # A caller's own deadline is kept, even a later one.
+        with RemoteGenerator(srv.address, "python", timeout=30) as patient:
+            patient.generate(GenerateOptions(template_id="deadline"))
+        assert scripted.seen_remaining[-1] is not None and scripted.seen_remaining[-1] > 20
+
+
+def test_remote_generator_has_a_finite_default_deadline(
+    server: GeneratorServer, scripted: ScriptedGenerator
+) -> None:
+    assert DEFAULT_TIMEOUT == 60
+    with RemoteGenerator(server.address, "python") as gen:
+        gen.generate(GenerateOptions(template_id="deadline"))
+    with RemoteGenerator(server.address, "python", timeout=None) as unbounded:
+        unbounded.generate(GenerateOptions(template_id="deadline"))
+    bounded, none = scripted.seen_remaining
+    assert bounded is not None and DEFAULT_TIMEOUT - 5 < bounded <= DEFAULT_TIMEOUT + ROUNDING
+    assert none is None
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"max_concurrent_calls": 0}, "max_concurrent_calls must be at least 1, got 0"),
+        ({"max_concurrent_calls": True}, "max_concurrent_calls must be an int, got True"),
+        (
+            {"max_concurrent_calls": 4, "max_workers": 4},
+            r"max_workers must be more than max_concurrent_calls \(4\), so that ListLanguages "
+            "and the health service always answer; got 4",
+        ),
+        ({"default_timeout": 0}, "default_timeout must be a positive number of seconds, got 0"),
+        (
+            {"default_timeout": float("inf")},
+            "default_timeout must be a positive number of seconds, got inf",
+        ),
+    ],
+)
+def test_serve_rejects_bad_options(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(TaskSpecError, match=f"^{message}$"):
+        serve(Registry(), **kwargs)  # type: ignore[arg-type]
+
+
+def test_serve_refuses_a_port_another_server_listens_on() -> None:
+    """gRPC's SO_REUSEPORT would let a second server start and split the calls."""
+    registry = Registry()
+    registry.register(ScriptedGenerator(Language.PYTHON))
+    with serve(registry) as first:
+        with pytest.raises(RemoteError) as info:
+            serve(Registry(), first.address)
+        assert info.value.code is grpc.StatusCode.UNAVAILABLE
+        assert info.value.details == (
+            f"cannot listen on {first.address}: the address is already in use "
+            "(is another server listening on it?)"
+        )
+        # Every call still reaches the first server.
+        for _ in range(20):
+            assert list_languages(first.address) == [Language.PYTHON]

@@ -21,9 +21,17 @@ from typing import IO, Any
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2
 
 from taskspec import GenerateOptions, Language, Registry
-from taskspec.remote import GeneratorServer, RemoteError, RemoteGenerator, list_languages, serve
+from taskspec.remote import (
+    SERVICE_NAME,
+    GeneratorServer,
+    RemoteError,
+    RemoteGenerator,
+    list_languages,
+    serve,
+)
 from taskspec.v1 import generator_service_pb2 as service_pb2
 from taskspec.v1 import generator_service_pb2_grpc as service_grpc
 from taskspec.v1 import taskspec_pb2
@@ -126,6 +134,7 @@ def test_go_client_python_server_status_codes(
     # status gRPC words as "Deadline Exceeded". The code is the same either way.
     deadline = results.pop(7)
     assert deadline["code"] == "DeadlineExceeded"
+    assert deadline["deadline"] is True  # errors.Is(err, context.DeadlineExceeded)
     assert deadline["message"] in {"context deadline exceeded", "Deadline Exceeded"}
     assert results == [
         {"code": "OK", "task_id": "scripted-python-t-7", "template": "t-7"},
@@ -288,3 +297,253 @@ def test_python_client_go_server_64_concurrent_calls(
     assert [s.generated_from.template_id for s in specs] == [f"c{i}" for i in range(64)]
     entered = [json.loads(proc.next()) for _ in range(64)]
     assert sorted(e["template"] for e in entered) == sorted(f"c{i}" for i in range(64))
+
+
+# --- a generator's own status code, in every direction --------------------------
+
+#: The codes a generator may fail its call with, as Python and Go name them.
+PASSED = {
+    "NOT_FOUND": "NotFound",
+    "INVALID_ARGUMENT": "InvalidArgument",
+    "FAILED_PRECONDITION": "FailedPrecondition",
+    "UNAVAILABLE": "Unavailable",
+    "DEADLINE_EXCEEDED": "DeadlineExceeded",
+}
+
+
+def coded_results(peer: Path, address: str, language: int) -> list[dict[str, Any]]:
+    """The Go client's results for a generator failing with each code, then ABORTED."""
+    requests = [{"language": language, "template": code} for code in [*PASSED, "ABORTED"]]
+    return go_calls(peer, address, requests)
+
+
+def test_go_client_python_server_generator_codes(peer: Path, py_server: GeneratorServer) -> None:
+    results = coded_results(peer, py_server.address, PYTHON)
+    assert results == [
+        {
+            "code": go_name,
+            "message": f"scripted {code}",
+            # Only DEADLINE_EXCEEDED is errors.Is(err, context.DeadlineExceeded).
+            **({"deadline": True} if code == "DEADLINE_EXCEEDED" else {}),
+        }
+        for code, go_name in PASSED.items()
+    ] + [
+        {
+            "code": "Internal",
+            "message": 'generator for language "python" failed: '
+            "GeneratorError: ABORTED: scripted ABORTED",
+        }
+    ]
+    # A generator that raises SystemExit or KeyboardInterrupt is answered too.
+    assert go_calls(
+        peer,
+        py_server.address,
+        [
+            {"language": PYTHON, "template": "exit", "timeout_ms": 30_000},
+            {"language": PYTHON, "template": "interrupt", "timeout_ms": 30_000},
+        ],
+    ) == [
+        {"code": "Internal", "message": 'generator for language "python" failed: SystemExit: 3'},
+        {
+            "code": "Internal",
+            "message": 'generator for language "python" failed: KeyboardInterrupt',
+        },
+    ]
+
+
+def test_go_client_go_server_generator_codes(peer: Path, go_server: tuple[Lines, str]) -> None:
+    proc, address = go_server
+    results = coded_results(peer, address, GO)
+    for _ in range(len(PASSED) + 1):
+        assert json.loads(proc.next())["event"] == "entered"
+    assert results[:-1] == [
+        {
+            "code": go_name,
+            "message": f"scripted {code}",
+            **({"deadline": True} if code == "DEADLINE_EXCEEDED" else {}),
+        }
+        for code, go_name in PASSED.items()
+    ]
+    assert results[-1] == {
+        "code": "Internal",
+        "message": 'generator for language "go" failed: '
+        "rpc error: code = Aborted desc = scripted ABORTED",
+    }
+
+
+@pytest.mark.parametrize("code", PASSED)
+def test_python_client_go_server_generator_codes(go_server: tuple[Lines, str], code: str) -> None:
+    proc, address = go_server
+    with RemoteGenerator(address, "go") as gen, pytest.raises(RemoteError) as info:
+        gen.generate(GenerateOptions(template_id=code))
+    assert info.value.code is getattr(grpc.StatusCode, code)
+    assert info.value.details == f"scripted {code}"
+    assert events(proc, "entered") == [{"event": "entered", "template": code}]
+
+
+def test_python_client_go_server_other_codes_are_internal(go_server: tuple[Lines, str]) -> None:
+    proc, address = go_server
+    with RemoteGenerator(address, "go") as gen, pytest.raises(RemoteError) as info:
+        gen.generate(GenerateOptions(template_id="ABORTED"))
+    assert info.value.code is grpc.StatusCode.INTERNAL
+    assert info.value.details == (
+        'generator for language "go" failed: rpc error: code = Aborted desc = scripted ABORTED'
+    )
+    events(proc, "entered")
+
+
+def test_go_client_python_server_deadline_is_the_context_error(
+    peer: Path, py_server: GeneratorServer
+) -> None:
+    """errors.Is(err, context.DeadlineExceeded) after the caller's deadline, and Canceled is not."""
+    [result] = go_calls(
+        peer, py_server.address, [{"language": PYTHON, "template": "wait", "timeout_ms": 200}]
+    )
+    assert result["code"] == "DeadlineExceeded"
+    assert result["deadline"] is True
+    assert "canceled" not in result
+
+
+# --- server options, across languages ----------------------------------------------
+
+
+class GoClient:
+    """The Go peer's client, driven a request at a time."""
+
+    def __init__(self, peer: Path, address: str) -> None:
+        self.proc = subprocess.Popen(
+            [str(peer), "call", address],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self.lines = Lines(self.proc)
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        answer: dict[str, Any] = json.loads(self.lines.next())
+        return answer
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+        assert self.proc.returncode == 0
+
+
+SERVING = health_pb2.HealthCheckResponse.ServingStatus.Name(health_pb2.HealthCheckResponse.SERVING)
+
+
+def test_go_client_python_server_limit_and_default_timeout(peer: Path) -> None:
+    """Two hung generator calls fill the Python server; the rest answers a Go client."""
+    scripted = ScriptedGenerator(Language.PYTHON)
+    registry = Registry()
+    registry.register(scripted)
+    srv = serve(registry, max_concurrent_calls=2, default_timeout=0.3)
+    client = GoClient(peer, srv.address)
+    try:
+        for _ in range(2):
+            assert client.ask({"language": PYTHON, "template": "hold", "background": True}) == {
+                "code": "STARTED"
+            }
+        for _ in range(2):
+            assert scripted.entered.acquire(timeout=30)
+        assert client.ask({"language": PYTHON, "template": "ok"}) == {
+            "code": "ResourceExhausted",
+            "message": "the server is running 2 generator calls, its limit; try again later",
+        }
+        assert client.ask({"op": "languages"}) == {"code": "OK", "languages": [PYTHON]}
+        assert client.ask({"op": "health"}) == {"code": "OK", "health": SERVING}
+        scripted.release.set()
+        done = client.ask({"op": "wait"})
+        assert [r["code"] for r in done["results"]] == ["OK", "OK"]
+        # A call without a deadline gets the server's default.
+        assert client.ask({"language": PYTHON, "template": "wait"}) == {
+            "code": "DeadlineExceeded",
+            "message": "context deadline exceeded",
+            "deadline": True,
+        }
+        [remaining] = scripted.seen_remaining
+        assert remaining is not None and 0 < remaining <= 0.3
+    finally:
+        scripted.release.set()
+        client.close()
+        srv.stop(None)
+
+
+@pytest.fixture
+def go_limited(peer: Path) -> Iterator[tuple[subprocess.Popen[str], Lines, str]]:
+    """The Go server with WithMaxConcurrentCalls(2) and WithDefaultTimeout(300ms)."""
+    proc = subprocess.Popen(
+        [str(peer), "serve", "-max-concurrent-calls", "2", "-default-timeout", "300ms"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        lines = Lines(proc)
+        line = lines.next()
+        assert line.startswith("listening on 127.0.0.1:"), line
+        yield proc, lines, line.removeprefix("listening on ").strip()
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()  # releases "hold" calls, then stops gracefully
+        proc.wait(timeout=60)
+    assert proc.returncode == 0
+
+
+def test_python_client_go_server_limit_and_default_timeout(
+    go_limited: tuple[subprocess.Popen[str], Lines, str],
+) -> None:
+    """Two hung generator calls fill the Go server; the rest answers a Python client."""
+    from concurrent.futures import ThreadPoolExecutor  # noqa: PLC0415
+
+    proc, lines, address = go_limited
+    with RemoteGenerator(address, "go") as gen, ThreadPoolExecutor(2) as pool:
+        held = [pool.submit(gen.generate, GenerateOptions(template_id="hold")) for _ in range(2)]
+        assert [json.loads(lines.next()) for _ in range(2)] == [
+            {"event": "entered", "template": "hold"}
+        ] * 2
+        with pytest.raises(RemoteError) as info:
+            gen.generate(GenerateOptions(template_id="ok"))
+        assert info.value.code is grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert info.value.details == (
+            "the server is running 2 generator calls, its limit; try again later"
+        )
+        assert list_languages(address, timeout=10) == [Language.GO]
+        with grpc.insecure_channel(address) as channel:
+            check = channel.unary_unary(
+                "/grpc.health.v1.Health/Check",
+                request_serializer=health_pb2.HealthCheckRequest.SerializeToString,
+                response_deserializer=health_pb2.HealthCheckResponse.FromString,
+            )
+            reply = check(health_pb2.HealthCheckRequest(service=SERVICE_NAME), timeout=10)
+        assert reply.status == health_pb2.HealthCheckResponse.SERVING
+        assert proc.stdin is not None
+        proc.stdin.write("release\n")
+        proc.stdin.flush()
+        assert [h.result(timeout=30).task_id for h in held] == ["scripted-go-hold"] * 2
+    # A call without a deadline gets the server's default.
+    with RemoteGenerator(address, "go", timeout=None) as gen, pytest.raises(RemoteError) as late:
+        gen.generate(GenerateOptions(template_id="wait"))
+    # In the same words as the Python server's default deadline.
+    assert (late.value.code, late.value.details) == (
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        "context deadline exceeded",
+    )
+    *_, ended = events(lines, "ended")
+    assert ended["done"] is True and 0 < ended["remaining"] <= 0.3
+
+
+def test_python_server_refuses_the_go_servers_port(go_server: tuple[Lines, str]) -> None:
+    _, address = go_server
+    with pytest.raises(RemoteError) as info:
+        serve(Registry(), address)
+    assert info.value.code is grpc.StatusCode.UNAVAILABLE
+    assert info.value.details == (
+        f"cannot listen on {address}: the address is already in use "
+        "(is another server listening on it?)"
+    )
+    assert list_languages(address, timeout=10) == [Language.GO]

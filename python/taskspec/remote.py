@@ -13,8 +13,15 @@ The status codes are the service's contract and the Go side uses the same:
 - ``INVALID_ARGUMENT``: the request's language is UNSPECIFIED or a number
   the schema does not define;
 - ``NOT_FOUND``: no generator is served for the language;
-- ``INTERNAL``: the generator raised (the message carries the exception's
-  type and message, never its traceback, which is logged on the server), or
+- the generator's own code: a generator that raises :class:`GeneratorError`
+  with ``NOT_FOUND``, ``INVALID_ARGUMENT``, ``FAILED_PRECONDITION``,
+  ``UNAVAILABLE`` or ``DEADLINE_EXCEEDED`` fails the call with that code and
+  message;
+- ``RESOURCE_EXHAUSTED``: the server is already running its limit of
+  generator calls (``max_concurrent_calls`` of :func:`serve`);
+- ``INTERNAL``: the generator raised anything else, ``SystemExit`` and
+  ``KeyboardInterrupt`` included (the message carries the exception's type
+  and message, never its traceback, which is logged on the server), or
   returned something that is not a valid TaskSpec for the language (the
   message lists the violations; the spec is never passed on);
 - ``DEADLINE_EXCEEDED`` and ``CANCELLED``: the call's deadline passed, or
@@ -29,11 +36,15 @@ never imports it, so the rest of the package works without grpc.
 from __future__ import annotations
 
 import contextvars
+import errno
 import logging
+import math
+import socket
 import threading
+import time
 from concurrent import futures
 from types import TracebackType
-from typing import Final, Self, cast
+from typing import Final, Never, Self, cast
 
 try:
     import grpc
@@ -54,8 +65,11 @@ from taskspec.v1 import taskspec_pb2
 
 __all__ = [
     "DEFAULT_ADDRESS",
+    "DEFAULT_MAX_CONCURRENT_CALLS",
+    "DEFAULT_TIMEOUT",
     "SERVICE_NAME",
     "CallContext",
+    "GeneratorError",
     "GeneratorServer",
     "RemoteError",
     "RemoteGenerator",
@@ -71,6 +85,32 @@ SERVICE_NAME: Final[str] = service_pb2.DESCRIPTOR.services_by_name["GeneratorSer
 #: port the operating system picks (see :attr:`GeneratorServer.port`).
 DEFAULT_ADDRESS: Final = "127.0.0.1:0"
 
+#: How many generator calls :func:`serve` runs at once unless told
+#: otherwise; a call beyond them is refused with ``RESOURCE_EXHAUSTED``.
+DEFAULT_MAX_CONCURRENT_CALLS: Final = 64
+
+#: The deadline, in seconds, of a :class:`RemoteGenerator` call or a
+#: :func:`list_languages` call unless told otherwise.
+DEFAULT_TIMEOUT: Final = 60.0
+
+# The threads a server keeps beyond its generator calls, so that
+# ListLanguages, the health service and the refusal of a call beyond the
+# limit always find one, even while every generator call hangs.
+_SPARE_WORKERS: Final = 8
+
+# The codes a generator may fail its call with (GeneratorError): its own
+# caller's mistakes and its collaborators' outages. The Go server passes the
+# same ones on.
+_PASSED_CODES: Final = frozenset(
+    {
+        grpc.StatusCode.NOT_FOUND,
+        grpc.StatusCode.INVALID_ARGUMENT,
+        grpc.StatusCode.FAILED_PRECONDITION,
+        grpc.StatusCode.UNAVAILABLE,
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+    }
+)
+
 # A deadline further away than this is no deadline: grpc reports "none" as
 # a time far in the future rather than as a missing value.
 _NO_DEADLINE_SECONDS: Final = 10 * 365 * 24 * 3600.0
@@ -82,21 +122,60 @@ class RemoteError(TaskSpecError):
     """A call to a remote generator failed; ``code`` says how.
 
     ``code`` is the :class:`grpc.StatusCode` (``NOT_FOUND``,
-    ``INVALID_ARGUMENT``, ``INTERNAL``, ``DEADLINE_EXCEEDED``,
-    ``CANCELLED``, ``UNAVAILABLE`` when no connection could be made, ...)
-    and ``details`` the server's message, so a caller can tell its own
-    mistakes from the generator's and from the network's. It is a
-    :class:`~taskspec.TaskSpecError`, so code that catches the package's
-    errors catches these too; grpc's own exceptions never escape.
+    ``INVALID_ARGUMENT``, ``INTERNAL``, ``RESOURCE_EXHAUSTED``,
+    ``DEADLINE_EXCEEDED``, ``CANCELLED``, ``UNAVAILABLE`` when no connection
+    could be made, or the code a generator failed with, see
+    :class:`GeneratorError`) and ``details`` the message, as sent, so a
+    caller can tell its own mistakes from the generator's and from the
+    network's. ``trailing_metadata`` is the call's trailing metadata, where a
+    server puts richer error details (``grpc-status-details-bin``); empty
+    when there was none. It is a :class:`~taskspec.TaskSpecError`, so code
+    that catches the package's errors catches these too; grpc's own
+    exceptions never escape (the grpc error is kept as ``__cause__``).
     """
 
     code: grpc.StatusCode
     details: str
+    trailing_metadata: tuple[tuple[str, str | bytes], ...]
 
-    def __init__(self, code: grpc.StatusCode, details: str) -> None:
+    def __init__(
+        self,
+        code: grpc.StatusCode,
+        details: str,
+        trailing_metadata: tuple[tuple[str, str | bytes], ...] = (),
+    ) -> None:
         self.code = code
         self.details = details
+        self.trailing_metadata = trailing_metadata
         super().__init__(f"{code.name}: {details}")
+
+
+class GeneratorError(TaskSpecError):
+    """Raised by a served generator to fail its call with *code* and *message*.
+
+    A generator raises it to tell its caller what went wrong, rather than
+    ``INTERNAL``: ``NOT_FOUND`` (a ``template_id`` it does not have),
+    ``INVALID_ARGUMENT`` (options it cannot honour), ``FAILED_PRECONDITION``,
+    ``UNAVAILABLE`` (an outage of something it depends on) or
+    ``DEADLINE_EXCEEDED``. The caller's :class:`RemoteError` (in Go, its
+    ``*taskspec.RemoteError``) then has that code and *message*. Any other
+    code is a failure of the generator, answered ``INTERNAL`` like any other
+    exception. The Go equivalent is returning ``status.Error(code, message)``.
+
+    A :class:`RemoteError` with one of those codes, raised by a
+    :class:`RemoteGenerator` that the generator called, is passed on in the
+    same way, as the Go server passes on a status error.
+    """
+
+    code: grpc.StatusCode
+    message: str
+
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        if not isinstance(code, grpc.StatusCode):
+            raise TypeError(f"code must be a grpc.StatusCode, got {type(code).__name__}")
+        self.code = code
+        self.message = message
+        super().__init__(f"{code.name}: {message}")
 
 
 class CallContext:
@@ -110,25 +189,43 @@ class CallContext:
     ``CANCELLED``.
     """
 
-    __slots__ = ("_context", "_ended")
+    __slots__ = ("_context", "_deadline", "_ended")
 
-    def __init__(self, context: grpc.ServicerContext) -> None:
+    def __init__(self, context: grpc.ServicerContext, default_timeout: float | None = None) -> None:
         self._context = context
         self._ended = threading.Event()
+        # The server's own deadline (time.monotonic()), for a call that came
+        # without one of its caller's.
+        self._deadline: float | None = None
+        if default_timeout is not None and self._callers_remaining() is None:
+            self._deadline = time.monotonic() + default_timeout
         if not context.add_callback(self._ended.set):
             self._ended.set()  # the call had already ended
 
-    def time_remaining(self) -> float | None:
-        """Seconds left before the caller's deadline (0 once it passed); None without one."""
+    def _callers_remaining(self) -> float | None:
         remaining = self._context.time_remaining()
         if remaining is None or remaining > _NO_DEADLINE_SECONDS:
             return None
         return max(float(remaining), 0.0)
 
+    def time_remaining(self) -> float | None:
+        """Seconds left before the call's deadline (0 once it passed); None without one.
+
+        The deadline is the caller's or, for a call that came without one,
+        the server's default (``default_timeout`` of :func:`serve`).
+        """
+        if self._deadline is not None:
+            return max(self._deadline - time.monotonic(), 0.0)
+        return self._callers_remaining()
+
     @property
     def cancelled(self) -> bool:
         """Whether the call has ended (cancelled, past its deadline or the server stopped)."""
-        return self._ended.is_set() or not self._context.is_active()
+        return (
+            self._ended.is_set()
+            or not self._context.is_active()
+            or (self._deadline is not None and time.monotonic() >= self._deadline)
+        )
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the call ends or *timeout* seconds pass; return :attr:`cancelled`.
@@ -137,6 +234,9 @@ class CallContext:
         wait here in short slices instead of sleeping, and stop as soon as
         the caller is gone.
         """
+        if self._deadline is not None:
+            left = max(self._deadline - time.monotonic(), 0.0)
+            timeout = left if timeout is None else min(timeout, left)
         return self._ended.wait(timeout) or self.cancelled
 
 
@@ -200,10 +300,39 @@ class _GeneratorServicer:
     registered after :func:`serve` are served too.
     """
 
-    def __init__(self, registry: Registry) -> None:
+    def __init__(
+        self,
+        registry: Registry,
+        *,
+        max_concurrent_calls: int,
+        default_timeout: float | None,
+        logger: logging.Logger,
+    ) -> None:
         self._registry = registry
+        self._max_calls = max_concurrent_calls
+        # One token per generator call in flight. A call that finds none is
+        # refused rather than queued: generators that ignore cancellation
+        # then hold at most this many threads, and the rest of the pool
+        # answers ListLanguages and the health service.
+        self._slots = threading.BoundedSemaphore(max_concurrent_calls)
+        self._default_timeout = default_timeout
+        self._log = logger
 
     def Generate(  # noqa: N802 - the RPC's name, as grpc dispatches it
+        self, request: service_pb2.GenerateRequest, context: grpc.ServicerContext
+    ) -> service_pb2.GenerateResponse:
+        if not self._slots.acquire(blocking=False):
+            context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"the server is running {self._max_calls} generator calls, its limit; "
+                "try again later",
+            )
+        try:
+            return self._generate(request, context)
+        finally:
+            self._slots.release()
+
+    def _generate(
         self, request: service_pb2.GenerateRequest, context: grpc.ServicerContext
     ) -> service_pb2.GenerateResponse:
         number = request.language
@@ -220,22 +349,47 @@ class _GeneratorServicer:
         who = f"generator for language {go_quote(language.value)}"
         if generator is None:
             context.abort(grpc.StatusCode.NOT_FOUND, f"no {who}")
-        token = _CURRENT.set(CallContext(context))
+        call = CallContext(context, self._default_timeout)
+        token = _CURRENT.set(call)
         try:
             spec = generator.generate(request.options)
-        except Exception as err:
-            # The traceback is for the people running the server; the caller
-            # gets the message only, since a traceback can leak paths and
-            # source lines.
-            _log.error("%s failed", who, exc_info=err)
-            context.abort(grpc.StatusCode.INTERNAL, f"{who} failed: {type(err).__name__}: {err}")
+        except BaseException as err:  # every call is answered, even after SystemExit
+            self._abort_failed(context, call, who, err)
         finally:
             _CURRENT.reset(token)
         problem = _spec_problem(spec, language)
         if problem is not None:
-            _log.error("%s %s", who, problem)
+            self._log.error("%s %s", who, problem)
             context.abort(grpc.StatusCode.INTERNAL, f"{who} {problem}")
         return service_pb2.GenerateResponse(task_spec=spec)
+
+    def _abort_failed(
+        self, context: grpc.ServicerContext, call: CallContext, who: str, err: BaseException
+    ) -> Never:
+        """Answer a call whose generator raised *err*; always raises (grpc's abort)."""
+        if call.cancelled:
+            # Nobody waits for the answer any more; the caller already has
+            # its own DEADLINE_EXCEEDED or CANCELLED (or, past the server's
+            # default deadline, gets it now).
+            if call.time_remaining() == 0:
+                context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "context deadline exceeded")
+            context.abort(grpc.StatusCode.CANCELLED, "context canceled")
+        passed: tuple[grpc.StatusCode, str] | None = None
+        if isinstance(err, GeneratorError):
+            passed = (err.code, err.message)
+        elif isinstance(err, RemoteError):
+            passed = (err.code, err.details)
+        if passed is not None and passed[0] in _PASSED_CODES:
+            code, message = passed
+            self._log.warning("%s refused the call: %s: %s", who, code.name, message)
+            context.abort(code, message)
+        # The traceback is for the people running the server; the caller
+        # gets the message only, since a traceback can leak paths and
+        # source lines.
+        self._log.error("%s failed", who, exc_info=err)
+        text = str(err)
+        reason = f"{type(err).__name__}: {text}" if text else type(err).__name__
+        context.abort(grpc.StatusCode.INTERNAL, f"{who} failed: {reason}")
 
     def ListLanguages(  # noqa: N802 - the RPC's name, as grpc dispatches it
         self, request: service_pb2.ListLanguagesRequest, context: grpc.ServicerContext
@@ -301,24 +455,57 @@ class GeneratorServer:
 
 
 def serve(
-    registry: Registry, address: str = DEFAULT_ADDRESS, *, max_workers: int = 16
+    registry: Registry,
+    address: str = DEFAULT_ADDRESS,
+    *,
+    max_concurrent_calls: int = DEFAULT_MAX_CONCURRENT_CALLS,
+    default_timeout: float | None = None,
+    logger: logging.Logger | None = None,
+    max_workers: int | None = None,
 ) -> GeneratorServer:
     """Serve every generator in *registry* on *address*; return the running server.
 
     *address* is ``host:port``; port 0 lets the system pick one, which
     :attr:`GeneratorServer.port` reports. The default listens on loopback
     only: the service has no authentication, so exposing it beyond the
-    machine is a deliberate choice (``0.0.0.0:PORT``). *max_workers*
-    generators run at once; further calls wait for a free worker rather
-    than fail.
+    machine is a deliberate choice (``0.0.0.0:PORT``). An address that
+    cannot be listened on, one that another server already listens on
+    included, raises :class:`RemoteError` (``UNAVAILABLE``): the port is
+    never shared.
+
+    The options are those of the Go server (``NewGeneratorServer``):
+
+    - *max_concurrent_calls* generator calls run at once; a call beyond them
+      is refused at once with ``RESOURCE_EXHAUSTED`` ("the server is running
+      N generator calls, its limit; try again later") rather than queued, so
+      that generators that ignore cancellation cannot wedge the server:
+      ``ListLanguages`` and the health service always answer.
+    - *default_timeout* (seconds) is the deadline of a call that arrives
+      without one: its generator sees it through :func:`current_call`, and
+      a generator that fails past it answers ``DEADLINE_EXCEEDED``. None,
+      the default, sets none.
+    - *logger* gets generator failures (with their tracebacks) and
+      refusals; the default is the ``taskspec.remote`` logger.
+    - *max_workers* is the size of the thread pool, more than
+      *max_concurrent_calls*; the default keeps 8 threads beyond it.
 
     The standard gRPC health service (``grpc.health.v1.Health``) is served
     alongside, SERVING for ``""`` and :data:`SERVICE_NAME` until the
-    server stops. An address that cannot be listened on raises
-    :class:`RemoteError` (``UNAVAILABLE``).
+    server stops.
     """
-    if max_workers < 1:
-        raise TaskSpecError(f"max_workers must be at least 1, got {max_workers}")
+    if isinstance(max_concurrent_calls, bool) or not isinstance(max_concurrent_calls, int):
+        raise TaskSpecError(f"max_concurrent_calls must be an int, got {max_concurrent_calls!r}")
+    if max_concurrent_calls < 1:
+        raise TaskSpecError(f"max_concurrent_calls must be at least 1, got {max_concurrent_calls}")
+    if max_workers is None:
+        max_workers = max_concurrent_calls + _SPARE_WORKERS
+    elif max_workers <= max_concurrent_calls:
+        raise TaskSpecError(
+            f"max_workers must be more than max_concurrent_calls ({max_concurrent_calls}), "
+            f"so that ListLanguages and the health service always answer; got {max_workers}"
+        )
+    if default_timeout is not None:
+        _check_timeout(default_timeout, "default_timeout")
     host, _, port_text = address.rpartition(":")
     # grpc itself would take port 70000 as 4464, and a missing host as "any".
     if (
@@ -329,10 +516,22 @@ def serve(
         raise TaskSpecError(
             f"address must be HOST:PORT with a port from 0 to 65535, got {address!r}"
         )
+    in_use = _address_in_use(host, int(port_text))
+    if in_use is not None:
+        raise RemoteError(grpc.StatusCode.UNAVAILABLE, f"cannot listen on {address}: {in_use}")
     server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="taskspec-serve")
+        futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="taskspec-serve"),
+        # grpc sets SO_REUSEPORT by default, so a second server on a port in
+        # use would start and split the calls with the first.
+        options=[("grpc.so_reuseport", 0)],
     )
-    service_grpc.add_GeneratorServiceServicer_to_server(_GeneratorServicer(registry), server)
+    servicer = _GeneratorServicer(
+        registry,
+        max_concurrent_calls=max_concurrent_calls,
+        default_timeout=default_timeout,
+        logger=logger if logger is not None else _log,
+    )
+    service_grpc.add_GeneratorServiceServicer_to_server(servicer, server)
     health_servicer = health.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     try:
@@ -348,12 +547,47 @@ def serve(
     return GeneratorServer(server, health_servicer, host, port)
 
 
-def _rpc_error(err: grpc.RpcError, target: str) -> RemoteError:
-    code = err.code() if isinstance(err, grpc.Call) else grpc.StatusCode.UNKNOWN
-    details = (err.details() if isinstance(err, grpc.Call) else None) or str(err)
-    if code is grpc.StatusCode.UNAVAILABLE:
-        details = f"{target}: {details}"
-    return RemoteError(code, details)
+def _address_in_use(host: str, port: int) -> str | None:
+    """Why *host*:*port* cannot be listened on because something listens there, or None.
+
+    grpc reports a port in use only as "Failed to bind", with the reason in
+    its own log; this says it plainly. Anything else (a host that does not
+    resolve, port 0) is left to grpc to report.
+    """
+    if port == 0:
+        return None
+    try:
+        infos = socket.getaddrinfo(
+            host.removeprefix("[").removesuffix("]"),
+            port,
+            type=socket.SOCK_STREAM,
+            flags=socket.AI_PASSIVE,
+        )
+    except OSError:
+        return None
+    for family, kind, proto, _, sockaddr in infos:
+        with socket.socket(family, kind, proto) as probe:
+            # As grpc binds: a port in TIME_WAIT is free, a listening one is not.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(sockaddr)
+            except OSError as err:
+                if err.errno == errno.EADDRINUSE:
+                    return "the address is already in use (is another server listening on it?)"
+    return None
+
+
+def _rpc_error(err: grpc.RpcError) -> RemoteError:
+    """The RemoteError for *err*, with its code and message as sent.
+
+    (The message is never reworded: a generator's ``UNAVAILABLE`` reaches
+    the caller as the generator wrote it. grpc's own words for a server it
+    cannot reach already name the address.)
+    """
+    if not isinstance(err, grpc.Call):
+        return RemoteError(grpc.StatusCode.UNKNOWN, str(err))
+    trailing = tuple((key, value) for key, value in err.trailing_metadata() or ())
+    return RemoteError(err.code(), err.details() or "", trailing)
 
 
 def _channel(target: str | grpc.Channel) -> tuple[grpc.Channel, str, bool]:
@@ -372,9 +606,11 @@ def _timeout(timeout: float | None) -> float | None:
     return remaining if timeout is None else min(timeout, remaining)
 
 
-def _check_timeout(timeout: float | None) -> None:
-    if timeout is not None and not timeout > 0:
-        raise TaskSpecError(f"timeout must be a positive number of seconds, got {timeout!r}")
+def _check_timeout(timeout: float | None, name: str = "timeout") -> None:
+    if timeout is not None and not (
+        isinstance(timeout, int | float) and timeout > 0 and math.isfinite(timeout)
+    ):
+        raise TaskSpecError(f"{name} must be a positive number of seconds, got {timeout!r}")
 
 
 class RemoteGenerator:
@@ -383,9 +619,11 @@ class RemoteGenerator:
     *target* is the server's ``host:port`` (an insecure channel is opened
     and closed by :meth:`close`) or a ready :class:`grpc.Channel`, which
     stays the caller's to close. *language* is the one language asked for,
-    as with any generator. *timeout* is each call's deadline in seconds
-    (None: no deadline of its own, though a call made while serving another
-    inherits that call's remaining time).
+    as with any generator. *timeout* is each call's deadline in seconds,
+    :data:`DEFAULT_TIMEOUT` (60) unless told otherwise, so that a server
+    that never answers cannot hold the caller forever; None sets no
+    deadline of its own. A call made while serving another is also bounded
+    by that call's remaining time.
 
     :meth:`generate` returns a spec that passed validation on both ends and
     is for *language*; every failure raises :class:`RemoteError`.
@@ -396,7 +634,7 @@ class RemoteGenerator:
         target: str | grpc.Channel,
         language: Language | str,
         *,
-        timeout: float | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
     ) -> None:
         if not Language.is_valid(language):
             raise TaskSpecError(f"remote generator for invalid language {go_quote(str(language))}")
@@ -421,7 +659,7 @@ class RemoteGenerator:
         try:
             response = self._stub.Generate(request, timeout=_timeout(self._timeout))
         except grpc.RpcError as err:
-            raise _rpc_error(err, self._target) from err
+            raise _rpc_error(err) from err
         # The server validated the spec already; a server that does not keep
         # the contract must not get an invalid spec into this process either.
         problem = (
@@ -454,19 +692,23 @@ class RemoteGenerator:
         return f"RemoteGenerator({self._target!r}, {self._language.value!r})"
 
 
-def list_languages(target: str | grpc.Channel, *, timeout: float | None = None) -> list[Language]:
+def list_languages(
+    target: str | grpc.Channel, *, timeout: float | None = DEFAULT_TIMEOUT
+) -> list[Language]:
     """The languages a GeneratorService server has generators for, sorted.
+
+    *timeout* is the call's deadline in seconds, as for :class:`RemoteGenerator`.
 
     Languages this build does not know (a newer server's) are left out,
     since nothing here could ask for them. Failures raise :class:`RemoteError`.
     """
     _check_timeout(timeout)
-    channel, name, owned = _channel(target)
+    channel, _, owned = _channel(target)
     try:
         stub = service_grpc.GeneratorServiceStub(channel)
         response = stub.ListLanguages(service_pb2.ListLanguagesRequest(), timeout=_timeout(timeout))
     except grpc.RpcError as err:
-        raise _rpc_error(err, name) from err
+        raise _rpc_error(err) from err
     finally:
         if owned:
             channel.close()

@@ -6,8 +6,14 @@ Every generator that an installed package declares as an entry point
 in another language can use them. The command prints the address it
 listens on, once listening, as its first line on standard output, so a
 script that started it on port 0 can read the port; plugins that fail to
-load are logged on standard error and the others are served. SIGINT and
-SIGTERM stop it cleanly: calls in flight get a grace period to finish.
+load are logged on standard error and the others are served. An address
+that another server already listens on is refused. SIGINT and SIGTERM stop
+it cleanly: calls in flight get a grace period to finish.
+
+At most ``--max-concurrent-calls`` generator calls run at once (64 by
+default; further ones are refused with RESOURCE_EXHAUSTED, so the health
+service and ListLanguages always answer), and a call that comes without a
+deadline gets ``--default-timeout`` seconds (60 by default, 0 for none).
 
 grpc is imported only when the command runs, so the rest of the command
 line works without the ``grpc`` extra.
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import signal
 import sys
 import threading
@@ -29,6 +36,13 @@ __all__ = ["DESCRIPTION", "add_arguments", "run"]
 
 #: Seconds that calls in flight get to finish after SIGINT or SIGTERM.
 STOP_GRACE: Final = 5.0
+
+#: Generator calls that may run at once, unless --max-concurrent-calls says otherwise.
+MAX_CONCURRENT_CALLS: Final = 64
+
+#: The deadline, in seconds, of a call that comes without one, unless
+#: --default-timeout says otherwise: the same as a Python client's default.
+DEFAULT_TIMEOUT: Final = 60.0
 
 
 #: What ``taskspec serve --help`` says the command does.
@@ -47,6 +61,41 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="where to listen (default: %(default)s, loopback on a port the system picks; "
         "the address is printed once listening)",
     )
+    p.add_argument(
+        "--max-concurrent-calls",
+        type=_positive_int,
+        default=MAX_CONCURRENT_CALLS,
+        metavar="N",
+        help="generator calls that run at once; a call beyond them is refused with "
+        "RESOURCE_EXHAUSTED, so the health service always answers (default: %(default)s)",
+    )
+    p.add_argument(
+        "--default-timeout",
+        type=_seconds,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help="the deadline of a call that comes without one; 0 for none (default: %(default)g)",
+    )
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, got {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not (value >= 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, 0 or more, got {text!r}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,7 +118,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         registry = Registry.from_entry_points()  # logs each plugin failure
         try:
-            server = remote.serve(registry, args.address)
+            server = remote.serve(
+                registry,
+                args.address,
+                max_concurrent_calls=args.max_concurrent_calls,
+                default_timeout=args.default_timeout or None,
+            )
+        except remote.RemoteError as err:  # cannot listen: the address says why
+            print(f"taskspec serve: {err.details}", file=sys.stderr)
+            return EXIT_INVALID
         except TaskSpecError as err:
             print(f"taskspec serve: {err}", file=sys.stderr)
             return EXIT_INVALID

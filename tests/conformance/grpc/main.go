@@ -3,21 +3,27 @@
 // library's server and client, driven by the Python test suite over
 // loopback.
 //
-//	taskspec-grpc-peer serve
+//	taskspec-grpc-peer serve [-max-concurrent-calls N] [-default-timeout D]
 //
 // serves a scripted Go generator (the same scripts as
 // tests/remoteutil.py's ScriptedGenerator, chosen by the template id) on
-// 127.0.0.1, on a port the system picks. It prints "listening on ADDR",
-// then one JSON line per event the Python side checks ("entered" when a
-// call reaches the generator, "ended" with what a "wait" call's context
-// said), and stops gracefully when standard input closes, so it never
-// outlives its test.
+// 127.0.0.1, on a port the system picks, with the standard health service
+// (RegisterHealth) and the given server options (WithMaxConcurrentCalls,
+// WithDefaultTimeout; the generator's log goes to standard error through
+// WithLogger). It prints "listening on ADDR", then one JSON line per event
+// the Python side checks ("entered" when a call reaches the generator,
+// "ended" with what a "wait" call's context said). A "release" line on
+// standard input lets "hold" calls return; it stops gracefully when
+// standard input closes, so it never outlives its test.
 //
 //	taskspec-grpc-peer call ADDR
 //
 // reads one JSON request a line from standard input, makes the call with
 // NewRemoteGenerator (or the raw generated client for a language number
-// the library would refuse to send) and writes one JSON result a line.
+// the library would refuse to send), ListLanguages or a health check, and
+// writes one JSON result a line, at once, so the Python side can drive it
+// a line at a time. A "background" call is started, answered "STARTED",
+// and its result is reported by the next "wait" request.
 package main
 
 import (
@@ -25,16 +31,21 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 	taskspec "github.com/taskspec/taskspec/go"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
 )
 
@@ -43,14 +54,14 @@ const waitBound = 30 * time.Second
 
 func main() {
 	if len(os.Args) >= 2 && os.Args[1] == "serve" {
-		check(serve())
+		check(serve(os.Args[2:]))
 		return
 	}
 	if len(os.Args) == 3 && os.Args[1] == "call" {
 		check(call(os.Args[2]))
 		return
 	}
-	fmt.Fprintln(os.Stderr, "usage: taskspec-grpc-peer serve | call ADDR")
+	fmt.Fprintln(os.Stderr, "usage: taskspec-grpc-peer serve [-max-concurrent-calls N] [-default-timeout D] | call ADDR")
 	os.Exit(2)
 }
 
@@ -73,7 +84,10 @@ func (e *events) emit(v map[string]any) {
 	_ = e.enc.Encode(v)
 }
 
-type scripted struct{ out *events }
+type scripted struct {
+	out     *events
+	release chan struct{} // closed by a "release" line: "hold" calls return
+}
 
 func (s *scripted) Language() taskspecv1.Language { return taskspecv1.Language_LANGUAGE_GO }
 
@@ -99,7 +113,19 @@ func valid(lang taskspecv1.Language, template string) *taskspecv1.TaskSpec {
 func (s *scripted) Generate(ctx context.Context, opts *taskspecv1.GenerateOptions) (*taskspecv1.TaskSpec, error) {
 	template := opts.GetTemplateId()
 	s.out.emit(map[string]any{"event": "entered", "template": template})
+	var code codes.Code
+	if code.UnmarshalJSON([]byte(strconv.Quote(template))) == nil && code != codes.OK {
+		// NOT_FOUND, UNAVAILABLE, ...: the generator reports that code.
+		return nil, status.Error(code, "scripted "+template)
+	}
 	switch template {
+	case "hold":
+		// Ignores cancellation, as a badly written generator would.
+		select {
+		case <-s.release:
+		case <-time.After(waitBound):
+		}
+		return valid(s.Language(), template), nil
 	case "fail":
 		return nil, errors.New("scripted failure")
 	case "panic":
@@ -127,10 +153,17 @@ func (s *scripted) Generate(ctx context.Context, opts *taskspecv1.GenerateOption
 	return valid(s.Language(), template), nil
 }
 
-func serve() error {
+func serve(args []string) error {
+	flags := flag.NewFlagSet("serve", flag.ContinueOnError)
+	maxCalls := flags.Int("max-concurrent-calls", 0, "WithMaxConcurrentCalls (0: no limit)")
+	timeout := flags.Duration("default-timeout", 0, "WithDefaultTimeout (0: none)")
+	if err := flags.Parse(args); err != nil {
+		return err
+	}
 	out := &events{enc: json.NewEncoder(os.Stdout)}
+	gen := &scripted{out: out, release: make(chan struct{})}
 	reg := taskspec.NewRegistry()
-	if err := reg.Register(&scripted{out: out}); err != nil {
+	if err := reg.Register(gen); err != nil {
 		return err
 	}
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
@@ -138,38 +171,61 @@ func serve() error {
 		return err
 	}
 	srv := grpc.NewServer()
-	taskspecv1.RegisterGeneratorServiceServer(srv, taskspec.NewGeneratorServer(reg))
+	taskspecv1.RegisterGeneratorServiceServer(srv, taskspec.NewGeneratorServer(reg,
+		taskspec.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, nil))),
+		taskspec.WithMaxConcurrentCalls(*maxCalls),
+		taskspec.WithDefaultTimeout(*timeout)))
+	health := taskspec.RegisterHealth(srv)
 	out.mu.Lock()
 	fmt.Printf("listening on %s\n", lis.Addr())
 	out.mu.Unlock()
 	go func() {
-		_, _ = bufio.NewReader(os.Stdin).WriteTo(discard{})
+		var once sync.Once
+		release := func() { once.Do(func() { close(gen.release) }) }
+		in := bufio.NewScanner(os.Stdin)
+		for in.Scan() {
+			if in.Text() == "release" {
+				release()
+			}
+		}
+		release()
+		health.Shutdown()
 		srv.GracefulStop()
 	}()
 	return srv.Serve(lis)
 }
 
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
-
-// request is one call of "call" mode. Language is the proto number; Raw
-// sends it with the generated client, unchecked. Concurrent > 0 makes that
-// many calls at once, with templates Template0, Template1, ...
+// request is one call of "call" mode. Op is "" (Generate), "languages"
+// (the ListLanguages helper), "health" (a health check of the
+// GeneratorService) or "wait" (the results of the background calls so
+// far). Language is the proto number; Raw sends it with the generated
+// client, unchecked. Concurrent > 0 makes that many calls at once, with
+// templates Template0, Template1, ... Background starts the call and
+// answers at once.
 type request struct {
+	Op         string `json:"op"`
 	Language   int32  `json:"language"`
 	Template   string `json:"template"`
 	TimeoutMS  int    `json:"timeout_ms"`
 	Raw        bool   `json:"raw"`
 	Concurrent int    `json:"concurrent"`
+	Background bool   `json:"background"`
 }
 
+// result is what a call ended with. Code is the gRPC code's Go name;
+// Deadline and Canceled say whether errors.Is(err, context.DeadlineExceeded)
+// and errors.Is(err, context.Canceled) hold.
 type result struct {
-	Code     string   `json:"code"`
-	Message  string   `json:"message,omitempty"`
-	TaskID   string   `json:"task_id,omitempty"`
-	Template string   `json:"template,omitempty"`
-	Failures []string `json:"failures,omitempty"`
+	Code      string   `json:"code"`
+	Message   string   `json:"message,omitempty"`
+	Deadline  bool     `json:"deadline,omitempty"`
+	Canceled  bool     `json:"canceled,omitempty"`
+	TaskID    string   `json:"task_id,omitempty"`
+	Template  string   `json:"template,omitempty"`
+	Failures  []string `json:"failures,omitempty"`
+	Languages []int32  `json:"languages,omitempty"`
+	Health    string   `json:"health,omitempty"`
+	Results   []result `json:"results,omitempty"`
 }
 
 func call(addr string) error {
@@ -180,19 +236,73 @@ func call(addr string) error {
 	defer conn.Close()
 	in := bufio.NewScanner(os.Stdin)
 	enc := json.NewEncoder(os.Stdout)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var background []result
 	for in.Scan() {
 		var req request
 		if err := json.Unmarshal(in.Bytes(), &req); err != nil {
 			return err
 		}
-		if err := enc.Encode(do(conn, req)); err != nil {
+		var res result
+		switch {
+		case req.Op == "wait":
+			wg.Wait()
+			mu.Lock()
+			res, background = result{Code: "OK", Results: background}, nil
+			mu.Unlock()
+		case req.Background:
+			wg.Go(func() {
+				r := do(conn, req)
+				mu.Lock()
+				background = append(background, r)
+				mu.Unlock()
+			})
+			res = result{Code: "STARTED"}
+		default:
+			res = do(conn, req)
+		}
+		if err := enc.Encode(res); err != nil {
 			return err
 		}
 	}
+	wg.Wait()
 	return in.Err()
 }
 
+// failed is the result of a call that failed with err.
+func failed(err error) result {
+	st := status.Convert(err)
+	return result{
+		Code:     st.Code().String(),
+		Message:  st.Message(),
+		Deadline: errors.Is(err, context.DeadlineExceeded),
+		Canceled: errors.Is(err, context.Canceled),
+	}
+}
+
 func do(conn *grpc.ClientConn, req request) result {
+	switch req.Op {
+	case "languages", "health":
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if req.Op == "health" {
+			resp, err := healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{Service: taskspecv1.GeneratorService_ServiceDesc.ServiceName})
+			if err != nil {
+				return failed(err)
+			}
+			return result{Code: "OK", Health: resp.GetStatus().String()}
+		}
+		langs, err := taskspec.ListLanguages(ctx, conn)
+		if err != nil {
+			return failed(err)
+		}
+		res := result{Code: "OK"}
+		for _, l := range langs {
+			res.Languages = append(res.Languages, int32(l))
+		}
+		return res
+	}
 	if req.Concurrent > 0 {
 		var wg sync.WaitGroup
 		var mu sync.Mutex
@@ -240,8 +350,7 @@ func once(conn *grpc.ClientConn, req request) result {
 		}
 	}
 	if err != nil {
-		st := status.Convert(err)
-		return result{Code: st.Code().String(), Message: st.Message()}
+		return failed(err)
 	}
 	return result{Code: "OK", TaskID: spec.GetTaskId(), Template: spec.GetGeneratedFrom().GetTemplateId()}
 }
