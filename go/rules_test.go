@@ -90,9 +90,8 @@ func applyEdit(doc any, e ruleEdit) error {
 		if !ok {
 			return fmt.Errorf("key %v of a mapping is not a string", last)
 		}
-		if _, ok := node[key]; !ok {
-			return fmt.Errorf("the base has no key %q to edit", key)
-		}
+		// A key the base leaves out (an optional field) is set by adding
+		// it; leaving it out again changes nothing.
 		if e.Delete {
 			delete(node, key)
 		} else {

@@ -73,19 +73,19 @@ def rule_on_new_field(repo: Path) -> None:
         add_field(
             proto.read_text(),
             "Verification",
-            "int64 retries = {n} [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
+            "int64 max_attempts = {n} [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
             "    visibility: VISIBILITY_HIDDEN\n    rule: {\n      check: CHECK_AT_LEAST\n"
-            '      bound: 0\n      message: "verification.retries must be non-negative, got %d"\n'
+            '      bound: 0\n      message: "verification.max_attempts must be non-negative, got %d"\n'
             "    }\n  }];",
         )
     )
-    _go_field(repo, "Verification", 'Retries int `yaml:"retries,omitempty"`')
+    _go_field(repo, "Verification", 'MaxAttempts int `yaml:"max_attempts,omitempty"`')
     _replace(
         repo / STANDIN,
         "\treturn nil\n}",
-        "\tif t.Verification.Retries < 0 {\n"
-        '\t\treturn fmt.Errorf("eval: verification.retries must be non-negative, got %d",\n'
-        "\t\t\tt.Verification.Retries)\n\t}\n\treturn nil\n}",
+        "\tif t.Verification.MaxAttempts < 0 {\n"
+        '\t\treturn fmt.Errorf("eval: verification.max_attempts must be non-negative, got %d",\n'
+        "\t\t\tt.Verification.MaxAttempts)\n\t}\n\treturn nil\n}",
     )
 
 

@@ -183,8 +183,13 @@ def _document(case: dict[str, Any]) -> str:
         target = doc
         for step in parents:
             target = target[step]
-        assert last in target if isinstance(target, dict) else last < len(target)
-        if edit.get("delete"):
+        if isinstance(target, list):
+            assert last < len(target)
+        # A key the base leaves out (an optional field) is set by adding it;
+        # leaving it out again changes nothing.
+        if edit.get("delete") and isinstance(target, dict):
+            target.pop(last, None)
+        elif edit.get("delete"):
             del target[last]
         else:
             target[last] = edit["value"]
