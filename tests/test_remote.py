@@ -7,12 +7,14 @@ across languages.
 
 from __future__ import annotations
 
+import json
 import logging
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import grpc
 import pytest
@@ -582,8 +584,8 @@ def test_calls_beyond_the_limit_are_refused_and_the_rest_answers(
             with pytest.raises(RemoteError) as info:
                 gen.generate(GenerateOptions(template_id="ok"))
             assert info.value.code is grpc.StatusCode.RESOURCE_EXHAUSTED
-            assert info.value.details == (
-                f"the server is running {limit} generator calls, its limit; try again later"
+            assert (info.value.code.name, info.value.details) == _status(
+                "too many calls", limit=limit
             )
             assert list_languages(srv.address, timeout=10) == [Language.PYTHON]
             assert health_check(srv.address) == health_pb2.HealthCheckResponse.SERVING
@@ -668,3 +670,48 @@ def test_serve_refuses_a_port_another_server_listens_on() -> None:
         # Every call still reaches the first server.
         for _ in range(20):
             assert list_languages(first.address) == [Language.PYTHON]
+
+
+# -- the status table both servers follow ------------------------------------------
+
+
+_STATUSES = json.loads(
+    (Path(__file__).resolve().parent / "contract" / "grpc_status.json").read_text("ascii")
+)["statuses"]
+
+
+def _status(case: str, **values: object) -> tuple[str, str]:
+    """(code name, message) of *case* in tests/contract/grpc_status.json, filled in."""
+    (entry,) = [s for s in _STATUSES if s["case"] == case]
+    return entry["code"], entry["message"].format(**values)
+
+
+def test_the_status_table_is_what_the_server_answers(
+    server: GeneratorServer, remote: RemoteGenerator
+) -> None:
+    """Every case of the table the Go server's tests read too, with Python's values."""
+    seen = set()
+
+    def check(case: str, code: grpc.StatusCode, details: str, **values: object) -> None:
+        assert (code.name, details) == _status(case, language="python", **values), case
+        seen.add(case)
+
+    for number, case in ((0, "language unspecified"), (99, "language not defined")):
+        err = raw_generate(server, number)
+        assert isinstance(err, grpc.Call)
+        check(case, err.code(), err.details())
+    with RemoteGenerator(server.address, Language.GO) as go, pytest.raises(RemoteError) as info:
+        go.generate(GenerateOptions())
+    assert (info.value.code.name, info.value.details) == _status("no generator", language="go")
+    seen.add("no generator")
+    for script, case, values in (
+        ("fail", "generator failed", {"error": "ValueError: scripted failure"}),
+        ("invalid", "invalid spec", {}),
+        ("wrong-language", "wrong language", {"other": "go"}),
+        ("NOT_FOUND", "generator's own code", {"error": "scripted NOT_FOUND"}),
+    ):
+        with pytest.raises(RemoteError) as info:
+            remote.generate(GenerateOptions(template_id=script))
+        check(case, info.value.code, info.value.details, **values)
+    # "too many calls" is test_calls_beyond_the_limit_are_refused_and_the_rest_answers's.
+    assert seen | {"too many calls"} == {s["case"] for s in _STATUSES}
