@@ -75,7 +75,8 @@ def rule_on_new_field(repo: Path) -> None:
             "Verification",
             "int64 max_attempts = {n} [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
             "    visibility: VISIBILITY_HIDDEN\n    rule: {\n      check: CHECK_AT_LEAST\n"
-            '      bound: 0\n      message: "verification.max_attempts must be non-negative, got %d"\n'
+            "      bound: 0\n"
+            '      message: "verification.max_attempts must be non-negative, got %d"\n'
             "    }\n  }];",
         )
     )
