@@ -35,6 +35,11 @@ GENERATED_GO := gen/go/taskspec/v1/taskspec.pb.go gen/go/taskspec/v1/options.pb.
 	gen/go/taskspec/v1/generator_service_grpc.pb.go
 SCHEMA_FILES := schema/taskspec.v1.schema.json python/taskspec/taskspec.v1.schema.json
 HAVE_GO := $(shell command -v go >/dev/null 2>&1 && echo yes)
+HAVE_NPM := $(shell command -v npm >/dev/null 2>&1 && echo yes)
+# yaml-language-server, which tests/test_editor.py drives as editors do, from
+# npm at the version tools/editor/package-lock.json pins.
+EDITOR_TOOLS := tools/editor
+EDITOR_STAMP := $(EDITOR_TOOLS)/node_modules/.stamp
 
 .PHONY: help
 help: ## Show this help
@@ -73,6 +78,13 @@ $(GRPC_PEER): $(shell find $(GRPC_PEER_DIR) gen/go $(GOLIB_DIR) -name '*.go' -o 
 
 .PHONY: grpc-peer
 grpc-peer: $(GRPC_PEER) ## Build the Go end of the cross-language GeneratorService tests into .bin/
+
+$(EDITOR_STAMP): $(EDITOR_TOOLS)/package.json $(EDITOR_TOOLS)/package-lock.json
+	(cd $(EDITOR_TOOLS) && npm ci --ignore-scripts --no-audit --no-fund)
+	touch $@
+
+.PHONY: editor-tools
+editor-tools: $(EDITOR_STAMP) ## Install the pinned yaml-language-server (npm ci) that the editor tests drive
 
 .PHONY: vectors
 vectors: venv conform ## Regenerate the conformance vectors (Go consumer, seeded) and the Go library's rule cases
@@ -172,7 +184,7 @@ else
 endif
 
 .PHONY: test
-test: venv lint breaking checkgenerate checkschema gotest $(if $(HAVE_GO),conform grpc-peer) ## Set up, then run every check and the whole test suite
+test: venv lint breaking checkgenerate checkschema gotest $(if $(HAVE_GO),conform grpc-peer) $(if $(HAVE_NPM),editor-tools) ## Set up, then run every check and the whole test suite
 	$(VPY) -m pytest -q
 
 .PHONY: test-procedures
@@ -185,7 +197,7 @@ test-procedures: venv ## Make CONTRIBUTING.md's three contract changes in scratc
 OTHER_PYTHONS := 3.12 3.13
 
 .PHONY: test-pythons
-test-pythons: ## Run the Python tests on every other declared Python version installed here
+test-pythons: $(if $(HAVE_NPM),editor-tools) ## Run the Python tests on every other declared Python version installed here
 	@for v in $(OTHER_PYTHONS); do
 		py=""
 		# A python3.X on PATH that runs, or one that pyenv installed but did not select.
@@ -230,7 +242,7 @@ $(VENV_COMPILED)/.stamp: $(VENV_COMPILED)/.deps-stamp setup.py $(COMPILED_SOURCE
 compiled: $(VENV_COMPILED)/.stamp ## Build the compiled variant (mypyc; needs a C compiler) into .venv-compiled/
 
 .PHONY: test-compiled
-test-compiled: compiled $(if $(HAVE_GO),conform) ## Run the Python test suite against the compiled variant
+test-compiled: compiled $(if $(HAVE_GO),conform) $(if $(HAVE_NPM),editor-tools) ## Run the Python test suite against the compiled variant
 	TASKSPEC_EXPECT_COMPILED=1 $(VPY_COMPILED) -m pytest -q -p no:cacheprovider
 
 # The release artefacts, into dist/: the sdist, then both wheels built from
@@ -334,5 +346,6 @@ bench-validate: venv ## Time `taskspec validate` on 10,000 generated sidecars, j
 	$(VPY) scripts/bench_validate.py
 
 .PHONY: clean
-clean: ## Remove the venvs, local binaries, build/, dist/ and caches
+clean: ## Remove the venvs, local binaries, the editor tools, build/, dist/ and caches
 	rm -rf $(VENV) $(VENV)-3.* $(VENV_COMPILED) build $(DIST) $(BIN) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(EDITOR_TOOLS)/node_modules
