@@ -280,22 +280,26 @@ dist: $(DIST)/.stamp ## Build the sdist, the pure wheel and the compiled (mypyc,
 
 # The compiled wheel as a user gets it: installed with pip into a venv of its
 # own, outside the repository, with nothing but its dependencies and pytest
-# (at requirements-dev.txt's pins). The checks run there first, then the
-# tests that need only the installed package: the conformance vectors, the
-# checks of which build runs, and the version's label. PYTHONPATH is unset
-# and pytest's pythonpath emptied so that python/ cannot be imported in its
-# place; TASKSPEC_EXPECT_INSTALLED makes the suite check that too.
+# (at requirements-dev.txt's pins), with the grpc extra. The checks run
+# there first, then the tests that need only the installed package: the
+# conformance vectors, the checks of which build runs, the version's label,
+# and the README's Python examples, each run from an empty directory
+# outside the repository, as a user runs them after pip install.
+# PYTHONPATH is unset and pytest's pythonpath emptied so that python/ cannot
+# be imported in its place; TASKSPEC_EXPECT_INSTALLED makes the suite check
+# that too.
 WHEEL_TESTS := tests/test_conformance.py tests/test_vectors.py tests/test_compiled.py \
-	tests/test_cli.py::test_version_comes_from_the_package_metadata_and_names_the_build
+	tests/test_cli.py::test_version_comes_from_the_package_metadata_and_names_the_build \
+	tests/test_readme.py
 
 .PHONY: test-wheel
-test-wheel: $(DIST)/.stamp $(if $(HAVE_GO),conform) ## Install the compiled wheel from make dist into a fresh venv outside the repository and run the conformance tests on it
+test-wheel: $(DIST)/.stamp $(if $(HAVE_GO),conform) ## Install the compiled wheel from make dist into a fresh venv outside the repository and run the conformance tests and the README's examples on it
 	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT
 	wheel=$$(ls $(DIST)/taskspec-$(VERSION)-cp*-manylinux*.whl)
 	$(PYTHON) -m venv "$$tmp/venv"
 	py="$$tmp/venv/bin/python"
 	"$$py" -m pip install --quiet --upgrade pip==25.3
-	"$$py" -m pip install --quiet -c requirements-dev.txt "$$wheel" pytest
+	"$$py" -m pip install --quiet -c requirements-dev.txt "$$wheel[grpc]" pytest
 	(cd "$$tmp" && env -u PYTHONPATH "$$py" -c 'import sys, taskspec
 	assert taskspec.__compiled__ is True, "the installed wheel is not compiled"
 	assert taskspec.__file__.startswith(sys.prefix + "/"), taskspec.__file__
