@@ -37,7 +37,7 @@ VALIDITY = [
     (
         Language,
         ["go", "python", "typescript"],
-        ["", "Go", "GO", "golang", "py", "ts", "TypeScript", " go", "rust"],
+        ["", "Go", "GO", "golang", "py", "ts", "TypeScript", " go", "cobol"],
     ),
     (Difficulty, ["easy", "medium", "hard"], ["", "Easy", "HARD", "trivial", "medium "]),
     (
@@ -110,7 +110,12 @@ def test_a_message_decoded_from_yaml_compares_to_members() -> None:
     assert spec.generated_from.kind == GeneratedKind.KG_TEMPLATE
 
 
-@pytest.mark.parametrize("number", [0, 4, -1, 99])
+#: The first number taskspec.v1.Language does not define (4 today; a value
+#: added to the proto, as CONTRIBUTING.md's procedure adds one, moves it).
+_UNDEFINED = max(v.number for v in taskspec_pb2.Language.DESCRIPTOR.values) + 1
+
+
+@pytest.mark.parametrize("number", [0, _UNDEFINED, -1, 99])
 def test_from_proto_rejects_unspecified_and_undefined(number: int) -> None:
     with pytest.raises(ValueError, match=f"{number} is not a valid Language proto value"):
         Language.from_proto(number)
