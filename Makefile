@@ -38,6 +38,11 @@ GENERATED_GO := gen/go/taskspec/v1/taskspec.pb.go gen/go/taskspec/v1/options.pb.
 	go/internal/eval/eval.go go/contract_gen.go
 SCHEMA_FILES := schema/taskspec.v1.schema.json python/taskspec/taskspec.v1.schema.json
 HAVE_GO := $(shell command -v go >/dev/null 2>&1 && echo yes)
+HAVE_NPM := $(shell command -v npm >/dev/null 2>&1 && echo yes)
+# yaml-language-server, which tests/test_editor.py drives as editors do, from
+# npm at the version tools/editor/package-lock.json pins.
+EDITOR_TOOLS := tools/editor
+EDITOR_STAMP := $(EDITOR_TOOLS)/node_modules/.stamp
 
 .PHONY: help
 help: ## Show this help
@@ -80,6 +85,13 @@ $(GRPC_PEER): $(shell find $(GRPC_PEER_DIR) gen/go $(GOLIB_DIR) -name '*.go' -o 
 
 .PHONY: grpc-peer
 grpc-peer: $(GRPC_PEER) ## Build the Go end of the cross-language GeneratorService tests into .bin/
+
+$(EDITOR_STAMP): $(EDITOR_TOOLS)/package.json $(EDITOR_TOOLS)/package-lock.json
+	(cd $(EDITOR_TOOLS) && npm ci --ignore-scripts --no-audit --no-fund)
+	touch $@
+
+.PHONY: editor-tools
+editor-tools: $(EDITOR_STAMP) ## Install the pinned yaml-language-server (npm ci) that the editor tests drive
 
 .PHONY: vectors
 vectors: venv conform ## Regenerate the conformance vectors (Go consumer, seeded) and the Go library's rule cases
@@ -179,7 +191,7 @@ else
 endif
 
 .PHONY: test
-test: venv lint breaking checkgenerate checkschema gotest $(if $(HAVE_GO),conform grpc-peer) ## Set up, then run every check and the whole test suite
+test: venv lint breaking checkgenerate checkschema gotest $(if $(HAVE_GO),conform grpc-peer) $(if $(HAVE_NPM),editor-tools) ## Set up, then run every check and the whole test suite
 	$(VPY) -m pytest -q
 
 .PHONY: test-procedures
@@ -192,7 +204,7 @@ test-procedures: venv ## Make CONTRIBUTING.md's three contract changes in scratc
 OTHER_PYTHONS := 3.12 3.13
 
 .PHONY: test-pythons
-test-pythons: ## Run the Python tests on every other declared Python version installed here
+test-pythons: $(if $(HAVE_NPM),editor-tools) ## Run the Python tests on every other declared Python version installed here
 	@for v in $(OTHER_PYTHONS); do
 		py=""
 		# A python3.X on PATH that runs, or one that pyenv installed but did not select.
@@ -237,7 +249,7 @@ $(VENV_COMPILED)/.stamp: $(VENV_COMPILED)/.deps-stamp setup.py $(COMPILED_SOURCE
 compiled: $(VENV_COMPILED)/.stamp ## Build the compiled variant (mypyc; needs a C compiler) into .venv-compiled/
 
 .PHONY: test-compiled
-test-compiled: compiled $(if $(HAVE_GO),conform) ## Run the Python test suite against the compiled variant
+test-compiled: compiled $(if $(HAVE_GO),conform) $(if $(HAVE_NPM),editor-tools) ## Run the Python test suite against the compiled variant
 	TASKSPEC_EXPECT_COMPILED=1 $(VPY_COMPILED) -m pytest -q -p no:cacheprovider
 
 # The release artefacts, into dist/: the sdist, then both wheels built from
@@ -275,22 +287,26 @@ dist: $(DIST)/.stamp ## Build the sdist, the pure wheel and the compiled (mypyc,
 
 # The compiled wheel as a user gets it: installed with pip into a venv of its
 # own, outside the repository, with nothing but its dependencies and pytest
-# (at requirements-dev.txt's pins). The checks run there first, then the
-# tests that need only the installed package: the conformance vectors, the
-# checks of which build runs, and the version's label. PYTHONPATH is unset
-# and pytest's pythonpath emptied so that python/ cannot be imported in its
-# place; TASKSPEC_EXPECT_INSTALLED makes the suite check that too.
+# (at requirements-dev.txt's pins), with the grpc extra. The checks run
+# there first, then the tests that need only the installed package: the
+# conformance vectors, the checks of which build runs, the version's label,
+# and the README's Python examples, each run from an empty directory
+# outside the repository, as a user runs them after pip install.
+# PYTHONPATH is unset and pytest's pythonpath emptied so that python/ cannot
+# be imported in its place; TASKSPEC_EXPECT_INSTALLED makes the suite check
+# that too.
 WHEEL_TESTS := tests/test_conformance.py tests/test_vectors.py tests/test_compiled.py \
-	tests/test_cli.py::test_version_comes_from_the_package_metadata_and_names_the_build
+	tests/test_cli.py::test_version_comes_from_the_package_metadata_and_names_the_build \
+	tests/test_readme.py
 
 .PHONY: test-wheel
-test-wheel: $(DIST)/.stamp $(if $(HAVE_GO),conform) ## Install the compiled wheel from make dist into a fresh venv outside the repository and run the conformance tests on it
+test-wheel: $(DIST)/.stamp $(if $(HAVE_GO),conform) ## Install the compiled wheel from make dist into a fresh venv outside the repository and run the conformance tests and the README's examples on it
 	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT
 	wheel=$$(ls $(DIST)/taskspec-$(VERSION)-cp*-manylinux*.whl)
 	$(PYTHON) -m venv "$$tmp/venv"
 	py="$$tmp/venv/bin/python"
 	"$$py" -m pip install --quiet --upgrade pip==25.3
-	"$$py" -m pip install --quiet -c requirements-dev.txt "$$wheel" pytest
+	"$$py" -m pip install --quiet -c requirements-dev.txt "$$wheel[grpc]" pytest
 	(cd "$$tmp" && env -u PYTHONPATH "$$py" -c 'import sys, taskspec
 	assert taskspec.__compiled__ is True, "the installed wheel is not compiled"
 	assert taskspec.__file__.startswith(sys.prefix + "/"), taskspec.__file__
@@ -341,5 +357,6 @@ bench-validate: venv ## Time `taskspec validate` on 10,000 generated sidecars, j
 	$(VPY) scripts/bench_validate.py
 
 .PHONY: clean
-clean: ## Remove the venvs, local binaries, build/, dist/ and caches
+clean: ## Remove the venvs, local binaries, the editor tools, build/, dist/ and caches
 	rm -rf $(VENV) $(VENV)-3.* $(VENV_COMPILED) build $(DIST) $(BIN) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(EDITOR_TOOLS)/node_modules

@@ -4,8 +4,9 @@
 that type checkers know ``Language.GO``. Those lines are generated: each
 class body holds a block between ``# generated members: <proto enum>`` and
 ``# end of generated members``, which this script rewrites from the
-descriptors (the member name is the value name after the enum's prefix,
-its value the YAML spelling). ``make generate`` runs it, so an enum value
+descriptors: ``NAME = number, "spelling"``, where the name is the value
+name after the enum's prefix, the number the proto number and the spelling
+the YAML one. ``make generate`` runs it, so an enum value
 added to the proto needs no hand edit; ``--check`` fails when the file is
 out of date, as ``make checkgenerate`` does for the stubs.
 """
@@ -37,7 +38,7 @@ def _members(full_name: str, indent: str) -> str:
     for value in sorted(desc.values, key=lambda v: v.number):
         spelled = info.to_string[value.number]
         if spelled:
-            lines.append(f'{indent}{spelled.upper()} = "{spelled}"\n')
+            lines.append(f'{indent}{spelled.upper()} = {value.number}, "{spelled}"\n')
     return "".join(lines)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -163,9 +164,13 @@ def test_rendering_is_stable() -> None:
     assert data.endswith(b"}\n") and b'\n  "properties": {\n' in data
 
 
+#: The keywords whose text comes from the proto's doc comments.
+_DOC_KEYWORDS = ("description", "enumDescriptions")
+
+
 def _without_descriptions(node: Any) -> Any:
     if isinstance(node, dict):
-        return {k: _without_descriptions(v) for k, v in node.items() if k != "description"}
+        return {k: _without_descriptions(v) for k, v in node.items() if k not in _DOC_KEYWORDS}
     if isinstance(node, list):
         return [_without_descriptions(v) for v in node]
     return node
@@ -199,6 +204,52 @@ def test_every_message_forbids_unknown_keys_and_is_documented() -> None:
         if "enum" in enum:
             assert "" not in enum["enum"], name
             assert enum["description"], name
+
+
+def test_schema_has_an_id_naming_its_published_file() -> None:
+    assert SCHEMA["$id"] == _jsonschema.SCHEMA_ID
+    assert SCHEMA["$id"].startswith("https://") and SCHEMA["$id"].endswith("/" + COMMITTED.name)
+    assert list(SCHEMA)[:2] == ["$schema", "$id"]
+
+
+def _properties(node: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    if isinstance(node, dict):
+        yield from node.get("properties", {}).items()
+        for value in node.values():
+            yield from _properties(value)
+
+
+def test_every_field_is_titled_with_its_own_name() -> None:
+    """An editor's hover heads a field with its title, else with its parent's."""
+    props = list(_properties(SCHEMA))
+    assert len(props) == len(FIELDS)
+    for name, prop in props:
+        assert prop["title"] == name
+        assert next(iter(prop)) == "title"
+
+
+def test_blank_checks_say_the_rules_message() -> None:
+    """A blank task_id reads "task_id is required" in an editor, in Go's words, from the options."""
+    blank = [rule for rule in _rules.RULES if Keyword.NOT_BLANK in rule.schema]
+    assert {rule.path for rule in blank} == {"task_id", "prompt"}
+    for rule in blank:
+        prop = SCHEMA["properties"][rule.path]
+        assert prop["pattern"] == _jsonschema.NOT_BLANK_PATTERN
+        assert prop["patternErrorMessage"] == rule.message == rule.format("   ")
+        assert "minLength" not in prop  # the pattern refuses "" with the same message
+    assert SCHEMA["properties"]["task_id"]["patternErrorMessage"] == "task_id is required"
+    # No second copy of a message: every one in the schema is a rule's.
+    messages = re.findall(r'"patternErrorMessage": (".*?")', COMMITTED.read_text())
+    assert sorted(json.loads(m) for m in messages) == sorted(r.message for r in blank)
+
+
+def test_enum_values_carry_their_doc_comments() -> None:
+    for name in ("Language", "Difficulty", "GeneratedKind"):
+        enum = SCHEMA["$defs"][name]
+        assert len(enum["enumDescriptions"]) == len(enum["enum"])
+        for value, about in zip(enum["enum"], enum["enumDescriptions"], strict=True):
+            assert not about or f'YAML value "{value}"' in about  # "": no doc comment
+    assert SCHEMA["$defs"]["Language"]["enumDescriptions"][0] == 'Go. YAML value "go".'
 
 
 def test_required_keys_are_what_validate_needs() -> None:

@@ -1,18 +1,26 @@
-"""Idiomatic Python enums for the TaskSpec enum types.
+"""Python enums for the TaskSpec enum types, usable on the generated messages.
 
-The Go package models these as string types, so the canonical YAML values
-(``"go"``, ``"easy"``, ``"kg_template"``) are what people read, write and
-compare. :class:`enum.StrEnum` gives the same feel in Python: a member *is*
-its canonical string. The members are written out so that type checkers
-see them, but not by hand: ``make generate`` writes each class's block of
-members from the proto enum descriptors (``scripts/gen_enums.py``), and a
-test pins them, so the two cannot drift apart.
+A field of a generated message holds the proto enum number, so each member
+*is* its proto number, an ``int`` as the :class:`enum.IntEnum` members that
+proto-plus and betterproto give enum fields are. ``spec.language == Language.GO`` holds when
+the field holds ``LANGUAGE_GO``, ``spec.language = Language.GO`` sets it,
+and ``int(Language.GO)`` is that number.
+
+The Go package models these as string types, so the canonical YAML
+spelling (``"go"``, ``"easy"``, ``"kg_template"``) is what people read and
+write: it is each member's ``value``, what ``str()`` and f-strings give,
+and what the class looks a member up by (``Language("go")``; a proto
+number works too, ``Language(1)``). The members are written out so that
+type checkers see them, but not by hand: ``make generate`` writes each
+class's block of members, ``NAME = number, "spelling"``, from the proto enum
+descriptors (``scripts/gen_enums.py``), and a test pins them, so the two
+cannot drift apart.
 """
 
 from __future__ import annotations
 
 import enum
-from typing import Self
+from typing import TYPE_CHECKING, Self
 
 from google.protobuf.descriptor import EnumDescriptor
 
@@ -22,8 +30,57 @@ from taskspec.v1 import taskspec_pb2
 __all__ = ["Difficulty", "GeneratedKind", "Language"]
 
 
-class _ProtoStrEnum(enum.StrEnum):
-    """Shared behaviour: Go's ``Valid()`` and conversion to the proto enum."""
+class _ProtoEnum(int, enum.Enum):
+    """Shared behaviour: the proto number as the int, Go's spelling as the value.
+
+    An int enum, as :class:`enum.IntEnum` is, except that a member's
+    ``value`` and text are its spelling rather than its number. Go's
+    ``Valid()`` is :meth:`is_valid`; :meth:`to_proto` and :meth:`from_proto`
+    convert to and from the proto number explicitly.
+    """
+
+    _value_: str
+
+    if TYPE_CHECKING:
+
+        @property
+        def value(self) -> str:
+            """The canonical YAML spelling."""
+            ...
+
+        # int's own, declared here only so that mypy's strict equality
+        # lets a message's field (the stub's enum class) be compared with
+        # a member, which it would otherwise call non-overlapping.
+        def __eq__(self, other: object) -> bool: ...
+        def __hash__(self) -> int: ...
+
+    else:
+        # Each member is written NAME = number, "spelling". Hidden from type
+        # checkers, which would otherwise take this for the signature of
+        # Language("go"), the look-up by value.
+        def __new__(cls, number, spelled):
+            member = int.__new__(cls, number)
+            member._value_ = spelled
+            return member
+
+    def __str__(self) -> str:
+        return self._value_
+
+    def __format__(self, format_spec: str) -> str:
+        return format(self._value_, format_spec)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}.{self._name_}: {self._value_!r}>"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Self | None:
+        # Language(1): a proto number names the member it is. UNSPECIFIED and
+        # undefined numbers name none, and a bool is not a number here.
+        if isinstance(value, int) and not isinstance(value, bool):
+            for member in cls:
+                if int(member) == value:
+                    return member
+        return None
 
     @classmethod
     def _descriptor(cls) -> EnumDescriptor:
@@ -33,15 +90,17 @@ class _ProtoStrEnum(enum.StrEnum):
     def is_valid(cls, value: object) -> bool:
         """Whether *value* is a recognised member, with Go's ``Valid()`` semantics.
 
-        Only the exact canonical string (or a member) is valid: case
+        A member is valid, and so is exactly its canonical string: case
         matters, and the empty string, ``None`` and proto enum numbers are
         not valid.
         """
+        if isinstance(value, cls):
+            return True
         return isinstance(value, str) and value in cls._value2member_map_
 
     def to_proto(self) -> int:
-        """The proto enum number of this member."""
-        return _layout.enum_info(self._descriptor()).from_string[self.value]
+        """The proto enum number of this member, as a plain ``int``."""
+        return int(self)
 
     @classmethod
     def from_proto(cls, number: int) -> Self:
@@ -56,13 +115,13 @@ class _ProtoStrEnum(enum.StrEnum):
         return cls(spelled)
 
 
-class Language(_ProtoStrEnum):
+class Language(_ProtoEnum):
     """The programming language a task targets (proto ``taskspec.v1.Language``)."""
 
     # generated members: taskspec.v1.Language
-    GO = "go"
-    PYTHON = "python"
-    TYPESCRIPT = "typescript"
+    GO = 1, "go"
+    PYTHON = 2, "python"
+    TYPESCRIPT = 3, "typescript"
     # end of generated members
 
     @classmethod
@@ -70,13 +129,13 @@ class Language(_ProtoStrEnum):
         return taskspec_pb2.Language.DESCRIPTOR
 
 
-class Difficulty(_ProtoStrEnum):
+class Difficulty(_ProtoEnum):
     """The difficulty band of a task (proto ``taskspec.v1.Difficulty``)."""
 
     # generated members: taskspec.v1.Difficulty
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
+    EASY = 1, "easy"
+    MEDIUM = 2, "medium"
+    HARD = 3, "hard"
     # end of generated members
 
     @classmethod
@@ -84,12 +143,12 @@ class Difficulty(_ProtoStrEnum):
         return taskspec_pb2.Difficulty.DESCRIPTOR
 
 
-class GeneratedKind(_ProtoStrEnum):
+class GeneratedKind(_ProtoEnum):
     """The provenance of a task (proto ``taskspec.v1.GeneratedKind``)."""
 
     # generated members: taskspec.v1.GeneratedKind
-    KG_TEMPLATE = "kg_template"
-    BENCHMARK_SEED = "benchmark_seed"
+    KG_TEMPLATE = 1, "kg_template"
+    BENCHMARK_SEED = 2, "benchmark_seed"
     # end of generated members
 
     @classmethod

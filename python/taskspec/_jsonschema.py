@@ -56,6 +56,7 @@ __all__ = [
     "FILENAME",
     "NOT_BLANK_PATTERN",
     "NOT_IN_SCHEMA",
+    "SCHEMA_ID",
     "STRICTER_THAN_PARSER",
     "build",
     "packaged",
@@ -67,6 +68,11 @@ DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 
 #: File name of the schema, both in ``schema/`` and as package data.
 FILENAME: Final = "taskspec.v1.schema.json"
+
+#: The schema's ``$id``: where the repository publishes ``schema/`` at its
+#: default branch, which a modeline or an editor setting may name too. A v2
+#: schema is another file, so the identifier of this one never changes.
+SCHEMA_ID: Final = f"https://raw.githubusercontent.com/taskspec/taskspec/main/schema/{FILENAME}"
 
 
 #: What ``taskspec validate`` rejects and the schema cannot say, each with the
@@ -159,10 +165,12 @@ class _Says:
     ``required``: the key must be present and its value non-empty.
     ``not_blank``: a string needs a character that is not Go white space.
     ``const`` and ``minimum`` bound an integer; ``enum``: only defined values.
+    ``message``: the rule's message, Go's words for a value that breaks it.
     """
 
     required: bool = False
     not_blank: bool = False
+    message: str = ""
     const: int | None = None
     minimum: int | None = None
     enum: bool = False
@@ -178,7 +186,19 @@ class _Says:
             const=rule.bound if Keyword.CONST in said else None,
             minimum=rule.bound if Keyword.MINIMUM in said else None,
             enum=Keyword.ENUM in said,
+            message=rule.message,
         )
+
+
+def _plain_message(full_name: str, message: str) -> str:
+    """A rule's message as an editor shows it for any value that breaks the rule.
+
+    The message is Go's format string; one whose verbs take the offending
+    value cannot be shown without it, and no schema keyword fills it in.
+    """
+    if "%" in message:
+        raise RuntimeError(f"the message of {full_name}'s rule needs the value: {message!r}")
+    return message
 
 
 class _Builder:
@@ -213,12 +233,14 @@ class _Builder:
         text = self.descriptions.get(desc.full_name, "")
         listed: list[str] = []
         values: list[str] = []
+        abouts: list[str] = []
         for value in sorted(desc.values, key=lambda v: v.number):
             spelled = info.to_string[value.number]
             if not spelled:
                 continue  # UNSPECIFIED is "" in YAML and never valid in a TaskSpec
             values.append(spelled)
             about = self.descriptions.get(f"{desc.full_name}.{value.name}", "")
+            abouts.append(about)
             if about:
                 listed.append(f"- `{spelled}`: {about}")
         if listed:
@@ -227,6 +249,9 @@ class _Builder:
         if text:
             schema["description"] = text
         schema.update({"type": "string", "enum": values})
+        if any(abouts):
+            # Each value's doc comment, shown beside it in completions and hovers.
+            schema["enumDescriptions"] = abouts
         self.defs[info.yaml_name] = schema
 
     def _message_def(self, info: _layout.MessageInfo) -> str:
@@ -243,14 +268,20 @@ class _Builder:
             self.used_rules.add(fi.full_name)
         says = _Says.of(rule)
         kind = fi.kind
-        schema = self._describe(fi.full_name)
+        # Titled with its own name: an editor's hover otherwise heads a
+        # field with the title of the message that holds it.
+        schema: dict[str, Any] = {"title": fi.name}
+        schema.update(self._describe(fi.full_name))
         required = says.required
         if kind is _layout.Kind.STRING:
             schema["type"] = "string"
-            if required:
-                schema["minLength"] = 1
             if says.not_blank:
+                # The pattern also refuses "", so no minLength, whose message
+                # no editor lets a schema replace, is needed beside it.
                 schema["pattern"] = NOT_BLANK_PATTERN
+                schema["patternErrorMessage"] = _plain_message(fi.full_name, says.message)
+            elif required:
+                schema["minLength"] = 1
         elif kind is _layout.Kind.INT:
             schema.update(self._int(fi.descriptor, says))
             if required and says.const in (None, 0) and (says.minimum or 0) <= 0:
@@ -327,6 +358,7 @@ def build(descriptions: Mapping[str, str]) -> dict[str, Any]:
         raise RuntimeError(f"rules name fields the schema does not have: {sorted(unused)}")
     schema: dict[str, Any] = {
         "$schema": DIALECT,
+        "$id": SCHEMA_ID,
         "$comment": (
             "Generated from proto/taskspec/v1/taskspec.proto by `make schema`; do not edit."
         ),
