@@ -141,7 +141,7 @@ func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.Generate
 			return nil, status.FromContextError(ctxErr).Err()
 		}
 		if st, ok := status.FromError(err); ok && passedCodes[st.Code()] {
-			s.log.WarnContext(ctx, who+" refused the call", "code", st.Code().String(), "message", st.Message())
+			s.log.InfoContext(ctx, who+" refused the call", "code", st.Code().String(), "message", st.Message())
 			return nil, st.Err()
 		}
 		s.log.ErrorContext(ctx, who+" failed", "error", err)

@@ -381,7 +381,7 @@ class _GeneratorServicer:
             passed = (err.code, err.details)
         if passed is not None and passed[0] in _PASSED_CODES:
             code, message = passed
-            self._log.warning("%s refused the call: %s: %s", who, code.name, message)
+            self._log.info("%s refused the call: %s: %s", who, code.name, message)
             context.abort(code, message)
         # The traceback is for the people running the server; the caller
         # gets the message only, since a traceback can leak paths and
