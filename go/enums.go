@@ -112,3 +112,29 @@ func GeneratedKindString(k taskspecv1.GeneratedKind) (s string, ok bool) {
 func ParseGeneratedKind(s string) (taskspecv1.GeneratedKind, error) {
 	return generatedKindEnum.parse(s)
 }
+
+// EnumString returns the YAML spelling of any TaskSpec enum value, as
+// LanguageString and its siblings do for theirs: for code that walks
+// messages by their descriptors. ok is false for an enum that is not the
+// contract's, or a number it does not define.
+func EnumString(e protoreflect.Enum) (s string, ok bool) {
+	t, ok := enumTables[e.Descriptor().FullName()]
+	if !ok {
+		return "", false
+	}
+	return t.spelling(e.Number())
+}
+
+// ParseEnum returns the value of the enum ed spelled s, with the rules of
+// ParseLanguage ("" is not a value; case matters) and its error text.
+func ParseEnum(ed protoreflect.EnumDescriptor, s string) (protoreflect.EnumNumber, error) {
+	t, ok := enumTables[ed.FullName()]
+	if !ok {
+		return 0, fmt.Errorf("%s%s is not an enum of the contract", errPrefix, ed.FullName())
+	}
+	n, ok := t.number(s)
+	if !ok || s == "" {
+		return 0, fmt.Errorf("%sinvalid %s %q", errPrefix, t.fieldPath(), s)
+	}
+	return n, nil
+}

@@ -265,3 +265,20 @@ func ExampleGenerator() {
 	fmt.Println(gen.Language(), spec.GetGeneratedFrom().GetTemplateId(), err, taskspec.Validate(spec))
 	// Output: LANGUAGE_GO impl-pure-fn <nil> <nil>
 }
+
+func ExampleEnumString() {
+	s, ok := taskspec.EnumString(taskspecv1.Difficulty_DIFFICULTY_HARD)
+	fmt.Println(s, ok)
+	// Output: hard true
+}
+
+func ExampleParseEnum() {
+	ed := taskspecv1.GeneratedKind(0).Descriptor()
+	n, err := taskspec.ParseEnum(ed, "benchmark_seed")
+	fmt.Println(taskspecv1.GeneratedKind(n), err)
+	_, err = taskspec.ParseEnum(ed, "Benchmark_Seed")
+	fmt.Println(err)
+	// Output:
+	// GENERATED_KIND_BENCHMARK_SEED <nil>
+	// eval: invalid generated_from.kind "Benchmark_Seed"
+}

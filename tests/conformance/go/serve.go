@@ -101,7 +101,7 @@ type response struct {
 	ID             json.RawMessage `json:"id,omitempty"`
 	OK             bool            `json:"ok"`
 	Error          string          `json:"error,omitempty"`
-	Spec           *specJSON       `json:"spec,omitempty"`
+	Spec           any             `json:"spec,omitempty"`
 	YAMLB64        *string         `json:"yaml_b64,omitempty"`
 	ValidateError  *string         `json:"validate_error,omitempty"`
 	RoundtripOK    *bool           `json:"roundtrip_ok,omitempty"`

@@ -4,209 +4,304 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 	taskspec "github.com/taskspec/taskspec/go"
 	"github.com/taskspec/taskspec/tests/conformance/go/eval"
 )
 
-// specJSON is the JSON form of an eval.TaskSpec used on the serve protocol.
-// Keys are exactly the canonical YAML keys. Integers are Go ints (64 bits on
-// the supported platforms), which encoding/json reads and writes exactly,
-// so int64 extremes survive the trip.
-type specJSON struct {
-	TaskSpecVersion   int               `json:"task_spec_version"`
-	TaskID            string            `json:"task_id"`
-	Language          string            `json:"language"`
-	Difficulty        string            `json:"difficulty"`
-	DifficultySignals map[string]int    `json:"difficulty_signals"`
-	GeneratedFrom     generatedFromJSON `json:"generated_from"`
-	Prompt            string            `json:"prompt"`
-	SolutionArtifacts []artifactJSON    `json:"solution_artifacts"`
-	Verification      verificationJSON  `json:"verification"`
+// The JSON form of an eval.TaskSpec used on the serve protocol (SPEC): an
+// object whose keys are exactly the canonical YAML keys (the structs' yaml
+// tags), strings for strings and enum spellings, integers for integers
+// (Go ints, 64 bits on the supported platforms, read and written exactly),
+// null for a nil pointer. It is built and read by walking the structs, so a
+// field the Go package gains needs no edit here.
+
+// toSpecJSON converts for output: every key is present, a nil pointer is
+// null, and lists and maps are [] and {} when empty.
+func toSpecJSON(s *eval.TaskSpec) any { return structJSON(reflect.ValueOf(s).Elem()) }
+
+func yamlKey(f reflect.StructField) string {
+	key, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	return key
 }
 
-type generatedFromJSON struct {
-	Kind       string       `json:"kind"`
-	TemplateID string       `json:"template_id"`
-	KGQuery    *kgQueryJSON `json:"kg_query"`
-}
-
-type kgQueryJSON struct {
-	Intent     string `json:"intent"`
-	SeedSymbol string `json:"seed_symbol"`
-}
-
-type artifactJSON struct {
-	Path string `json:"path"`
-	Role string `json:"role"`
-}
-
-type verificationJSON struct {
-	BuildCmd       []string `json:"build_cmd"`
-	TestCmd        []string `json:"test_cmd"`
-	TimeoutSeconds int      `json:"timeout_seconds"`
-}
-
-// toSpecJSON converts for output: every key is present, kg_query is null
-// when nil, and lists and maps are [] and {} when empty.
-func toSpecJSON(s *eval.TaskSpec) *specJSON {
-	out := &specJSON{
-		TaskSpecVersion:   s.TaskSpecVersion,
-		TaskID:            s.TaskID,
-		Language:          string(s.Language),
-		Difficulty:        string(s.Difficulty),
-		DifficultySignals: make(map[string]int, len(s.DifficultySignals)),
-		GeneratedFrom: generatedFromJSON{
-			Kind:       string(s.GeneratedFrom.Kind),
-			TemplateID: s.GeneratedFrom.TemplateID,
-		},
-		Prompt:            s.Prompt,
-		SolutionArtifacts: make([]artifactJSON, 0, len(s.SolutionArtifacts)),
-		Verification: verificationJSON{
-			BuildCmd:       append(make([]string, 0, len(s.Verification.BuildCmd)), s.Verification.BuildCmd...),
-			TestCmd:        append(make([]string, 0, len(s.Verification.TestCmd)), s.Verification.TestCmd...),
-			TimeoutSeconds: s.Verification.TimeoutSeconds,
-		},
+func structJSON(v reflect.Value) any {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return nil
+		}
+		return structJSON(v.Elem())
+	case reflect.Struct:
+		out := make(orderedObject, 0, v.NumField())
+		for i := 0; i < v.NumField(); i++ {
+			out = append(out, member{yamlKey(v.Type().Field(i)), structJSON(v.Field(i))})
+		}
+		return out
+	case reflect.Slice:
+		out := make([]any, 0, v.Len())
+		for i := 0; i < v.Len(); i++ {
+			out = append(out, structJSON(v.Index(i)))
+		}
+		return out
+	case reflect.Map:
+		out := make(map[string]any, v.Len())
+		iter := v.MapRange()
+		for iter.Next() {
+			out[iter.Key().String()] = structJSON(iter.Value())
+		}
+		return out
+	case reflect.String:
+		return v.String()
+	default:
+		return v.Int()
 	}
-	for k, v := range s.DifficultySignals {
-		out.DifficultySignals[k] = v
-	}
-	if q := s.GeneratedFrom.KGQuery; q != nil {
-		out.GeneratedFrom.KGQuery = &kgQueryJSON{Intent: q.Intent, SeedSymbol: q.SeedSymbol}
-	}
-	for _, a := range s.SolutionArtifacts {
-		out.SolutionArtifacts = append(out.SolutionArtifacts, artifactJSON(a))
-	}
-	return out
 }
 
-// parseSpecJSON reads a SPEC object strictly: unknown keys and trailing
-// data are errors. Missing keys take their zero value, and null or missing
-// kg_query means nil. Empty lists and maps become nil, which is how the
-// YAML decoder leaves fields it never saw.
+// An orderedObject is a JSON object whose keys keep the struct's field
+// order, the order the YAML is written in, so that SPEC objects read alike.
+type orderedObject []member
+
+type member struct {
+	key   string
+	value any
+}
+
+func (o orderedObject) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		key, err := json.Marshal(m.key)
+		if err != nil {
+			return nil, err
+		}
+		value, err := json.Marshal(m.value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(key)
+		b.WriteString(": ")
+		b.Write(value)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// parseSpecJSON reads a SPEC object strictly: unknown keys, wrong types
+// and trailing data are errors. Missing keys take their zero value, and a
+// null or missing pointer means nil. Empty lists and maps become nil, which
+// is how the YAML decoder leaves fields it never saw.
 func parseSpecJSON(raw json.RawMessage) (*eval.TaskSpec, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		return nil, fmt.Errorf("missing spec")
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	var in specJSON
+	dec.UseNumber()
+	var in any
 	if err := dec.Decode(&in); err != nil {
 		return nil, fmt.Errorf("spec: %w", err)
 	}
 	if dec.More() {
 		return nil, fmt.Errorf("spec: trailing data")
 	}
-	s := &eval.TaskSpec{
-		TaskSpecVersion: in.TaskSpecVersion,
-		TaskID:          in.TaskID,
-		Language:        eval.Language(in.Language),
-		Difficulty:      eval.Difficulty(in.Difficulty),
-		GeneratedFrom: eval.GeneratedFrom{
-			Kind:       eval.GeneratedKind(in.GeneratedFrom.Kind),
-			TemplateID: in.GeneratedFrom.TemplateID,
-		},
-		Prompt: in.Prompt,
-		Verification: eval.Verification{
-			BuildCmd:       in.Verification.BuildCmd,
-			TestCmd:        in.Verification.TestCmd,
-			TimeoutSeconds: in.Verification.TimeoutSeconds,
-		},
+	var s eval.TaskSpec
+	if err := fillJSON(reflect.ValueOf(&s).Elem(), in, "spec"); err != nil {
+		return nil, err
 	}
-	if len(in.DifficultySignals) > 0 {
-		s.DifficultySignals = in.DifficultySignals
-	}
-	if q := in.GeneratedFrom.KGQuery; q != nil {
-		s.GeneratedFrom.KGQuery = &eval.KGQuery{Intent: q.Intent, SeedSymbol: q.SeedSymbol}
-	}
-	for _, a := range in.SolutionArtifacts {
-		s.SolutionArtifacts = append(s.SolutionArtifacts, eval.SolutionArtifact(a))
-	}
-	normalize(s)
-	return s, nil
+	normalize(&s)
+	return &s, nil
 }
 
-// normalize replaces empty slices and maps with nil, in place, so that
-// reflect.DeepEqual compares meaning rather than allocation.
-func normalize(s *eval.TaskSpec) {
-	if len(s.DifficultySignals) == 0 {
-		s.DifficultySignals = nil
+func fillJSON(v reflect.Value, in any, path string) error {
+	if in == nil {
+		return nil // the zero value
 	}
-	if len(s.SolutionArtifacts) == 0 {
-		s.SolutionArtifacts = nil
+	switch v.Kind() {
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		return fillJSON(v.Elem(), in, path)
+	case reflect.Struct:
+		obj, ok := in.(map[string]any)
+		if !ok {
+			return fmt.Errorf("%s: want an object, got %T", path, in)
+		}
+		fields := map[string]int{}
+		for i := 0; i < v.NumField(); i++ {
+			fields[yamlKey(v.Type().Field(i))] = i
+		}
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			i, ok := fields[k]
+			if !ok {
+				return fmt.Errorf("%s: json: unknown field %q", path, k)
+			}
+			if err := fillJSON(v.Field(i), obj[k], path+"."+k); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice:
+		list, ok := in.([]any)
+		if !ok {
+			return fmt.Errorf("%s: want an array, got %T", path, in)
+		}
+		v.Set(reflect.MakeSlice(v.Type(), len(list), len(list)))
+		for i, item := range list {
+			if err := fillJSON(v.Index(i), item, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		obj, ok := in.(map[string]any)
+		if !ok {
+			return fmt.Errorf("%s: want an object, got %T", path, in)
+		}
+		v.Set(reflect.MakeMapWithSize(v.Type(), len(obj)))
+		for k, item := range obj {
+			value := reflect.New(v.Type().Elem()).Elem()
+			if err := fillJSON(value, item, path+"["+strconv.Quote(k)+"]"); err != nil {
+				return err
+			}
+			v.SetMapIndex(reflect.ValueOf(k), value)
+		}
+	case reflect.String:
+		s, ok := in.(string)
+		if !ok {
+			return fmt.Errorf("%s: want a string, got %T", path, in)
+		}
+		v.SetString(s)
+	default:
+		n, ok := in.(json.Number)
+		if !ok {
+			return fmt.Errorf("%s: want an integer, got %T", path, in)
+		}
+		i, err := strconv.ParseInt(n.String(), 10, 64)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		v.SetInt(i)
 	}
-	if len(s.Verification.BuildCmd) == 0 {
-		s.Verification.BuildCmd = nil
-	}
-	if len(s.Verification.TestCmd) == 0 {
-		s.Verification.TestCmd = nil
+	return nil
+}
+
+// normalize replaces empty slices and maps with nil, in place and all the
+// way down, so that reflect.DeepEqual compares meaning rather than
+// allocation.
+func normalize(s *eval.TaskSpec) { normalizeValue(reflect.ValueOf(s).Elem()) }
+
+func normalizeValue(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			normalizeValue(v.Elem())
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			normalizeValue(v.Field(i))
+		}
+	case reflect.Slice, reflect.Map:
+		if v.Len() == 0 {
+			v.Set(reflect.Zero(v.Type()))
+			return
+		}
+		if v.Kind() == reflect.Slice {
+			for i := 0; i < v.Len(); i++ {
+				normalizeValue(v.Index(i))
+			}
+		}
 	}
 }
 
-// protoFromSpecJSON builds the generated message from a SPEC object. The
-// enum spellings come from the taskspec library, so this is field copying,
-// not a second converter: a spelling the library does not know ("cobol")
-// is the library's error.
+// protoFromSpecJSON builds the generated message from a SPEC object, field
+// by field through the descriptors (a struct field's YAML key is the proto
+// field's name). The enum spellings come from the taskspec library, so this
+// is field copying, not a second converter: a spelling the library does not
+// know ("cobol") is the library's error.
 func protoFromSpecJSON(raw json.RawMessage) (*taskspecv1.TaskSpec, error) {
 	s, err := parseSpecJSON(raw)
 	if err != nil {
 		return nil, err
 	}
-	enum := func(text string, parse func(string) (int32, error)) (int32, error) {
-		if text == "" {
-			return 0, nil // UNSPECIFIED, Go's zero value
-		}
-		return parse(text)
-	}
-	lang, err := enum(string(s.Language), func(t string) (int32, error) {
-		v, err := taskspec.ParseLanguage(t)
-		return int32(v), err
-	})
-	if err != nil {
+	m := &taskspecv1.TaskSpec{}
+	if err := copyToProto(reflect.ValueOf(s).Elem(), m.ProtoReflect()); err != nil {
 		return nil, err
-	}
-	diff, err := enum(string(s.Difficulty), func(t string) (int32, error) {
-		v, err := taskspec.ParseDifficulty(t)
-		return int32(v), err
-	})
-	if err != nil {
-		return nil, err
-	}
-	kind, err := enum(string(s.GeneratedFrom.Kind), func(t string) (int32, error) {
-		v, err := taskspec.ParseGeneratedKind(t)
-		return int32(v), err
-	})
-	if err != nil {
-		return nil, err
-	}
-	m := &taskspecv1.TaskSpec{
-		TaskSpecVersion: int64(s.TaskSpecVersion),
-		TaskId:          s.TaskID,
-		Language:        taskspecv1.Language(lang),
-		Difficulty:      taskspecv1.Difficulty(diff),
-		GeneratedFrom: &taskspecv1.GeneratedFrom{
-			Kind:       taskspecv1.GeneratedKind(kind),
-			TemplateId: s.GeneratedFrom.TemplateID,
-		},
-		Prompt: s.Prompt,
-		Verification: &taskspecv1.Verification{
-			BuildCmd:       s.Verification.BuildCmd,
-			TestCmd:        s.Verification.TestCmd,
-			TimeoutSeconds: int64(s.Verification.TimeoutSeconds),
-		},
-	}
-	if q := s.GeneratedFrom.KGQuery; q != nil {
-		m.GeneratedFrom.KgQuery = &taskspecv1.KGQuery{Intent: q.Intent, SeedSymbol: q.SeedSymbol}
-	}
-	for k, v := range s.DifficultySignals {
-		if m.DifficultySignals == nil {
-			m.DifficultySignals = make(map[string]int64, len(s.DifficultySignals))
-		}
-		m.DifficultySignals[k] = int64(v)
-	}
-	for _, a := range s.SolutionArtifacts {
-		m.SolutionArtifacts = append(m.SolutionArtifacts, &taskspecv1.SolutionArtifact{Path: a.Path, Role: a.Role})
 	}
 	return m, nil
+}
+
+func copyToProto(v reflect.Value, m protoreflect.Message) error {
+	fields := m.Descriptor().Fields()
+	byName := map[string]reflect.Value{}
+	for i := 0; i < v.NumField(); i++ {
+		byName[yamlKey(v.Type().Field(i))] = v.Field(i)
+	}
+	for i := 0; i < fields.Len(); i++ {
+		fd := fields.Get(i)
+		in, ok := byName[string(fd.Name())]
+		if !ok {
+			return fmt.Errorf("the Go package has no field %s", fd.Name())
+		}
+		switch {
+		case fd.IsMap():
+			iter := in.MapRange()
+			for iter.Next() {
+				key := protoreflect.ValueOfString(iter.Key().String()).MapKey()
+				m.Mutable(fd).Map().Set(key, protoreflect.ValueOfInt64(iter.Value().Int()))
+			}
+		case fd.IsList():
+			for j := 0; j < in.Len(); j++ {
+				list := m.Mutable(fd).List()
+				if fd.Kind() == protoreflect.MessageKind {
+					item := list.NewElement()
+					if err := copyToProto(in.Index(j), item.Message()); err != nil {
+						return err
+					}
+					list.Append(item)
+				} else {
+					list.Append(protoreflect.ValueOfString(in.Index(j).String()))
+				}
+			}
+		case fd.Kind() == protoreflect.MessageKind:
+			if in.Kind() == reflect.Pointer {
+				if in.IsNil() {
+					continue
+				}
+				in = in.Elem()
+			}
+			if err := copyToProto(in, m.Mutable(fd).Message()); err != nil {
+				return err
+			}
+		case fd.Kind() == protoreflect.EnumKind:
+			if in.String() == "" {
+				continue // UNSPECIFIED, Go's zero value
+			}
+			n, err := taskspec.ParseEnum(fd.Enum(), in.String())
+			if err != nil {
+				return err
+			}
+			m.Set(fd, protoreflect.ValueOfEnum(n))
+		case fd.Kind() == protoreflect.StringKind:
+			if in.String() != "" {
+				m.Set(fd, protoreflect.ValueOfString(in.String()))
+			}
+		default:
+			if in.Int() != 0 {
+				m.Set(fd, protoreflect.ValueOfInt64(in.Int()))
+			}
+		}
+	}
+	return nil
 }
