@@ -47,8 +47,8 @@ def test_validate_reports_path_line_col(tmp_path: Path, capsys: pytest.CaptureFi
     code, out, _ = run(capsys, "validate", str(tmp_path))
     assert code == 1
     assert out.splitlines() == [
-        f'{bad}:3:11: invalid language "cobol"',
-        f"{bad}:14:9: prompt is required",
+        f'{bad}:3:11: TS103 invalid language "cobol"',
+        f"{bad}:14:9: TS101 prompt is required",
     ]
 
 
@@ -57,7 +57,8 @@ def test_validate_decode_error(tmp_path: Path, capsys: pytest.CaptureFixture[str
     path.write_bytes(b"task_spec_version: 1\nbogus: 2\n")
     code, out, _ = run(capsys, "validate", str(path))
     assert code == 1
-    assert out.startswith(f'{path}:2:1: bogus: unknown field "bogus"')
+    first = f'{path}:2:1: TS001 bogus: unknown field "bogus"'
+    assert any(line.startswith(first) for line in out.splitlines())
 
 
 def test_validate_missing_file_is_reported(
@@ -65,7 +66,7 @@ def test_validate_missing_file_is_reported(
 ) -> None:
     code, out, _ = run(capsys, "validate", str(tmp_path / "nope.yaml"))
     assert code == 1
-    assert out == f"{tmp_path / 'nope.yaml'}: cannot read: No such file or directory\n"
+    assert out == f"{tmp_path / 'nope.yaml'}: TS901 cannot read: No such file or directory\n"
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -146,9 +147,9 @@ def test_every_command_reads_stdin_with_a_chosen_name() -> None:
         result = run_cli([*argv, "--stdin-filename", "runs/r1/taskspec.yaml"], stdin=bad)
         assert result.code == 1, argv
         problems = result.out.decode() + result.err
-        assert 'runs/r1/taskspec.yaml:3:11: invalid language "cobol"' in problems, argv
+        assert 'runs/r1/taskspec.yaml:3:11: TS103 invalid language "cobol"' in problems, argv
         result = run_cli(argv, stdin=bad)
-        assert '-:3:11: invalid language "cobol"' in result.out.decode() + result.err, argv
+        assert '-:3:11: TS103 invalid language "cobol"' in result.out.decode() + result.err, argv
 
 
 def test_fmt_dash_writes_the_formatted_text_to_stdout() -> None:
@@ -217,13 +218,14 @@ def test_github_annotations() -> None:
     assert lines[0].startswith("::error file=a%2Cb%3Ac%25.yaml,line=")
     missing = run_cli(["validate", "--format", "github", "/nonexistent/taskspec.yaml"])
     assert missing.out == (
-        b"::error file=/nonexistent/taskspec.yaml::cannot read: No such file or directory\n"
+        b"::error file=/nonexistent/taskspec.yaml,title=TS901::"
+        b"cannot read: No such file or directory\n"
     )
     invalid = run_cli(
         ["validate", "--format", "github", "-"],
         stdin=VALID_DOC.replace(b"prompt: Implement mathx.GCD.", b'prompt: "\\n"'),
     )
-    assert invalid.out == b"::error file=-,line=14,col=9::prompt is required\n"
+    assert invalid.out == b"::error file=-,line=14,col=9,title=TS101::prompt is required\n"
 
 
 def test_version_comes_from_the_package_metadata_and_names_the_build() -> None:
@@ -267,8 +269,8 @@ def test_read_checked_reads_checks_and_reports_in_one_step(tmp_path: Path) -> No
     assert read_checked(report, missing, "gone.yaml", taskspec.parse_task_spec) is None
     assert (report.invalid, report.unreadable, report.failed) == (1, 1, 2)
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("bad.yaml:3:11: language: expected a string, got a sequence")
-    assert lines[1] == "gone.yaml: cannot read: No such file or directory"
+    assert lines[0].startswith("bad.yaml:3:11: TS003 language: expected a string, got a sequence")
+    assert lines[1] == "gone.yaml: TS901 cannot read: No such file or directory"
 
 
 def test_fmt_refuses_a_read_only_file_and_exits_1(tmp_path: Path) -> None:
@@ -279,7 +281,7 @@ def test_fmt_refuses_a_read_only_file_and_exits_1(tmp_path: Path) -> None:
     result = run_cli(["fmt", str(path)])
     assert (result.code, result.out) == (1, b"")
     assert result.err == (
-        f"{path}: cannot write: the file is read-only (its mode has no write bit)\n"
+        f"{path}: TS901 cannot write: the file is read-only (its mode has no write bit)\n"
     )
     assert path.read_bytes() == doc
 

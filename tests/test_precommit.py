@@ -102,7 +102,8 @@ def test_pre_commit_runs_both_hooks(tmp_path: Path) -> None:
     assert dirty.returncode == 1, dirty.stdout + dirty.stderr
     assert _status(dirty.stdout, "taskspec validate") == "Failed"
     assert (
-        '.agents/eval/runs/r2/taskspec.yaml:3:11: invalid language "golang" (did you mean "go"?)'
+        '.agents/eval/runs/r2/taskspec.yaml:3:11: TS103 invalid language "golang";'
+        ' did you mean "go"?'
         in dirty.stdout
     )
     assert _status(dirty.stdout, "taskspec fmt") == "Failed"
