@@ -238,10 +238,10 @@ def test_suggestions_are_hints_and_go_messages_stay_exact() -> None:
     assert "expected one of: task_spec_version, task_id," in str(none_info.value)
 
 
-def test_fmt_shows_hints_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_show_shows_hints_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "t.yaml"
     path.write_bytes(VALID_DOC.replace(b"language: go", b"language: py"))
-    assert main(["fmt", str(path)]) == 1
+    assert main(["show", str(path)]) == 1
     assert (
         capsys.readouterr().err
         == f'{path}:3:11: TS103 invalid language "py"; did you mean "python"?\n'
@@ -539,7 +539,9 @@ def test_fmt_lists_a_file_name_with_control_characters_on_one_line(tmp_path: Pat
     path = tmp_path / _FORGED
     path.write_bytes(VALID_DOC.replace(b"language: go", b"language: 'go'"))
     check = run_cli(["fmt", "--check", str(tmp_path)])
-    assert check.out.decode() == f"{tmp_path}/x\\nforged.yaml:1:1: all good\\x1b[2K.taskspec.yaml\n"
+    assert check.out.decode() == (
+        f"would reformat {tmp_path}/x\\nforged.yaml:1:1: all good\\x1b[2K.taskspec.yaml\n"
+    )
     done = run_cli(["fmt", str(tmp_path)])
     assert done.out.decode().count("\n") == 1
 

@@ -380,7 +380,10 @@ def _items(args: argparse.Namespace, progress: Progress) -> Iterator[Item]:
         progress.clear()
         warn_no_sidecars(directory, selection.patterns)
 
-    for item in walk(args.paths, selection, on_empty):
+    walked = walk(
+        args.paths, selection, on_empty, force_exclude=args.force_exclude, ignore=not args.no_ignore
+    )
+    for item in walked:
         if item == STDIN:
             name = display_name(STDIN, args.stdin_filename)
             try:

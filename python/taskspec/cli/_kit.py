@@ -118,6 +118,17 @@ def add_input_options(p: Any, *, discovery: bool) -> None:
             help="file or directory pattern to skip below a directory; repeatable; adds to "
             "[tool.taskspec] exclude and the built-in .git, node_modules and virtualenvs",
         )
+        p.add_argument(
+            "--force-exclude",
+            action="store_true",
+            help="apply include and exclude (and .gitignore) to the paths named on the command "
+            "line too, as a directory walk would: what pre-commit hooks pass",
+        )
+        p.add_argument(
+            "--no-ignore",
+            action="store_true",
+            help="walk into what git ignores too (.gitignore files, .git/info/exclude)",
+        )
 
 
 def display_name(path: str, stdin_filename: str | None) -> str:
