@@ -144,5 +144,5 @@ def test_show_agent_still_validates_the_file(tmp_path: Path) -> None:
     assert run_cli(["show", "--agent", str(path)]) == (
         1,
         b"",
-        f'{path}:3:11: invalid language "cobol"\n',
+        f'{path}:3:11: TS103 invalid language "cobol"\n',
     )

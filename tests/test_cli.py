@@ -47,8 +47,8 @@ def test_validate_reports_path_line_col(tmp_path: Path, capsys: pytest.CaptureFi
     code, out, _ = run(capsys, "validate", str(tmp_path))
     assert code == 1
     assert out.splitlines() == [
-        f'{bad}:3:11: invalid language "cobol"',
-        f"{bad}:14:9: prompt is required",
+        f'{bad}:3:11: TS103 invalid language "cobol"',
+        f"{bad}:14:9: TS101 prompt is required",
     ]
 
 
@@ -57,7 +57,8 @@ def test_validate_decode_error(tmp_path: Path, capsys: pytest.CaptureFixture[str
     path.write_bytes(b"task_spec_version: 1\nbogus: 2\n")
     code, out, _ = run(capsys, "validate", str(path))
     assert code == 1
-    assert out.startswith(f'{path}:2:1: bogus: unknown field "bogus"')
+    first = f'{path}:2:1: TS001 bogus: unknown field "bogus"'
+    assert any(line.startswith(first) for line in out.splitlines())
 
 
 def test_validate_missing_file_is_reported(
@@ -65,7 +66,7 @@ def test_validate_missing_file_is_reported(
 ) -> None:
     code, out, _ = run(capsys, "validate", str(tmp_path / "nope.yaml"))
     assert code == 1
-    assert out == f"{tmp_path / 'nope.yaml'}: cannot read: No such file or directory\n"
+    assert out == f"{tmp_path / 'nope.yaml'}: TS901 cannot read: No such file or directory\n"
 
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -86,18 +87,21 @@ def test_fmt_check_lists_and_fmt_rewrites(
     other = tmp_path / "other.yaml"  # not a sidecar: fmt does not touch it
     other.write_bytes(original)
 
-    code, out, _ = run(capsys, "fmt", "--check", str(tmp_path))
-    assert (code, out) == (1, f"{messy}\n")
+    code, out, err = run(capsys, "fmt", "--check", str(tmp_path))
+    assert (code, out) == (1, f"would reformat {messy}\n")
+    assert err == "1 file would be reformatted, 1 already formatted\n"
     assert messy.read_bytes() == original
 
-    code, out, _ = run(capsys, "fmt", str(tmp_path))
+    code, out, err = run(capsys, "fmt", str(tmp_path))
     assert (code, out) == (0, f"reformatted {messy}\n")
+    assert err == "1 file reformatted, 1 already formatted\n"
     assert messy.read_bytes() == b"# comment\n" + VALID_DOC
     assert other.read_bytes() == original
     names = ["messy.taskspec.yaml", "other.yaml", "taskspec.yaml"]
     assert sorted(p.name for p in tmp_path.iterdir()) == names
 
-    assert run(capsys, "fmt", "--check", str(tmp_path)) == (0, "", "")
+    success = (0, "", "0 files would be reformatted, 2 already formatted\n")
+    assert run(capsys, "fmt", "--check", str(tmp_path)) == success
 
 
 def test_fmt_leaves_invalid_files_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -106,7 +110,12 @@ def test_fmt_leaves_invalid_files_alone(tmp_path: Path, capsys: pytest.CaptureFi
     path.write_bytes(data)
     code, _, err = run(capsys, "fmt", str(path))
     assert code == 1
-    assert 'invalid language "cobol"' in err
+    # One line, at the first problem with its code: validate lists the problems.
+    assert err == (
+        f"{path}:3:13: TS103 cannot format: the file is invalid"
+        " (taskspec validate lists its problems)\n"
+        "0 files reformatted, 0 already formatted, 1 not formatted\n"
+    )
     assert path.read_bytes() == data
 
 
@@ -139,16 +148,15 @@ def test_every_command_reads_stdin_with_a_chosen_name() -> None:
     bad = VALID_DOC.replace(b"language: go", b"language: cobol")
     for argv in (
         ["validate", "-"],
-        ["fmt", "-"],
         ["show", "-"],
         ["convert", "--to", "json", "-"],
     ):
         result = run_cli([*argv, "--stdin-filename", "runs/r1/taskspec.yaml"], stdin=bad)
         assert result.code == 1, argv
         problems = result.out.decode() + result.err
-        assert 'runs/r1/taskspec.yaml:3:11: invalid language "cobol"' in problems, argv
+        assert 'runs/r1/taskspec.yaml:3:11: TS103 invalid language "cobol"' in problems, argv
         result = run_cli(argv, stdin=bad)
-        assert '-:3:11: invalid language "cobol"' in result.out.decode() + result.err, argv
+        assert '-:3:11: TS103 invalid language "cobol"' in result.out.decode() + result.err, argv
 
 
 def test_fmt_dash_writes_the_formatted_text_to_stdout() -> None:
@@ -156,7 +164,7 @@ def test_fmt_dash_writes_the_formatted_text_to_stdout() -> None:
     assert run_cli(["fmt", "-"], stdin=messy) == (0, VALID_DOC, "")
     assert run_cli(["fmt", "-"], stdin=VALID_DOC) == (0, VALID_DOC, "")
     check = run_cli(["fmt", "--check", "-", "--stdin-filename", "t.yaml"], stdin=messy)
-    assert check == (1, b"t.yaml\n", "")
+    assert check == (1, b"would reformat t.yaml\n", "")
     assert run_cli(["fmt", "--check", "-"], stdin=VALID_DOC) == (0, b"", "")
 
 
@@ -179,7 +187,11 @@ def test_fmt_diff_prints_a_unified_diff_and_changes_nothing(tmp_path: Path) -> N
             " difficulty_signals:\n"
         )
         assert path.read_bytes() == messy
-    assert run_cli(["fmt", "--diff", "--check", str(ROOT / "examples")]) == (0, b"", "")
+    assert run_cli(["fmt", "--diff", "--check", str(ROOT / "examples")]) == (
+        0,
+        b"",
+        "0 files would be reformatted, 3 already formatted\n",
+    )
 
 
 def test_fmt_writes_through_a_symlink(tmp_path: Path) -> None:
@@ -190,7 +202,11 @@ def test_fmt_writes_through_a_symlink(tmp_path: Path) -> None:
     link = tmp_path / "taskspec.yaml"
     link.symlink_to("store/task.yaml")
     result = run_cli(["fmt", str(tmp_path)])
-    assert result == (0, f"reformatted {link}\n".encode(), "")
+    assert result == (
+        0,
+        f"reformatted {link}\n".encode(),
+        "1 file reformatted, 0 already formatted\n",
+    )
     assert link.is_symlink() and os.readlink(link) == "store/task.yaml"
     assert real.read_bytes() == VALID_DOC
     assert real.stat().st_mode & 0o777 == 0o640
@@ -217,13 +233,14 @@ def test_github_annotations() -> None:
     assert lines[0].startswith("::error file=a%2Cb%3Ac%25.yaml,line=")
     missing = run_cli(["validate", "--format", "github", "/nonexistent/taskspec.yaml"])
     assert missing.out == (
-        b"::error file=/nonexistent/taskspec.yaml::cannot read: No such file or directory\n"
+        b"::error file=/nonexistent/taskspec.yaml,title=TS901::"
+        b"cannot read: No such file or directory\n"
     )
     invalid = run_cli(
         ["validate", "--format", "github", "-"],
         stdin=VALID_DOC.replace(b"prompt: Implement mathx.GCD.", b'prompt: "\\n"'),
     )
-    assert invalid.out == b"::error file=-,line=14,col=9::prompt is required\n"
+    assert invalid.out == b"::error file=-,line=14,col=9,title=TS101::prompt is required\n"
 
 
 def test_version_comes_from_the_package_metadata_and_names_the_build() -> None:
@@ -267,8 +284,8 @@ def test_read_checked_reads_checks_and_reports_in_one_step(tmp_path: Path) -> No
     assert read_checked(report, missing, "gone.yaml", taskspec.parse_task_spec) is None
     assert (report.invalid, report.unreadable, report.failed) == (1, 1, 2)
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("bad.yaml:3:11: language: expected a string, got a sequence")
-    assert lines[1] == "gone.yaml: cannot read: No such file or directory"
+    assert lines[0].startswith("bad.yaml:3:11: TS003 language: expected a string, got a sequence")
+    assert lines[1] == "gone.yaml: TS901 cannot read: No such file or directory"
 
 
 def test_fmt_refuses_a_read_only_file_and_exits_1(tmp_path: Path) -> None:
@@ -279,7 +296,8 @@ def test_fmt_refuses_a_read_only_file_and_exits_1(tmp_path: Path) -> None:
     result = run_cli(["fmt", str(path)])
     assert (result.code, result.out) == (1, b"")
     assert result.err == (
-        f"{path}: cannot write: the file is read-only (its mode has no write bit)\n"
+        f"{path}: TS901 cannot write: the file is read-only (its mode has no write bit)\n"
+        "0 files reformatted, 0 already formatted, 1 not formatted\n"
     )
     assert path.read_bytes() == doc
 
@@ -333,3 +351,25 @@ def test_a_closed_stdout_stops_quietly_with_status_1(tmp_path: Path, case: str) 
     finally:
         os.close(write_end)
     assert (done.returncode, done.stderr) == (1, b"")
+
+
+def test_fmt_keeps_crlf_line_endings(tmp_path: Path) -> None:
+    path = tmp_path / "taskspec.yaml"
+    crlf = (b"# owner: platform-eval\n" + VALID_DOC).replace(b"\n", b"\r\n")
+    path.write_bytes(crlf.replace(b"    ", b"  "))
+    check = run_cli(["fmt", "--check", str(path)])
+    assert check == (1, f"would reformat {path}\n".encode(), check.err)
+    assert run_cli(["fmt", str(path)]).code == 0
+    assert path.read_bytes() == crlf  # every line still ends in CRLF, comment kept
+    # The canonical layout with CRLF is formatted: nothing to do.
+    assert run_cli(["fmt", "--check", str(path)]) == (
+        0,
+        b"",
+        "0 files would be reformatted, 1 already formatted\n",
+    )
+    assert run_cli(["fmt", "-"], stdin=crlf) == (0, crlf, "")
+    assert run_cli(["fmt", "--strip-comments", "-"], stdin=crlf) == (
+        0,
+        VALID_DOC.replace(b"\n", b"\r\n"),
+        "",
+    )

@@ -70,7 +70,10 @@ def check_kept(source: bytes | str, want: bytes | str) -> None:
     assert format_document(got) == got, "formatting again changed the result"
     assert taskspec.parse_task_spec(got) == taskspec.parse_task_spec(src)
     stripped = format_document(src, strip_comments=True)
-    assert stripped == taskspec.marshal_yaml(taskspec.parse_task_spec(src))
+    canonical = taskspec.marshal_yaml(taskspec.parse_task_spec(src))
+    # Every comment goes but the yaml-language-server modeline, which opens the result.
+    modeline = re.search(rb"^[ \t]*(# yaml-language-server:[^\n]*)\n", src, re.MULTILINE)
+    assert stripped == (modeline[1] + b"\n" if modeline else b"") + canonical
 
 
 def check_refused(
@@ -886,3 +889,30 @@ def test_positions_are_counted_without_a_table_of_lines(text: str, data: st.Data
     order = data.draw(st.permutations(chars))
     scan = _comments_scan.Scan(text, [], [])
     assert [scan.position(i) for i in order] == [by_table(i) for i in order]
+
+
+# --- what the README says of comments and the modeline ----------------------------
+
+MODELINE = "# yaml-language-server: $schema=../schema/taskspec.v1.schema.json\n"
+
+
+def test_fmt_keeps_every_comment_not_only_the_modeline() -> None:
+    # README, Editor support: fmt keeps the modeline with every other comment.
+    source = MODELINE + "# owner: eval\n" + edit("language: go", "language: go # pinned")
+    assert format_document(source.encode()).decode() == source
+
+
+def test_the_modeline_stays_where_it_is_among_the_comments() -> None:
+    # README: a comment above the modeline stays above it; fmt moves no comment.
+    source = "# owner: eval\n" + MODELINE + BASE
+    assert format_document(source.encode()).decode() == source
+
+
+def test_strip_comments_keeps_the_modeline_on_the_first_line() -> None:
+    # README: --strip-comments drops every comment but the modeline, which opens the file.
+    for source in (
+        MODELINE + "# owner: eval\n" + BASE,
+        "# owner: eval\n" + MODELINE + edit("language: go", "language: go # pinned"),
+    ):
+        assert format_document(source.encode(), strip_comments=True).decode() == MODELINE + BASE
+    assert format_document(("# owner\n" + BASE).encode(), strip_comments=True).decode() == BASE

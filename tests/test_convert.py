@@ -591,7 +591,7 @@ def test_cli_reads_yaml_from_stdin_by_default() -> None:
 def test_cli_stdin_without_from_is_not_json() -> None:
     code, out, err = run_cli(["convert", "--to", "yaml"], stdin=VALID_JSON)
     assert (code, out) == (1, b"")
-    assert err.startswith('-:2:3: taskSpecVersion: unknown field "taskSpecVersion"')
+    assert err.startswith('-:2:3: TS001 taskSpecVersion: unknown field "taskSpecVersion"')
 
 
 def test_cli_from_overrides_the_extension(tmp_path: Path) -> None:
@@ -639,15 +639,19 @@ def test_cli_invalid_input_exits_1_with_path_line_col(files: dict[str, Path]) ->
     assert run_cli(["convert", "--to", "json", str(bad)]) == (
         1,
         b"",
-        f'{bad}:3:11: invalid language "cobol"\n',
+        f'{bad}:3:11: TS103 invalid language "cobol"\n',
     )
     bad_json = files[".json"].with_name("bad.json")
     bad_json.write_bytes(b'{"taskId": "a", "bogus": 1}')
     code, out, err = run_cli(["convert", "--to", "yaml", str(bad_json)])
     assert (code, out) == (1, b"")
-    assert err.startswith(f'{bad_json}: unknown field "bogus"; expected one of:')
+    assert err.startswith(f'{bad_json}: TS001 unknown field "bogus"; expected one of:')
     code, out, err = run_cli(["convert", "--from", "binpb", "--to", "yaml"], stdin=b"\xff")
-    assert (code, out, err) == (1, b"", "-: invalid binary TaskSpec: Wire format was corrupt\n")
+    assert (code, out, err) == (
+        1,
+        b"",
+        "-: TS005 invalid binary TaskSpec: Wire format was corrupt\n",
+    )
 
 
 def test_cli_missing_file_exits_1(tmp_path: Path) -> None:
@@ -655,7 +659,7 @@ def test_cli_missing_file_exits_1(tmp_path: Path) -> None:
     assert run_cli(["convert", "--to", "yaml", str(missing)]) == (
         1,
         b"",
-        f"{missing}: cannot read: No such file or directory\n",
+        f"{missing}: TS901 cannot read: No such file or directory\n",
     )
 
 

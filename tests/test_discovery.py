@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -47,7 +49,7 @@ def test_a_file_named_on_the_command_line_is_checked_whatever_its_name(
     code, out, _ = run(capsys, "validate", "config/settings.yaml", ".venv/pyvenv.cfg")
     assert code == 1
     lines = out.splitlines()
-    assert lines[0].startswith("config/settings.yaml:2:1: invalid YAML: ")
+    assert lines[0].startswith("config/settings.yaml:2:1: TS005 invalid YAML: ")
     assert lines[1].startswith(".venv/pyvenv.cfg:1:1: ")
 
 
@@ -147,7 +149,7 @@ def test_a_file_named_dash_below_dot_is_a_file_not_standard_input(
     assert walked(".", include=["-"], use_config=False) == [os.path.join(os.curdir, "-")]
     code, out, _ = run(capsys, "validate", "--include", "-", ".")
     assert code == 1
-    assert out.startswith("./-:2:1: invalid YAML: ")
+    assert out.startswith("./-:2:1: TS005 invalid YAML: ")
 
 
 def test_a_directory_without_sidecars_warns(
@@ -170,7 +172,9 @@ def test_a_missing_path_is_reported_without_a_position(
     for argv in (["validate"], ["fmt"], ["fmt", "--check"], ["show"], ["convert", "--to", "json"]):
         code, out, err = run(capsys, *argv, "gone/taskspec.yaml")
         assert code == 1, argv
-        assert "gone/taskspec.yaml: cannot read: No such file or directory\n" in out + err, argv
+        assert "gone/taskspec.yaml: TS901 cannot read: No such file or directory\n" in out + err, (
+            argv
+        )
         assert ":1:1:" not in out + err
 
 
@@ -184,3 +188,99 @@ def test_symlinked_directories_are_not_followed_but_named_files_are(
         "linked.taskspec.yaml",
         *(os.path.relpath(p) for p in harness.sidecars),
     ]
+
+
+# -- git's ignore rules and --force-exclude --------------------------------------
+
+
+def _repo(root: Path) -> Path:
+    """A scratch git repository with sidecars that git ignores in each way git can."""
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    for rel in (
+        "keep/taskspec.yaml",
+        "out/run-9/taskspec.yaml",  # ignored by the top .gitignore
+        "sub/build/taskspec.yaml",  # ignored by a nested .gitignore
+        "sub/build-keep/taskspec.yaml",
+        "scratch/taskspec.yaml",  # ignored by .git/info/exclude
+        "logs/wanted.taskspec.yaml",  # re-included with !
+        "logs/other.taskspec.yaml",
+    ):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_bytes(VALID_DOC)
+    (root / ".gitignore").write_text("out/\nlogs/*\n!logs/wanted.taskspec.yaml\n")
+    (root / "sub" / ".gitignore").write_text("build/\n")
+    (root / ".git" / "info" / "exclude").write_text("scratch\n")
+    return root
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_a_walk_leaves_out_what_git_ignores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _repo(tmp_path / "repo")
+    monkeypatch.chdir(root)
+    kept = ["keep/taskspec.yaml", "logs/wanted.taskspec.yaml", "sub/build-keep/taskspec.yaml"]
+    assert walked(".") == kept
+    # What git itself says is ignored is exactly what the walk left out.
+    listed = subprocess.run(
+        ["git", "ls-files", "--others", "--exclude-standard"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert sorted(p for p in listed if p.endswith("taskspec.yaml")) == kept
+    # From a subdirectory, the rules above it still hold.
+    assert walked("sub") == ["sub/build-keep/taskspec.yaml"]
+    # --no-ignore walks everything.
+    code, _, err = run(capsys, "validate", "--no-ignore", ".")
+    assert (code, err.split(" in ")[0]) == (0, "7 valid, 0 invalid,")
+    code, _, err = run(capsys, "validate", ".")
+    assert (code, err.split(" in ")[0]) == (0, "3 valid, 0 invalid,")
+    # Named on the command line, an ignored file is still checked...
+    code, _, err = run(capsys, "validate", "out/run-9/taskspec.yaml")
+    assert err.startswith("1 valid")
+    # ...unless --force-exclude asks for what a walk would check.
+    code, _, err = run(capsys, "validate", "--force-exclude", "out/run-9/taskspec.yaml")
+    assert err.startswith("0 valid, 0 invalid")
+
+
+def test_force_exclude_applies_include_and_exclude_to_named_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.taskspec]\ninclude = ["taskspec.yaml", "*.task.yaml"]\n'
+        'exclude = ["charts/*", "fixtures"]\n'
+    )
+    broken = VALID_DOC.replace(b"task_id:", b"taskid:")
+    for rel in (
+        "charts/eval/templates/taskspec.yaml",  # excluded by a path pattern
+        "tests/fixtures/taskspec.yaml",  # in an excluded directory
+        "node_modules/pkg/taskspec.yaml",  # in a directory always skipped
+        "ci.yaml",  # matches no include pattern
+        "a.taskspec.yaml",  # nor does this, with this include
+        "tasks/gcd.task.yaml",  # included
+    ):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(broken)
+    named = [
+        "charts/eval/templates/taskspec.yaml",
+        "tests/fixtures/taskspec.yaml",
+        "node_modules/pkg/taskspec.yaml",
+        "ci.yaml",
+        "a.taskspec.yaml",
+        "./tasks/gcd.task.yaml",
+        str(tmp_path / "tests" / "fixtures" / "taskspec.yaml"),  # absolute, still excluded
+    ]
+    code, out, _ = run(capsys, "validate", "--force-exclude", *named)
+    assert code == 1
+    assert [line.split(":")[0] for line in out.splitlines()] == ["./tasks/gcd.task.yaml"]
+    # Without it, naming a file is the user's choice: all are checked.
+    code, out, _ = run(capsys, "validate", *named)
+    assert len({line.split(":")[0] for line in out.splitlines()}) == len(named)
+    # fmt takes the flag too.
+    code, out, err = run(capsys, "fmt", "--check", "--force-exclude", *named)
+    assert out == ""
+    assert (
+        err.splitlines()[-1] == "0 files would be reformatted, 0 already formatted, 1 not formatted"
+    )

@@ -604,8 +604,8 @@ def test_fmt_keeps_the_modeline_with_the_other_comments(
     assert main(["fmt", str(path)]) == 0
     assert path.read_bytes() == MODELINE + b"# a note\n" + VALID_DOC
     assert main(["fmt", "--check", str(path)]) == 0
-    # Go's exact bytes, on request: no comment at all, the modeline included.
+    # Go's exact bytes, on request, after the modeline: an editor needs it.
     assert main(["fmt", "--strip-comments", str(path)]) == 0
-    assert path.read_bytes() == VALID_DOC
+    assert path.read_bytes() == MODELINE + VALID_DOC
     assert main(["fmt", "--check", str(ROOT / "examples")]) == 0
     capsys.readouterr()

@@ -27,23 +27,30 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
 
 
-def test_the_hooks_file_declares_both_hooks_for_sidecars_only() -> None:
+def test_the_hooks_take_every_yaml_file_and_let_the_config_decide() -> None:
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert [h["id"] for h in hooks] == ["taskspec-validate", "taskspec-fmt"]
     for hook in hooks:
         assert hook["language"] == "python"
-        files = re.compile(hook["files"])
-        for name in ("taskspec.yaml", "runs/r1/taskspec.yaml", "a/gcd.taskspec.yaml"):
-            assert files.search(name), name
-        for name in ("ci.yaml", "mytaskspec.yaml", "taskspec.yaml.bak", ".taskspec.yaml.tmp"):
-            assert not files.search(name), name
+        assert hook["types"] == ["yaml"]  # broad: [tool.taskspec] picks the sidecars
+        assert "files" not in hook
+        assert hook["entry"].endswith(" --force-exclude")
+        assert hook["require_serial"] is True
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One PRE_COMMIT_HOME for the module: each hook environment is installed once."""
+    return tmp_path_factory.mktemp("pre-commit-home")
 
 
 def _git(repo: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
 
 
-def _try_repo(repo: Path, home: Path) -> subprocess.CompletedProcess[str]:
+def _try_repo(
+    repo: Path, home: Path, *, all_files: bool = True
+) -> subprocess.CompletedProcess[str]:
     env = {
         **os.environ,
         "PRE_COMMIT_HOME": str(home),
@@ -54,7 +61,14 @@ def _try_repo(repo: Path, home: Path) -> subprocess.CompletedProcess[str]:
         "PRE_COMMIT_COLOR": "never",
     }
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "--all-files"],
+        [
+            sys.executable,
+            "-m",
+            "pre_commit",
+            "try-repo",
+            str(ROOT),
+            *(["--all-files"] if all_files else []),
+        ],
         cwd=repo,
         env=env,
         capture_output=True,
@@ -72,7 +86,7 @@ def _status(output: str, name: str) -> str:
     return match[1]
 
 
-def test_pre_commit_runs_both_hooks(tmp_path: Path) -> None:
+def test_pre_commit_runs_both_hooks(tmp_path: Path, home: Path) -> None:
     repo = tmp_path / "harness"
     repo.mkdir()
     _git(repo, "init", "-q")
@@ -83,7 +97,6 @@ def test_pre_commit_runs_both_hooks(tmp_path: Path) -> None:
     (runs / "r1" / "taskspec.yaml").write_bytes(VALID_DOC)
     (repo / "gcd.taskspec.yaml").write_bytes(COMMENTED_DOC)
     _git(repo, "add", "-A")
-    home = tmp_path / "pre-commit-home"
 
     clean = _try_repo(repo, home)
     assert clean.returncode == 0, clean.stdout + clean.stderr
@@ -101,12 +114,63 @@ def test_pre_commit_runs_both_hooks(tmp_path: Path) -> None:
     dirty = _try_repo(repo, home)
     assert dirty.returncode == 1, dirty.stdout + dirty.stderr
     assert _status(dirty.stdout, "taskspec validate") == "Failed"
-    assert (
-        '.agents/eval/runs/r2/taskspec.yaml:3:11: invalid language "golang" (did you mean "go"?)'
-        in dirty.stdout
+    problem = (
+        '.agents/eval/runs/r2/taskspec.yaml:3:11: TS103 invalid language "golang";'
+        ' did you mean "go"?'
     )
+    assert problem in dirty.stdout
     assert _status(dirty.stdout, "taskspec fmt") == "Failed"
     assert "files were modified by this hook" in dirty.stdout
     assert "reformatted gcd.taskspec.yaml" in dirty.stdout
+    # Each problem once: fmt names the invalid file in one line and leaves the rest to validate.
+    assert dirty.stdout.count('invalid language "golang"') == 1
+    assert (
+        ".agents/eval/runs/r2/taskspec.yaml:3:11: TS103 cannot format: the file is invalid"
+        in dirty.stdout
+    )
     # fmt put it back in canonical layout, comments and all.
     assert (repo / "gcd.taskspec.yaml").read_bytes() == COMMENTED_DOC
+
+
+def test_the_hooks_follow_include_and_exclude_of_tool_taskspec(tmp_path: Path, home: Path) -> None:
+    """The new user's monorepo: a Helm template named taskspec.yaml, and *.task.yaml sidecars.
+
+    pre-commit runs on what is staged, as on a commit, and passes every
+    staged YAML file by name; the config decides which are sidecars.
+    """
+    repo = tmp_path / "monorepo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    (repo / "pyproject.toml").write_text(
+        "[tool.taskspec]\n"
+        'include = ["taskspec.yaml", "*.taskspec.yaml", "*.task.yaml"]\n'
+        'exclude = ["charts/*"]\n'
+    )
+    template = repo / "charts" / "eval" / "templates" / "taskspec.yaml"
+    template.parent.mkdir(parents=True)
+    template.write_text("task_id: {{ .Values.taskId }}\nlanguage: {{ .Values.language }}\n")
+    (repo / "deploy.yaml").write_text("kind: Deployment\n")  # a YAML file, not a sidecar
+    (repo / "tasks").mkdir()
+    (repo / "tasks" / "gcd.task.yaml").write_bytes(VALID_DOC)
+    _git(repo, "add", "-A")
+
+    # The Helm template is excluded by the config: the commit goes through.
+    clean = _try_repo(repo, home, all_files=False)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert _status(clean.stdout, "taskspec validate") == "Passed"
+    assert _status(clean.stdout, "taskspec fmt") == "Passed"
+    assert "charts/" not in clean.stdout
+
+    # A broken *.task.yaml, which only the config's include makes a sidecar, is blocked.
+    (repo / "tasks" / "gcd.task.yaml").write_bytes(VALID_DOC.replace(b"task_id:", b"taskid:"))
+    template.write_text("task_id: {{ .Values.other }}\n")
+    _git(repo, "add", "-A")
+    dirty = _try_repo(repo, home, all_files=False)
+    assert dirty.returncode == 1, dirty.stdout + dirty.stderr
+    assert _status(dirty.stdout, "taskspec validate") == "Failed"
+    assert (
+        'tasks/gcd.task.yaml:2:1: TS001 taskid: unknown field "taskid"; did you mean "task_id"?'
+        in dirty.stdout
+    )
+    assert "charts/" not in dirty.stdout
+    assert dirty.stdout.count("unknown field") == 1  # once, from validate

@@ -62,12 +62,13 @@ def expected_lines(root: Path) -> list[str]:
         return run_dir(root, n) / name
 
     return [
-        f'{at(3)}:2:1: taskid: unknown field "taskid"; did you mean "task_id"?',
-        f'{at(5, "extra.taskspec.yaml")}:4:13: invalid difficulty "Hard" (did you mean "hard"?)',
-        f'{at(7)}:3:11: invalid language "golang" (did you mean "go"?)',
-        f'{at(8)}:23:5: verification.testcmd: unknown field "testcmd" in verification;'
+        f'{at(3)}:2:1: TS001 taskid: unknown field "taskid"; did you mean "task_id"?',
+        f'{at(5, "extra.taskspec.yaml")}:4:13: TS103 invalid difficulty "Hard";'
+        ' did you mean "hard"?',
+        f'{at(7)}:3:11: TS103 invalid language "golang"; did you mean "go"?',
+        f'{at(8)}:23:5: TS001 verification.testcmd: unknown field "testcmd" in verification;'
         ' did you mean "test_cmd"?',
-        f"{at(11)}:14:9: prompt is required",
+        f"{at(11)}:14:9: TS101 prompt is required",
     ]
 
 
@@ -143,7 +144,7 @@ def test_output_order_does_not_follow_completion_order(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     make_tree(tmp_path)
-    (run_dir(tmp_path, 0) / "taskspec.yaml").write_bytes(b"bogus: 1\n")
+    (run_dir(tmp_path, 0) / "taskspec.yaml").write_bytes(b"bogus: 1\n" + VALID_DOC)
     monkeypatch.setattr(_cmd_validate, "MIN_FILES_PER_JOB", 1)
     monkeypatch.setattr(_cmd_validate, "MAX_CHUNK", 1)  # one file per chunk
     # Workers are forked, so they see the patched module attributes.
@@ -154,7 +155,7 @@ def test_output_order_does_not_follow_completion_order(
     finished = (tmp_path / "finished.log").read_text().splitlines()
     assert len(finished) == 14  # one chunk per file
     assert finished[-1] == "run-000"  # the first chunk finished last...
-    first = f'{run_dir(tmp_path, 0) / "taskspec.yaml"}:1:1: bogus: unknown field "bogus"'
+    first = f'{run_dir(tmp_path, 0) / "taskspec.yaml"}:1:1: TS001 bogus: unknown field "bogus"'
     assert code == 1
     assert out.splitlines()[0].startswith(first)  # ...and is still reported first
     assert out.splitlines()[1:] == expected_lines(tmp_path)
@@ -174,19 +175,22 @@ def test_json_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     make_tree(tmp_path)
     code, out, err = run(capsys, "--format", "json", str(tmp_path / ".agents"))
     assert code == 1
-    records = [json.loads(line) for line in out.splitlines()]
+    document = json.loads(out)  # one document, problems and summary
+    records = document["problems"]
     assert records[0] == {
         "path": str(run_dir(tmp_path, 3) / "taskspec.yaml"),
         "line": 2,
         "column": 1,
+        "code": "TS001",
         "field_path": "taskid",
-        "message": 'taskid: unknown field "taskid"; did you mean "task_id"?',
+        "message": 'taskid: unknown field "taskid"',  # the hint is apart, as for an enum
         "hint": 'did you mean "task_id"?',
     }
     assert records[2] == {
         "path": str(run_dir(tmp_path, 7) / "taskspec.yaml"),
         "line": 3,
         "column": 11,
+        "code": "TS103",
         "field_path": "language",
         "message": 'invalid language "golang"',  # Go's wording, untouched
         "hint": 'did you mean "go"?',
@@ -195,11 +199,22 @@ def test_json_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         "path": str(run_dir(tmp_path, 11) / "taskspec.yaml"),
         "line": 14,
         "column": 9,
+        "code": "TS101",
         "field_path": "prompt",
         "message": "prompt is required",
     }
     assert len(records) == 5
-    assert summary(err) == (9, 5, 0)  # on stderr, so stdout is only JSON
+    assert document["summary"] == {
+        "files": 14,
+        "valid": 9,
+        "invalid": 5,
+        "unreadable": 0,
+        "problems": 5,
+    }
+    assert summary(err) == (9, 5, 0)  # on stderr too, so a person sees it
+    # jsonl: the same records, one a line, as they are found.
+    code, out, err = run(capsys, "--format", "jsonl", str(tmp_path / ".agents"))
+    assert [json.loads(line) for line in out.splitlines()] == records
 
 
 def test_suggestions_are_hints_and_go_messages_stay_exact() -> None:
@@ -223,12 +238,13 @@ def test_suggestions_are_hints_and_go_messages_stay_exact() -> None:
     assert "expected one of: task_spec_version, task_id," in str(none_info.value)
 
 
-def test_fmt_shows_hints_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_show_shows_hints_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "t.yaml"
     path.write_bytes(VALID_DOC.replace(b"language: go", b"language: py"))
-    assert main(["fmt", str(path)]) == 1
+    assert main(["show", str(path)]) == 1
     assert (
-        capsys.readouterr().err == f'{path}:3:11: invalid language "py" (did you mean "python"?)\n'
+        capsys.readouterr().err
+        == f'{path}:3:11: TS103 invalid language "py"; did you mean "python"?\n'
     )
 
 
@@ -248,8 +264,8 @@ def test_unreadable_file_and_directory_are_reported(
         locked_file.chmod(0o644)
     assert code == 1
     assert out.splitlines() == [
-        f"{locked_file}: cannot read: Permission denied",
-        f"{locked_dir}: cannot read: Permission denied",
+        f"{locked_file}: TS901 cannot read: Permission denied",
+        f"{locked_dir}: TS901 cannot read: Permission denied",
     ]
     assert summary(err) == (1, 0, 2)
 
@@ -277,11 +293,11 @@ def test_entries_that_fail_even_for_root_are_reported_and_not_fatal(
     code, out, err = run(capsys, str(runs))
     assert code == 1
     assert out.splitlines() == [
-        f"{runs / 'a' / 'taskspec.yaml'}: cannot read: No such file or directory",
-        f"{runs / 'b' / 'taskspec.yaml'}: cannot read: Too many levels of symbolic links",
-        f"{runs / 'c' / 'taskspec.yaml'}: cannot read: not a regular file (a FIFO);"
+        f"{runs / 'a' / 'taskspec.yaml'}: TS901 cannot read: No such file or directory",
+        f"{runs / 'b' / 'taskspec.yaml'}: TS901 cannot read: Too many levels of symbolic links",
+        f"{runs / 'c' / 'taskspec.yaml'}: TS901 cannot read: not a regular file (a FIFO);"
         " use - to read standard input",
-        f"{unlistable}: cannot read: Permission denied",
+        f"{unlistable}: TS901 cannot read: Permission denied",
     ]
     assert summary(err) == (1, 0, 4)
 
@@ -298,10 +314,12 @@ def test_a_crash_on_one_file_does_not_stop_the_run(
         return real(data)
 
     (run_dir(tmp_path, 1) / "taskspec.yaml").write_bytes(VALID_DOC.replace(b"task_id:", b"taskid:"))
-    monkeypatch.setattr(_cmd_validate, "parse_task_spec", parse)
+    monkeypatch.setattr(_cmd_validate, "parse_all", parse)
     code, out, err = run(capsys, str(tmp_path))
     assert code == 1
-    assert out == f"{run_dir(tmp_path, 1) / 'taskspec.yaml'}: internal error: RuntimeError: boom\n"
+    assert out == (
+        f"{run_dir(tmp_path, 1) / 'taskspec.yaml'}: TS999 internal error: RuntimeError: boom\n"
+    )
     assert summary(err) == (2, 1, 0)
 
 
@@ -344,7 +362,8 @@ def test_a_pipe_named_on_the_command_line_is_refused_and_dash_reads_stdin() -> N
     )
     assert done.returncode == 1
     assert done.stdout == (
-        b"/dev/stdin: cannot read: not a regular file (a FIFO); use - to read standard input\n"
+        b"/dev/stdin: TS901 cannot read: not a regular file (a FIFO);"
+        b" use - to read standard input\n"
     )
     done = subprocess.run(
         [sys.executable, "-m", "taskspec", "validate", "-", "--stdin-filename", "runs/x.yaml"],
@@ -354,7 +373,7 @@ def test_a_pipe_named_on_the_command_line_is_refused_and_dash_reads_stdin() -> N
         timeout=60,
     )
     assert done.returncode == 1
-    assert done.stdout == b'runs/x.yaml:3:11: invalid language "golang" (did you mean "go"?)\n'
+    assert done.stdout == b'runs/x.yaml:3:11: TS103 invalid language "golang"; did you mean "go"?\n'
 
 
 def cli(root: Path) -> list[str]:
@@ -469,7 +488,7 @@ def test_unlistable_directories_in_a_parallel_run_are_reported_in_place(
     assert (code1, out1, summary(err1)) == (code2, out2, summary(err2))
     assert out2.splitlines() == [
         *expected_lines(tmp_path)[:1],
-        f"{unlistable}: cannot read: Permission denied",
+        f"{unlistable}: TS901 cannot read: Permission denied",
         *expected_lines(tmp_path)[1:],
     ]
     assert summary(err2) == (8, 5, 1)
@@ -498,21 +517,21 @@ _FORGED = "x\nforged.yaml:1:1: all good\x1b[2K.taskspec.yaml"
 
 @pytest.mark.parametrize("fmt", ["text", "json", "github"])
 def test_a_file_name_with_control_characters_stays_on_one_line(tmp_path: Path, fmt: str) -> None:
-    (tmp_path / _FORGED).write_bytes(b"bogus: 1\n")
+    (tmp_path / _FORGED).write_bytes(b"bogus: 1\n" + VALID_DOC)
     result = run_cli(["validate", "--format", fmt, str(tmp_path)])
     assert result.code == 1
     lines = result.out.decode().splitlines()
-    assert len(lines) == 1, lines
+    assert len(lines) == 1 or fmt == "json", lines
     assert "\x1b" not in lines[0]
     if fmt == "json":
-        assert json.loads(lines[0])["path"] == str(tmp_path / _FORGED)
+        assert json.loads(result.out)["problems"][0]["path"] == str(tmp_path / _FORGED)
     elif fmt == "github":
         assert lines[0].startswith(
             f"::error file={tmp_path}/x%0Aforged.yaml%3A1%3A1%3A all good\\x1b[2K.taskspec.yaml,"
         )
     else:
         assert lines[0].startswith(
-            f"{tmp_path}/x\\nforged.yaml:1:1: all good\\x1b[2K.taskspec.yaml:1:1: bogus:"
+            f"{tmp_path}/x\\nforged.yaml:1:1: all good\\x1b[2K.taskspec.yaml:1:1: TS001 bogus:"
         )
 
 
@@ -520,7 +539,9 @@ def test_fmt_lists_a_file_name_with_control_characters_on_one_line(tmp_path: Pat
     path = tmp_path / _FORGED
     path.write_bytes(VALID_DOC.replace(b"language: go", b"language: 'go'"))
     check = run_cli(["fmt", "--check", str(tmp_path)])
-    assert check.out.decode() == f"{tmp_path}/x\\nforged.yaml:1:1: all good\\x1b[2K.taskspec.yaml\n"
+    assert check.out.decode() == (
+        f"would reformat {tmp_path}/x\\nforged.yaml:1:1: all good\\x1b[2K.taskspec.yaml\n"
+    )
     done = run_cli(["fmt", str(tmp_path)])
     assert done.out.decode().count("\n") == 1
 
@@ -529,6 +550,6 @@ def test_json_clips_a_megabyte_field_path_as_the_message_does(tmp_path: Path) ->
     path = tmp_path / "taskspec.yaml"
     path.write_bytes(VALID_DOC + b"? " + b"k" * (1 << 20) + b"\n: 1\n")
     result = run_cli(["validate", "--format", "json", str(path)])
-    record = json.loads(result.out)
+    (record,) = json.loads(result.out)["problems"]
     assert record["field_path"] == "k" * 80 + "... (1048576 characters)"
     assert len(result.out) < 1000

@@ -153,7 +153,7 @@ def test_convert_to_yaml_refuses_200000_signals() -> None:
     result = run_cli(["convert", "--from", "json", "--to", "yaml", "-"], data)
     assert (result.code, result.out) == (1, b"")
     assert result.err == (
-        "-: cannot write: the YAML would have 400,050 nodes, more than the 100,000 a reader"
+        "-: TS006 cannot write: the YAML would have 400,050 nodes, more than the 100,000 a reader"
         " accepts (difficulty_signals has 400,006 of them)\n"
     )
 
@@ -208,7 +208,7 @@ def test_fmt_refuses_what_aliases_expand_past_the_limit(tmp_path: Path, comments
     path.write_bytes(doc)
     result = run_cli(["fmt", str(path)])
     assert (result.code, result.out) == (1, b"")
-    assert result.err.startswith(f"{path}: cannot write: the YAML would be 20,97")
+    assert result.err.startswith(f"{path}: TS006 cannot write: the YAML would be 20,97")
     assert "a reader accepts (verification takes 20,97" in result.err
     _assert_nothing_written(tmp_path, path, doc)
 
@@ -239,7 +239,7 @@ def test_fmt_refuses_output_its_kept_comments_push_past_the_limit(tmp_path: Path
     path.write_bytes(doc)
     result = run_cli(["fmt", str(path)])
     assert (result.code, result.out) == (1, b"")
-    assert result.err.startswith(f"{path}: cannot write: the YAML would be 16,777,26")
+    assert result.err.startswith(f"{path}: TS006 cannot write: the YAML would be 16,777,26")
     _assert_nothing_written(tmp_path, path, doc)
     assert run_cli(["fmt", "--strip-comments", str(path)]).code == 0
 

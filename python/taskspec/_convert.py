@@ -43,6 +43,7 @@ from google.protobuf.unknown_fields import UnknownFieldSet
 
 from taskspec import _validate
 from taskspec._api import marshal_yaml, parse_task_spec
+from taskspec._codes import DUPLICATE_KEY, UNKNOWN_KEY, WRONG_TYPE
 from taskspec._errors import (
     DecodeError,
     TaskSpecError,
@@ -363,6 +364,7 @@ def _check_fields(obj: dict[str, Any], desc: Descriptor, path: str) -> None:
                         f"{path}.{key}" if path else key,
                         f"unknown field {_json_quote(key)}"
                         f"{f' in {path}' if path else ''}; expected one of: {expected}",
+                        code=UNKNOWN_KEY,
                     )
                 ]
             )
@@ -374,6 +376,7 @@ def _check_fields(obj: dict[str, Any], desc: Descriptor, path: str) -> None:
                         field_path,
                         f"field {field_path} is given twice, as {json.dumps(seen[fd.name])} "
                         f"and {json.dumps(key)}",
+                        code=DUPLICATE_KEY,
                     )
                 ]
             )
@@ -391,7 +394,9 @@ def _check_fields(obj: dict[str, Any], desc: Descriptor, path: str) -> None:
                 raise DecodeError(
                     [
                         Violation(
-                            item_path, f"{item_path}: expected an object, got {_json_kind(item)}"
+                            item_path,
+                            f"{item_path}: expected an object, got {_json_kind(item)}",
+                            code=WRONG_TYPE,
                         )
                     ]
                 )

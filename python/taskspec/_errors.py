@@ -14,8 +14,9 @@ to know *where* as much as *what*.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from taskspec._codes import LIMIT, SYNTAX
 from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.v1 import taskspec_pb2
 
@@ -39,7 +40,10 @@ class Violation:
     1-based positions in the YAML source, or 0 when the problem was found
     on an in-memory message that never had a source. ``hint`` is an optional
     suggestion for the reader ("did you mean ..."); it is kept apart from
-    ``message`` so that messages stay exactly Go's wording.
+    ``message`` so that messages stay exactly Go's wording. ``code`` is the
+    kind of problem, a stable code from :data:`taskspec._codes.CODES`
+    (``TS001``: unknown key), or "" when none applies; it takes no part in
+    comparing violations, so that Go's violations and these compare equal.
     """
 
     field_path: str
@@ -47,6 +51,7 @@ class Violation:
     line: int = 0
     column: int = 0
     hint: str = ""
+    code: str = field(default="", compare=False)
 
     def __str__(self) -> str:
         where = f"line {self.line}, column {self.column}: " if self.line else ""
@@ -146,13 +151,13 @@ def require_document(data: object) -> bytes:
         try:
             raw = data.encode("utf-8")
         except UnicodeEncodeError as err:
-            raise DecodeError(
-                f"input is not valid Unicode (lone surrogate at character {err.start})"
-            ) from None
+            message = f"input is not valid Unicode (lone surrogate at character {err.start})"
+            raise DecodeError([Violation("", message, code=SYNTAX)]) from None
     elif isinstance(data, (bytes, bytearray, memoryview)):
         raw = bytes(data)
     else:
         raise DecodeError(f"expected bytes or str, got {type(data).__name__}")
     if len(raw) > MAX_DOCUMENT_BYTES:
-        raise DecodeError(f"document is larger than {MAX_DOCUMENT_BYTES} bytes")
+        message = f"document is larger than {MAX_DOCUMENT_BYTES} bytes"
+        raise DecodeError([Violation("", message, code=LIMIT)])
     return raw

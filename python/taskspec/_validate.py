@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from taskspec import _rules
+from taskspec._codes import RULE_CODES
 from taskspec._errors import TaskSpecError, ValidationError, Violation, require_task_spec
 from taskspec._rules import CURRENT_TASK_SPEC_VERSION
 from taskspec._suggest import suggest
@@ -32,12 +33,14 @@ _NO_TEXT: Final[Mapping[str, str]] = {}
 
 
 #: What reporting a broken rule needs: its path, the enum's spellings when
-#: the field is an enum, and Go's message as a function of the value.
-_Report = tuple[str, _layout.EnumInfo | None, Callable[[Any], str]]
+#: the field is an enum, Go's message as a function of the value, and the
+#: code of the rule's kind of check (:data:`taskspec._codes.RULE_CODES`).
+_Report = tuple[str, _layout.EnumInfo | None, Callable[[Any], str], str]
 
 
 def _compile(rule: _rules.Rule) -> tuple[Callable[[Any], Any], Callable[[Any], object], _Report]:
-    report = (rule.path, _rules.field_info(rule.path).enum, _rules.formatter(rule))
+    code = RULE_CODES[rule.check.value]
+    report = (rule.path, _rules.field_info(rule.path).enum, _rules.formatter(rule), code)
     return _rules.getter(rule), _rules.passes(rule), report
 
 
@@ -72,7 +75,7 @@ def check(
         value = read(spec)
         if passes(value) and not (raw and report[0] in raw):
             continue
-        path, enum, message = report
+        path, enum, message, code = report
         hint = ""
         if enum is not None:
             text = raw.get(path)
@@ -86,7 +89,7 @@ def check(
                 if guess is not None:
                     hint = f"did you mean {go_quote(guess)}?"
         line, column = positions.get(path, _NOWHERE) if positions else _NOWHERE
-        found.append(Violation(path, message(value), line, column, hint))
+        found.append(Violation(path, message(value), line, column, hint, code))
     return found
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from taskspec._codes import LIMIT
 from taskspec._contract import ContractError
 from taskspec._errors import TaskSpecError, Violation
 from taskspec._limits import MAX_DEPTH, MAX_DOCUMENT_BYTES, MAX_NODES
@@ -57,6 +58,7 @@ def check_nodes(spec: taskspec_pb2.TaskSpec) -> None:
                 field,
                 f"cannot write: the YAML would have {count:,} nodes, more than the"
                 f" {MAX_NODES:,} a reader accepts ({field} has {part:,} of them)",
+                code=LIMIT,
             )
         ]
     )
@@ -85,6 +87,7 @@ def check_size(spec: taskspec_pb2.TaskSpec, data: bytes, fmt: str, *, comments: 
                 field,
                 f"cannot write: the {name} would be {len(data):,} bytes, more than the"
                 f" {MAX_DOCUMENT_BYTES:,} a reader accepts{where}",
+                code=LIMIT,
             )
         ]
     )

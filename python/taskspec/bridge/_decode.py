@@ -37,7 +37,8 @@ from typing import Final
 
 from yaml.nodes import MappingNode, ScalarNode
 
-from taskspec._errors import DecodeError
+from taskspec._codes import WRONG_TYPE
+from taskspec._errors import DecodeError, Violation
 from taskspec._limits import MAX_NODES
 from taskspec.bridge._decode_load import (
     check_bounds,
@@ -112,8 +113,14 @@ STRICTER_THAN_GO: Final[Mapping[str, str]] = {
 }
 
 
-def decode(data: bytes | bytearray | memoryview | str) -> Decoded:
-    """Decode one TaskSpec document strictly, without validating it."""
+def decode(data: bytes | bytearray | memoryview | str, *, collect: bool = False) -> Decoded:
+    """Decode one TaskSpec document strictly, without validating it.
+
+    With *collect*, a problem the walk meets (an unknown or duplicate key, a
+    value of the wrong type) goes into the result's ``problems`` and the walk
+    goes on, so that every such problem is found in one run; YAML that
+    cannot be read, or a document past a limit, is still raised.
+    """
     budget = MAX_NODES  # read at each call: tests lower it to reach the bound cheaply
     raw, source = source_of(data)
     check_bounds(raw, budget)
@@ -121,13 +128,15 @@ def decode(data: bytes | bytearray | memoryview | str) -> Decoded:
         check_yaml_version(raw)
     root = compose(raw, source)
     if root is None:
-        raise DecodeError("empty document: expected a TaskSpec mapping")
+        raise DecodeError(
+            [Violation("", "empty document: expected a TaskSpec mapping", code=WRONG_TYPE)]
+        )
     if source.startswith("\ufeff"):
         # libyaml's marks do not count a leading BOM; keep the source in step.
         source = source[1:]
     if "\ufeff" in source:
         check_line_start_boms(raw, source)
-    walker = Walker(source, out := Decoded(), budget)
+    walker = Walker(source, out := Decoded(), budget, collect)
     if type(root) is not MappingNode and not (type(root) is ScalarNode and is_null(root)):
         # A null document ("---", "~") decodes to the zero spec, as in Go, and
         # then fails Validate with Go's message.

@@ -28,6 +28,7 @@ from yaml._yaml import CParser
 from yaml.composer import Composer
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from taskspec._codes import LIMIT, SYNTAX, UNSUPPORTED
 from taskspec._errors import DecodeError, Violation, require_document
 from taskspec._limits import MAX_DEPTH
 from taskspec.bridge._gostr import go_quote
@@ -162,9 +163,9 @@ def position(node: Node) -> tuple[int, int]:
     return mark.line + 1, mark.column + 1
 
 
-def _at(message: str, mark: Any) -> DecodeError:
+def _at(message: str, mark: Any, code: str = SYNTAX) -> DecodeError:
     line, column = mark_position(mark)
-    return DecodeError([Violation("", message, line, column)])
+    return DecodeError([Violation("", message, line, column, code=code)])
 
 
 def source_of(data: bytes | bytearray | memoryview | str) -> tuple[bytes, str]:
@@ -176,7 +177,7 @@ def source_of(data: bytes | bytearray | memoryview | str) -> tuple[bytes, str]:
     """
     raw = require_document(data)
     if raw.startswith(_WIDE_BOMS):
-        raise DecodeError([Violation("", WIDE_ENCODING, 1, 1)])
+        raise DecodeError([Violation("", WIDE_ENCODING, 1, 1, code=SYNTAX)])
     if raw.startswith(_TWO_BOMS):
         raise DecodeError(
             [
@@ -185,6 +186,7 @@ def source_of(data: bytes | bytearray | memoryview | str) -> tuple[bytes, str]:
                     "two byte order marks at the start: yaml.v3 misreads the document; remove one",
                     1,
                     1,
+                    code=UNSUPPORTED,
                 )
             ]
         )
@@ -211,6 +213,7 @@ def _utf8_error(data: bytes, err: UnicodeDecodeError) -> DecodeError:
                 f"input is not valid UTF-8 (byte 0x{data[offset]:02x} at offset {offset})",
                 line,
                 column,
+                code=SYNTAX,
             )
         ]
     )
@@ -238,7 +241,7 @@ def yaml_error(err: yaml.YAMLError, source: str = "") -> DecodeError:
         if err.context == "expected a single document in the stream" or (
             err.problem == "did not find expected <document start>"
         ):
-            return _at(MORE_THAN_ONE_DOCUMENT, mark)
+            return _at(MORE_THAN_ONE_DOCUMENT, mark, UNSUPPORTED)
         start = err.context_mark
         if (
             source
@@ -252,16 +255,53 @@ def yaml_error(err: yaml.YAMLError, source: str = "") -> DecodeError:
                 f"the plain scalar {go_quote(text)} ends in ':' inside [] or {{}}: YAML readers"
                 " disagree on it; quote the string"
             )
-            return _at(message, start)
+            return _at(message, start, UNSUPPORTED)
+        tab = _tab_at(err, mark, source)
+        if tab is not None:
+            line, column = tab
+            return DecodeError([Violation("", TAB, line, column, code=SYNTAX)])
         parts = [p for p in (err.context, err.problem) if p]
         message = "invalid YAML: " + (", ".join(parts) if parts else "syntax error")
         return _at(message, mark)
     if isinstance(err, yaml.reader.ReaderError):
         reason = err.reason
         return DecodeError(
-            [Violation("", f"invalid YAML: {reason} (character #x{err.character:04X})")]
+            [
+                Violation(
+                    "", f"invalid YAML: {reason} (character #x{err.character:04X})", code=SYNTAX
+                )
+            ]
         )
-    return DecodeError([Violation("", f"invalid YAML: {err}")])
+    return DecodeError([Violation("", f"invalid YAML: {err}", code=SYNTAX)])
+
+
+#: A tab where YAML takes only spaces, said as such: libyaml's words for it
+#: ("found character that cannot start any token") do not name the tab.
+TAB: Final = "invalid YAML: a tab character cannot indent YAML; use spaces"
+
+
+def _tab_at(err: yaml.MarkedYAMLError, mark: Any, source: str) -> tuple[int, int] | None:
+    """The 1-based (line, column) of the tab that *err* is about, or None if it is not one.
+
+    libyaml fails on a tab in indentation either at the tab itself ("found
+    character that cannot start any token") or at the start of its line
+    ("found a tab character that violates indentation"). Without the
+    *source* only the second can be told, and the mark is used as it is.
+    """
+    if mark is None:
+        return None
+    problem = err.problem or ""
+    if not source:
+        return mark_position(mark) if "tab character" in problem else None
+    if 0 <= mark.index < len(source) and source[mark.index] == "\t":
+        return mark.line + 1, mark.column + 1
+    if "tab character" not in problem:
+        return None
+    start = source.rfind("\n", 0, mark.index) + 1
+    end = source.find("\n", start)
+    text = source[start : end if end != -1 else len(source)]
+    column = text.find("\t")
+    return (mark.line + 1, column + 1) if column != -1 else mark_position(mark)
 
 
 def check_bounds(data: bytes, budget: int) -> None:
@@ -301,13 +341,13 @@ def check_bounds(data: bytes, budget: int) -> None:
                 depth += 1
                 if depth > MAX_DEPTH:
                     message = f"document is nested deeper than {MAX_DEPTH} levels"
-                    raise _at(message, event.start_mark)
+                    raise _at(message, event.start_mark, LIMIT)
             elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
                 depth -= 1
             elif event is None or kind is yaml.StreamEndEvent or kind is yaml.DocumentEndEvent:
                 return  # later documents are rejected by the composer
             if budget < 0:
-                raise _at(f"document has more than {limit} nodes", event.start_mark)
+                raise _at(f"document has more than {limit} nodes", event.start_mark, LIMIT)
     except yaml.YAMLError as err:
         raise yaml_error(err) from None
     finally:
@@ -335,7 +375,7 @@ def check_yaml_version(data: bytes | str) -> None:
                         f"%YAML {major}.{minor} is not supported: yaml.v3 reads only"
                         " YAML 1.1 documents (%YAML 1.1, or no directive)"
                     )
-                    raise _at(message, event.start_mark)
+                    raise _at(message, event.start_mark, UNSUPPORTED)
                 return
     except yaml.YAMLError as err:
         raise yaml_error(err) from None
@@ -389,6 +429,7 @@ def check_line_start_boms(data: bytes | str, source: str) -> None:
                         " reads it as text; remove it",
                         line,
                         1,
+                        code=UNSUPPORTED,
                     )
                 ]
             )
@@ -419,7 +460,9 @@ def _compose_with(loader_type: type[CParser], data: bytes, source: str) -> Node 
     except yaml.YAMLError as err:
         raise yaml_error(err, source) from None
     except RecursionError:
-        raise DecodeError(f"document is nested deeper than {MAX_DEPTH} levels") from None
+        raise DecodeError(
+            [Violation("", f"document is nested deeper than {MAX_DEPTH} levels", code=LIMIT)]
+        ) from None
     finally:
         loader.dispose()
     return root

@@ -15,6 +15,7 @@ from typing import Final
 
 from yaml.nodes import MappingNode, Node, SequenceNode
 
+from taskspec._codes import UNKNOWN_KEY, WRONG_TYPE
 from taskspec._errors import DecodeError, Violation
 from taskspec._suggest import suggest
 from taskspec.bridge._decode_load import PLAIN, QUOTED, TAG_PREFIX, position
@@ -66,11 +67,15 @@ def join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
-def fail(path: str, message: str, node: Node | None) -> DecodeError:
-    """The error for a problem at *path*, placed at *node* (or nowhere, for None)."""
+def fail(path: str, message: str, node: Node | None, code: str = WRONG_TYPE) -> DecodeError:
+    """The error for a problem at *path*, placed at *node* (or nowhere, for None).
+
+    *code* is the kind of problem (:mod:`taskspec._codes`); most are a value
+    of the wrong type.
+    """
     line, column = position(node) if node is not None else (0, 0)
     where = f"{_shown_path(path)}: " if path else ""
-    return DecodeError([Violation(path, f"{where}{message}", line, column)])
+    return DecodeError([Violation(path, f"{where}{message}", line, column, code=code)])
 
 
 def unknown_field(path: str, key: str, info: MessageInfo, node: Node) -> DecodeError:
@@ -86,10 +91,10 @@ def unknown_field(path: str, key: str, info: MessageInfo, node: Node) -> DecodeE
     if guess is None:
         shown = _shown_path(sub)
         message = f"{shown}: unknown field {q(key)}{where}; expected one of: {info.expected}"
-        return DecodeError([Violation(sub, message, line, column)])
+        return DecodeError([Violation(sub, message, line, column, code=UNKNOWN_KEY)])
     hint = f"did you mean {go_quote(guess)}?"
     message = f"{_shown_path(sub)}: unknown field {q(key)}{where}; {hint}"
-    return DecodeError([Violation(sub, message, line, column, hint)])
+    return DecodeError([Violation(sub, message, line, column, hint, UNKNOWN_KEY)])
 
 
 def describe(node: Node) -> str:

@@ -22,6 +22,7 @@ from typing import Final
 
 from yaml.nodes import Node, ScalarNode
 
+from taskspec._codes import UNSUPPORTED
 from taskspec._limits import INT64_MAX, INT64_MIN
 from taskspec.bridge._decode_load import PLAIN, QUOTED, SCALAR, TAG_PREFIX
 from taskspec.bridge._decode_msg import describe, fail, q, short_tag
@@ -77,7 +78,9 @@ def _check_escapes(node: ScalarNode, path: str, source: str) -> None:
     at = text.find("\\")
     while at != -1:
         if text[at + 1 : at + 2] == "/":
-            raise fail(path, "unknown escape character '\\/' in a double-quoted string", node)
+            raise fail(
+                path, "unknown escape character '\\/' in a double-quoted string", node, UNSUPPORTED
+            )
         at = text.find("\\", at + 2)
 
 
@@ -95,7 +98,7 @@ def string(node: Node, path: str, source: str) -> str:
         return str(node.value)
     if tag == _NULL_TAG and null_text(node.value):
         return ""
-    raise fail(path, f"unsupported tag {q(short_tag(tag))} for a string field", node)
+    raise fail(path, f"unsupported tag {q(short_tag(tag))} for a string field", node, UNSUPPORTED)
 
 
 def integer(node: Node, path: str, source: str) -> int:
@@ -106,7 +109,9 @@ def integer(node: Node, path: str, source: str) -> int:
     value: str = node.value
     if tag == PLAIN:
         if _has_bang_tag(node, source):
-            raise fail(path, f"expected an integer, got the tagged string {q(value)}", node)
+            raise fail(
+                path, f"expected an integer, got the tagged string {q(value)}", node, UNSUPPORTED
+            )
     elif tag in (_INT_TAG, _FLOAT_TAG):
         pass
     elif tag == _NULL_TAG and null_text(value):

@@ -8,6 +8,13 @@ refuses what yaml.v3 would drop silently (null keys, null list items, merge
 keys, duplicate keys). Scalars are read by
 :mod:`taskspec.bridge._decode_scalar`.
 
+By default the walk stops at the first problem, as Go's decoder does. In
+collecting mode (``collect=True``, what ``taskspec validate`` uses) it
+records each problem in :attr:`Decoded.problems` and goes on with the next
+key, list item or map entry, so a file's every unknown key, duplicate key
+and misread value is reported in one run; the entry at fault is left out
+of the spec. A node budget overrun still stops the walk at once.
+
 Aliases are expanded as the walk meets them, so the walk, not the parser,
 holds the last part of the node budget: every node it visits is counted
 against the budget it is given, and a document that expands past it fails
@@ -20,7 +27,8 @@ from typing import Any, Final
 
 from yaml.nodes import Node, ScalarNode
 
-from taskspec._errors import DecodeError
+from taskspec._codes import DUPLICATE_KEY, LIMIT, UNSUPPORTED
+from taskspec._errors import DecodeError, Violation
 from taskspec.bridge._decode_load import MAPPING, PLAIN, SCALAR, SEQUENCE, position
 from taskspec.bridge._decode_msg import clip, describe, fail, join, q, unknown_field
 from taskspec.bridge._decode_scalar import integer, is_null, null_text, string
@@ -56,10 +64,12 @@ _INT_MAP: Final = K_INT_MAP
 class Decoded:
     """A decoded spec plus what validation needs to report in Go's terms."""
 
-    __slots__ = ("positions", "raw_enums", "spec")
+    __slots__ = ("positions", "problems", "raw_enums", "spec")
 
     def __init__(self) -> None:
         self.spec = taskspec_pb2.TaskSpec()
+        #: Every problem the walk met, in document order (collecting mode only).
+        self.problems: list[Violation] = []
         #: Enum text that names no known value, by field path.
         self.raw_enums: dict[str, str] = {}
         #: (line, column) of each field's value, by field path.
@@ -127,22 +137,37 @@ def _second(key: Node, first: Node, value: Node) -> Node:
 class Walker:
     """Walks one composed document into a TaskSpec, within a node budget."""
 
-    __slots__ = ("budget", "limit", "out", "source")
+    __slots__ = ("budget", "collect", "limit", "out", "source")
 
-    def __init__(self, source: str, out: Decoded, budget: int) -> None:
+    def __init__(self, source: str, out: Decoded, budget: int, collect: bool = False) -> None:
         self.source = source
         self.out = out
         self.budget = budget
         self.limit = budget
+        self.collect = collect
+
+    def _keep(self, err: DecodeError) -> None:
+        """Record *err* and go on (collecting mode), or raise it.
+
+        A budget overrun is always raised: past it, the walk must stop.
+        """
+        if not self.collect or self.budget < 0:
+            raise err
+        self.out.problems.extend(err.violations)
 
     def _count(self, node: Node) -> None:
         self.budget -= 1
         if self.budget < 0:
-            raise fail("", f"document expands to more than {self.limit} nodes", node)
+            raise fail("", f"document expands to more than {self.limit} nodes", node, LIMIT)
 
     def document(self, root: Node) -> None:
         """Walk *root*, the document's top node (a mapping, or null), into ``out.spec``."""
-        self.message(root, _ROOT, self.out.spec, "")
+        if self.collect:
+            self.out.positions[""] = position(root)
+        try:
+            self.message(root, _ROOT, self.out.spec, "")
+        except DecodeError as err:
+            self._keep(err)
 
     def message(self, node: Node, plan: _Plan, msg: Any, path: str) -> None:
         if type(node) is not MAPPING:
@@ -158,25 +183,29 @@ class Walker:
         positions = self.out.positions
         for key_node, value_node in pairs:
             self._count(value_node)
-            fd: _Field | None = None
-            if type(key_node) is SCALAR and key_node.tag == PLAIN:
-                # The common case: a plain key that names a field, so is
-                # neither null nor "<<" and needs none of _key's checks.
-                key: str = key_node.value
-                fd = fields.get(key)
-            if fd is None:
-                key, fd = self._key(key_node, plan, path)
-            if key in seen:
-                line = seen[key].start_mark.line + 1
-                raise fail(
-                    join(path, key),
-                    f"duplicate key {q(key)} (first defined at line {line})",
-                    _second(key_node, seen[key], value_node),
-                )
-            seen[key] = key_node
-            sub = join(path, key)
-            positions[sub] = position(value_node)
-            self.field(value_node, fd, msg, sub)
+            try:
+                fd: _Field | None = None
+                if type(key_node) is SCALAR and key_node.tag == PLAIN:
+                    # The common case: a plain key that names a field, so is
+                    # neither null nor "<<" and needs none of _key's checks.
+                    key: str = key_node.value
+                    fd = fields.get(key)
+                if fd is None:
+                    key, fd = self._key(key_node, plan, path)
+                if key in seen:
+                    line = seen[key].start_mark.line + 1
+                    raise fail(
+                        join(path, key),
+                        f"duplicate key {q(key)} (first defined at line {line})",
+                        _second(key_node, seen[key], value_node),
+                        DUPLICATE_KEY,
+                    )
+                seen[key] = key_node
+                sub = join(path, key)
+                positions[sub] = position(value_node)
+                self.field(value_node, fd, msg, sub)
+            except DecodeError as err:
+                self._keep(err)
 
     def _key(self, key_node: Node, plan: _Plan, path: str) -> tuple[str, _Field]:
         """The field a mapping key names, or the error that it names none."""
@@ -186,7 +215,7 @@ class Walker:
             raise self._null_key(path, key_node)
         key = string(key_node, path, self.source) if key_node.tag != PLAIN else key_node.value
         if key == "<<" and key_node.tag == PLAIN:
-            raise fail(path, MERGE_KEY, key_node)
+            raise fail(path, MERGE_KEY, key_node, UNSUPPORTED)
         fd = plan.fields.get(key)
         if fd is None:
             raise unknown_field(path, key, plan.info, key_node)
@@ -200,6 +229,7 @@ class Walker:
             f"null key ({shown}) is not allowed: yaml.v3 skips such an entry silently;"
             " quote the key to mean a string",
             key_node,
+            UNSUPPORTED,
         )
 
     @staticmethod
@@ -210,6 +240,7 @@ class Walker:
                 "null item is not allowed: yaml.v3 drops it from the list silently;"
                 f" write {empty} for an empty item",
                 node,
+                UNSUPPORTED,
             )
 
     def field(self, node: Node, fd: _Field, msg: Any, path: str) -> None:
@@ -245,8 +276,11 @@ class Walker:
                     if not null_text(plain):
                         values.append(plain)  # what string() reads, without making a path
                         continue
-                self._not_null_item(item, f"{path}[{i}]", "''")
-                values.append(string(item, f"{path}[{i}]", self.source))
+                try:
+                    self._not_null_item(item, f"{path}[{i}]", "''")
+                    values.append(string(item, f"{path}[{i}]", self.source))
+                except DecodeError as err:
+                    self._keep(err)
             target.extend(values)
         elif kind is _MESSAGE_LIST:
             assert fd.message is not None
@@ -254,8 +288,11 @@ class Walker:
             target = getattr(msg, name)
             del target[:]
             for i, item in enumerate(items):
-                self._not_null_item(item, f"{path}[{i}]", "{}")
-                self.message(item, fd.message, target.add(), f"{path}[{i}]")
+                try:
+                    self._not_null_item(item, f"{path}[{i}]", "{}")
+                    self.message(item, fd.message, target.add(), f"{path}[{i}]")
+                except DecodeError as err:
+                    self._keep(err)
         elif kind is _INT_MAP:
             self._int_map(node, getattr(msg, name), path)
         else:  # pragma: no cover - _layout rejects other kinds at import
@@ -282,6 +319,7 @@ class Walker:
                     f"'?' in the plain scalar {q(child.value)} inside [] or {{}}: yaml.v3 cannot"
                     " read it; quote the string",
                     child,
+                    UNSUPPORTED,
                 )
 
     def _sequence(self, node: Node, path: str) -> list[Node]:
@@ -289,7 +327,7 @@ class Walker:
             items: list[Node] = node.value
             self.budget -= len(items)
             if self.budget < 0:
-                raise fail(path, f"document expands to more than {self.limit} nodes", node)
+                raise fail(path, f"document expands to more than {self.limit} nodes", node, LIMIT)
             if node.flow_style:
                 self._check_flow_scalars(node, items, path)
             return items
@@ -308,19 +346,26 @@ class Walker:
         seen: dict[str, Node] = {}
         for key_node, value_node in node.value:
             self._count(value_node)
-            if type(key_node) is not SCALAR:
-                raise fail(
-                    path, f"mapping keys must be strings, got {describe(key_node)}", key_node
-                )
-            if key_node.tag == PLAIN and key_node.value == "<<":
-                raise fail(path, MERGE_KEY, key_node)
-            if is_null(key_node):
-                raise self._null_key(path, key_node)
-            key = string(key_node, path, self.source)
-            sub = f"{path}[{go_quote(key)}]"
-            if key in seen:
-                line = seen[key].start_mark.line + 1
-                message = f"duplicate key {q(key)} (first defined at line {line})"
-                raise fail(sub, message, _second(key_node, seen[key], value_node))
-            seen[key] = key_node
-            target[key] = integer(value_node, sub, self.source)
+            try:
+                self._int_entry(key_node, value_node, target, path, seen)
+            except DecodeError as err:
+                self._keep(err)
+
+    def _int_entry(
+        self, key_node: Node, value_node: Node, target: Any, path: str, seen: dict[str, Node]
+    ) -> None:
+        """One entry of a map of integers (difficulty_signals) into *target*."""
+        if type(key_node) is not SCALAR:
+            raise fail(path, f"mapping keys must be strings, got {describe(key_node)}", key_node)
+        if key_node.tag == PLAIN and key_node.value == "<<":
+            raise fail(path, MERGE_KEY, key_node, UNSUPPORTED)
+        if is_null(key_node):
+            raise self._null_key(path, key_node)
+        key = string(key_node, path, self.source)
+        sub = f"{path}[{go_quote(key)}]"
+        if key in seen:
+            line = seen[key].start_mark.line + 1
+            message = f"duplicate key {q(key)} (first defined at line {line})"
+            raise fail(sub, message, _second(key_node, seen[key], value_node), DUPLICATE_KEY)
+        seen[key] = key_node
+        target[key] = integer(value_node, sub, self.source)

@@ -7,9 +7,21 @@ loses what a person wrote. A comment that has no place in the canonical
 layout makes ``fmt`` refuse the file, naming the comment's line, rather than
 drop it; ``--strip-comments`` writes Go's exact bytes instead.
 
+A file keeps its line endings: one whose first line ends in CRLF is written
+with CRLF throughout, and counts as formatted when it is the canonical
+layout with CRLF line endings (YAML reads either the same).
+
 Files are replaced atomically, through symbolic links, keeping their mode
 (see :func:`taskspec._io.atomic_write`); a file already in canonical layout
-is not touched. ``-`` formats standard input to standard output.
+is not touched. Each file changed is named with its verb (``reformatted``,
+``would reformat`` under ``--check``) on stdout, and a summary ("2 files
+reformatted, 5 already formatted") closes the run on stderr. ``-`` formats
+standard input to standard output.
+
+An invalid file is not formatted, and is reported in one line ("cannot
+format: the file is invalid"), at its first problem, with that problem's
+code: ``taskspec validate`` lists every problem, and a pre-commit run that
+has both hooks shows each problem once.
 
 An editor may save a file while ``fmt`` works on it, and its save is newer
 than anything ``fmt`` could write: a file is replaced only if it still holds
@@ -24,6 +36,7 @@ import difflib
 import sys
 from typing import Final
 
+from taskspec._errors import DecodeError, TaskSpecError, ValidationError, Violation
 from taskspec._io import ChangedError, atomic_write, read_snapshot
 from taskspec.cli._discover import ConfigError, Selection, walk
 from taskspec.cli._kit import (
@@ -82,13 +95,37 @@ def _diff(name: str, before: bytes, after: bytes) -> str:
     )
 
 
+#: What fmt says of an invalid file instead of its problems, which validate lists.
+INVALID: Final = "cannot format: the file is invalid (taskspec validate lists its problems)"
+
+
+def _crlf(data: bytes) -> bool:
+    """Whether *data*'s line endings are CRLF: those of its first line, as ruff decides."""
+    end = data.find(b"\n")
+    return end > 0 and data[end - 1 : end] == b"\r"
+
+
+def _files(count: int) -> str:
+    return f"{count} file{'' if count == 1 else 's'}"
+
+
+def summary(changed: int, unchanged: int, failed: int, *, check: bool) -> str:
+    """The closing line: "N files reformatted, M already formatted" (``would be`` for --check)."""
+    verb = "would be reformatted" if check else "reformatted"
+    text = f"{_files(changed)} {verb}, {unchanged} already formatted"
+    if failed:
+        text += f", {failed} not formatted"
+    return text
+
+
 def run(args: argparse.Namespace) -> int:
     # Imported here: only fmt needs the comment machinery.
-    from taskspec.cli._comments import format_document  # noqa: PLC0415
+    from taskspec.cli._comments import CommentError, format_document  # noqa: PLC0415
 
     report = Report(sys.stderr)
     out = sys.stdout
-    changed = 0
+    changed = unchanged = written = 0
+    files = 0  # named files and files found, standard input left out
     try:
         selection = Selection.build(args.include, args.exclude)
     except ConfigError as err:
@@ -102,14 +139,27 @@ def run(args: argparse.Namespace) -> int:
         # An invalid file cannot be rewritten without losing what makes it
         # invalid (an unknown enum string has no proto value), and a comment
         # without a place would be lost: it is reported and left alone.
-        return format_document(data, strip_comments=args.strip_comments)
+        try:
+            formatted = format_document(data, strip_comments=args.strip_comments)
+        except (DecodeError, ValidationError) as err:
+            first = err.violations[0] if err.violations else None
+            if isinstance(err, CommentError) or first is None or not first.code:
+                raise
+            # One line: the problems are validate's to list.
+            shown = Violation(first.field_path, INVALID, first.line, first.column, code=first.code)
+            raise TaskSpecError([shown]) from None
+        return formatted.replace(b"\n", b"\r\n") if _crlf(data) else formatted
 
-    for item in walk(args.paths, selection, on_empty):
+    walked = walk(
+        args.paths, selection, on_empty, force_exclude=args.force_exclude, ignore=not args.no_ignore
+    )
+    for item in walked:
         if isinstance(item, tuple):  # a directory the walk could not list
             path, reason = item
             report.os_error(path, reason)
             continue
         name = display_name(item, args.stdin_filename)
+        files += item != STDIN
         snapshot = None
         if item != STDIN:
             try:
@@ -126,12 +176,13 @@ def run(args: argparse.Namespace) -> int:
             out.flush()
             continue
         if formatted == data:
+            unchanged += item != STDIN
             continue
         changed += 1
         if args.diff:
             out.write(_diff(escape_controls(name), data, formatted))
         elif args.check:
-            print(escape_controls(name), file=out)
+            print(f"would reformat {escape_controls(name)}", file=out)
         if args.check or args.diff:
             continue
         try:
@@ -143,7 +194,15 @@ def run(args: argparse.Namespace) -> int:
             report.os_error(name, err, "write")
             continue
         if replaced:
+            written += 1
             print(f"reformatted {escape_controls(name)}", file=out)
+        else:
+            unchanged += 1
+    if files:
+        out.flush()
+        dry = args.check or args.diff
+        done = changed if dry else written
+        print(summary(done, unchanged, files - done - unchanged, check=dry), file=sys.stderr)
     if report.failed or (args.check and changed):
         return EXIT_INVALID
     return EXIT_OK

@@ -20,8 +20,10 @@ status 130.
 
 Only sidecars are checked below a directory (see :mod:`taskspec.cli._discover`);
 a file named on the command line is always checked, and ``-`` reads
-standard input. Each problem is one line on stdout (``--format``: text,
-json, or GitHub annotations). The progress indicator and the closing
+standard input. Every problem of a file is reported, each on one line of
+stdout with its code (``--format``: text, JSON Lines, or GitHub
+annotations); ``--format json`` holds the lines back and writes one JSON
+document at the end, with the summary in it. The progress indicator and the closing
 summary go to stderr, so stdout stays a clean list of problems for editors,
 CI and scripts. An unreadable file or directory is reported like any other
 problem and the run goes on; the exit status is 1 if anything was not valid.
@@ -44,7 +46,6 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final
 
-from taskspec._api import parse_task_spec
 from taskspec.cli._discover import ConfigError, Selection, walk
 from taskspec.cli._kit import (
     EXIT_INVALID,
@@ -56,7 +57,9 @@ from taskspec.cli._kit import (
     Report,
     add_input_options,
     display_name,
+    json_document,
     os_reason,
+    parse_all,
     read_checked,
     read_input,
     warn_no_sidecars,
@@ -141,7 +144,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--format",
         choices=FORMATS,
         default="text",
-        help="text: path:line:col: message; json: one JSON object per problem per line; "
+        help="text: path:line:col: CODE message; json: one JSON document, every problem "
+        "and a summary; jsonl: one JSON object per problem per line, as found; "
         "github: GitHub Actions annotations",
     )
     add_input_options(p, discovery=True)
@@ -174,7 +178,7 @@ def check_chunk(items: Sequence[Item]) -> ChunkResult:
                 continue
             source = detail  # standard input, read by the parent
         try:
-            checked = read_checked(report, source, name, parse_task_spec)
+            checked = read_checked(report, source, name, parse_all)
         except Exception as err:  # a bug must not cost the report on every other file
             report.internal_error(name, err)
             continue
@@ -349,9 +353,12 @@ def _deal(
             written += 1
 
 
-def _report(results: Iterable[ChunkResult], progress: Progress) -> tuple[int, int, int]:
+def _report(
+    results: Iterable[ChunkResult], progress: Progress, held: list[str] | None = None
+) -> tuple[int, int, int]:
+    """Write each chunk's report as it comes, or keep it in *held* (``--format json``)."""
     valid = invalid = unreadable_count = 0
-    write = sys.stdout.write
+    write = sys.stdout.write if held is None else held.append
     for v, i, u, text in results:
         valid += v
         invalid += i
@@ -359,7 +366,7 @@ def _report(results: Iterable[ChunkResult], progress: Progress) -> tuple[int, in
         if text:
             progress.clear()
             write(text)
-            if progress.enabled:
+            if progress.enabled and held is None:
                 sys.stdout.flush()
         progress.advance(v + i + u)  # every item counts as exactly one of the three
     return valid, invalid, unreadable_count
@@ -373,7 +380,10 @@ def _items(args: argparse.Namespace, progress: Progress) -> Iterator[Item]:
         progress.clear()
         warn_no_sidecars(directory, selection.patterns)
 
-    for item in walk(args.paths, selection, on_empty):
+    walked = walk(
+        args.paths, selection, on_empty, force_exclude=args.force_exclude, ignore=not args.no_ignore
+    )
+    for item in walked:
         if item == STDIN:
             name = display_name(STDIN, args.stdin_filename)
             try:
@@ -403,17 +413,31 @@ def run(args: argparse.Namespace) -> int:
         jobs = max(1, len(head) // MIN_FILES_PER_JOB)
         progress.counting = False
     progress.draw()
+    held: list[str] | None = [] if fmt == "json" else None
     try:
         if jobs == 1:
-            counts = _report(map(check_chunk, _batches(head, walk_items, progress)), progress)
+            chunks = map(check_chunk, _batches(head, walk_items, progress))
+            counts = _report(chunks, progress, held)
         else:
             workers = Workers(jobs, fmt)
             try:
-                counts = _report(_deal(workers, walk_items, head, progress), progress)
+                counts = _report(_deal(workers, walk_items, head, progress), progress, held)
             except BaseException:
                 workers.close(wait=False)
                 raise
             workers.close()
+        if held is not None:
+            valid, invalid, unreadable_count = counts
+            lines = "".join(held)
+            totals = {
+                "files": valid + invalid + unreadable_count,
+                "valid": valid,
+                "invalid": invalid,
+                "unreadable": unreadable_count,
+                "problems": lines.count("\n"),
+            }
+            progress.clear()
+            sys.stdout.write(json_document(lines, totals))
         sys.stdout.flush()
     except WorkerLostError as err:
         progress.clear()

@@ -21,7 +21,8 @@ The work is done in three steps, each in its own module or here:
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, Final
 
 from taskspec._api import marshal_yaml, parse_task_spec
 from taskspec._errors import DecodeError, TaskSpecError
@@ -46,8 +47,11 @@ def format_document(data: bytes, *, strip_comments: bool = False) -> bytes:
     put back: leading comments at the top, trailing ones at the end, a
     comment on a line of its own directly above the key or list item that
     followed it, and an end-of-line comment at the end of its key's line.
-    Without comments, or with *strip_comments*, the result is exactly
-    ``marshal_yaml(spec)``. Formatting the result again gives the same bytes.
+    Without comments the result is exactly ``marshal_yaml(spec)``; with
+    *strip_comments* it is that, after the document's yaml-language-server
+    modeline (``# yaml-language-server: $schema=...``) when it has one, on
+    the first line, since an editor needs it to find the schema. Formatting
+    the result again gives the same bytes.
 
     Raises :class:`CommentError` (a :class:`~taskspec.DecodeError`) naming
     the line and column of every comment that has no place in the canonical
@@ -59,9 +63,11 @@ def format_document(data: bytes, *, strip_comments: bool = False) -> bytes:
     check_nodes(spec)
     canonical = check_size(spec, marshal_yaml(spec), "yaml")
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
-    if strip_comments or b"#" not in raw:
+    if b"#" not in raw:
         return canonical
     text = _source_text(raw)
+    if strip_comments:
+        return _modeline(raw, text) + canonical
     try:
         source = scan_document(raw, text, comments=True)
     except LayoutError as err:  # pragma: no cover - defensive
@@ -78,6 +84,27 @@ def format_document(data: bytes, *, strip_comments: bool = False) -> bytes:
     out = check_size(spec, out, "yaml", comments=len(out) - len(canonical))
     _check(out, spec, [p.text for p in placed], source)
     return out
+
+
+#: The comment editors read a sidecar's schema from (yaml-language-server's modeline).
+_MODELINE: Final = re.compile(r"#[ \t]*yaml-language-server[ \t]*:")
+
+
+def _modeline(raw: bytes, text: str) -> bytes:
+    """The first full-line modeline comment of the document, as a line of its own, or b""."""
+    if b"yaml-language-server" not in raw:
+        return b""
+    try:
+        source = scan_document(raw, text, comments=True)
+    except LayoutError:  # pragma: no cover - defensive
+        return b""
+    for comment in source.comments:
+        if not comment.full_line or comment.header_of != -1:
+            continue
+        for line in comment.text.split("\n"):
+            if _MODELINE.match(line):
+                return line.encode("utf-8") + b"\n"
+    return b""
 
 
 def _check(out: bytes, spec: Any, texts: list[str], source: Scan) -> None:

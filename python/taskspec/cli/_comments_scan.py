@@ -50,6 +50,7 @@ from yaml.tokens import (
     ValueToken,
 )
 
+from taskspec._codes import COMMENT
 from taskspec._errors import DecodeError, Violation
 
 __all__ = [
@@ -166,7 +167,7 @@ class Scan:
     def refusal(self, index: int, message: str, field_path: str = "") -> Violation:
         """A problem with the comment at character *index*, at its 1-based line and column."""
         line, column = self.position(index)
-        return Violation(field_path, message, line + 1, column + 1)
+        return Violation(field_path, message, line + 1, column + 1, code=COMMENT)
 
 
 class LayoutError(Exception):

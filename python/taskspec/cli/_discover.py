@@ -8,8 +8,17 @@ checked: files named ``taskspec.yaml`` or ``*.taskspec.yaml``. Hidden
 directories are walked, because a harness keeps its runs in
 ``.agents/eval/runs/<run-id>/taskspec.yaml``; ``.git``, ``node_modules`` and
 virtualenvs (any directory holding a ``pyvenv.cfg``) are skipped. A file
-named on the command line is always checked, whatever its name: naming it is
-the user's choice.
+named on the command line is checked whatever its name: naming it is the
+user's choice; with ``--force-exclude`` (what the pre-commit hooks pass, as
+ruff's do) it is checked only if a walk would check it (see below).
+
+Inside a git repository, what git ignores is not walked into: the
+``.gitignore`` files of the walked directories and of those above them up
+to the repository's top (each for the paths below it, a deeper one
+overriding, ``!`` re-including), and ``.git/info/exclude``, with git's
+semantics as the ``pathspec`` package implements them. ``--no-ignore``
+walks them too. A path named on the command line is taken even when git
+ignores it, unless ``--force-exclude`` is given.
 
 ``--include GLOB`` replaces the file patterns and ``--exclude GLOB`` adds to
 what is skipped; both can live in ``[tool.taskspec]`` of the nearest
@@ -18,6 +27,16 @@ A pattern without ``/`` matches a file or directory name; a pattern with
 ``/`` matches the path relative to where it was given (the working
 directory for a flag, the ``pyproject.toml``'s directory for the
 configuration). ``*`` matches across ``/`` in both.
+
+``--force-exclude`` applies the selection to the paths named on the command
+line too, so that a tool passing every changed YAML file (pre-commit) gets
+exactly what ``taskspec validate .`` would check: a named file is skipped,
+silently, when its name or path matches no include pattern, when it or a
+directory on its path is excluded (by a pattern, the built-in ``.git`` and
+``node_modules``, or, unless ``--no-ignore``, by git's ignore rules). The
+directories on its path are those below the working directory when it lies
+there, else those of the path as written. A named directory is skipped when
+it or a directory on its path is excluded; ``-`` is always read.
 """
 
 from __future__ import annotations
@@ -194,10 +213,110 @@ def _from_table(table: dict[str, Any], pyproject: str) -> Selection:
     return Selection(globs("include") or default.include, globs("exclude") or (), source=pyproject)
 
 
+#: The file of git's ignore rules in each directory, and the repository's own.
+_GITIGNORE = ".gitignore"
+_INFO_EXCLUDE = os.path.join(".git", "info", "exclude")
+
+#: The ignore rules in force in a directory: (the directory they are relative
+#: to, as an absolute path with a trailing separator; the compiled rules),
+#: outermost first, so the last rule that matches decides, as in git.
+Chain = tuple[tuple[str, Any], ...]
+
+
+def _rules(path: str) -> Any:
+    """The compiled gitignore rules of the file at *path*, or None when it has none."""
+    try:
+        data = read_file(path)
+    except OSError:
+        return None
+    lines = data.decode("utf-8", "replace").splitlines()
+    if not any(line.strip() and not line.startswith("#") for line in lines):
+        return None
+    import pathspec  # noqa: PLC0415 - only a walk that meets a .gitignore pays for it
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def _repository(directory: str) -> str | None:
+    """The top of the git repository holding the absolute *directory*, or None."""
+    while True:
+        if os.path.exists(os.path.join(directory, ".git")):
+            return directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+def _with(chain: Chain, directory: str, name: str = _GITIGNORE) -> Chain:
+    """*chain* and the rules of *directory*'s file *name*, if it has any."""
+    spec = _rules(os.path.join(directory, name))
+    if spec is None:
+        return chain
+    return (*chain, (os.path.join(directory, ""), spec))
+
+
+def _chain(directory: str, memo: dict[str, Chain | None]) -> Chain | None:
+    """The rules in force in the absolute *directory*, from the repository top; None outside one."""
+    if directory in memo:
+        return memo[directory]
+    parent = os.path.dirname(directory)
+    if os.path.exists(os.path.join(directory, ".git")) or parent == directory:
+        top = _repository(directory)
+        found = None if top is None else _with(_with((), top, _INFO_EXCLUDE), top)
+    else:
+        above = _chain(parent, memo)
+        found = None if above is None else _with(above, directory)
+    memo[directory] = found
+    return found
+
+
+def _ignored(chain: Chain, path: str, is_dir: bool) -> bool:
+    """Whether git ignores the absolute *path* under the rules of *chain*."""
+    verdict = None
+    for base, spec in chain:
+        if not path.startswith(base):
+            continue
+        relative = path[len(base) :].replace(os.sep, "/")
+        result = spec.check_file(relative + "/" if is_dir else relative).include
+        if result is not None:
+            verdict = result
+    return bool(verdict)
+
+
+def _skipped(raw: str, selection: Selection, memo: dict[str, Chain | None] | None) -> bool:
+    """``--force-exclude``: whether a walk would leave out the path *raw* named on the command line.
+
+    *memo* caches the ignore rules by directory; None means ``--no-ignore``.
+    """
+    is_dir = os.path.isdir(raw)
+    name = os.path.basename(os.path.normpath(raw))
+    if not is_dir and not selection.included(raw, name):
+        return True
+    absolute = os.path.abspath(raw)
+    if selection.excluded(raw, name) or (
+        memo is not None
+        and _ignored(_chain(os.path.dirname(absolute), memo) or (), absolute, is_dir)
+    ):
+        return True
+    here = os.path.join(os.getcwd(), "")
+    shown = absolute[len(here) :] if absolute.startswith(here) else os.path.normpath(raw)
+    parts = shown.split(os.sep)[:-1]
+    for i, part in enumerate(parts):
+        if not part or part == os.curdir:
+            continue
+        if part in SKIPPED_DIRS or selection.excluded(os.sep.join(parts[: i + 1]) or os.sep, part):
+            return True
+    return False
+
+
 def walk(
     paths: Sequence[str],
     selection: Selection,
     on_empty: Callable[[str], None] | None = None,
+    *,
+    force_exclude: bool = False,
+    ignore: bool = True,
 ) -> Iterator[Item]:
     """Every file to check, in output order, with unlistable directories in place.
 
@@ -208,20 +327,29 @@ def walk(
     code-point order of their names. Symbolic links to files are followed;
     links to directories are not, so a link loop cannot make the walk
     endless. *on_empty* is called with each named directory that held no
-    file to check.
+    file to check. With *ignore*, what git ignores is left out (see the
+    module's documentation), and with *force_exclude* the named paths go
+    through the selection too.
 
     It is a generator so that checking can start while a large tree is
     still being walked. Paths are plain strings: they are cheap to sort,
     join and send to worker processes.
     """
+    memo: dict[str, Chain | None] | None = {} if ignore else None
     for raw in paths:
+        if force_exclude and raw != STDIN and _skipped(raw, selection, memo):
+            continue
         if raw == STDIN or not os.path.isdir(raw):
             yield raw
             continue
         found = 0
-        stack = [raw]
+        root_chain: Chain | None = None
+        if memo is not None:
+            # The rules from above the named directory; its own are read below.
+            root_chain = _chain(os.path.dirname(os.path.abspath(raw)), memo)
+        stack: list[tuple[str, Chain | None]] = [(raw, root_chain)]
         while stack:
-            top = stack.pop()
+            top, chain = stack.pop()
             try:
                 with os.scandir(top) as it:
                     entries = list(it)
@@ -232,7 +360,14 @@ def walk(
                 continue  # a virtualenv: its files are installed packages, not sidecars
             if len(entries) > 1:  # a run directory often holds just its sidecar
                 entries.sort(key=_name)
-            subdirs: list[str] = []
+            at = ""
+            if memo is not None:
+                at = os.path.abspath(top)
+                if chain is None and any(e.name == ".git" for e in entries):
+                    chain = _with((), at, _INFO_EXCLUDE)  # the top of a repository
+                if chain is not None and any(e.name == _GITIGNORE for e in entries):
+                    chain = _with(chain, at)
+            subdirs: list[tuple[str, Chain | None]] = []
             bare = top == os.curdir  # "validate ." reports "a/taskspec.yaml", not "./a/..."
             for entry in entries:
                 # A file named "-" stays "./-": bare, it would name standard input.
@@ -246,9 +381,12 @@ def walk(
                         entry.name not in SKIPPED_DIRS
                         and not entry.is_symlink()
                         and not selection.excluded(path, entry.name)
+                        and not (chain and _ignored(chain, os.path.join(at, entry.name), True))
                     ):
-                        subdirs.append(path)
-                elif selection.included(path, entry.name):
+                        subdirs.append((path, chain))
+                elif selection.included(path, entry.name) and not (
+                    chain and _ignored(chain, os.path.join(at, entry.name), False)
+                ):
                     found += 1
                     yield path
             stack.extend(reversed(subdirs))

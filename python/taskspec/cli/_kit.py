@@ -6,15 +6,23 @@ and non-blocking: the same read as :func:`taskspec.load`, see
 what is wrong (``show``, ``convert``, ``fmt``, ``validate``) do all three
 through :func:`read_checked`. Problems are reported through
 :func:`format_problem`, the one place a location is written, one line each,
-in one of three formats:
+each with its stable code (:mod:`taskspec._codes`), in one of four formats:
 
-- ``text``: the compiler convention ``path:line:col: message``, so editors
-  and terminals jump to the spot; a problem with no position (a file that
-  cannot be read) is ``path: message``, with no invented ``1:1``;
-- ``json``: one JSON object a line, for scripts;
+- ``text``: the compiler convention ``path:line:col: CODE message``, so
+  editors and terminals jump to the spot; a problem with no position (a
+  file that cannot be read) is ``path: CODE message``, with no invented
+  ``1:1``;
+- ``jsonl``: one JSON object a line, for scripts that stream;
+- ``json``: the same objects as one JSON document, with a summary; its
+  lines are written as ``jsonl`` and wrapped by the command at the end
+  (:func:`json_document`);
 - ``github``: GitHub Actions workflow commands
-  (``::error file=...,line=...,col=...::message``), which annotate the
-  pull request's diff.
+  (``::error file=...,line=...,col=...,title=CODE::message``), which
+  annotate the pull request's diff.
+
+A hint ("did you mean ...") reads the same in every format: after the
+message and ``; `` in text and github, in a ``hint`` field of its own in
+JSON, where ``message`` is without it.
 
 A file name may hold a line break or any other control character, and a
 crafted one could forge a line of its own (``x\nother.yaml:1:1: ...``) or
@@ -29,10 +37,24 @@ import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
-from taskspec._errors import TaskSpecError, Violation
+from taskspec._codes import (
+    DUPLICATE_KEY,
+    INTERNAL,
+    NOT_READABLE,
+    RULE_CODES,
+    SYNTAX,
+    UNCHANGED,
+    UNKNOWN_KEY,
+    WRONG_TYPE,
+)
+from taskspec._errors import DecodeError, TaskSpecError, ValidationError, Violation
 from taskspec._io import read_file, read_stream
+from taskspec.bridge._gostr import go_quote
+
+if TYPE_CHECKING:
+    from taskspec.v1.taskspec_pb2 import TaskSpec
 
 __all__ = [
     "EXIT_INVALID",
@@ -46,7 +68,9 @@ __all__ = [
     "display_name",
     "escape_controls",
     "format_problem",
+    "json_document",
     "os_reason",
+    "parse_all",
     "read_checked",
     "read_input",
     "render",
@@ -62,7 +86,7 @@ EXIT_INVALID = 1
 EXIT_USAGE = 2
 
 #: The report formats of --format.
-FORMATS = ("text", "json", "github")
+FORMATS = ("text", "json", "jsonl", "github")
 #: The command-line name of standard input.
 STDIN = "-"
 
@@ -94,6 +118,17 @@ def add_input_options(p: Any, *, discovery: bool) -> None:
             help="file or directory pattern to skip below a directory; repeatable; adds to "
             "[tool.taskspec] exclude and the built-in .git, node_modules and virtualenvs",
         )
+        p.add_argument(
+            "--force-exclude",
+            action="store_true",
+            help="apply include and exclude (and .gitignore) to the paths named on the command "
+            "line too, as a directory walk would: what pre-commit hooks pass",
+        )
+        p.add_argument(
+            "--no-ignore",
+            action="store_true",
+            help="walk into what git ignores too (.gitignore files, .git/info/exclude)",
+        )
 
 
 def display_name(path: str, stdin_filename: str | None) -> str:
@@ -113,12 +148,18 @@ def read_input(path: str) -> bytes:
 def render(v: Violation) -> str:
     """A violation's message followed by its hint, as one line for a person.
 
-    Decode messages are worded here and already carry their hint; validation
-    messages are Go's and cannot, so their hint is appended in parentheses.
+    Decode messages are worded here and already end in their hint
+    (``; did you mean "task_id"?``); validation messages are Go's and
+    cannot, so their hint is appended the same way.
     """
-    if not v.hint or v.hint in v.message:
+    if not v.hint or v.message.endswith(f"; {v.hint}"):
         return v.message
-    return f"{v.message} ({v.hint})"
+    return f"{v.message}; {v.hint}"
+
+
+def bare_message(v: Violation) -> str:
+    """A violation's message without its hint, for formats that give the hint apart."""
+    return v.message.removesuffix(f"; {v.hint}") if v.hint else v.message
 
 
 #: Control characters (C0, DEL, C1) and the Unicode line and paragraph
@@ -153,8 +194,13 @@ def _escape_property(text: str) -> str:
 
 
 def format_problem(fmt: str, path: str, v: Violation) -> str:
-    """One problem as one report line (with its newline) in format *fmt*."""
-    if fmt == "json":
+    """One problem as one report line (with its newline) in format *fmt*.
+
+    ``json`` gives the same line as ``jsonl``: the command wraps the lines
+    into one document (:func:`json_document`).
+    """
+    code = v.code
+    if fmt in ("json", "jsonl"):
         import json  # noqa: PLC0415 - only --format json pays for it
 
         from taskspec.bridge._decode_msg import clip  # noqa: PLC0415
@@ -163,9 +209,10 @@ def format_problem(fmt: str, path: str, v: Violation) -> str:
             "path": path,
             "line": v.line or None,
             "column": v.column or None,
+            "code": code,
             # A key can be a megabyte long; the message quotes it clipped, and so does this.
             "field_path": clip(v.field_path),
-            "message": v.message,
+            "message": bare_message(v),
         }
         if v.hint:
             record["hint"] = v.hint
@@ -174,10 +221,31 @@ def format_problem(fmt: str, path: str, v: Violation) -> str:
         where = f"file={_escape_property(path)}"
         if v.line:
             where += f",line={v.line},col={v.column}"
+        if code:
+            where += f",title={_escape_property(code)}"
         return f"::error {where}::{_escape_data(render(v))}\n"
+    shown = f"{code} {render(v)}" if code else render(v)
     if v.line:
-        return escape_controls(f"{path}:{v.line}:{v.column}: {render(v)}") + "\n"
-    return escape_controls(f"{path}: {render(v)}") + "\n"
+        return escape_controls(f"{path}:{v.line}:{v.column}: {shown}") + "\n"
+    return escape_controls(f"{path}: {shown}") + "\n"
+
+
+def json_document(lines: str, summary: dict[str, int]) -> str:
+    """``--format json``: *lines* (as ``jsonl`` writes them) and *summary* as one document."""
+    import json  # noqa: PLC0415
+
+    problems = ",\n    ".join(lines.splitlines())
+    body = f"[\n    {problems}\n  ]" if problems else "[]"
+    return f'{{\n  "problems": {body},\n  "summary": {json.dumps(summary)}\n}}\n'
+
+
+def _coded(v: Violation, fallback: str) -> Violation:
+    """*v* with a code: its own, or *fallback* for a problem made without one."""
+    if v.code:
+        return v
+    from dataclasses import replace  # noqa: PLC0415 - a rare path
+
+    return replace(v, code=fallback)
 
 
 def os_reason(err: OSError) -> str:
@@ -189,7 +257,7 @@ def unreadable(reason: OSError | str, action: str = "read") -> Violation:
     """The problem of a path that cannot be read (or written): no position, no field."""
     if isinstance(reason, OSError):
         reason = os_reason(reason)
-    return Violation("", f"cannot {action}: {reason}")
+    return Violation("", f"cannot {action}: {reason}", code=NOT_READABLE)
 
 
 class Report:
@@ -216,12 +284,15 @@ class Report:
         """A file that changed while it was being *action* (formatted), and was left alone."""
         self.left_alone += 1
         message = f"changed while being {action}; left alone with the newer content (run again)"
-        self.out.write(format_problem(self.fmt, path, Violation("", message)))
+        self.out.write(format_problem(self.fmt, path, Violation("", message, code=UNCHANGED)))
 
     def error(self, path: str, err: TaskSpecError) -> None:
         """A file whose content is wrong: one line per violation."""
         self.invalid += 1
-        self.out.write("".join(format_problem(self.fmt, path, v) for v in err.violations))
+        fallback = SYNTAX if isinstance(err, DecodeError) else WRONG_TYPE
+        self.out.write(
+            "".join(format_problem(self.fmt, path, _coded(v, fallback)) for v in err.violations)
+        )
 
     def os_error(self, path: str, err: OSError | str, action: str = "read") -> None:
         """A path that cannot be read (or written), with the OS's reason."""
@@ -232,7 +303,7 @@ class Report:
         """A bug met while checking a file, reported like a problem with it."""
         self.invalid += 1
         message = f"internal error: {type(err).__name__}: {err}"
-        self.out.write(format_problem(self.fmt, path, Violation("", message)))
+        self.out.write(format_problem(self.fmt, path, Violation("", message, code=INTERNAL)))
 
 
 def read_checked(
@@ -260,6 +331,90 @@ def read_checked(
     except TaskSpecError as err:
         report.error(name, err)
         return None
+
+
+def parse_all(data: bytes) -> TaskSpec:
+    """:func:`~taskspec.parse_task_spec`, except that a failure lists every problem of the file.
+
+    The library stops at the first decode problem, as Go does; a person
+    running ``validate`` wants them all at once. So a file that fails is
+    decoded again in collecting mode (see :mod:`taskspec.bridge._decode_walk`):
+    every unknown key, duplicate key and value of the wrong type, then every
+    broken rule of what could be read, each at its own line and column, in
+    the order of the file. YAML that cannot be read at all is reported
+    alone, as it was raised. A rule broken only because a value could not be
+    read (``task_id: [a]`` is also a blank ``task_id``) is left out: it says
+    the same thing twice. Valid files, the common case, cost one parse.
+    """
+    from taskspec._api import parse_task_spec  # noqa: PLC0415
+
+    try:
+        return parse_task_spec(data)
+    except TaskSpecError as first:
+        err = first
+    from taskspec import _validate  # noqa: PLC0415
+    from taskspec.bridge._decode import decode  # noqa: PLC0415
+
+    decoded = decode(data, collect=True)  # unreadable YAML raises here, alone
+    problems = list(decoded.problems)
+    unread = tuple(
+        v.field_path
+        for v in problems
+        if v.field_path and v.code not in (UNKNOWN_KEY, DUPLICATE_KEY)
+    )
+    # A misspelt key whose hint names the field already says that field is missing.
+    meant = {m for v in problems if v.code == UNKNOWN_KEY and v.hint for m in (_meant(v),) if m}
+    for v in _validate.check(decoded.spec, decoded.raw_enums, decoded.positions):
+        path = v.field_path
+        if path in meant:
+            continue
+        if not any(path == p or path.startswith((f"{p}.", f"{p}[")) for p in unread):
+            problems.append(_placed(v, decoded.positions))
+    if not problems:  # pragma: no cover - the second read finds what the first did
+        raise err
+    problems.sort(key=_position)
+    if decoded.problems:
+        raise DecodeError(problems)
+    raise ValidationError(problems)
+
+
+def _meant(v: Violation) -> str | None:
+    """The path of the field an unknown key's hint suggests, when the key was misspelt."""
+    from taskspec._suggest import suggest  # noqa: PLC0415
+    from taskspec.bridge import _layout  # noqa: PLC0415
+
+    parent, _, key = v.field_path.rpartition(".")
+    info: _layout.MessageInfo | None = _layout.TASK_SPEC
+    for name in parent.split(".") if parent else ():
+        fi = info.by_name.get(name) if info is not None else None
+        info = fi.message if fi is not None else None  # a list item ("a[0]") is no field
+    guess = suggest(key, info.by_name) if info is not None else None
+    return None if guess is None else f"{parent}.{guess}" if parent else guess
+
+
+def _position(v: Violation) -> tuple[int, int]:
+    return v.line, v.column
+
+
+def _placed(v: Violation, positions: dict[str, tuple[int, int]]) -> Violation:
+    """A broken rule at its value, or for a missing key at the mapping that lacks it.
+
+    The message stays Go's (``invalid language ""``); where Go's wording does
+    not say the key is missing, the hint does (``key "language" is missing``).
+    """
+    path = v.field_path
+    if path in positions:
+        return v
+    from dataclasses import replace  # noqa: PLC0415
+
+    parent, _, name = path.rpartition(".")
+    while parent and parent not in positions:
+        parent, _, name = parent.rpartition(".")
+    line, column = positions.get(parent, (1, 1))
+    hint = v.hint
+    if not hint and v.code not in (RULE_CODES["not blank"], RULE_CODES["not empty"]):
+        hint = f"key {go_quote(name)} is missing" + (f" in {parent}" if parent else "")
+    return replace(v, line=line, column=column, hint=hint)
 
 
 def warn(message: str) -> None:
