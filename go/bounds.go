@@ -373,30 +373,38 @@ func newFirstDocument(data []byte) *firstDocument {
 }
 
 // more reports whether a second document follows the first document,
-// first, and the line it starts on.
-func (f *firstDocument) more(first *yaml.Node) (int, bool) {
+// first, and the line it starts on. When the text after the first document
+// starts no document with a marker and yaml.v3 cannot read it, that is
+// yaml.v3's syntax error, returned as it is: libyaml, which the Python
+// library reads with, fails on such text too, with its own words.
+func (f *firstDocument) more(first *yaml.Node) (int, bool, error) {
 	f.reader.limit = f.reader.at + moreWindow
 	var next yaml.Node
 	err := f.dec.Decode(&next)
 	if errors.Is(err, io.EOF) {
-		return 0, false
+		return 0, false, nil
 	}
-	line := secondDocumentLine(f.data, first)
-	if err != nil && strings.Contains(err.Error(), errCapped.Error()) && line == 0 {
-		// More than the window follows the first document, and none of it
-		// starts a document: a long tail of comments.
-		return 0, false
+	line, marker, found := secondDocumentLine(f.data, first)
+	capped := err != nil && strings.Contains(err.Error(), errCapped.Error())
+	switch {
+	case !found && capped:
+		// Nothing but comments and markers follows on later lines: a long
+		// tail of comments past the window, which starts no document.
+		return 0, false, nil
+	case err == nil || (found && capped) || marker:
+		return line, true, nil
 	}
-	return line, true
+	return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
 }
 
 // secondDocumentLine returns the line on which the document after first
-// starts, as a YAML parser reports it: the first line after first's last
-// node that is a "---" marker, or, after a "..." marker, the first line
-// that is not blank or a comment; failing both, the first line after it
-// that starts with text in the first column, or has any; failing that,
-// first's last line, where text follows it ("{}t").
-func secondDocumentLine(data []byte, first *yaml.Node) int {
+// starts, as a YAML parser reports it, whether a marker starts it, and
+// whether anything does: the first line after first's last node that is a
+// "---" marker, or, after a "..." marker, the first line that is not blank
+// or a comment; failing both, the first line after it that starts with
+// text in the first column, or has any; failing that, first's last line,
+// where text may follow it ("{}t"), with found false.
+func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	last, from := 0, 0
 	visit(first, func(n *yaml.Node) {
 		if n.Line >= last {
@@ -411,7 +419,7 @@ func secondDocumentLine(data []byte, first *yaml.Node) int {
 	for line < from && at < len(data) {
 		i := bytes.IndexByte(data[at:], '\n')
 		if i < 0 {
-			return last // the text ends on the document's last line
+			return last, false, false // the text ends on the document's last line
 		}
 		at += i + 1
 		line++
@@ -427,11 +435,11 @@ func secondDocumentLine(data []byte, first *yaml.Node) int {
 		trimmed := bytes.TrimLeft(text, " \t")
 		switch {
 		case isMarker(text, "---"):
-			return line
+			return line, true, true
 		case isMarker(text, "..."):
 			ended = true
 		case ended && len(trimmed) > 0 && trimmed[0] != '#':
-			return line
+			return line, true, true
 		case ended:
 		default:
 			// The brackets that close the first document's flow collections
@@ -453,11 +461,11 @@ func secondDocumentLine(data []byte, first *yaml.Node) int {
 	}
 	switch {
 	case content > 0:
-		return content
+		return content, false, true
 	case indented > 0:
-		return indented
+		return indented, false, true
 	}
-	return last // on the line where the document ends: "{}t"
+	return last, false, false
 }
 
 // isMarker reports whether line starts with the document marker m, followed

@@ -182,7 +182,9 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 			return nil, err
 		}
 	}
-	if line, more := dec.more(doc); more {
+	if line, more, err := dec.more(doc); err != nil {
+		return nil, err
+	} else if more {
 		return nil, &StrictError{Line: line, Column: min(line, 1), Reason: "more than one YAML document: the Go package reads the first and ignores the rest silently"}
 	}
 	if err := w.lineStartBOM(doc); err != nil {
