@@ -119,7 +119,7 @@ def _edit(path: tuple[str | int, ...], value: Any = ..., *, delete: bool = False
     for step in path[:-1]:
         target = target[step]
     if delete:
-        del target[path[-1]]
+        target.pop(path[-1], None)  # a field FULL leaves out (omitted when empty) stays out
     else:
         target[path[-1]] = value
     return doc

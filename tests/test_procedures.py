@@ -4,7 +4,7 @@ Each test copies the repository into a scratch directory, makes one of the
 three documented changes there (an optional field, a rule of an existing
 kind on a new field, an enum value), editing only
 ``proto/taskspec/v1/taskspec.proto`` and the upstream stand-in
-``tests/conformance/go/eval/``, then runs ``make generate`` and ``make test``
+``tests/conformance/go/eval/``, then runs ``make generate``, ``make vectors`` and ``make test``
 in the copy: buf lint and breaking, the contract check, the drift checks,
 mypy and ruff, the Go library's and the stand-in's tests, and the whole
 Python suite, on the changed schema.
@@ -60,11 +60,12 @@ def optional_field(repo: Path) -> None:
         add_field(
             proto.read_text(),
             "TaskSpec",
-            "string notes = {n} [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
+            "// Free-form notes for reviewers. Optional: omitted from YAML when empty.\n"
+            "  string review_notes = {n} [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
             "    visibility: VISIBILITY_SHOWN\n  }];",
         )
     )
-    _go_field(repo, "TaskSpec", 'Notes string `yaml:"notes,omitempty"`')
+    _go_field(repo, "TaskSpec", 'ReviewNotes string `yaml:"review_notes,omitempty"`')
 
 
 def rule_on_new_field(repo: Path) -> None:
@@ -73,7 +74,9 @@ def rule_on_new_field(repo: Path) -> None:
         add_field(
             proto.read_text(),
             "Verification",
-            "int64 max_attempts = {n} [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
+            "// How often the harness may run the tests. Must not be negative; 0\n"
+            "  // means once, and is omitted from YAML.\n"
+            "  int64 max_attempts = {n} [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
             "    visibility: VISIBILITY_HIDDEN\n    rule: {\n      check: CHECK_AT_LEAST\n"
             "      bound: 0\n"
             '      message: "verification.max_attempts must be non-negative, got %d"\n'
@@ -155,6 +158,7 @@ def test_the_documented_change_needs_only_the_proto_and_the_stand_in(
     _run(["gofmt", "-w", str(repo / STANDIN)], repo, env)  # as an editor would on save
     make = ["make", "-o", ".venv/.stamp", "--no-print-directory"]
     _run([*make, "generate"], repo, env)
+    _run([*make, "vectors"], repo, env)
     _run([*git, "add", "-A"], repo, env)
     _run([*git, "commit", "-qm", "the change"], repo, env)
     _run([*make, "test"], repo, env)

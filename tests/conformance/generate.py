@@ -31,12 +31,15 @@ runs this)::
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import random
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
+from taskspec.bridge._layout import TASK_SPEC, Kind, MessageInfo
 from tests.conformance import handwritten
 from tests.conformance.gobridge import GoConsumer, GoResult
 from tests.conformance.paths import CLASSES, DEFAULT_BINARY, VECTORS_DIR
@@ -85,7 +88,40 @@ def _marshal_all(go: GoConsumer, specs: Sequence[Spec]) -> list[GoResult]:
 
 
 def _normalized(spec: Spec) -> str:
-    return json.dumps(spec, sort_keys=True)
+    return json.dumps(_complete(spec, TASK_SPEC), sort_keys=True)
+
+
+_ZERO_VALUES: dict[Kind, Any] = {
+    Kind.STRING: "",
+    Kind.ENUM: "",
+    Kind.INT: 0,
+    Kind.STRING_LIST: [],
+    Kind.MESSAGE_LIST: [],
+    Kind.INT_MAP: {},
+}
+
+
+def _complete(spec: Spec, info: MessageInfo) -> Spec:
+    """*spec* with every field of *info* the SPEC object leaves out at its zero value.
+
+    The Go consumer writes every key; a spec built here names only those it
+    sets, so both are completed from the descriptors before they are compared.
+    """
+    out = dict(spec)
+    for fi in info.fields:
+        value = out.get(fi.name)
+        if fi.kind is Kind.MESSAGE:
+            assert fi.message is not None
+            if value is None and fi.pointer:
+                out[fi.name] = None
+            else:
+                out[fi.name] = _complete(value or {}, fi.message)
+        elif fi.kind is Kind.MESSAGE_LIST:
+            assert fi.message is not None
+            out[fi.name] = [_complete(item, fi.message) for item in value or []]
+        elif fi.name not in out:
+            out[fi.name] = copy.deepcopy(_ZERO_VALUES[fi.kind])
+    return out
 
 
 def _canonical_and_bugs(go: GoConsumer, rng: random.Random) -> tuple[list[Spec], list[Spec]]:
