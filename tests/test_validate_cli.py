@@ -553,3 +553,37 @@ def test_json_clips_a_megabyte_field_path_as_the_message_does(tmp_path: Path) ->
     (record,) = json.loads(result.out)["problems"]
     assert record["field_path"] == "k" * 80 + "... (1048576 characters)"
     assert len(result.out) < 1000
+
+
+# -- artifact paths that leave the workspace ---------------------------------------
+
+ESCAPING_DOC = VALID_DOC.replace(b"path: mathx/gcd.go", b"path: ../../etc/passwd")
+ESCAPING_MESSAGE = (
+    'TS301 warning: artifact path "../../etc/passwd" is not allowed:'
+    " the path climbs out of the workspace with .."
+)
+
+
+def test_an_escaping_artifact_path_is_a_warning_and_the_file_stays_valid(tmp_path: Path) -> None:
+    assert ESCAPING_DOC != VALID_DOC
+    (tmp_path / "taskspec.yaml").write_bytes(ESCAPING_DOC)
+    res = run_cli(["validate", str(tmp_path)])
+    assert res.code == 0, res
+    assert res.out.decode() == f"{tmp_path / 'taskspec.yaml'}: {ESCAPING_MESSAGE}\n"
+    res = run_cli(["validate", "--format", "github", str(tmp_path)])
+    assert res.out.decode().startswith("::warning file=") and ",title=TS301::" in res.out.decode()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_strict_paths_makes_an_escaping_path_a_problem(tmp_path: Path, jobs: str) -> None:
+    # Enough files for workers when jobs is 2 (the setting must reach them).
+    for i in range(2 * _cmd_validate.MIN_FILES_PER_JOB):
+        doc = ESCAPING_DOC if i % 2 else VALID_DOC
+        (tmp_path / f"{i:03d}.taskspec.yaml").write_bytes(doc)
+    res = run_cli(["validate", "--strict-paths", "-j", jobs, str(tmp_path)])
+    assert res.code == 1, res
+    lines = res.out.decode().splitlines()
+    assert len(lines) == _cmd_validate.MIN_FILES_PER_JOB
+    assert all(line.endswith(ESCAPING_MESSAGE.replace(" warning:", "")) for line in lines)
+    n = _cmd_validate.MIN_FILES_PER_JOB
+    assert f"{n} valid, {n} invalid" in res.err

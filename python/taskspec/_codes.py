@@ -7,8 +7,8 @@ given, keeps its meaning; a new kind of problem gets a new code.
 
 ``TS0xx`` are problems with the YAML document itself (the decoder's),
 ``TS1xx`` broken contract rules (``Validate``'s, one code per kind of
-check), ``TS2xx`` what ``taskspec fmt`` refuses, and ``TS9xx`` problems
-with the file rather than its content.
+check), ``TS2xx`` what ``taskspec fmt`` refuses, ``TS3xx`` warnings about a
+valid spec, and ``TS9xx`` problems with the file rather than its content.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Final
 
 __all__ = [
+    "ARTIFACT_PATH",
     "CODES",
     "COMMENT",
     "DUPLICATE_KEY",
@@ -39,6 +40,7 @@ UNSUPPORTED: Final = "TS004"
 SYNTAX: Final = "TS005"
 LIMIT: Final = "TS006"
 COMMENT: Final = "TS201"
+ARTIFACT_PATH: Final = "TS301"
 NOT_READABLE: Final = "TS901"
 UNCHANGED: Final = "TS902"
 INTERNAL: Final = "TS999"
@@ -72,6 +74,8 @@ CODES: Final[Mapping[str, str]] = MappingProxyType(
         "TS104": "integer below its minimum",
         "TS105": "integer other than the one value allowed",
         COMMENT: "comment that has no place in the canonical layout (fmt)",
+        ARTIFACT_PATH: "solution artifact path that would lead out of the workspace "
+        "(validate: a warning, a problem with --strict-paths)",
         NOT_READABLE: "file or directory that cannot be read or written",
         UNCHANGED: "file that changed while being formatted, left alone",
         INTERNAL: "internal error: a bug in taskspec",

@@ -46,6 +46,10 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final
 
+from taskspec._artifacts import local_path_problem
+from taskspec._codes import ARTIFACT_PATH
+from taskspec._errors import Violation
+from taskspec.bridge._gostr import go_quote
 from taskspec.cli._discover import ConfigError, Selection, walk
 from taskspec.cli._kit import (
     EXIT_INVALID,
@@ -57,6 +61,7 @@ from taskspec.cli._kit import (
     Report,
     add_input_options,
     display_name,
+    format_problem,
     json_document,
     os_reason,
     parse_all,
@@ -97,6 +102,7 @@ WALK_STEP = 64
 # Set once per process by _configure (in each worker when it starts), so the
 # hot loop reads globals instead of arguments.
 _format = "text"
+_strict_paths = False
 
 
 class WorkerLostError(Exception):
@@ -148,13 +154,47 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "and a summary; jsonl: one JSON object per problem per line, as found; "
         "github: GitHub Actions annotations",
     )
+    p.add_argument(
+        "--strict-paths",
+        action="store_true",
+        help="count a solution artifact path that would lead out of the workspace "
+        "(absolute, .., a NUL byte) as a problem, not a warning (code TS301)",
+    )
     add_input_options(p, discovery=True)
     p.add_argument("paths", nargs="+", metavar="PATH")
 
 
-def _configure(fmt: str) -> None:
-    global _format  # noqa: PLW0603 - a per-process setting of the hot loop
+def _configure(fmt: str, strict_paths: bool = False) -> None:
+    global _format, _strict_paths  # noqa: PLW0603 - per-process settings of the hot loop
     _format = fmt
+    _strict_paths = strict_paths
+
+
+def _check_paths(report: Report, name: str, spec: Any) -> bool:
+    """Report the artifact paths of a valid *spec* that leave its workspace; True if none.
+
+    The Go package accepts any string there, so the parser must too, but a
+    harness that joins such a path to its workspace can be led outside it
+    (see :func:`taskspec.artifact_path`). Without --strict-paths that is a
+    warning and the file stays valid.
+    """
+    clean = True
+    for i, artifact in enumerate(spec.solution_artifacts):
+        problem = local_path_problem(artifact.path)
+        if not problem:
+            continue
+        clean = False
+        v = Violation(
+            f"solution_artifacts[{i}].path",
+            f"artifact path {go_quote(artifact.path)} is not allowed: {problem}",
+            code=ARTIFACT_PATH,
+        )
+        if _strict_paths:
+            report.invalid += 1
+            report.out.write(format_problem(report.fmt, name, v))
+        else:
+            report.warning(name, v)
+    return clean or not _strict_paths
 
 
 def check_chunk(items: Sequence[Item]) -> ChunkResult:
@@ -182,7 +222,7 @@ def check_chunk(items: Sequence[Item]) -> ChunkResult:
         except Exception as err:  # a bug must not cost the report on every other file
             report.internal_error(name, err)
             continue
-        if checked is not None:
+        if checked is not None and _check_paths(report, name, checked[1]):
             valid += 1
     return valid, report.invalid, report.unreadable, out.getvalue()
 
@@ -219,7 +259,7 @@ def _context() -> Any:
     return multiprocessing.get_context()
 
 
-def _serve(conn: Any, fmt: str) -> None:
+def _serve(conn: Any, fmt: str, strict_paths: bool) -> None:
     """A worker's life: take a chunk, check it, send its result back; None ends it.
 
     A chunk is one string of NUL-separated paths (no path holds a NUL), or a
@@ -228,7 +268,7 @@ def _serve(conn: Any, fmt: str) -> None:
     """
     # Ctrl-C is the parent's to handle; it stops the workers itself.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _configure(fmt)
+    _configure(fmt, strict_paths)
     while (chunk := conn.recv()) is not None:
         conn.send(check_chunk(chunk.split("\0") if isinstance(chunk, str) else chunk))
 
@@ -254,7 +294,7 @@ class Workers:
         try:
             for _ in range(jobs):
                 ours, theirs = ctx.Pipe()
-                proc = ctx.Process(target=_serve, args=(theirs, fmt), daemon=True)
+                proc = ctx.Process(target=_serve, args=(theirs, fmt, _strict_paths), daemon=True)
                 proc.start()
                 theirs.close()  # so that a worker's end of its pipe dies with it
                 self.conns.append(ours)
@@ -398,7 +438,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     jobs: int = args.jobs or _default_jobs()
     fmt: str = args.format
-    _configure(fmt)
+    _configure(fmt, args.strict_paths)
     progress = Progress("validating", sys.stderr)
     try:
         walk_items = _items(args, progress)

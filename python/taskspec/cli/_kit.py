@@ -193,11 +193,13 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def format_problem(fmt: str, path: str, v: Violation) -> str:
+def format_problem(fmt: str, path: str, v: Violation, level: str = "error") -> str:
     """One problem as one report line (with its newline) in format *fmt*.
 
     ``json`` gives the same line as ``jsonl``: the command wraps the lines
-    into one document (:func:`json_document`).
+    into one document (:func:`json_document`). A *level* of ``warning``
+    marks a line about a file that is still valid: ``warning:`` before the
+    message, a ``level`` in JSON, a ``::warning`` annotation.
     """
     code = v.code
     if fmt in ("json", "jsonl"):
@@ -216,6 +218,8 @@ def format_problem(fmt: str, path: str, v: Violation) -> str:
         }
         if v.hint:
             record["hint"] = v.hint
+        if level != "error":
+            record["level"] = level
         return json.dumps(record) + "\n"
     if fmt == "github":
         where = f"file={_escape_property(path)}"
@@ -223,8 +227,9 @@ def format_problem(fmt: str, path: str, v: Violation) -> str:
             where += f",line={v.line},col={v.column}"
         if code:
             where += f",title={_escape_property(code)}"
-        return f"::error {where}::{_escape_data(render(v))}\n"
-    shown = f"{code} {render(v)}" if code else render(v)
+        return f"::{level} {where}::{_escape_data(render(v))}\n"
+    shown = render(v) if level == "error" else f"{level}: {render(v)}"
+    shown = f"{code} {shown}" if code else shown
     if v.line:
         return escape_controls(f"{path}:{v.line}:{v.column}: {shown}") + "\n"
     return escape_controls(f"{path}: {shown}") + "\n"
@@ -298,6 +303,10 @@ class Report:
         """A path that cannot be read (or written), with the OS's reason."""
         self.unreadable += 1
         self.out.write(format_problem(self.fmt, path, unreadable(err, action)))
+
+    def warning(self, path: str, v: Violation) -> None:
+        """A valid file with something a careful reader should look at: it stays valid."""
+        self.out.write(format_problem(self.fmt, path, v, level="warning"))
 
     def internal_error(self, path: str, err: Exception) -> None:
         """A bug met while checking a file, reported like a problem with it."""
