@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from taskspec._errors import TaskSpecError, Violation
 from taskspec.bridge._gostr import go_quote
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["artifact_path", "is_local_path", "local_path_problem"]
 
@@ -68,6 +70,10 @@ def artifact_path(workspace: str | os.PathLike[str], path: str) -> Path:
     workspace that points out of it is refused too. The file need not
     exist.
     """
+    # Imported here so that `taskspec validate`, which uses only
+    # local_path_problem, does not pay for pathlib.
+    from pathlib import Path  # noqa: PLC0415
+
     problem = local_path_problem(path)
     root = Path(workspace)
     if not problem:
