@@ -16,11 +16,17 @@ and a careful one (``yaml.load`` with libyaml's ``CSafeLoader`` and checks
 of the whole TaskSpec shape; ``CSafeDumper`` to write). Neither is strict or
 byte-compatible with Go; they are speed references.
 
+The size sweep (``scripts/bench_sweep.py``): the example sidecar with a
+prose prompt of growing length, 0.5 KiB to 64 KiB, each document timed
+alone, for Go, the Go library, the pure build and the compiled build;
+printed as ratios against Go's ``ParseTaskSpec`` and ``MarshalYAML``.
+
 Also in the same rounds: one-file ``taskspec validate`` against
 ``python -c pass`` (interpreter start-up), and, once, the peak RSS of a
 child process parsing a document of 16 MiB. Printed: microseconds per
 document and the ratios the project's targets are stated in, with the
-targets beside them (never asserted). ``--json`` also writes the figures for
+targets beside them (never asserted), and the targets table of the
+project's performance goals, each row PASS or MISS. ``--json`` also writes the figures for
 ``scripts/plot_bench.py``.
 
 Run it with ``make bench``.
@@ -30,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import re
@@ -43,8 +50,9 @@ from pathlib import Path
 from typing import Any
 
 import taskspec
-from scripts.bench_compiled import compiled_round
+from scripts.bench_compiled import COMPILED_PYTHON, compiled_round
 from scripts.bench_peers import careful_dump, careful_parse, naive_dump, naive_parse, plain
+from scripts.bench_sweep import sweep_documents
 from taskspec import TaskSpec, _validate
 from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.bridge import _decode
@@ -53,16 +61,23 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "conformance" / "vectors" / "canonical"
 CONFORM = ROOT / ".bin" / "taskspec-conform"
 
+#: What the Go consumer's bench command measures on each document of the size sweep.
+GO_SWEEP_KEYS = ("parse", "marshal", "lib_parse", "lib_marshal")
 #: What the Go consumer's bench command measures.
 #: lib_* is the taskspec Go library (module go/) on the generated message.
 GO_KEYS = ("parse", "marshal", "wire_parse", "wire_marshal", "lib_parse", "lib_marshal")
 
 #: Targets, printed beside the ratios, never asserted.
-TARGET_PARSE = 0.5  # parse_task_spec / Go, canonical documents
-TARGET_MARSHAL = 0.5  # marshal_yaml / Go
-TARGET_GENERAL = 1.0  # parse_task_spec / Go, hand-edited documents
+TARGET_PARSE_SMALL = 0.3  # compiled parse_task_spec / Go, documents of 0.5 to 2 KiB
+TARGET_PARSE = 0.5  # compiled parse_task_spec / Go, every size and the canonical vectors
+TARGET_MARSHAL = 0.3  # compiled marshal_yaml / Go, every size
+TARGET_PURE_PARSE = 1.0  # pure parse_task_spec / Go, every size
+TARGET_GENERAL = 1.0  # compiled parse_task_spec / Go, hand-edited documents
 TARGET_VALIDATE = 4.0  # one-file `taskspec validate` / `python -c pass`
+TARGET_GO_LIBRARY = 1.1  # Go library ParseYAML / Go ParseTaskSpec, every size
 TARGET_PEAK = 8.0  # peak RSS parsing a 16 MiB document / its size
+#: The largest document of the size sweep that the small-document target covers.
+SMALL_DOCUMENT = 2048
 
 
 def each(fn: Callable[[Any], object], items: Sequence[Any]) -> Callable[[], object]:
@@ -103,6 +118,31 @@ def go_round(files: Sequence[Path], min_time: float, ops: str) -> dict[str, floa
     ).stdout
     res = json.loads(out)
     return {k: float(res[f"{k}_ns_per_doc"]) / 1000 for k in ops.split(",")}
+
+
+def go_sweep_round(files: Sequence[Path], min_time: float) -> dict[str, list[float]]:
+    """One round of the Go consumer's timings of each file alone, in µs: a list per op."""
+    out = subprocess.run(
+        [
+            str(CONFORM),
+            "bench",
+            "-each",
+            "-min-time",
+            f"{min_time}s",
+            "-ops",
+            ",".join(GO_SWEEP_KEYS),
+            *map(str, files),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    res = json.loads(out)
+    return {k: [float(r[f"{k}_ns_per_doc"]) / 1000 for r in res] for k in GO_SWEEP_KEYS}
+
+
+def _best(old: list[float], new: list[float]) -> list[float]:
+    return [min(a, b) for a, b in zip(old, new, strict=True)]
 
 
 # -- hand-edited documents ---------------------------------------------------
@@ -151,10 +191,10 @@ def hand_edited(doc: bytes, spec: TaskSpec) -> bytes | None:
 # -- start-up and memory ------------------------------------------------------
 
 
-def taskspec_command() -> list[str]:
-    """The installed ``taskspec`` script next to this interpreter, else ``python -m taskspec``."""
-    script = shutil.which("taskspec", path=os.path.dirname(sys.executable))
-    return [script] if script else [sys.executable, "-m", "taskspec"]
+def taskspec_command(python: str = sys.executable) -> list[str]:
+    """The installed ``taskspec`` script next to *python*, else ``python -m taskspec``."""
+    script = shutil.which("taskspec", path=os.path.dirname(python))
+    return [script] if script else [python, "-m", "taskspec"]
 
 
 def timed_run(argv: Sequence[str], env: dict[str, str]) -> float:
@@ -218,6 +258,87 @@ def peak_rss(path: Path, env: dict[str, str], runs: int = 3) -> tuple[int, int, 
     return best
 
 
+def print_sweep(
+    sizes: Sequence[int],
+    go: dict[str, list[float]],
+    pure: dict[str, list[float]],
+    compiled: dict[str, list[float]],
+    have_compiled: bool,
+) -> dict[str, list[float]]:
+    """Print the size sweep as ratios against Go; return the ratios, a list per contender."""
+    ratios = {
+        "pure_parse": [p / g for p, g in zip(pure["parse"], go["parse"], strict=True)],
+        "compiled_parse": [c / g for c, g in zip(compiled["parse"], go["parse"], strict=True)],
+        "lib_parse": [c / g for c, g in zip(go["lib_parse"], go["parse"], strict=True)],
+        "pure_marshal": [p / g for p, g in zip(pure["marshal"], go["marshal"], strict=True)],
+        "compiled_marshal": [
+            c / g for c, g in zip(compiled["marshal"], go["marshal"], strict=True)
+        ],
+        "lib_marshal": [c / g for c, g in zip(go["lib_marshal"], go["marshal"], strict=True)],
+    }
+    print("size sweep (the example sidecar, a prose prompt of growing length), against Go:")
+    head = (
+        f"{'bytes':>6}  {'Go parse':>9}  {'pure':>6}  {'compiled':>8}  {'Go lib':>6}"
+        f"  {'Go marshal':>10}  {'pure':>6}  {'compiled':>8}  {'Go lib':>6}"
+    )
+    print(head)
+    for i, size in enumerate(sizes):
+        compiled_parse = f"{ratios['compiled_parse'][i]:7.2f}x" if have_compiled else "       -"
+        compiled_marshal = f"{ratios['compiled_marshal'][i]:7.2f}x" if have_compiled else "       -"
+        print(
+            f"{size:>6}  {go['parse'][i]:6.1f} µs  {ratios['pure_parse'][i]:5.2f}x"
+            f"  {compiled_parse}  {ratios['lib_parse'][i]:5.2f}x"
+            f"  {go['marshal'][i]:7.1f} µs  {ratios['pure_marshal'][i]:5.2f}x"
+            f"  {compiled_marshal}  {ratios['lib_marshal'][i]:5.2f}x"
+        )
+    return ratios
+
+
+def print_targets(
+    sizes: Sequence[int], sweep: dict[str, list[float]], corpus: dict[str, float]
+) -> None:
+    """The project's performance targets, each with the worst ratio it covers, PASS or MISS.
+
+    *sweep* holds the size sweep's ratios (:func:`print_sweep`), *corpus*
+    the ratios on the canonical and hand-edited vectors and the start-up.
+    """
+    pairs = zip(sweep["compiled_parse"], sizes, strict=True)
+    small = [ratio for ratio, size in pairs if size <= SMALL_DOCUMENT]
+    rows = [
+        ("compiled parse, 0.5 to 2 KiB", max(small), TARGET_PARSE_SMALL),
+        (
+            "compiled parse, every size and the hard vectors",
+            max([*sweep["compiled_parse"], corpus["parse"]]),
+            TARGET_PARSE,
+        ),
+        (
+            "compiled marshal, every size",
+            max([*sweep["compiled_marshal"], corpus["marshal"]]),
+            TARGET_MARSHAL,
+        ),
+        (
+            "pure fallback parse, every size",
+            max([*sweep["pure_parse"], corpus["pure_parse"]]),
+            TARGET_PURE_PARSE,
+        ),
+        ("general path (hand-edited), compiled", corpus["general"], TARGET_GENERAL),
+        ("one-file validate, compiled / python -c pass", corpus["validate"], TARGET_VALIDATE),
+        (
+            "Go library ParseYAML, every size",
+            max([*sweep["lib_parse"], corpus["lib_parse"]]),
+            TARGET_GO_LIBRARY,
+        ),
+    ]
+    print("targets (the worst ratio each covers, against Go unless said):")
+    width = max(len(r[0]) for r in rows)
+    for label, ratio, target in rows:
+        if math.isinf(ratio) or math.isnan(ratio):  # the compiled build, if absent
+            print(f"{label:<{width}}       -  <= {target:<4}  (not measured)")
+            continue
+        verdict = "PASS" if ratio <= target else "MISS"
+        print(f"{label:<{width}}  {ratio:5.2f}x  <= {target:<4}  {verdict}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
     parser.add_argument(
@@ -241,6 +362,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for spec, doc in zip(specs, docs, strict=True):  # the contenders do the same work
         assert taskspec.marshal_yaml(spec) == doc
     edited = [e for d, s in zip(docs, specs, strict=True) if (e := hand_edited(d, s)) is not None]
+    sweep = sweep_documents()
+    sweep_sizes = [len(d) for d in sweep]
+    sweep_specs = [taskspec.parse_task_spec(d) for d in sweep]
 
     def general_parse() -> None:
         # The full decoder, forced on the canonical documents.
@@ -274,13 +398,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         for i, doc in enumerate(edited):
             edited_files.append(edited_dir / f"{i:04d}.yaml")
             edited_files[-1].write_bytes(doc)
+        sweep_dir = Path(tmp, "sweep")
+        sweep_dir.mkdir()
+        sweep_files = []
+        for i, doc in enumerate(sweep):
+            sweep_files.append(sweep_dir / f"{i:02d}.yaml")
+            sweep_files[-1].write_bytes(doc)
         big = Path(tmp, "big.taskspec.yaml")
         big.write_bytes(big_document(specs[0]))
         # Bytecode goes to a cache of its own, warmed before timing: an
         # installed package starts from its cache, and the tree stays clean.
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = str(Path(tmp, "pycache"))
-        validate_argv = [*taskspec_command(), "validate", "--jobs", "1", str(files[0])]
+        # The compiled build's command, where it is built: what the README installs.
+        validate_python = str(COMPILED_PYTHON) if COMPILED_PYTHON.exists() else sys.executable
+        validate_argv = [*taskspec_command(validate_python), "validate", "--jobs", "1"]
+        validate_argv.append(str(files[0]))
         bare_argv = [sys.executable, "-c", "pass"]
         timed_run(validate_argv, env)
 
@@ -292,17 +425,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         go_edited = float("inf")
         startup = {"validate": float("inf"), "python": float("inf")}
         compiled = {"parse": float("inf"), "marshal": float("inf"), "parse_edited": float("inf")}
+        inf = [float("inf")] * len(sweep)
+        go_sweep = dict.fromkeys(GO_SWEEP_KEYS, inf)
+        py_sweep = {"parse": inf, "marshal": inf}
+        compiled_sweep = {"parse": inf, "marshal": inf}
         have_compiled = True
         loads = [os.getloadavg()[0]]
         for _ in range(args.rounds):
             for key, us in go_round(files, args.min_time, ",".join(GO_KEYS)).items():
                 go[key] = min(go[key], us)
             go_edited = min(go_edited, go_round(edited_files, args.min_time, "parse")["parse"])
+            for key, times in go_sweep_round(sweep_files, args.min_time).items():
+                go_sweep[key] = _best(go_sweep[key], times)
             for name, (fn, count) in contenders.items():
                 py[name] = min(py[name], per_doc(fn, count, args.min_time))
-            got = compiled_round(CORPUS, args.min_time, edited_dir) if have_compiled else None
+            py_sweep["parse"] = _best(
+                py_sweep["parse"],
+                [per_doc(each(taskspec.parse_task_spec, [d]), 1, args.min_time) for d in sweep],
+            )
+            py_sweep["marshal"] = _best(
+                py_sweep["marshal"],
+                [per_doc(each(taskspec.marshal_yaml, [s]), 1, args.min_time) for s in sweep_specs],
+            )
+            got = (
+                compiled_round(CORPUS, args.min_time, edited_dir, sweep_dir)
+                if have_compiled
+                else None
+            )
             if got is not None:
                 compiled = {k: min(compiled[k], got[k]) for k in compiled}
+                compiled_sweep = {
+                    k: _best(compiled_sweep[k], got[f"sweep_{k}"]) for k in compiled_sweep
+                }
             else:
                 have_compiled = False
             startup["validate"] = min(startup["validate"], timed_run(validate_argv, env))
@@ -356,7 +510,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for label, us in rows:
         print(f"{label:<{width}}  {us:8.1f}")
     print()
-    print(f"taskspec validate, one file: {startup['validate'] * 1e3:.1f} ms;", end=" ")
+    build = "compiled" if validate_python != sys.executable else "pure"
+    print(f"taskspec validate ({build}), one file: {startup['validate'] * 1e3:.1f} ms;", end=" ")
     print(f"python -c pass: {startup['python'] * 1e3:.1f} ms (best of {args.rounds})")
     print(
         f"16 MiB document ({big_size} bytes): peak RSS {peak / 2**20:.1f} MiB,"
@@ -366,18 +521,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ratios = [
         ("compiled parse_task_spec / Go", compiled["parse"] / go["parse"], f"<= {TARGET_PARSE}"),
         ("compiled marshal_yaml / Go", compiled["marshal"] / go["marshal"], f"<= {TARGET_MARSHAL}"),
-        ("pure parse_task_spec / Go", py["py_parse"] / go["parse"], f"<= {TARGET_PARSE}"),
-        ("pure marshal_yaml / Go", py["py_marshal"] / go["marshal"], f"<= {TARGET_MARSHAL}"),
+        ("pure parse_task_spec / Go", py["py_parse"] / go["parse"], f"<= {TARGET_PURE_PARSE}"),
+        ("pure marshal_yaml / Go", py["py_marshal"] / go["marshal"], "(info)"),
         (
             "hand-edited: compiled parse / Go",
             compiled["parse_edited"] / go_edited,
             f"<= {TARGET_GENERAL}",
         ),
-        (
-            "hand-edited: pure parse / Go",
-            py["py_parse_edited"] / go_edited,
-            f"<= {TARGET_GENERAL}",
-        ),
+        ("hand-edited: pure parse / Go", py["py_parse_edited"] / go_edited, "(info)"),
         (
             "validate one file / python -c pass",
             startup["validate"] / startup["python"],
@@ -390,7 +541,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("careful parse / parse_task_spec", py["careful_parse"] / py["py_parse"], "(info)"),
         ("careful dump / marshal_yaml", py["careful_dump"] / py["py_marshal"], "(info)"),
         ("forced full decoder / Go ParseTaskSpec", py["py_parse_general"] / go["parse"], "(info)"),
-        ("Go library ParseYAML / Go ParseTaskSpec", go["lib_parse"] / go["parse"], "(info)"),
+        (
+            "Go library ParseYAML / Go ParseTaskSpec",
+            go["lib_parse"] / go["parse"],
+            f"<= {TARGET_GO_LIBRARY}",
+        ),
         ("Go library MarshalYAML / Go MarshalYAML", go["lib_marshal"] / go["marshal"], "(info)"),
     ]
     for label, ratio, target in ratios:
@@ -402,6 +557,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif target.startswith(">="):
             met = "met" if ratio >= float(target[2:]) else "NOT met"
         print(f"{label:<40} {ratio:6.2f}x  target {target:<7} {met}")
+    print()
+    sweep_ratios = print_sweep(sweep_sizes, go_sweep, py_sweep, compiled_sweep, have_compiled)
+    print()
+    print_targets(
+        sweep_sizes,
+        sweep_ratios,
+        {
+            "parse": compiled["parse"] / go["parse"],
+            "marshal": compiled["marshal"] / go["marshal"],
+            "pure_parse": py["py_parse"] / go["parse"],
+            "general": compiled["parse_edited"] / go_edited,
+            "validate": startup["validate"] / startup["python"],
+            "lib_parse": go["lib_parse"] / go["parse"],
+        },
+    )
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         figures = {
@@ -413,6 +583,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             "compiled": compiled if have_compiled else None,
             "startup_s": startup,
             "peak_rss": {"bytes": peak, "before_parse": peak_before, "document": big_size},
+            "sweep": {
+                "sizes": sweep_sizes,
+                "go": go_sweep,
+                "python": py_sweep,
+                "compiled": compiled_sweep if have_compiled else None,
+            },
         }
         args.json.write_text(json.dumps(figures, indent=2) + "\n")
     return 0

@@ -18,6 +18,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 COMPILED_PYTHON = ROOT / ".venv-compiled" / "bin" / "python"
@@ -25,16 +26,21 @@ COMPILED_PYTHON = ROOT / ".venv-compiled" / "bin" / "python"
 __all__ = ["COMPILED_PYTHON", "compiled_round", "main"]
 
 
-def compiled_round(corpus: Path, min_time: float, edited: Path) -> dict[str, float] | None:
+def compiled_round(
+    corpus: Path, min_time: float, edited: Path, sweep: Path | None = None
+) -> dict[str, Any] | None:
     """One round of the compiled build's timings, or None where it is not built.
 
     *edited* is a directory of hand-edited documents (``*.yaml``) for the
-    general path.
+    general path; *sweep*, a directory of the size sweep's documents, each timed
+    alone (``sweep_parse`` and ``sweep_marshal``: lists in file-name order).
     """
     if not COMPILED_PYTHON.exists():
         return None
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     argv = ["-m", "scripts.bench_compiled", str(corpus), str(min_time), "--edited", str(edited)]
+    if sweep is not None:
+        argv += ["--sweep", str(sweep)]
     out = subprocess.run(
         [str(COMPILED_PYTHON), *argv],
         cwd=ROOT,
@@ -43,7 +49,7 @@ def compiled_round(corpus: Path, min_time: float, edited: Path) -> dict[str, flo
         text=True,
         check=True,
     )
-    figures: dict[str, float] = json.loads(out.stdout)
+    figures: dict[str, Any] = json.loads(out.stdout)
     return figures
 
 
@@ -52,6 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("corpus", type=Path)
     parser.add_argument("min_time", type=float)
     parser.add_argument("--edited", type=Path, help="hand-edited documents (*.yaml) to parse")
+    parser.add_argument("--sweep", type=Path, help="documents (*.yaml) to time one by one")
     args = parser.parse_args(argv)
 
     import taskspec  # noqa: PLC0415 - after the path checks below hold
@@ -63,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     docs = [f.read_bytes() for f in sorted(args.corpus.glob("*.yaml"))]
     specs = [taskspec.parse_task_spec(d) for d in docs]
     n = len(docs)
-    figures = {
+    figures: dict[str, Any] = {
         "parse": per_doc(each(taskspec.parse_task_spec, docs), n, args.min_time),
         "marshal": per_doc(each(taskspec.marshal_yaml, specs), n, args.min_time),
     }
@@ -71,6 +78,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         edited = [f.read_bytes() for f in sorted(args.edited.glob("*.yaml"))]
         run = each(taskspec.parse_task_spec, edited)
         figures["parse_edited"] = per_doc(run, len(edited), args.min_time)
+    if args.sweep is not None:
+        sweep = [f.read_bytes() for f in sorted(args.sweep.glob("*.yaml"))]
+        figures["sweep_parse"] = [
+            per_doc(each(taskspec.parse_task_spec, [d]), 1, args.min_time) for d in sweep
+        ]
+        sweep_specs = [taskspec.parse_task_spec(d) for d in sweep]
+        figures["sweep_marshal"] = [
+            per_doc(each(taskspec.marshal_yaml, [s]), 1, args.min_time) for s in sweep_specs
+        ]
     print(json.dumps(figures))
     return 0
 

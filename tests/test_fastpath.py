@@ -243,3 +243,46 @@ def test_a_scalar_with_many_escapes_is_left_to_the_full_decoder() -> None:
         got = _fastpath.parse_canonical(doc)
         assert (got is not None) is fast, count
         assert taskspec.parse_task_spec(doc) == spec
+
+
+_PROMPTS = [
+    "one\ntwo",
+    "one\n\ntwo\n\n\nthree",
+    "  indented first\nline",
+    "\tTab first\nline",
+    "ends with a break\n",
+    "ends with two\n\n",
+    "x\n  nested\n\n    deeper\ny",
+    "caf\u00e9 \u2014 \u00d7\nline",
+    "line\u2028separated\nline",
+    "nel\x85inside\nline",
+    "\u00a0no-break space\nline",
+]
+
+
+@pytest.mark.parametrize("prompt", _PROMPTS)
+def test_literal_blocks_are_read_exactly_or_not_at_all(prompt: str) -> None:
+    """A literal block as the writer writes it, and as a hand might have changed it."""
+    spec = valid_spec()
+    spec.prompt = prompt
+    doc = taskspec.marshal_yaml(spec)
+    assert _fastpath.parse_canonical(doc) == spec
+    pad = b"\n    "
+    edits = [
+        doc.replace(pad, pad + b" ", 1),  # one line indented further
+        doc.replace(b"\n\n", b"\n    \n", 1),  # an empty line holding the indentation
+        doc.replace(b"prompt: |-\n    ", b"prompt: |-\n    \n    ", 1),  # a first line of pad only
+        doc.replace(b"prompt: |-\n", b"prompt: |\n", 1),  # the other chomping
+        doc.replace(b"prompt: |-\n", b"prompt: |4-\n", 1),  # a needless indicator
+        doc.replace(
+            b"\nsolution_artifacts:", b"\n    \nsolution_artifacts:", 1
+        ),  # a last line of pad only
+        doc.replace(b"\nsolution_artifacts:", b" \nsolution_artifacts:", 1),  # a trailing space
+    ]
+    for edited in edits:
+        if edited == doc:
+            continue
+        fast = _fastpath.parse_canonical(edited)
+        if fast is not None:
+            assert fast == _decode.decode(edited).spec
+            assert taskspec.marshal_yaml(fast) == edited

@@ -8,8 +8,6 @@ identical to what the Go package writes.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from taskspec import _validate
 from taskspec._errors import ValidationError, Violation, require_task_spec
 from taskspec.bridge import _emit, _fastpath
@@ -56,8 +54,8 @@ def _locate(violation: Violation, positions: dict[str, tuple[int, int]]) -> Viol
         path = path.rsplit(".", 1)[0]
         if path in positions:
             line, column = positions[path]
-            return replace(violation, line=line, column=column)
-    return replace(violation, line=1, column=1)
+            return violation._moved(line, column)
+    return violation._moved(1, 1)
 
 
 def marshal_yaml(spec: taskspec_pb2.TaskSpec) -> bytes:

@@ -14,7 +14,7 @@ to know *where* as much as *what*.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from typing import Any, NoReturn
 
 from taskspec._codes import LIMIT, SYNTAX
 from taskspec._limits import MAX_DOCUMENT_BYTES
@@ -30,7 +30,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
 class Violation:
     """One problem with one field.
 
@@ -46,12 +45,66 @@ class Violation:
     comparing violations, so that Go's violations and these compare equal.
     """
 
+    # A frozen value, written out rather than made with dataclasses, whose
+    # import (with inspect, ast and dis) costs more than the rest of the
+    # validate path's own modules.
+    __slots__ = ("code", "column", "field_path", "hint", "line", "message")
+    __match_args__ = ("field_path", "message", "line", "column", "hint", "code")
+
     field_path: str
     message: str
-    line: int = 0
-    column: int = 0
-    hint: str = ""
-    code: str = field(default="", compare=False)
+    line: int
+    column: int
+    hint: str
+    code: str
+
+    def __init__(  # noqa: PLR0917 - the positional signature the dataclass had
+        self,
+        field_path: str,
+        message: str,
+        line: int = 0,
+        column: int = 0,
+        hint: str = "",
+        code: str = "",
+    ) -> None:
+        init = object.__setattr__
+        init(self, "field_path", field_path)
+        init(self, "message", message)
+        init(self, "line", line)
+        init(self, "column", column)
+        init(self, "hint", hint)
+        init(self, "code", code)
+
+    def _fields(self) -> tuple[str, str, int, int, str]:
+        return (self.field_path, self.message, self.line, self.column, self.hint)
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (
+            f"Violation(field_path={self.field_path!r}, message={self.message!r},"
+            f" line={self.line!r}, column={self.column!r}, hint={self.hint!r},"
+            f" code={self.code!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Violation], tuple[str, str, int, int, str, str]]:
+        return (self.__class__, (*self._fields(), self.code))
+
+    def _moved(self, line: int, column: int) -> Violation:
+        """The same violation at another position."""
+        return Violation(self.field_path, self.message, line, column, self.hint, self.code)
 
     def __str__(self) -> str:
         where = f"line {self.line}, column {self.column}: " if self.line else ""

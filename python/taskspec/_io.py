@@ -44,8 +44,7 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from taskspec._api import marshal_yaml, parse_task_spec, validate
 from taskspec._limits import MAX_DOCUMENT_BYTES
@@ -117,8 +116,7 @@ def _identity(st: os.stat_result) -> Identity:
     return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
-@dataclass(frozen=True, slots=True)
-class Snapshot:
+class Snapshot(NamedTuple):
     """What one read of a file saw: its bytes, and the identity of the file that held them.
 
     ``atomic_write(..., expect=snapshot)`` replaces the file only if it

@@ -29,7 +29,6 @@ import enum
 import functools
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from operator import attrgetter, methodcaller
 from types import MappingProxyType
 from typing import Any, Final
@@ -84,7 +83,6 @@ class Keyword(enum.Enum):
     ENUM = "enum"
 
 
-@dataclass(frozen=True, slots=True)
 class Rule:
     """One rule of ``Validate``: a field, a check, Go's message and its schema form.
 
@@ -93,12 +91,28 @@ class Rule:
     ``not_in_schema``, which the schema's documentation lists.
     """
 
-    path: str
-    check: Check
-    message: str
-    bound: int | None = None
-    schema: frozenset[Keyword] = frozenset()
-    not_in_schema: str = ""
+    # A plain class rather than a dataclass: importing dataclasses (with
+    # inspect, ast and dis) costs more than the rest of the validate path's
+    # own modules. Rules are never changed after they are made.
+    def __init__(
+        self,
+        path: str,
+        check: Check,
+        message: str,
+        *,
+        bound: int | None = None,
+        schema: frozenset[Keyword] = frozenset(),
+        not_in_schema: str = "",
+    ) -> None:
+        self.path = path
+        self.check = check
+        self.message = message
+        self.bound = bound
+        self.schema = schema
+        self.not_in_schema = not_in_schema
+
+    def __repr__(self) -> str:
+        return f"Rule(path={self.path!r}, check={self.check}, message={self.message!r})"
 
     def format(self, value: int | str) -> str:
         """The message for a field holding *value*, as Go's ``fmt.Sprintf`` writes it."""
@@ -138,7 +152,7 @@ def _from_option(path: str, option: options_pb2.Rule) -> Rule:
     keywords = {k for k in (_CHECK_KEYWORD[check],) if k is not None}
     if _zero_fails(check, bound):
         keywords.add(_REQUIRED)
-    return Rule(path, check, option.message, bound, frozenset(keywords))
+    return Rule(path, check, option.message, bound=bound, schema=frozenset(keywords))
 
 
 #: Validate's rules, in Validate's order (the order of Go's checks, and so of

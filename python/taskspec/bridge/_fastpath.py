@@ -41,13 +41,14 @@ be canonical, as above.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, Final
 
 from taskspec import _limits
 from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.bridge import _emit
 from taskspec.bridge._keyorder import sorted_items
-from taskspec.bridge._scalar import is_plain_value, key_text, value_text
+from taskspec.bridge._scalar import is_literal_value, is_plain_value, key_text, value_text
 from taskspec.v1 import taskspec_pb2
 
 __all__ = ["parse_canonical"]
@@ -98,6 +99,10 @@ _MAX_ESCAPES: Final = 256
 _SKIPPABLE_COMMENTS: Final = re.compile(r"(?:#[\t\x20-\x7e]*+\n)*+")
 #: The line breaks after which the writer indents a continuation (LF, LS, PS).
 _CONTINUED: Final = ("\n", "\u2028", "\u2029")
+#: Every line break YAML knows.
+_BREAKS: Final = "\r\n\x85\u2028\u2029"
+#: First characters after which the writer adds an indentation indicator.
+_NO_SHORTCUT_FIRST: Final = " \t" + _BREAKS
 
 
 def _at(text: str, pos: int, s: str) -> bool:
@@ -116,6 +121,18 @@ def _eol(text: str, pos: int) -> int:
     if eol < 0:
         raise _NotCanonicalError  # past the document's final line break
     return eol
+
+
+#: For each indentation, the search for the line break that ends a literal
+#: block indented by it: one scan of the block in C, not a step per line.
+_BLOCK_ENDS: dict[str, Callable[[str, int], re.Match[str] | None]] = {}
+
+
+def _block_end(pad: str) -> Callable[[str, int], re.Match[str] | None]:
+    search = _BLOCK_ENDS.get(pad)
+    if search is None:
+        search = _BLOCK_ENDS[pad] = re.compile("\n(?!\n|" + re.escape(pad) + ")").search
+    return search
 
 
 def _unescape(match: re.Match[str]) -> str:
@@ -180,11 +197,13 @@ def _value(text: str, pos: int, pad: str) -> str:
         return _quoted(_unpad(text[pos + 2 : eol - 1], pad), first)
     if first != "|":
         return text[pos + 1 : eol]
-    # A literal block: its lines are the empty ones and those indented by pad.
-    start = end = eol + 1
-    size = len(text)
-    while end < size and (text[end] == "\n" or _at(text, end, pad)):
-        end = _eol(text, end) + 1
+    # A literal block: its lines are the empty ones and those indented by pad,
+    # up to the first line break followed by neither (or by the text's end).
+    start = eol + 1
+    match = _block_end(pad)(text, eol)
+    if match is None:  # (cannot happen: the text ends with a line break)
+        raise _NotCanonicalError
+    end = match.end()
     if _at(text, start, pad):
         start += len(pad)  # the first line's indentation
     body = _unpad(text[start:end], pad)
@@ -206,6 +225,46 @@ def _proved(text: str, pos: int, s: str, pad: str, indicator: str) -> int:
     if not _at(text, pos, written):
         raise _NotCanonicalError
     return pos + len(written)
+
+
+def _string(text: str, pos: int, pad: str) -> tuple[str, int]:
+    """The string value written from *pos* on, and where it ends if that is proved by its shape.
+
+    A literal block in the writer's most common form (``|-``, the text
+    starts with neither a space, a tab nor a line break, and holds no LS or
+    PS) is proved without writing it again: the writer indents every line
+    of such a text by *pad* and leaves its empty lines empty
+    (:func:`taskspec.bridge._scalar.value_text`), so its text is the
+    block's exactly when the block has no line of *pad* alone and the
+    writer writes the value as a literal block at all. That takes a few
+    scans of the block in C, where writing it again takes several more and
+    a copy. The caller checks the style (:func:`is_literal_value`); the end
+    is -1 for every other value, which :func:`_proved` proves.
+    """
+    if text[pos + 1] == "|" and _at(text, pos, " |-\n"):
+        start = pos + 3  # the header's line break
+        match = _block_end(pad)(text, start)
+        if match is not None and _at(text, start + 1, pad):
+            end = match.end()
+            s = _unpad(text[start + 1 + len(pad) : end - 1], pad)
+            if (
+                s
+                and s[0] not in _NO_SHORTCUT_FIRST
+                and s[-1] not in _BREAKS
+                and text.find("\n" + pad + "\n", start, end) < 0
+                and (s.isascii() or ("\u2028" not in s and "\u2029" not in s))
+            ):
+                return s, end
+    return _value(text, pos, pad), -1
+
+
+def _proved_string(text: str, pos: int, s: str, end: int, *, pad: str, indicator: str) -> int:
+    """Where the string *s* read by :func:`_string` ends, once proved to be the writer's."""
+    if end < 0:
+        return _proved(text, pos, s, pad, indicator)
+    if not is_literal_value(s):
+        raise _NotCanonicalError
+    return end
 
 
 def _simple_key(line: str) -> str:
@@ -277,12 +336,14 @@ class _String(_Field):
         self.indicator = plan.indicator
 
     def read(self, text: str, pos: int, msg: Any) -> int:
-        s = _value(text, pos, self.pad)
+        s, end = _string(text, pos, self.pad)
         if not s and self.omitempty:
             raise _NotCanonicalError  # the writer omits it
-        end = _proved(text, pos, s, self.pad, self.indicator)
+        # Set before the proof, which cannot be undone anyway (a failed one
+        # drops the message): protobuf keeps the UTF-8 form of a text that is
+        # not ASCII with the str, and the proof's own encoding then reuses it.
         setattr(msg, self.name, s)
-        return end
+        return _proved_string(text, pos, s, end, pad=self.pad, indicator=self.indicator)
 
 
 class _Int(_Field):
@@ -361,8 +422,8 @@ class _StringList(_Field):
         items: list[str] = []
         while _at(text, pos, dash):
             pos += len(dash)
-            s = _value(text, pos, pad)
-            pos = _proved(text, pos, s, pad, indicator)
+            s, end = _string(text, pos, pad)
+            pos = _proved_string(text, pos, s, end, pad=pad, indicator=indicator)
             items.append(s)
         if not items:
             raise _NotCanonicalError
@@ -506,9 +567,11 @@ def parse_canonical(data: bytes | str) -> taskspec_pb2.TaskSpec | None:
     start = _leading_comments(text)
     if start < 0:
         return None
-    if 2 * (text.count("\n", start) + 1) + 1 > MAX_NODES:
-        # A canonical line holds at most two nodes; past the budget the
-        # full decoder counts them exactly and rejects the document.
+    # A canonical line holds at most two nodes; past the budget the full
+    # decoder counts them exactly and rejects the document. (The lines are
+    # counted only where there can be that many: a scan of the whole text.)
+    lines = len(text) - start
+    if 2 * (lines + 1) + 1 > MAX_NODES and 2 * (text.count("\n", start) + 1) + 1 > MAX_NODES:
         return None
     spec = taskspec_pb2.TaskSpec()
     try:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final, cast
 
@@ -85,7 +84,10 @@ K_STRING: Final = Kind.STRING
 K_STRING_LIST: Final = Kind.STRING_LIST
 
 
-@dataclass(frozen=True, slots=True)
+# Plain classes rather than dataclasses: importing dataclasses (with inspect,
+# ast and dis) costs more than the rest of the validate path's own modules.
+
+
 class EnumInfo:
     """Two-way table between proto enum numbers and canonical YAML strings.
 
@@ -95,36 +97,80 @@ class EnumInfo:
     value is ``""``, which is the Go zero value of the string type.
     """
 
-    full_name: str
-    yaml_name: str
-    to_string: Mapping[int, str]
-    from_string: Mapping[str, int]
+    __slots__ = ("from_string", "full_name", "to_string", "yaml_name")
+
+    def __init__(
+        self,
+        full_name: str,
+        yaml_name: str,
+        to_string: Mapping[int, str],
+        from_string: Mapping[str, int],
+    ) -> None:
+        self.full_name = full_name
+        self.yaml_name = yaml_name
+        self.to_string = to_string
+        self.from_string = from_string
+
+    def __repr__(self) -> str:
+        return f"EnumInfo(full_name={self.full_name!r}, yaml_name={self.yaml_name!r})"
 
 
-@dataclass(slots=True)
 class FieldInfo:
     """One field: its YAML key, shape and Go-tag facts."""
 
-    name: str
-    full_name: str
-    number: int
-    kind: Kind
-    omitempty: bool
-    pointer: bool
-    descriptor: FieldDescriptor
-    enum: EnumInfo | None = None
-    message: MessageInfo | None = None
+    __slots__ = (
+        "descriptor",
+        "enum",
+        "full_name",
+        "kind",
+        "message",
+        "name",
+        "number",
+        "omitempty",
+        "pointer",
+    )
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        full_name: str,
+        number: int,
+        kind: Kind,
+        omitempty: bool,
+        pointer: bool,
+        descriptor: FieldDescriptor,
+        enum: EnumInfo | None = None,
+        message: MessageInfo | None = None,
+    ) -> None:
+        self.name = name
+        self.full_name = full_name
+        self.number = number
+        self.kind = kind
+        self.omitempty = omitempty
+        self.pointer = pointer
+        self.descriptor = descriptor
+        self.enum = enum
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"FieldInfo(name={self.name!r}, full_name={self.full_name!r}, kind={self.kind})"
 
 
-@dataclass(slots=True)
 class MessageInfo:
     """A message's fields in canonical (field-number) order."""
 
-    full_name: str
-    cls: type[Message]
-    fields: tuple[FieldInfo, ...] = ()
-    by_name: Mapping[str, FieldInfo] = field(default_factory=dict)
-    expected: str = ""
+    __slots__ = ("by_name", "cls", "expected", "fields", "full_name")
+
+    def __init__(self, full_name: str, cls: type[Message]) -> None:
+        self.full_name = full_name
+        self.cls = cls
+        self.fields: tuple[FieldInfo, ...] = ()
+        self.by_name: Mapping[str, FieldInfo] = {}
+        self.expected = ""
+
+    def __repr__(self) -> str:
+        return f"MessageInfo(full_name={self.full_name!r})"
 
 
 def _enum_prefix(desc: EnumDescriptor) -> str:

@@ -248,9 +248,7 @@ def _coded(v: Violation, fallback: str) -> Violation:
     """*v* with a code: its own, or *fallback* for a problem made without one."""
     if v.code:
         return v
-    from dataclasses import replace  # noqa: PLC0415 - a rare path
-
-    return replace(v, code=fallback)
+    return Violation(v.field_path, v.message, v.line, v.column, v.hint, fallback)
 
 
 def os_reason(err: OSError) -> str:
@@ -414,7 +412,6 @@ def _placed(v: Violation, positions: dict[str, tuple[int, int]]) -> Violation:
     path = v.field_path
     if path in positions:
         return v
-    from dataclasses import replace  # noqa: PLC0415
 
     parent, _, name = path.rpartition(".")
     while parent and parent not in positions:
@@ -423,7 +420,7 @@ def _placed(v: Violation, positions: dict[str, tuple[int, int]]) -> Violation:
     hint = v.hint
     if not hint and v.code not in (RULE_CODES["not blank"], RULE_CODES["not empty"]):
         hint = f"key {go_quote(name)} is missing" + (f" in {parent}" if parent else "")
-    return replace(v, line=line, column=column, hint=hint)
+    return Violation(v.field_path, v.message, line, column, hint, v.code)
 
 
 def warn(message: str) -> None:

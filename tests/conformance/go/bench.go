@@ -52,6 +52,8 @@ func bench(args []string, w io.Writer) error {
 	minTime := fs.Duration("min-time", time.Second, "minimum time per operation")
 	ops := fs.String("ops", "parse,marshal,wire_parse,wire_marshal,lib_parse,lib_marshal",
 		"comma-separated operations to time; the others report 0")
+	each := fs.Bool("each", false,
+		"time each file as a corpus of its own and print a JSON array, one result per file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -62,6 +64,26 @@ func bench(args []string, w io.Writer) error {
 	if *n < 1 {
 		*n = 1
 	}
+	if !*each {
+		res, err := benchCorpus(files, *n, *minTime, *ops)
+		if err != nil {
+			return err
+		}
+		return json.NewEncoder(w).Encode(res)
+	}
+	results := make([]benchResult, 0, len(files))
+	for _, name := range files {
+		res, err := benchCorpus([]string{name}, *n, *minTime, *ops)
+		if err != nil {
+			return err
+		}
+		results = append(results, res)
+	}
+	return json.NewEncoder(w).Encode(results)
+}
+
+// benchCorpus times the operations in ops over the corpus of files.
+func benchCorpus(files []string, n int, minTime time.Duration, ops string) (benchResult, error) {
 
 	docs := make([][]byte, len(files))
 	specs := make([]*eval.TaskSpec, len(files))
@@ -70,32 +92,32 @@ func bench(args []string, w io.Writer) error {
 	for i, name := range files {
 		data, err := os.ReadFile(name)
 		if err != nil {
-			return fmt.Errorf("bench: %w", err)
+			return benchResult{}, fmt.Errorf("bench: %w", err)
 		}
 		spec, err := eval.ParseTaskSpec(data)
 		if err != nil {
-			return fmt.Errorf("bench: %s: %w", name, err)
+			return benchResult{}, fmt.Errorf("bench: %s: %w", name, err)
 		}
 		msg, err := taskspec.ParseYAML(data)
 		if err != nil {
-			return fmt.Errorf("bench: %s: %w", name, err)
+			return benchResult{}, fmt.Errorf("bench: %s: %w", name, err)
 		}
 		wire, err := proto.Marshal(msg)
 		if err != nil {
-			return fmt.Errorf("bench: %s: %w", name, err)
+			return benchResult{}, fmt.Errorf("bench: %s: %w", name, err)
 		}
 		docs[i], specs[i], msgs[i], wires[i] = data, spec, msg, wire
 	}
 
 	want := map[string]bool{}
-	for _, op := range strings.Split(*ops, ",") {
+	for _, op := range strings.Split(ops, ",") {
 		want[strings.TrimSpace(op)] = true
 	}
 	timed := func(op string, pass func()) (float64, int) {
 		if !want[op] {
 			return 0, 0
 		}
-		return measure(*n, *minTime, len(docs), pass)
+		return measure(n, minTime, len(docs), pass)
 	}
 
 	var failure error
@@ -160,10 +182,9 @@ func bench(args []string, w io.Writer) error {
 		}
 	})
 	if failure != nil {
-		return fmt.Errorf("bench: %w", failure)
+		return benchResult{}, fmt.Errorf("bench: %w", failure)
 	}
-	enc := json.NewEncoder(w)
-	return enc.Encode(res)
+	return res, nil
 }
 
 // measure runs pass once untimed to warm up, collects garbage, then runs it

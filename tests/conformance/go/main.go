@@ -5,7 +5,7 @@
 // Usage:
 //
 //	taskspec-conform serve
-//	taskspec-conform bench [-n N] [-min-time D] FILE...
+//	taskspec-conform bench [-n N] [-min-time D] [-ops OPS] [-each] FILE...
 //
 // serve reads JSON Lines requests on stdin and writes exactly one JSON line
 // per request on stdout, flushing after each; see serve.go for the
@@ -20,7 +20,7 @@ import (
 )
 
 func usage() {
-	fmt.Fprintf(os.Stderr, "usage:\n  taskspec-conform serve\n  taskspec-conform bench [-n N] [-min-time D] FILE...\n")
+	fmt.Fprintf(os.Stderr, "usage:\n  taskspec-conform serve\n  taskspec-conform bench [-n N] [-min-time D] [-ops OPS] [-each] FILE...\n")
 }
 
 func main() {

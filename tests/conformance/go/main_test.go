@@ -274,6 +274,33 @@ func TestBench(t *testing.T) {
 	}
 }
 
+func TestBenchEach(t *testing.T) {
+	var files []string
+	for f := range golden(t) {
+		files = append(files, f)
+		if len(files) == 2 {
+			break
+		}
+	}
+	var out bytes.Buffer
+	args := append([]string{"-each", "-min-time", "1ms", "-ops", "parse,lib_parse"}, files...)
+	if err := bench(args, &out); err != nil {
+		t.Fatal(err)
+	}
+	var res []benchResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if len(res) != len(files) {
+		t.Fatalf("%d results for %d files", len(res), len(files))
+	}
+	for _, r := range res {
+		if r.Docs != 1 || r.ParseNsPerDoc <= 0 || r.LibParseNsPerDoc <= 0 || r.MarshalNsPerDoc != 0 {
+			t.Errorf("bad result %+v", r)
+		}
+	}
+}
+
 func TestServeStyles(t *testing.T) {
 	resps := run(t,
 		`{"op":"styles","texts":["plain","yes","a: b","two\nlines"]}`,
