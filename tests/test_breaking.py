@@ -160,8 +160,11 @@ def test_unchanged_contract_passes(workdir: Path) -> None:
             "taskspec.v1.TaskSpec.task_id: rule changed from",
         ),
         (
-            r"check: CHECK_AT_LEAST\n      bound: 0",
-            "check: CHECK_AT_LEAST\n      bound: 1",
+            r"timeout_seconds = 3 \[\(field\) = \{\n(.*\n){3}"
+            r"      check: CHECK_AT_LEAST\n      bound: 0",
+            "timeout_seconds = 3 [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
+            "    visibility: VISIBILITY_HIDDEN\n    rule: {\n      check: CHECK_AT_LEAST\n"
+            "      bound: 1",
             "taskspec.v1.Verification.timeout_seconds: rule changed from",
         ),
         (

@@ -389,6 +389,12 @@ def _len_field(number: int, payload: bytes) -> bytes:
     return _varint(number << 3 | 2) + _varint(len(payload)) + payload
 
 
+#: A field number Verification does not use, from its descriptor.
+_UNUSED_IN_VERIFICATION = 1 + max(
+    f.number for f in TaskSpec.DESCRIPTOR.fields_by_name["verification"].message_type.fields
+)
+
+
 @pytest.mark.parametrize(
     ("data", "field_path", "message"),
     [
@@ -401,9 +407,10 @@ def _len_field(number: int, payload: bytes) -> bytes:
             "unknown field number 2047 (taskspec.v1.TaskSpec): the data is not a TaskSpec v1",
         ),
         (
-            _len_field(9, _int_field(4, 1)),
+            _len_field(9, _int_field(_UNUSED_IN_VERIFICATION, 1)),
             "verification",
-            "unknown field number 4 in verification (taskspec.v1.Verification)",
+            f"unknown field number {_UNUSED_IN_VERIFICATION} in verification"
+            " (taskspec.v1.Verification)",
         ),
         (
             _len_field(8, b"") + _len_field(8, _len_field(3, b"x")),
