@@ -31,6 +31,7 @@ from taskspec import (
     parse_binpb,
     parse_json,
 )
+from taskspec.v1 import taskspec_pb2
 from tests.cliutil import run_cli
 from tests.conformance.gobridge import GoConsumer, spec_from_json, spec_to_json
 from tests.helpers import VALID_DOC, valid_spec
@@ -390,9 +391,7 @@ def _len_field(number: int, payload: bytes) -> bytes:
 
 
 #: A field number Verification does not use, from its descriptor.
-_UNUSED_IN_VERIFICATION = 1 + max(
-    f.number for f in TaskSpec.DESCRIPTOR.fields_by_name["verification"].message_type.fields
-)
+_UNUSED_IN_VERIFICATION = 1 + max(f.number for f in taskspec_pb2.Verification.DESCRIPTOR.fields)
 
 
 @pytest.mark.parametrize(
