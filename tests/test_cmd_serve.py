@@ -227,7 +227,7 @@ def test_serve_options(limited: tuple[subprocess.Popen[str], str]) -> None:
 @pytest.mark.parametrize(
     ("flag", "value", "message"),
     [
-        ("--max-concurrent-calls", "0", "must be a whole number of at least 1, got '0'"),
+        ("--max-concurrent-calls", "0", "must be a positive integer, got '0'"),
         ("--default-timeout", "-1", "must be a number of seconds, 0 or more, got '-1'"),
         ("--default-timeout", "nan", "must be a number of seconds, 0 or more, got 'nan'"),
     ],

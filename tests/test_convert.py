@@ -84,6 +84,16 @@ VALID_JSON = b"""\
 """
 
 
+def object_slots(node: Any) -> list[tuple[dict[str, Any], str]]:
+    """Every (object, key) of a JSON value, outermost first: the places a value can go."""
+    slots: list[tuple[dict[str, Any], str]] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            slots.append((node, key))
+            slots.extend(object_slots(value))
+    return slots
+
+
 def valid_json_obj() -> dict[str, Any]:
     obj: dict[str, Any] = json.loads(VALID_JSON)
     return obj
@@ -500,16 +510,7 @@ _json_values = st.recursive(
 def test_any_json_value_anywhere_gives_only_taskspec_errors(data: st.DataObject) -> None:
     """Replace one value of a valid document by arbitrary JSON: a spec or a TaskSpecError."""
     obj = valid_json_obj()
-    paths: list[tuple[Any, str]] = []
-
-    def collect(node: Any) -> None:
-        if isinstance(node, dict):
-            for key, value in node.items():
-                paths.append((node, key))
-                collect(value)
-
-    collect(obj)
-    container, key = data.draw(st.sampled_from(paths))
+    container, key = data.draw(st.sampled_from(object_slots(obj)))
     container[key] = data.draw(_json_values)
     try:
         spec = parse_json(dumps(obj))

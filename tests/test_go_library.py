@@ -636,7 +636,7 @@ def test_both_libraries_name_an_unknown_format_alike(go: GoConsumer) -> None:
 
 def _arbitrary_json_documents(count: int) -> list[bytes]:
     """*count* copies of a valid document, each with one value replaced by arbitrary JSON."""
-    from tests.test_convert import _json_values, valid_json_obj  # noqa: PLC0415
+    from tests.test_convert import _json_values, object_slots, valid_json_obj  # noqa: PLC0415
 
     docs: list[bytes] = []
 
@@ -644,16 +644,7 @@ def _arbitrary_json_documents(count: int) -> list[bytes]:
     @given(st.data())
     def draw(data: st.DataObject) -> None:
         obj = valid_json_obj()
-        paths: list[tuple[Any, str]] = []
-
-        def collect(node: Any) -> None:
-            if isinstance(node, dict):
-                for key, value in node.items():
-                    paths.append((node, key))
-                    collect(value)
-
-        collect(obj)
-        container, key = data.draw(st.sampled_from(paths))
+        container, key = data.draw(st.sampled_from(object_slots(obj)))
         container[key] = data.draw(_json_values)
         docs.append(json.dumps(obj).encode())
 

@@ -30,7 +30,7 @@ import threading
 from types import FrameType
 from typing import Final
 
-from taskspec.cli._kit import EXIT_INVALID, EXIT_OK
+from taskspec.cli._kit import EXIT_INVALID, EXIT_OK, positive_int
 
 __all__ = ["DESCRIPTION", "add_arguments", "run"]
 
@@ -63,7 +63,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--max-concurrent-calls",
-        type=_positive_int,
+        type=positive_int,
         default=MAX_CONCURRENT_CALLS,
         metavar="N",
         help="generator calls that run at once; a call beyond them is refused with "
@@ -76,16 +76,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="the deadline of a call that comes without one; 0 for none (default: %(default)g)",
     )
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, got {text!r}")
-    return value
 
 
 def _seconds(text: str) -> float:

@@ -65,6 +65,7 @@ from taskspec.cli._kit import (
     json_document,
     os_reason,
     parse_all,
+    positive_int,
     read_checked,
     read_input,
     warn_no_sidecars,
@@ -109,16 +110,6 @@ class WorkerLostError(Exception):
     """A worker process ended without sending back the chunk it had."""
 
 
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
-    return value
-
-
 def _default_jobs() -> int:
     """The CPUs this process may run on (its affinity mask where the OS has one)."""
     try:
@@ -141,7 +132,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-j",
         "--jobs",
-        type=_jobs,
+        type=positive_int,
         default=None,
         metavar="N",
         help="worker processes (default: one per available CPU; 1 checks in-process)",

@@ -91,6 +91,19 @@ FORMATS = ("text", "json", "jsonl", "github")
 STDIN = "-"
 
 
+def positive_int(text: str) -> int:
+    """An argparse type for a count such as --jobs: a whole number of at least 1."""
+    import argparse  # noqa: PLC0415 - only option parsing needs it
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
 def add_input_options(p: Any, *, discovery: bool) -> None:
     """The options every command shares for naming its input.
 
