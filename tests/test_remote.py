@@ -15,6 +15,7 @@ import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -63,6 +64,23 @@ def server(scripted: ScriptedGenerator) -> Iterator[GeneratorServer]:
 def remote(server: GeneratorServer) -> Iterator[RemoteGenerator]:
     with RemoteGenerator(server.address, Language.PYTHON) as gen:
         yield gen
+
+
+def _generate_against(servicer: Any) -> pytest.ExceptionInfo[RemoteError]:
+    """Call Generate through RemoteGenerator on a raw gRPC server with *servicer*."""
+    raw = grpc.server(ThreadPoolExecutor(max_workers=2))
+    service_grpc.add_GeneratorServiceServicer_to_server(servicer, raw)
+    port = raw.add_insecure_port("127.0.0.1:0")
+    raw.start()
+    try:
+        with (
+            RemoteGenerator(f"127.0.0.1:{port}", "python") as gen,
+            pytest.raises(RemoteError) as info,
+        ):
+            gen.generate(GenerateOptions())
+    finally:
+        raw.stop(None).wait()
+    return info
 
 
 def raw_generate(server: GeneratorServer, language: int) -> grpc.RpcError:
@@ -284,18 +302,7 @@ def test_client_validates_what_a_server_returns() -> None:
         ) -> service_pb2.ListLanguagesResponse:
             return service_pb2.ListLanguagesResponse()
 
-    raw = grpc.server(ThreadPoolExecutor(max_workers=2))
-    service_grpc.add_GeneratorServiceServicer_to_server(Careless(), raw)
-    port = raw.add_insecure_port("127.0.0.1:0")
-    raw.start()
-    try:
-        with (
-            RemoteGenerator(f"127.0.0.1:{port}", "python") as gen,
-            pytest.raises(RemoteError) as info,
-        ):
-            gen.generate(GenerateOptions())
-    finally:
-        raw.stop(None).wait()
+    info = _generate_against(Careless())
     assert info.value.code is grpc.StatusCode.INTERNAL
     assert info.value.details.endswith("returned an invalid task spec: prompt: prompt is required")
 
@@ -529,18 +536,7 @@ def test_remote_error_keeps_the_trailing_metadata() -> None:
         ) -> service_pb2.ListLanguagesResponse:
             return service_pb2.ListLanguagesResponse()
 
-    raw = grpc.server(ThreadPoolExecutor(max_workers=2))
-    service_grpc.add_GeneratorServiceServicer_to_server(Detailed(), raw)
-    port = raw.add_insecure_port("127.0.0.1:0")
-    raw.start()
-    try:
-        with (
-            RemoteGenerator(f"127.0.0.1:{port}", "python") as gen,
-            pytest.raises(RemoteError) as info,
-        ):
-            gen.generate(GenerateOptions())
-    finally:
-        raw.stop(None).wait()
+    info = _generate_against(Detailed())
     assert (info.value.code, info.value.details) == (
         grpc.StatusCode.FAILED_PRECONDITION,
         "not yet",
