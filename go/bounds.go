@@ -407,9 +407,15 @@ func (f *firstDocument) more(first *yaml.Node) (int, bool, error) {
 func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	last, from := 0, 0
 	visit(first, func(n *yaml.Node) {
+		empty := n.Kind == yaml.ScalarNode && n.Value == "" && n.Style == 0
+		if empty && n != rootOf(first) {
+			// An empty value ("test_cmd:" at the end) stands where the next
+			// token is, which may be past directives of the next document.
+			return
+		}
 		if n.Line >= last {
 			last, from = n.Line, n.Line+1
-			if n.Kind == yaml.ScalarNode && n.Value == "" && n.Column == 1 {
+			if empty && n.Column == 1 {
 				// An empty document's null stands at the next marker.
 				from = n.Line
 			}
@@ -434,6 +440,8 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 		text = bytes.TrimRight(text, "\r")
 		trimmed := bytes.TrimLeft(text, " \t")
 		switch {
+		case isMarker(text, "---") && content > 0:
+			return content, true, true // a directive ("%YAML 1.2") starts it
 		case isMarker(text, "---"):
 			return line, true, true
 		case isMarker(text, "..."):
@@ -520,4 +528,12 @@ func controlBefore(data []byte, end int) bool {
 		i += size
 	}
 	return false
+}
+
+// rootOf is the top node of the document doc.
+func rootOf(doc *yaml.Node) *yaml.Node {
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
+		return doc.Content[0]
+	}
+	return doc
 }

@@ -145,6 +145,9 @@ DISAGREED: dict[str, bytes] = {
     # libyaml fails on the text after "{}"; yaml.v3 reads "{}", then fails:
     # a syntax error in both, not a second document.
     "a mapping's key right after a flow mapping": b"{}a: 1\nb: 2\n",
+    # An empty value last: yaml.v3 places it past the next document's
+    # directive, where libyaml starts that document.
+    "a directive after an empty value": b"a:\n%YAML 1.2\n---\nb: 2\n",
     # Python's reader refused the NUL, 16 KiB ahead of its parser; Go
     # refused the depth first.
     "deep nesting before a NUL": b"a: " + b"[" * 1200 + b"\nb: \x00\n",

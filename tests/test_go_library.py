@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import json
+import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -634,8 +635,20 @@ def test_both_libraries_name_an_unknown_format_alike(go: GoConsumer) -> None:
         assert (res["ok"], res["error"]) == (False, GO_PREFIX + str(ours))
 
 
+def _assigned(text: str) -> bool:
+    """Whether every character of *text* is assigned in this Python's Unicode tables.
+
+    Python quotes an unassigned character as an escape and prints an assigned
+    one; Go decides by its own, newer tables. A message quoting a character
+    assigned in between differs by that quoting alone, so such documents are
+    left out.
+    """
+    return all(unicodedata.category(c) != "Cn" for c in text)
+
+
 def _arbitrary_json_documents(count: int) -> list[bytes]:
-    """*count* copies of a valid document, each with one value replaced by arbitrary JSON."""
+    """Up to *count* copies of a valid document, each with one value replaced by arbitrary
+    JSON (its characters all assigned in Python's Unicode tables, see _assigned)."""
     from tests.test_convert import _json_values, object_slots, valid_json_obj  # noqa: PLC0415
 
     docs: list[bytes] = []
@@ -646,7 +659,9 @@ def _arbitrary_json_documents(count: int) -> list[bytes]:
         obj = valid_json_obj()
         container, key = data.draw(st.sampled_from(object_slots(obj)))
         container[key] = data.draw(_json_values)
-        docs.append(json.dumps(obj).encode())
+        text = json.dumps(obj, ensure_ascii=False)
+        if _assigned(text):
+            docs.append(text.encode())
 
     draw()
     return docs
@@ -657,10 +672,11 @@ def test_go_reads_arbitrary_json_values_as_python_does(go: GoConsumer) -> None:
 
     The differences allowed are Python's leniencies with enum values
     (json_format reads 1.5 as 1 and true as 1; Go refuses a fraction, an
-    exponent and a boolean there) and messages quoting a character that
-    Unicode assigned after one of the two runtimes' tables.
+    exponent and a boolean there). Documents with a character that Unicode
+    assigned after this Python's tables are left out (see _assigned).
     """
     docs = _arbitrary_json_documents(600)
+    assert len(docs) > 400
     results = go.batch(
         [{"op": "lib_convert", "data_b64": _b64(d), "from": "json", "to": "json"} for d in docs]
     )
