@@ -174,6 +174,12 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 			}
 		}
 	}
+	if !utf8.Valid(data) {
+		// yaml.v3 read the first document without reaching the bytes that
+		// are not UTF-8, after it; the Python library refuses the input for
+		// them before anything else.
+		return nil, notUTF8(data)
+	}
 	// The stricter rules, in the order the Python library meets them: its
 	// parser refuses a ':' ending a plain scalar in [] or {} and a second
 	// document, then it looks for marks at line starts, then it walks.
@@ -732,4 +738,16 @@ func q(text string) string {
 		return strconv.Quote(cutRunes(text, quoteChars)) + fmt.Sprintf("... (%d characters)", n)
 	}
 	return strconv.Quote(text)
+}
+
+// notUTF8 is the refusal of input that is not UTF-8, at its first bad byte,
+// in the Python library's words.
+func notUTF8(data []byte) *StrictError {
+	at := invalidUTF8At(data)
+	start := bytes.LastIndexByte(data[:at], '\n') + 1
+	return &StrictError{
+		Line:   bytes.Count(data[:at], []byte("\n")) + 1,
+		Column: utf8.RuneCount(data[start:at]) + 1,
+		Reason: fmt.Sprintf("input is not valid UTF-8 (byte 0x%02x at offset %d)", data[at], at),
+	}
 }

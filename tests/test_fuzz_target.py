@@ -148,6 +148,8 @@ DISAGREED: dict[str, bytes] = {
     # An empty value last: yaml.v3 places it past the next document's
     # directive, where libyaml starts that document.
     "a directive after an empty value": b"a:\n%YAML 1.2\n---\nb: 2\n",
+    # yaml.v3 reads the first document without reaching the bad byte after it.
+    "a byte that is not UTF-8 after the first document": b"a: 1\n...\n\xff\n",
     # Python's reader refused the NUL, 16 KiB ahead of its parser; Go
     # refused the depth first.
     "deep nesting before a NUL": b"a: " + b"[" * 1200 + b"\nb: \x00\n",
