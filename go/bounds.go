@@ -452,10 +452,10 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 		default:
 			// The brackets that close the first document's flow collections
 			// belong to it: text after them starts the next ("}\n0x", "}x").
-			rest := bytes.TrimLeft(text, " \t]},")
+			rest := bytes.TrimLeft(bytes.TrimLeft(trimmed, "]},"), " \t")
 			switch {
 			case len(rest) == 0 || rest[0] == '#':
-			case content == 0 && (len(rest) < len(text) || text[0] != ' ' && text[0] != '\t'):
+			case content == 0 && (len(rest) < len(trimmed) || text[0] != ' ' && text[0] != '\t'):
 				content = line // text after the document with no marker, such as "0x" after "{}"
 			case indented == 0:
 				indented = line

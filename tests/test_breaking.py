@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from taskspec import TaskSpec
+from taskspec.v1 import taskspec_pb2
 
 ROOT = Path(__file__).resolve().parent.parent
 BUF = ROOT / ".venv" / "bin" / "buf"
@@ -122,10 +123,14 @@ def test_additive_changes_pass(workdir: Path) -> None:
         "string notes = {n} [(field) = {{\n"
         "    presence: PRESENCE_OMIT_EMPTY\n    visibility: VISIBILITY_SHOWN\n  }}];",
     )
+    # A value after the last, with the next free number (the proto may have
+    # gained values since this was written).
+    values = taskspec_pb2.Language.DESCRIPTOR.values
+    last = max(values, key=lambda v: v.number)
     edit(
         workdir,
-        r"  LANGUAGE_TYPESCRIPT = 3;\n",
-        "  LANGUAGE_TYPESCRIPT = 3;\n  LANGUAGE_RUST = 4;\n",
+        rf"  {last.name} = {last.number};\n",
+        f"  {last.name} = {last.number};\n  LANGUAGE_ADDED_HERE = {last.number + 1};\n",
     )
     result = breaking(workdir)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -81,14 +81,17 @@ def test_languages_are_sorted() -> None:
 
 def test_concurrent_register_and_lookup() -> None:
     reg = Registry()
-    barrier = threading.Barrier(24)
+    languages = list(Language)
+    threads_per_language = 8
+    count = threads_per_language * len(languages)
+    barrier = threading.Barrier(count)
     wins: list[Language] = []
     errors: list[str] = []
     seen: list[object] = []
     lock = threading.Lock()
 
     def worker(i: int) -> None:
-        lang = list(Language)[i % 3]
+        lang = languages[i % len(languages)]
         barrier.wait()
         try:
             reg.register(FakeGenerator(lang))
@@ -103,13 +106,13 @@ def test_concurrent_register_and_lookup() -> None:
                 seen.append(found)
             reg.languages()
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(24)]
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(count)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     assert sorted(wins) == sorted(Language)  # exactly one registration per language won
-    assert len(errors) == 21
+    assert len(errors) == count - len(languages)
     assert all("already registered" in e for e in errors)
     assert all(isinstance(g, FakeGenerator) for g in seen)  # a winner is always visible afterwards
     assert reg.languages() == sorted(Language)
