@@ -511,23 +511,30 @@ const readAhead = 16 << 10
 // and carriage return, DEL, a C1 control other than NEL, or a
 // noncharacter U+FFFE or U+FFFF.
 func controlBefore(data []byte, end int) bool {
+	_, found := firstControl(data, end)
+	return found
+}
+
+// firstControl returns the first character of data before offset end that
+// a YAML reader refuses, and whether there is one.
+func firstControl(data []byte, end int) (rune, bool) {
 	end = min(end, len(data))
 	for i := 0; i < end; {
 		c := data[i]
 		if c < utf8.RuneSelf {
 			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7F {
-				return true
+				return rune(c), true
 			}
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRune(data[i:])
 		if r >= 0x80 && r < 0xA0 && r != 0x85 || r == 0xFFFE || r == 0xFFFF {
-			return true
+			return r, true
 		}
 		i += size
 	}
-	return false
+	return 0, false
 }
 
 // rootOf is the top node of the document doc.

@@ -180,6 +180,11 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 		// them before anything else.
 		return nil, notUTF8(data)
 	}
+	if r, found := firstControl(data, len(data)); found {
+		// The same for a character no YAML reader takes, after the first
+		// document: libyaml's reader refuses it as it reads the input.
+		return nil, &StrictError{Reason: fmt.Sprintf("invalid YAML: control characters are not allowed (character #x%04X)", r)}
+	}
 	// The stricter rules, in the order the Python library meets them: its
 	// parser refuses a ':' ending a plain scalar in [] or {} and a second
 	// document, then it looks for marks at line starts, then it walks.

@@ -150,6 +150,8 @@ DISAGREED: dict[str, bytes] = {
     "a directive after an empty value": b"a:\n%YAML 1.2\n---\nb: 2\n",
     # yaml.v3 reads the first document without reaching the bad byte after it.
     "a byte that is not UTF-8 after the first document": b"a: 1\n...\n\xff\n",
+    # The same for a control character, which libyaml's reader refuses.
+    "a control character after the first document": b"a: 1\n---\nb: \x1e\n",
     # Python's reader refused the NUL, 16 KiB ahead of its parser; Go
     # refused the depth first.
     "deep nesting before a NUL": b"a: " + b"[" * 1200 + b"\nb: \x00\n",
