@@ -499,7 +499,12 @@ func (w *walker) integer(n *yaml.Node, path string) {
 		return
 	}
 	if !explicit && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && w.bangTagged(n) {
-		w.fail(n, path, "expected an integer, got the tagged string %s", q(n.Value))
+		if n.Value == "" {
+			// libyaml reads "!" alone as the empty string, quoted.
+			w.fail(n, path, "expected an integer, got the string %s", q(n.Value))
+		} else {
+			w.fail(n, path, "expected an integer, got the tagged string %s", q(n.Value))
+		}
 		return
 	}
 	resolved := (&yaml.Node{Kind: yaml.ScalarNode, Value: n.Value}).ShortTag()
