@@ -448,10 +448,17 @@ class GeneratorServer:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self.stop(None)
+        # A short grace rather than none: the server then says goodbye to
+        # its clients without an error code, which gRPC would log on a
+        # connection a client has closed but not yet torn down.
+        self.stop(EXIT_GRACE)
 
     def __repr__(self) -> str:
         return f"GeneratorServer(address={self.address!r})"
+
+
+#: Seconds a server leaving a ``with`` block gives calls in flight to finish.
+EXIT_GRACE: Final = 1.0
 
 
 def serve(
