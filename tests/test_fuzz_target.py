@@ -154,6 +154,9 @@ DISAGREED: dict[str, bytes] = {
     "a control character after the first document": b"a: 1\n---\nb: \x1e\n",
     # "!" alone in an integer field: libyaml reads the empty string.
     "the non-specific tag alone in an integer field": b"task_spec_version: !\n",
+    # A quoted "~" is the string "~", whatever its tag: not null, not an empty spec.
+    "the non-specific tag on a quoted tilde": b'! "~"',
+    "a quoted tilde in a list, tagged": b'verification: {test_cmd: [! "~"]}\n',
     # Python's reader refused the NUL, 16 KiB ahead of its parser; Go
     # refused the depth first.
     "deep nesting before a NUL": b"a: " + b"[" * 1200 + b"\nb: \x00\n",

@@ -45,10 +45,14 @@ def null_text(value: str) -> bool:
 
 
 def is_null(node: ScalarNode) -> bool:
-    """Whether *node* is null: plain text that spells it, or an explicit ``!!null``."""
+    """Whether *node* is null: plain text that spells it, or an explicit ``!!null``.
+
+    libyaml reports ``! "~"`` (the non-specific tag on a quoted scalar) as
+    untagged, like ``~``; the quotes make it the string "~", as yaml.v3 reads it.
+    """
     tag = node.tag
     if tag == PLAIN:
-        return null_text(node.value)
+        return not node.style and null_text(node.value)
     return tag == _NULL_TAG
 
 
