@@ -157,6 +157,9 @@ DISAGREED: dict[str, bytes] = {
     # A quoted "~" is the string "~", whatever its tag: not null, not an empty spec.
     "the non-specific tag on a quoted tilde": b'! "~"',
     "a quoted tilde in a list, tagged": b'verification: {test_cmd: [! "~"]}\n',
+    # !!null on text that is not null: yaml.v3 refuses it; it is no empty spec.
+    "!!null on a digit": "!!null \u0660".encode(),
+    "!!null on a word in a list": b"verification: {test_cmd: [!!null x]}\n",
     # Python's reader refused the NUL, 16 KiB ahead of its parser; Go
     # refused the depth first.
     "deep nesting before a NUL": b"a: " + b"[" * 1200 + b"\nb: \x00\n",

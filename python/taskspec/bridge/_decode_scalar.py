@@ -45,7 +45,7 @@ def null_text(value: str) -> bool:
 
 
 def is_null(node: ScalarNode) -> bool:
-    """Whether *node* is null: plain text that spells it, or an explicit ``!!null``.
+    """Whether *node* is null: plain text that spells it, or an explicit ``!!null`` on such text.
 
     libyaml reports ``! "~"`` (the non-specific tag on a quoted scalar) as
     untagged, like ``~``; the quotes make it the string "~", as yaml.v3 reads it.
@@ -53,7 +53,8 @@ def is_null(node: ScalarNode) -> bool:
     tag = node.tag
     if tag == PLAIN:
         return not node.style and null_text(node.value)
-    return tag == _NULL_TAG
+    # "!!null x" is not null: yaml.v3 refuses to read it as one.
+    return tag == _NULL_TAG and null_text(node.value)
 
 
 def _has_bang_tag(node: ScalarNode, source: str) -> bool:
