@@ -313,6 +313,16 @@ func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field, typ
 		if !w.count(dv, "", 1) {
 			return
 		}
+		if isNull(k) && k.Value == "" && k.Style&yaml.TaggedStyle == 0 && w.bangTagged(k) {
+			// "? !": the non-specific tag makes the empty key a string, which
+			// no struct has; yaml.v3 reads it as null and drops the entry.
+			where := ""
+			if path != "" {
+				where = " in " + path
+			}
+			w.fail(k, join(path, ""), `unknown field ""%s; expected one of: %s`, where, strings.Join(yamlKeys(typ), ", "))
+			continue
+		}
 		if !w.key(k, path) {
 			continue
 		}
@@ -760,4 +770,15 @@ func notUTF8(data []byte) *StrictError {
 		Column: utf8.RuneCount(data[start:at]) + 1,
 		Reason: fmt.Sprintf("input is not valid UTF-8 (byte 0x%02x at offset %d)", data[at], at),
 	}
+}
+
+// yamlKeys are the YAML keys of the struct typ, in order: the fields a
+// mapping for it takes.
+func yamlKeys(typ reflect.Type) []string {
+	var keys []string
+	for i := 0; typ != nil && i < typ.NumField(); i++ {
+		key, _, _ := strings.Cut(typ.Field(i).Tag.Get("yaml"), ",")
+		keys = append(keys, key)
+	}
+	return keys
 }

@@ -160,6 +160,9 @@ DISAGREED: dict[str, bytes] = {
     # !!null on text that is not null: yaml.v3 refuses it; it is no empty spec.
     "!!null on a digit": "!!null \u0660".encode(),
     "!!null on a word in a list": b"verification: {test_cmd: [!!null x]}\n",
+    # "? !": the empty string as a key, which yaml.v3 reads as a null key.
+    "the non-specific tag alone as a key": b"? !",
+    "the non-specific tag alone as a nested key": b"verification:\n  ? !\n  : 1\n",
     # Python's reader refused the NUL, 16 KiB ahead of its parser; Go
     # refused the depth first.
     "deep nesting before a NUL": b"a: " + b"[" * 1200 + b"\nb: \x00\n",

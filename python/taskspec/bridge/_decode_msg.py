@@ -88,12 +88,13 @@ def unknown_field(path: str, key: str, info: MessageInfo, node: Node) -> DecodeE
     sub = join(path, key)
     guess = suggest(key, info.by_name)
     line, column = position(node)
+    # The path the message starts with: none for the empty key at the top.
+    shown = f"{_shown_path(sub)}: " if sub else ""
     if guess is None:
-        shown = _shown_path(sub)
-        message = f"{shown}: unknown field {q(key)}{where}; expected one of: {info.expected}"
+        message = f"{shown}unknown field {q(key)}{where}; expected one of: {info.expected}"
         return DecodeError([Violation(sub, message, line, column, code=UNKNOWN_KEY)])
     hint = f"did you mean {go_quote(guess)}?"
-    message = f"{_shown_path(sub)}: unknown field {q(key)}{where}; {hint}"
+    message = f"{shown}unknown field {q(key)}{where}; {hint}"
     return DecodeError([Violation(sub, message, line, column, hint, UNKNOWN_KEY)])
 
 
