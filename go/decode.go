@@ -544,6 +544,12 @@ func (w *walker) integer(n *yaml.Node, path string) {
 		return
 	}
 	exact, ok := new(big.Rat).SetString(strings.ReplaceAll(n.Value, "_", ""))
+	if !ok && f == 0 && strings.ContainsAny(mantissa(n.Value), "123456789") {
+		// An exponent too large for big.Rat: a value float64 holds as 0 but
+		// that is not 0 lies strictly between -1 and 1.
+		w.fail(n, path, "expected an integer, got the non-integral number %s", q(n.Value))
+		return
+	}
 	got := new(big.Rat)
 	got.SetFloat64(f)
 	if ok && exact.Cmp(got) != 0 {
@@ -781,4 +787,12 @@ func yamlKeys(typ reflect.Type) []string {
 		keys = append(keys, key)
 	}
 	return keys
+}
+
+// mantissa is the digits of a number's text before its exponent.
+func mantissa(text string) string {
+	if i := strings.IndexAny(text, "eE"); i >= 0 {
+		return text[:i]
+	}
+	return text
 }
