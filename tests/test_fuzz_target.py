@@ -164,7 +164,9 @@ DISAGREED: dict[str, bytes] = {
     "the non-specific tag alone as a key": b"? !",
     "the non-specific tag alone as a nested key": b"verification:\n  ? !\n  : 1\n",
     # An exponent big.Rat will not take; float64 holds the value as 0.
-    "a tiny number with a huge exponent": b"task_spec_version: 10000000000000000000001e-9999990000000",
+    "a tiny number with a huge exponent": (
+        b"task_spec_version: 10000000000000000000001e-9999990000000"
+    ),
     # Python's reader refused the NUL, 16 KiB ahead of its parser; Go
     # refused the depth first.
     "deep nesting before a NUL": b"a: " + b"[" * 1200 + b"\nb: \x00\n",
