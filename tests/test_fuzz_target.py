@@ -167,6 +167,8 @@ DISAGREED: dict[str, bytes] = {
     "a tiny number with a huge exponent": (
         b"task_spec_version: 10000000000000000000001e-9999990000000"
     ),
+    # One past Decimal's range too.
+    "a tiny number with a huger exponent": b"task_spec_version: 1e-" + b"9" * 60,
     # Python's reader refused the NUL, 16 KiB ahead of its parser; Go
     # refused the depth first.
     "deep nesting before a NUL": b"a: " + b"[" * 1200 + b"\nb: \x00\n",

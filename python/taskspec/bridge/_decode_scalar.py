@@ -170,6 +170,14 @@ def _integral_float(
         try:
             exact = Decimal(value.replace("_", ""))
         except InvalidOperation:
+            # An exponent past Decimal's range. float64 holds the value as 0
+            # when it is tiny: a mantissa with a digit but 0 makes it a
+            # fraction, as the Go library also says.
+            mantissa = value.replace("_", "").lower().partition("e")[0]
+            if number == 0 and any(c in "123456789" for c in mantissa):
+                raise fail(
+                    path, f"expected an integer, got the non-integral number {q(value)}", node
+                ) from None
             exact = None
     result = int(number)
     if exact is not None and exact != result:
