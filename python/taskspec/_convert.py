@@ -31,6 +31,7 @@ from __future__ import annotations
 import enum
 import json
 import os
+import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import PurePath
@@ -115,6 +116,31 @@ def parse(data: Data | str, fmt: Format | str) -> taskspec_pb2.TaskSpec:
             return parse_binpb(data)
 
 
+#: Deepest nesting of JSON arrays and objects read, in every Python version
+#: (3.11's json recursed, and refused about this deep; 3.13's does not), and
+#: in the Go library, which refuses at the same depth in the same words.
+_MAX_JSON_DEPTH: Final = 1000
+
+#: A JSON string, or a bracket outside one.
+_JSON_TOKEN: Final = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _too_deep_at(text: str) -> int | None:
+    """The offset of the bracket that nests *text* past _MAX_JSON_DEPTH, or None."""
+    if text.count("[") + text.count("{") <= _MAX_JSON_DEPTH:
+        return None
+    depth = 0
+    for match in _JSON_TOKEN.finditer(text):
+        c = match.group()
+        if c in "[{":
+            depth += 1
+            if depth > _MAX_JSON_DEPTH:
+                return match.start()
+        elif c in "]}":
+            depth -= 1
+    return None
+
+
 def parse_json(data: Data | str) -> taskspec_pb2.TaskSpec:
     """Decode a proto3 JSON TaskSpec strictly, then validate it.
 
@@ -132,9 +158,12 @@ def parse_json(data: Data | str) -> taskspec_pb2.TaskSpec:
             f"input is not valid UTF-8 (byte 0x{data[offset]:02x} at offset {offset})"
         ) from None
 
+    too_deep = _too_deep_at(text)
     try:
         obj = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
     except json.JSONDecodeError as err:
+        if too_deep is not None and err.pos >= too_deep:
+            raise DecodeError("invalid JSON: nested too deeply") from None
         raise DecodeError(
             [Violation("", f"invalid JSON: {err.msg}", err.lineno, err.colno)]
         ) from None
@@ -144,6 +173,8 @@ def parse_json(data: Data | str) -> taskspec_pb2.TaskSpec:
         raise DecodeError("invalid JSON: nested too deeply") from None
     except ValueError:  # only an integer literal too long for int() is left
         raise DecodeError("invalid JSON: a number has too many digits") from None
+    if too_deep is not None:
+        raise DecodeError("invalid JSON: nested too deeply")
     if not isinstance(obj, dict):
         raise DecodeError(f"expected a JSON object at the top, got {_json_kind(obj)}")
     _check_fields(obj, cast(Descriptor, taskspec_pb2.TaskSpec.DESCRIPTOR), "")
