@@ -84,11 +84,11 @@ def read_line(proc: subprocess.Popen[str], timeout: float = 60) -> str:
     return proc.stdout.readline()
 
 
-@pytest.fixture
-def served(site: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
+def _serve(site: Path, *options: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """`taskspec serve *options*` with the generators of *site*: the process and its address."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "taskspec", "serve", "--address", "127.0.0.1:0"],
+        [sys.executable, "-m", "taskspec", "serve", *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -102,6 +102,11 @@ def served(site: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
         if proc.poll() is None:
             proc.kill()
         proc.communicate(timeout=60)
+
+
+@pytest.fixture
+def served(site: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    yield from _serve(site, "--address", "127.0.0.1:0")
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
@@ -168,31 +173,7 @@ def test_serve_refuses_a_port_in_use(served: tuple[subprocess.Popen[str], str]) 
 
 @pytest.fixture
 def limited(site: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]))
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "taskspec",
-            "serve",
-            "--max-concurrent-calls",
-            "1",
-            "--default-timeout",
-            "0.3",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    try:
-        line = read_line(proc)
-        assert line.startswith("listening on 127.0.0.1:"), line
-        yield proc, line.removeprefix("listening on ").strip()
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.communicate(timeout=60)
+    yield from _serve(site, "--max-concurrent-calls", "1", "--default-timeout", "0.3")
 
 
 def test_serve_options(limited: tuple[subprocess.Popen[str], str]) -> None:
