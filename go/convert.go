@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"strings"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -67,7 +66,7 @@ func fromMirror(s *eval.TaskSpec) (*taskspecv1.TaskSpec, error) {
 func structField(v reflect.Value, name protoreflect.Name) (reflect.Value, bool) {
 	t := v.Type()
 	for i := 0; i < t.NumField(); i++ {
-		if key, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); key == string(name) {
+		if yamlName(t.Field(i)) == string(name) {
 			return v.Field(i), true
 		}
 	}

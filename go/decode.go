@@ -783,8 +783,7 @@ func notUTF8(data []byte) *StrictError {
 func yamlKeys(typ reflect.Type) []string {
 	var keys []string
 	for i := 0; typ != nil && i < typ.NumField(); i++ {
-		key, _, _ := strings.Cut(typ.Field(i).Tag.Get("yaml"), ",")
-		keys = append(keys, key)
+		keys = append(keys, yamlName(typ.Field(i)))
 	}
 	return keys
 }

@@ -31,8 +31,7 @@ func fieldType(typ reflect.Type, name string) reflect.Type {
 	}
 	for i := 0; i < typ.NumField(); i++ {
 		f := typ.Field(i)
-		tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-		if tag != name {
+		if yamlName(f) != name {
 			continue
 		}
 		t := f.Type
@@ -182,8 +181,7 @@ func mirrorField(v reflect.Value, path string) (reflect.Value, bool) {
 		}
 		found := false
 		for i := 0; i < v.NumField(); i++ {
-			tag, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("yaml"), ",")
-			if tag == name {
+			if yamlName(v.Type().Field(i)) == name {
 				v, found = v.Field(i), true
 				break
 			}

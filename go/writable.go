@@ -126,6 +126,8 @@ func fieldNodes(f reflect.StructField, v reflect.Value) int {
 	return 1 + yamlNodes(v)
 }
 
+// yamlName is the YAML key of a struct field of the eval mirror: the name
+// its yaml tag gives, options left off.
 func yamlName(f reflect.StructField) string {
 	name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
 	return name
