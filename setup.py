@@ -50,6 +50,7 @@ COMPILED = [
     "python/taskspec/bridge/_decode_walk.py",
     "python/taskspec/bridge/_decode_scalar.py",
     "python/taskspec/bridge/_decode_msg.py",
+    "python/taskspec/bridge/_decode_tags.py",
     "python/taskspec/_validate.py",
     "python/taskspec/_rules.py",
 ]

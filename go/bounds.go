@@ -286,7 +286,7 @@ func skipBlockScalar(data []byte, i, indent int) int {
 // parseWithinBounds parses the first document of data into doc, refusing,
 // with the message and position the Python library gives, a document over
 // the node or depth budget.
-func parseWithinBounds(data []byte) (*yaml.Node, *firstDocument, error) {
+func (w *walker) parseWithinBounds(data []byte) (*yaml.Node, *firstDocument, error) {
 	if !utf8.Valid(data) {
 		// Refused for its encoding before anything else, as the Python
 		// library refuses it; yaml.v3 finds the bad bytes only when it reads
@@ -306,7 +306,7 @@ func parseWithinBounds(data []byte) (*yaml.Node, *firstDocument, error) {
 			var part yaml.Node
 			if err := yaml.NewDecoder(bytes.NewReader(cut)).Decode(&part); err == nil {
 				if e := boundsError(&part); e != nil {
-					return nil, nil, e
+					return nil, nil, w.syntaxBefore(&part, e)
 				}
 			}
 		}
@@ -321,7 +321,7 @@ func parseWithinBounds(data []byte) (*yaml.Node, *firstDocument, error) {
 		// cannot hold more than MaxNodes nodes or nest deeply at any cost is
 		// left to the decoder, which refuses what a TaskSpec cannot hold.
 		if e := boundsError(&doc); e != nil {
-			return nil, nil, e
+			return nil, nil, w.syntaxBefore(&doc, e)
 		}
 	}
 	return &doc, f, nil

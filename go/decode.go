@@ -142,7 +142,7 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	if hasWideBOM(data) {
 		return nil, &StrictError{Line: 1, Column: 1, Reason: "UTF-16 and UTF-32 input is not supported: sidecars are UTF-8"}
 	}
-	doc, dec, err := parseWithinBounds(data)
+	doc, dec, err := w.parseWithinBounds(data)
 	if err != nil {
 		return nil, err
 	}
@@ -185,13 +185,12 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 		// document: libyaml's reader refuses it as it reads the input.
 		return nil, &StrictError{Reason: fmt.Sprintf("invalid YAML: control characters are not allowed (character #x%04X)", r)}
 	}
-	// The stricter rules, in the order the Python library meets them: its
-	// parser refuses a ':' ending a plain scalar in [] or {} and a second
-	// document, then it looks for marks at line starts, then it walks.
-	if bytes.ContainsAny(data, "[{") {
-		if err := w.flowColons(doc); err != nil {
-			return nil, err
-		}
+	// The stricter rules, in the order the Python library meets them: first
+	// in the text, a tag libyaml ends before yaml.v3 does and a plain
+	// scalar ending in ':' inside [] or {}, which its parser refuses; then
+	// a second document; then marks at line starts; then the walk.
+	if err := w.firstOfTagsAndColons(doc); err != nil {
+		return nil, err
 	}
 	if line, more, err := dec.more(doc); err != nil {
 		return nil, err
@@ -571,6 +570,28 @@ func (w *walker) integer(n *yaml.Node, path string) {
 // offset converts a node's 1-based line and column (counted in characters,
 // as yaml.v3 counts them) to a byte offset in the source.
 func (w *walker) offset(line, column int) int {
+	w.lineStarts()
+	if line < 1 || line > len(w.lines) {
+		return -1
+	}
+	at, c := w.lines[line-1], 1
+	if w.lastLine == line && w.lastColumn <= column {
+		// Nodes are asked for in document order: go on from the last one,
+		// so that a long line of many nodes is walked once, not once each.
+		at, c = w.lastAt, w.lastColumn
+	}
+	for ; c < column && at < len(w.data); c++ {
+		_, size := utf8.DecodeRune(w.data[at:])
+		at += size
+	}
+	w.lastLine, w.lastColumn, w.lastAt = line, column, at
+	return at
+}
+
+// lineStarts returns the byte offset of each line's start, computing them
+// on first use. Lines break where YAML breaks them: at "\n", "\r", "\r\n",
+// NEL, LS and PS.
+func (w *walker) lineStarts() []int {
 	if w.lines == nil {
 		start := 0
 		if bytes.HasPrefix(w.data, []byte("\xef\xbb\xbf")) {
@@ -595,21 +616,7 @@ func (w *walker) offset(line, column int) int {
 			}
 		}
 	}
-	if line < 1 || line > len(w.lines) {
-		return -1
-	}
-	at, c := w.lines[line-1], 1
-	if w.lastLine == line && w.lastColumn <= column {
-		// Nodes are asked for in document order: go on from the last one,
-		// so that a long line of many nodes is walked once, not once each.
-		at, c = w.lastAt, w.lastColumn
-	}
-	for ; c < column && at < len(w.data); c++ {
-		_, size := utf8.DecodeRune(w.data[at:])
-		at += size
-	}
-	w.lastLine, w.lastColumn, w.lastAt = line, column, at
-	return at
+	return w.lines
 }
 
 // bangTagged reports whether an untagged plain scalar was written with the
@@ -628,21 +635,7 @@ func (w *walker) bangTagged(n *yaml.Node) bool {
 		return false
 	}
 	at := w.offset(n.Line, n.Column)
-	if at < 0 {
-		return false
-	}
-	text := w.data[at:]
-	for len(text) > 0 && (text[0] == '&' || text[0] == '!') {
-		if text[0] == '!' {
-			return true
-		}
-		cut := bytes.IndexAny(text, " \t\r\n")
-		if cut < 0 {
-			return false
-		}
-		text = bytes.TrimLeft(text[cut:], " \t\r\n")
-	}
-	return false
+	return at >= 0 && tagAt(w.data, at) >= 0
 }
 
 // lineStartBOM refuses a byte order mark at the start of a line outside a
@@ -716,6 +709,41 @@ func quotedEnd(data []byte, start int, double bool) int {
 	return len(data)
 }
 
+// firstOfTagsAndColons returns the refusal of the tag libyaml ends before
+// yaml.v3 does or of the plain scalar ending in ':' inside [] or {},
+// whichever comes first in the text, or nil.
+func (w *walker) firstOfTagsAndColons(doc *yaml.Node) *StrictError {
+	first, _ := w.tagEndingEarly(doc)
+	if bytes.ContainsAny(w.data, "[{") {
+		if colon := w.flowColons(doc); colon != nil && (first == nil || before(colon, first)) {
+			first = colon
+		}
+	}
+	return first
+}
+
+// syntaxBefore returns what libyaml refuses as a syntax error (a tag it
+// ends at '[', ']' or ',', or a plain scalar ending in ':' inside [] or
+// {}) in the tree doc, when the Python library's bound scan meets it before
+// the bound error bound: earlier in the text, or on its line, which
+// libyaml's scanner reads ahead to before the parser builds the node past
+// the bound. Otherwise it returns bound.
+func (w *walker) syntaxBefore(doc *yaml.Node, bound *StrictError) *StrictError {
+	var first *StrictError
+	if tag, syntax := w.tagEndingEarly(doc); syntax {
+		first = tag
+	}
+	if bytes.ContainsAny(w.data, "[{") {
+		if colon := w.flowColons(doc); colon != nil && (first == nil || before(colon, first)) {
+			first = colon
+		}
+	}
+	if first != nil && (before(first, bound) || first.Line == bound.Line) {
+		return first
+	}
+	return bound
+}
+
 // flowColons refuses a plain scalar ending in ':' inside [] or {}
 // ([go, a:, b]): yaml.v3 reads "a:", libyaml cannot read the document.
 func (w *walker) flowColons(doc *yaml.Node) *StrictError {
@@ -737,6 +765,11 @@ func (w *walker) flowColons(doc *yaml.Node) *StrictError {
 	}
 	return &StrictError{Line: found.Line, Column: found.Column,
 		Reason: fmt.Sprintf("the plain scalar %q ends in ':' inside [] or {}: YAML readers disagree on it; quote the string", found.Value)}
+}
+
+// before reports whether a is at an earlier place in the text than b.
+func before(a, b *StrictError) bool {
+	return a.Line < b.Line || (a.Line == b.Line && a.Column < b.Column)
 }
 
 // visit calls fn on every node of the tree once; aliases are not followed,

@@ -175,6 +175,33 @@ DISAGREED: dict[str, bytes] = {
     # The scanner reads ahead to the end of the line before the parser
     # builds the 65th level: the bad tag there is what both refuse.
     "deep nesting, then a bad tag on its line": b"a: " + b"[" * 1200 + b" !<x",
+    # libyaml ends a tag at '[', ']' or ',' and fails; yaml.v3 reads them
+    # into the tag, and Go refused the tag as unsupported.
+    "a tag running into brackets": b"task_spec_version: 1\ntask_id: !c1hh" + b"[" * 250 + b"hh\n",
+    "a tag running into a closing bracket, after an anchor": b"task_id: &a !a] b\n",
+    "a tag running into a comma outside []": b"task_id: !a,b c\n",
+    "a key's tag running into a bracket": b"? !a[ x\n: y\n",
+    "a tag running into a bracket after a colon in []": b"verification: {test_cmd: [a:, !b[ c]}\n",
+    # Inside [] libyaml ends the tag at the comma, on an empty item; yaml.v3
+    # gave the longer tag to the next item.
+    "a tag running into a comma in []": b"verification: {test_cmd: [!!str, go]}\n",
+    "the non-specific tag running into a comma": b"verification: {test_cmd: [!, go]}\n",
+    "a tag running into a comma before a sequence": b"verification: {test_cmd: !a, [b]}\n",
+    "a tag running into a comma, then into a bracket": b"verification: {test_cmd: [!a, !b] c]}\n",
+    # libyaml fails past the comma, where yaml.v3 reads a key: the tag comes first.
+    "a tag running into a comma before a colon": b"difficulty_signals: {!a, : 1}\n",
+    # Python's bound scan meets libyaml's syntax errors before the bound, or
+    # on its line; Go refused the depth.
+    "a colon ending a scalar in [] before deep nesting": b"a: [b:, " + b"[" * 1200 + b"\n",
+    "a tag running into a bracket after deep nesting": b"a: " + b"[" * 1200 + b" !b]\n",
+    # An anchor on an empty key, then a tag on the value: Go read the tag as
+    # the key's, a string, not null.
+    "an anchor on an empty key, then a tag": b"task_spec_version: 1\n&ask_id: !c1hhhh\n",
+    "an anchor and a comment, then a tag": b"? &a # c\n  !t, x\n: 1\n",
+    # Python quoted the text from the byte order mark's place.
+    "a colon ending a scalar in [], after a byte order mark": (
+        b"\xef\xbb\xbfverification: {test_cmd: [a:, b]}\n"
+    ),
 }
 
 

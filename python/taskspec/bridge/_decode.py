@@ -49,6 +49,7 @@ from taskspec.bridge._decode_load import (
 )
 from taskspec.bridge._decode_msg import describe, fail
 from taskspec.bridge._decode_scalar import is_null
+from taskspec.bridge._decode_tags import check_tag_commas
 from taskspec.bridge._decode_walk import Decoded, Walker
 
 __all__ = [
@@ -102,6 +103,11 @@ STRICTER_THAN_GO: Final[Mapping[str, str]] = {
         "libyaml, which this decoder is built on, cannot read it; yaml.v3 reads 'a:'."
         " Quote the string."
     ),
+    "a tag running into '[', ']' or ',' (task_id: !x[1] id, test_cmd: [!!str, go])": (
+        "libyaml ends the tag there: a syntax error, or, before a comma inside [] or {},"
+        " the tag of an empty item ([!!str, go] is ['', go]); yaml.v3 reads the characters"
+        " into the tag ([go]), so the readers disagree. Put a space after the tag."
+    ),
     "UTF-16 or UTF-32 input": ("sidecars are UTF-8; yaml.v3 also accepts UTF-16 with a BOM."),
     "documents larger than MAX_DOCUMENT_BYTES or nested deeper than MAX_DEPTH": (
         "bounds that keep hostile input cheap; no valid sidecar comes near them."
@@ -123,17 +129,18 @@ def decode(data: bytes | bytearray | memoryview | str, *, collect: bool = False)
     """
     budget = MAX_NODES  # read at each call: tests lower it to reach the bound cheaply
     raw, source = source_of(data)
-    check_bounds(raw, budget)
+    if source.startswith("\ufeff"):
+        # libyaml's marks do not count a leading BOM; keep the source in step.
+        source = source[1:]
+    check_bounds(raw, budget, source)
     if "%YAML" in source:
         check_yaml_version(raw)
+    check_tag_commas(raw, source)
     root = compose(raw, source)
     if root is None:
         raise DecodeError(
             [Violation("", "empty document: expected a TaskSpec mapping", code=WRONG_TYPE)]
         )
-    if source.startswith("\ufeff"):
-        # libyaml's marks do not count a leading BOM; keep the source in step.
-        source = source[1:]
     if "\ufeff" in source:
         check_line_start_boms(raw, source)
     walker = Walker(source, out := Decoded(), budget, collect)

@@ -304,7 +304,7 @@ def _tab_at(err: yaml.MarkedYAMLError, mark: Any, source: str) -> tuple[int, int
     return (mark.line + 1, column + 1) if column != -1 else mark_position(mark)
 
 
-def check_bounds(data: bytes, budget: int) -> None:
+def check_bounds(data: bytes, budget: int, source: str = "") -> None:
     """Fail fast on a document with more than *budget* nodes or nested deeper than MAX_DEPTH.
 
     Both bounds are enforced on libyaml's parser events, before anything is
@@ -319,7 +319,8 @@ def check_bounds(data: bytes, budget: int) -> None:
     least half a byte of source (``{a,b}`` is two nodes in two bytes), so a
     document of under *budget* / 2 bytes is within the node budget, and
     every nesting level needs one of ``[ { - ?``, so a document with few of
-    those, or of few bytes in all, is shallow enough.
+    those, or of few bytes in all, is shallow enough. A syntax error met
+    first is raised as the composer would raise it (given *source*).
     """
     limit = budget
     if 2 * len(data) + 2 <= budget and (
@@ -349,7 +350,7 @@ def check_bounds(data: bytes, budget: int) -> None:
             if budget < 0:
                 raise _at(f"document has more than {limit} nodes", event.start_mark, LIMIT)
     except yaml.YAMLError as err:
-        raise yaml_error(err) from None
+        raise yaml_error(err, source) from None
     finally:
         parser.dispose()
 

@@ -1,0 +1,161 @@
+package taskspec
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Where a tag ends.
+//
+// A tag written "!suffix" or "!handle!suffix" ends, in libyaml (the Python
+// library's parser), at the first character outside the URI characters of
+// YAML 1.1: letters, digits and "-_;/?:@&=+$.%!~*'()". yaml.v3 also counts
+// ',', '[' and ']' as part of the tag, so the two readers part ways at a
+// tag that runs into one of those:
+//
+//   - '[' or ']', or ',' outside [] and {}: libyaml stops the tag there and
+//     fails, as the character is not the space or line break a tag must end
+//     with; yaml.v3 reads the longer tag. The Python library gives libyaml's
+//     syntax error, and so does this package, in its words.
+//   - ',' inside [] or {}: libyaml ends the tag, which then belongs to an
+//     empty node before the comma ([!!str, go] is two items, "" and "go");
+//     yaml.v3 reads "!!str," as the tag of "go" ([go]). Both libraries
+//     refuse it as stricter than Go, in the same words.
+//
+// A verbatim tag ("!<...>") may hold all three characters in both readers.
+
+// tagSyntaxError is libyaml's error for a tag it ends before yaml.v3 does.
+const tagSyntaxError = "invalid YAML: while scanning a tag, did not find expected whitespace or line break"
+
+// isAnchorChar reports whether c may be part of an anchor's name: a letter,
+// a digit, '-' or '_', in both readers.
+func isAnchorChar(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_'
+}
+
+// isTagChar reports whether libyaml reads c as part of a tag outside "<>".
+func isTagChar(c byte) bool {
+	return isAnchorChar(c) || bytes.IndexByte([]byte(";/?:@&=+$.%!~*'()"), c) >= 0
+}
+
+// mayEndTagEarly reports whether data has a '!' followed by tag characters
+// and one of ",[]": the only text on which the readers can part ways over a
+// tag. Most documents have none, and are not walked for tags at all.
+func mayEndTagEarly(data []byte) bool {
+	for i := bytes.IndexByte(data, '!'); i >= 0; {
+		j := i + 1
+		for j < len(data) && isTagChar(data[j]) {
+			j++
+		}
+		if j < len(data) && (data[j] == ',' || data[j] == '[' || data[j] == ']') {
+			return true
+		}
+		next := bytes.IndexByte(data[j:], '!')
+		if next < 0 {
+			break
+		}
+		i = j + next
+	}
+	return false
+}
+
+// tagAt returns the offset of the tag among the properties that start at
+// offset at ("&a !t", "!t &a", "&a # note" then "!t" on the next line), or
+// -1 when they hold none.
+func tagAt(data []byte, at int) int {
+	for range 2 {
+		if at >= len(data) || data[at] != '&' {
+			break
+		}
+		at++
+		for at < len(data) && isAnchorChar(data[at]) {
+			at++
+		}
+		if at >= len(data) || !isBlankOrBreak(data[at]) {
+			return -1 // the anchor is all: ':' or ',' follows it
+		}
+		for at < len(data) && (isBlankOrBreak(data[at]) || data[at] == '#') {
+			if data[at] == '#' {
+				for at < len(data) && data[at] != '\n' && data[at] != '\r' {
+					at++
+				}
+				continue
+			}
+			at++
+		}
+	}
+	if at < len(data) && data[at] == '!' {
+		return at
+	}
+	return -1
+}
+
+// tagSpan returns the byte offsets of the tag among the properties that
+// start at offset at, ending where libyaml ends it, or ok false when there
+// is none or it is verbatim.
+func tagSpan(data []byte, at int) (start, end int, ok bool) {
+	start = tagAt(data, at)
+	if start < 0 || (start+1 < len(data) && data[start+1] == '<') {
+		return 0, 0, false
+	}
+	end = start + 1
+	for end < len(data) && isTagChar(data[end]) {
+		end++
+	}
+	return start, end, true
+}
+
+// tagEndingEarly returns the refusal of the first tag of the tree doc,
+// parsed by yaml.v3 from w.data, that libyaml ends before yaml.v3 does, or
+// nil: libyaml's syntax error (syntax true), or the stricter refusal of a
+// tag ending at a comma. The readers part ways there, so what follows, in
+// the text and in the tree, is not looked at.
+func (w *walker) tagEndingEarly(doc *yaml.Node) (err *StrictError, syntax bool) {
+	if !mayEndTagEarly(w.data) {
+		return nil, false
+	}
+	var walk func(n *yaml.Node, inFlow bool)
+	walk = func(n *yaml.Node, inFlow bool) {
+		if err != nil {
+			return
+		}
+		if n.Style&yaml.TaggedStyle != 0 {
+			if at := w.offset(n.Line, n.Column); at >= 0 {
+				if start, end, ok := tagSpan(w.data, at); ok && end < len(w.data) {
+					switch c := w.data[end]; {
+					case c == '[' || c == ']' || (c == ',' && !inFlow):
+						line, column := w.lineColumn(end)
+						err, syntax = &StrictError{Line: line, Column: column, Reason: tagSyntaxError}, true
+						return
+					case c == ',':
+						err = &StrictError{Line: n.Line, Column: n.Column, Reason: tagThenComma(string(w.data[start:end]))}
+						return
+					}
+				}
+			}
+		}
+		flow := inFlow || (n.Style&yaml.FlowStyle != 0 && (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode))
+		for _, c := range n.Content {
+			walk(c, flow)
+		}
+	}
+	walk(doc, false)
+	return err, syntax
+}
+
+// tagThenComma is the refusal of a tag that libyaml ends at a comma.
+func tagThenComma(tag string) string {
+	return fmt.Sprintf("the tag %s is followed by ',' with no space: YAML readers disagree on where it ends; put a space after the tag", q(tag))
+}
+
+// lineColumn converts a byte offset of the source to a 1-based line and a
+// column counted in characters, as yaml.v3 and libyaml count them.
+func (w *walker) lineColumn(at int) (int, int) {
+	lines := w.lineStarts()
+	line := sort.SearchInts(lines, at+1) // lines[line-1] <= at < lines[line]
+	return line, utf8.RuneCount(w.data[lines[line-1]:at]) + 1
+}
