@@ -98,10 +98,10 @@ func boundsError(doc *yaml.Node) *StrictError {
 	return nil
 }
 
-// cutOverBounds returns the start of data up to a point past which the
-// scan believes the document holds more than MaxNodes nodes or is nested
-// deeper than MaxDepth, with the flow collections open there closed; or
-// nil when the scan finds the document within bounds.
+// cutOverBounds returns the start of data up to just past the first token
+// at which the scan believes the document holds more than MaxNodes nodes
+// or is nested deeper than MaxDepth, with the flow collections open there
+// closed; or nil when the scan finds the document within bounds.
 //
 // The scan is a lexer for the parts of YAML that can make many nodes
 // cheaply: flow collections, block sequence entries, keys, quoted and plain
@@ -110,9 +110,9 @@ func boundsError(doc *yaml.Node) *StrictError {
 // counted only where its first entry is, an implicit null not at all), so
 // that the cut, taken only after MaxNodes counted nodes, has at least as
 // many real ones before it. A cut is made only where the text before it
-// parses as it would in the whole document, and holds what a scanner reads
-// ahead of the last node counted: at the end of a line (or 1024 bytes on),
-// or at the start of a line outside flow collections.
+// parses as it would in the whole document. What follows the cut does not
+// matter: a syntax error there comes after the node past the bound in the
+// text, and the bound is what both libraries report (see syntaxBefore).
 func cutOverBounds(data []byte) []byte {
 	var (
 		flow      []byte // the open flow collections, '[' or '{'
@@ -122,11 +122,6 @@ func cutOverBounds(data []byte) []byte {
 		indent    int
 	)
 	over := func() bool { return nodes > MaxNodes }
-	// Once a bound is passed, the cut waits for the end of the line (or
-	// lookahead bytes): a YAML scanner reads that far ahead before the
-	// parser builds the node past the bound, so a syntax error there comes
-	// first, in yaml.v3 as in libyaml, and the cut text must hold it.
-	pending, until := false, 0
 	closed := func(at int) []byte {
 		out := make([]byte, 0, at+len(flow)+1)
 		out = append(out, data[:at]...)
@@ -142,9 +137,6 @@ func cutOverBounds(data []byte) []byte {
 	n := len(data)
 	for i < n {
 		c := data[i]
-		if pending && (c == '\n' || c == '\r' || i >= until) {
-			return closed(i)
-		}
 		if lineStart && len(flow) == 0 {
 			if over() {
 				return closed(i)
@@ -174,15 +166,15 @@ func cutOverBounds(data []byte) []byte {
 			flow = append(flow, c)
 			nodes++
 			i++
-			if len(flow) > MaxDepth && !pending {
-				pending, until = true, i+lookahead
+			if len(flow) > MaxDepth {
+				return closed(i)
 			}
 		case (c == ']' || c == '}') && len(flow) > 0:
 			flow = flow[:len(flow)-1]
 			i++
 		case c == ',' && len(flow) > 0:
-			if over() && !pending {
-				pending, until = true, i+lookahead
+			if over() {
+				return closed(i)
 			}
 			i++
 		case len(flow) == 0 && (c == '|' || c == '>'):
@@ -203,15 +195,11 @@ func cutOverBounds(data []byte) []byte {
 			i = skipPlain(data, i, len(flow) > 0)
 		}
 	}
-	if over() || pending {
+	if over() {
 		return closed(n)
 	}
 	return nil
 }
-
-// lookahead is how far a YAML scanner may read past a token before the
-// parser uses it: a possible simple key stays open for 1024 characters.
-const lookahead = 1024
 
 func isBlank(c byte) bool        { return c == ' ' || c == '\t' }
 func isBlankOrBreak(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

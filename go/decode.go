@@ -713,7 +713,7 @@ func quotedEnd(data []byte, start int, double bool) int {
 // yaml.v3 does or of the plain scalar ending in ':' inside [] or {},
 // whichever comes first in the text, or nil.
 func (w *walker) firstOfTagsAndColons(doc *yaml.Node) *StrictError {
-	first, _ := w.tagEndingEarly(doc)
+	first, _, _ := w.tagEndingEarly(doc)
 	if bytes.ContainsAny(w.data, "[{") {
 		if colon := w.flowColons(doc); colon != nil && (first == nil || before(colon, first)) {
 			first = colon
@@ -722,24 +722,22 @@ func (w *walker) firstOfTagsAndColons(doc *yaml.Node) *StrictError {
 	return first
 }
 
-// syntaxBefore returns what libyaml refuses as a syntax error (a tag it
-// ends at '[', ']' or ',', or a plain scalar ending in ':' inside [] or
-// {}) in the tree doc, when the Python library's bound scan meets it before
-// the bound error bound: earlier in the text, or on its line, which
-// libyaml's scanner reads ahead to before the parser builds the node past
-// the bound. Otherwise it returns bound.
+// syntaxBefore returns what libyaml refuses as a syntax error and yaml.v3
+// reads (a tag libyaml ends at '[', ']' or ',', or a plain scalar ending in
+// ':' inside [] or {}) in the tree doc when it comes before the node past
+// a bound, bound, in the text; otherwise it returns bound. libyaml's
+// scanner reads ahead of its parser, so whether it meets such an error
+// before the parser builds the node past the bound depends on the layout
+// of the text; both libraries report whichever comes first in the text.
 func (w *walker) syntaxBefore(doc *yaml.Node, bound *StrictError) *StrictError {
-	var first *StrictError
-	if tag, syntax := w.tagEndingEarly(doc); syntax {
-		first = tag
+	boundAt := w.offset(bound.Line, bound.Column)
+	if tag, syntax, at := w.tagEndingEarly(doc); syntax && at < boundAt {
+		return tag
 	}
 	if bytes.ContainsAny(w.data, "[{") {
-		if colon := w.flowColons(doc); colon != nil && (first == nil || before(colon, first)) {
-			first = colon
+		if colon := w.flowColons(doc); colon != nil && w.offset(colon.Line, colon.Column) < boundAt {
+			return colon
 		}
-	}
-	if first != nil && (before(first, bound) || first.Line == bound.Line) {
-		return first
 	}
 	return bound
 }

@@ -112,11 +112,13 @@ func tagSpan(data []byte, at int) (start, end int, ok bool) {
 // tagEndingEarly returns the refusal of the first tag of the tree doc,
 // parsed by yaml.v3 from w.data, that libyaml ends before yaml.v3 does, or
 // nil: libyaml's syntax error (syntax true), or the stricter refusal of a
-// tag ending at a comma. The readers part ways there, so what follows, in
-// the text and in the tree, is not looked at.
-func (w *walker) tagEndingEarly(doc *yaml.Node) (err *StrictError, syntax bool) {
+// tag ending at a comma; and the tag's offset. The readers part ways
+// there, so what follows, in the text and in the tree, is not looked at.
+// The tag is read from w.data, so a tree parsed from a cut of it, with
+// brackets added at the end, gives the same answer.
+func (w *walker) tagEndingEarly(doc *yaml.Node) (err *StrictError, syntax bool, tagAt int) {
 	if !mayEndTagEarly(w.data) {
-		return nil, false
+		return nil, false, 0
 	}
 	var walk func(n *yaml.Node, inFlow bool)
 	walk = func(n *yaml.Node, inFlow bool) {
@@ -129,10 +131,10 @@ func (w *walker) tagEndingEarly(doc *yaml.Node) (err *StrictError, syntax bool) 
 					switch c := w.data[end]; {
 					case c == '[' || c == ']' || (c == ',' && !inFlow):
 						line, column := w.lineColumn(end)
-						err, syntax = &StrictError{Line: line, Column: column, Reason: tagSyntaxError}, true
+						err, syntax, tagAt = &StrictError{Line: line, Column: column, Reason: tagSyntaxError}, true, start
 						return
 					case c == ',':
-						err = &StrictError{Line: n.Line, Column: n.Column, Reason: tagThenComma(string(w.data[start:end]))}
+						err, tagAt = &StrictError{Line: n.Line, Column: n.Column, Reason: tagThenComma(string(w.data[start:end]))}, start
 						return
 					}
 				}
@@ -144,7 +146,7 @@ func (w *walker) tagEndingEarly(doc *yaml.Node) (err *StrictError, syntax bool) 
 		}
 	}
 	walk(doc, false)
-	return err, syntax
+	return err, syntax, tagAt
 }
 
 // tagThenComma is the refusal of a tag that libyaml ends at a comma.

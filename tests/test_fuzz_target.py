@@ -172,9 +172,23 @@ DISAGREED: dict[str, bytes] = {
     # Python's reader refused the NUL, 16 KiB ahead of its parser; Go
     # refused the depth first.
     "deep nesting before a NUL": b"a: " + b"[" * 1200 + b"\nb: \x00\n",
-    # The scanner reads ahead to the end of the line before the parser
-    # builds the 65th level: the bad tag there is what both refuse.
+    # libyaml's scanner reads ahead of its parser (up to 1024 characters,
+    # and the token after the end of the line), so whether Python met a
+    # syntax error past the 65th level before the level depended on the
+    # layout; Go guessed the lookahead. Both now report the first in the text.
     "deep nesting, then a bad tag on its line": b"a: " + b"[" * 1200 + b" !<x",
+    "deep nesting, then a bad tag on the next line": (
+        b"#" + b"-" * 1001 + b"\na: " + b"[" * 70 + b"\n !<x\n"
+    ),
+    "deep nesting, then a tag running into a bracket on the next line": (
+        b"#" + b"-" * 1001 + b"\na: " + b"[" * 70 + b"\n !b]\n"
+    ),
+    "deep nesting, then a scalar ending in ':' 1025 characters on": (
+        b"a: " + b"[" * 1087 + b" x:]\n"
+    ),
+    "a scalar ending in ':' in [], then deep nesting on its line": (
+        b"#" + b"-" * 1001 + b"\na: [x:, " + b"[" * 66 + b" x\n  y:[\n"
+    ),
     # libyaml ends a tag at '[', ']' or ',' and fails; yaml.v3 reads them
     # into the tag, and Go refused the tag as unsupported.
     "a tag running into brackets": b"task_spec_version: 1\ntask_id: !c1hh" + b"[" * 250 + b"hh\n",
@@ -198,6 +212,15 @@ DISAGREED: dict[str, bytes] = {
     # the key's, a string, not null.
     "an anchor on an empty key, then a tag": b"task_spec_version: 1\n&ask_id: !c1hhhh\n",
     "an anchor and a comment, then a tag": b"? &a # c\n  !t, x\n: 1\n",
+    # libyaml reads the whole plain scalar, onto its next line, before the
+    # parser builds the level past the bound; Go cut the text at the line's end.
+    "a scalar in [] ending in ':' on the line after deep nesting": (
+        b"#" + b"-" * 1001 + b"\na: " + b"[" * 66 + b" x\n  y:[\n"
+    ),
+    # Python quoted the scalar's lines as written; Go its value.
+    "a scalar in [] over three lines, ending in ':'": (
+        b"verification: {test_cmd: [a,\n  b  \n\n   c:, d]}\n"
+    ),
     # Python quoted the text from the byte order mark's place.
     "a colon ending a scalar in [], after a byte order mark": (
         b"\xef\xbb\xbfverification: {test_cmd: [a:, b]}\n"

@@ -20,6 +20,7 @@ place that speaks libyaml's terms (marks, events, its errors):
 
 from __future__ import annotations
 
+import re
 from functools import partialmethod
 from typing import Any, Final
 
@@ -250,7 +251,7 @@ def yaml_error(err: yaml.YAMLError, source: str = "") -> DecodeError:
             and err.context == "while scanning a plain scalar"
             and err.problem == "found unexpected ':'"
         ):
-            text = source[start.index : mark.index + 1]
+            text = _folded(source[start.index : mark.index + 1])
             message = (
                 f"the plain scalar {go_quote(text)} ends in ':' inside [] or {{}}: YAML readers"
                 " disagree on it; quote the string"
@@ -273,6 +274,29 @@ def yaml_error(err: yaml.YAMLError, source: str = "") -> DecodeError:
             ]
         )
     return DecodeError([Violation("", f"invalid YAML: {err}", code=SYNTAX)])
+
+
+def _folded(text: str) -> str:
+    """The value of a plain scalar written over the lines of *text*, as YAML folds them.
+
+    Each line is trimmed of its blanks; one line break becomes a space, and
+    more become one newline fewer than they are (the value yaml.v3 reads,
+    which the Go library's message quotes).
+    """
+    lines = _LINE_BREAK.split(text)
+    out = lines[0].rstrip(" \t")
+    breaks = 0
+    for line in lines[1:]:
+        text = line.strip(" \t")
+        if not text:
+            breaks += 1
+            continue
+        out += ("\n" * breaks if breaks else " ") + text
+        breaks = 0
+    return out
+
+
+_LINE_BREAK: Final = re.compile("\r\n|\r|\n|\x85")
 
 
 #: A tab where YAML takes only spaces, said as such: libyaml's words for it
@@ -319,16 +343,50 @@ def check_bounds(data: bytes, budget: int, source: str = "") -> None:
     least half a byte of source (``{a,b}`` is two nodes in two bytes), so a
     document of under *budget* / 2 bytes is within the node budget, and
     every nesting level needs one of ``[ { - ?``, so a document with few of
-    those, or of few bytes in all, is shallow enough. A syntax error met
-    first is raised as the composer would raise it (given *source*).
+    those, or of few bytes in all, is shallow enough.
+
+    A syntax error is raised as the composer would raise it (given
+    *source*), unless the node past a bound comes before it in the text.
+    libyaml's scanner reads ahead of its parser, up to 1024 characters on a
+    line, so it can meet a syntax error past that node before the parser
+    builds the node; which of the two it meets first depends on how the
+    text is laid out. So the text before the token in error is scanned
+    again, and the first of the two in the text is reported, as the Go
+    library reports it.
     """
-    limit = budget
     if 2 * len(data) + 2 <= budget and (
         len(data) <= _CHEAP_DEPTH_BOUND
         # The openers, counted in one pass rather than four.
         or len(data) - len(data.translate(None, b"[{-?")) <= _CHEAP_DEPTH_BOUND
     ):
         return
+    try:
+        bound = _first_bound(data, budget)
+    except yaml.MarkedYAMLError as err:
+        mark = err.context_mark or err.problem_mark
+        if source and mark is not None:
+            cut = len(source[: mark.index].encode("utf-8"))
+            if data.startswith(b"\xef\xbb\xbf"):
+                cut += 3  # libyaml's marks do not count a leading BOM
+            try:
+                bound = _first_bound(data[:cut], budget)
+            except yaml.YAMLError:
+                bound = None
+            if bound is not None:
+                raise bound from None
+        raise yaml_error(err, source) from None
+    except yaml.YAMLError as err:
+        raise yaml_error(err, source) from None
+    if bound is not None:
+        raise bound
+
+
+def _first_bound(data: bytes, budget: int) -> DecodeError | None:
+    """The refusal of the first node of *data* past *budget* nodes or MAX_DEPTH levels, or None.
+
+    A syntax error met before it is raised, as libyaml's YAMLError.
+    """
+    limit = budget
     parser = CParser(data)
     depth = 0
     try:
@@ -342,15 +400,13 @@ def check_bounds(data: bytes, budget: int, source: str = "") -> None:
                 depth += 1
                 if depth > MAX_DEPTH:
                     message = f"document is nested deeper than {MAX_DEPTH} levels"
-                    raise _at(message, event.start_mark, LIMIT)
+                    return _at(message, event.start_mark, LIMIT)
             elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
                 depth -= 1
             elif event is None or kind is yaml.StreamEndEvent or kind is yaml.DocumentEndEvent:
-                return  # later documents are rejected by the composer
+                return None  # later documents are rejected by the composer
             if budget < 0:
-                raise _at(f"document has more than {limit} nodes", event.start_mark, LIMIT)
-    except yaml.YAMLError as err:
-        raise yaml_error(err, source) from None
+                return _at(f"document has more than {limit} nodes", event.start_mark, LIMIT)
     finally:
         parser.dispose()
 
