@@ -29,10 +29,12 @@ const decodePrefix = errPrefix + "decode task spec: "
 //
 // Every document the Go package rejects is rejected with the Go package's
 // own message instead, so a StrictError only appears where the Go package
-// would have returned a spec, with one exception: the budgets. A document
-// over MaxNodes nodes or MaxDepth levels is refused before yaml.v3 builds
-// it (that is what makes the budget cheap), with the same StrictError the
-// Python library gives, whatever the Go package would have said.
+// would have returned a spec, with two exceptions, refused before yaml.v3
+// reads the document with the same StrictError the Python library gives,
+// whatever the Go package would have said: a document over MaxNodes nodes
+// or MaxDepth levels (that is what makes the budget cheap), and one that
+// starts with two byte order marks (yaml.v3 reads the second as text,
+// wherever it lands).
 type StrictError struct {
 	FieldPath string // the field, "" for the document as a whole
 	Line      int    // 1-based, 0 when unknown
@@ -141,6 +143,11 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	}
 	if hasWideBOM(data) {
 		return nil, &StrictError{Line: 1, Column: 1, Reason: "UTF-16 and UTF-32 input is not supported: sidecars are UTF-8"}
+	}
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf\xef\xbb\xbf")) {
+		// yaml.v3 skips the first and reads the second as text, at the start
+		// of whatever comes first: a key it misnames, or no key at all.
+		return nil, &StrictError{Line: 1, Column: 1, Reason: "two byte order marks at the start: yaml.v3 misreads the document; remove one"}
 	}
 	doc, dec, err := w.parseWithinBounds(data)
 	if err != nil {

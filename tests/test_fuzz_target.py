@@ -221,6 +221,13 @@ DISAGREED: dict[str, bytes] = {
     "a scalar in [] over three lines, ending in ':'": (
         b"verification: {test_cmd: [a,\n  b  \n\n   c:, d]}\n"
     ),
+    # Python refuses two byte order marks before anything else; Go left them
+    # to yaml.v3, which read "?" after the second as a null key.
+    "two byte order marks, then an empty key": b"\xef\xbb\xbf\xef\xbb\xbf?",
+    # A long key: Python's message shows the path cut; the reasons agree.
+    "a non-integral signal under a long key": (
+        b"difficulty_signals:\n    '" + b"/" * 200 + b"': 66.260\n"
+    ),
     # Python quoted the text from the byte order mark's place.
     "a colon ending a scalar in [], after a byte order mark": (
         b"\xef\xbb\xbfverification: {test_cmd: [a:, b]}\n"

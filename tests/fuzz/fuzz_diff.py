@@ -90,9 +90,12 @@ def check(data: bytes, go: Any = None) -> None:
     elif res.get("error_kind") == "strict":
         # Go refuses what the Go package would read: the refusal is one of
         # the rules both libraries share, and must be the same, word for word.
+        from taskspec.bridge._decode_msg import _shown_path  # noqa: PLC0415
+
         (theirs,) = res["violations"]
         got = value.violations[0]
-        prefix = f"{got.field_path}: " if got.field_path else ""
+        # The message starts with the path as shown, cut when a key makes it long.
+        prefix = f"{_shown_path(got.field_path)}: " if got.field_path else ""
         ours = (got.field_path, got.message.removeprefix(prefix), got.line)
         want = (theirs["field_path"], theirs["message"], theirs["line"])
         assert ours == want, f"refusals differ on {data[:200]!r}: {ours} != {want}"
