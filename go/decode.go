@@ -29,12 +29,10 @@ const decodePrefix = errPrefix + "decode task spec: "
 //
 // Every document the Go package rejects is rejected with the Go package's
 // own message instead, so a StrictError only appears where the Go package
-// would have returned a spec, with two exceptions, refused before yaml.v3
-// reads the document with the same StrictError the Python library gives,
-// whatever the Go package would have said: a document over MaxNodes nodes
-// or MaxDepth levels (that is what makes the budget cheap), and one that
-// starts with two byte order marks (yaml.v3 reads the second as text,
-// wherever it lands).
+// would have returned a spec, with one exception: the budgets. A document
+// over MaxNodes nodes or MaxDepth levels is refused before yaml.v3 builds
+// it (that is what makes the budget cheap), with the same StrictError the
+// Python library gives, whatever the Go package would have said.
 type StrictError struct {
 	FieldPath string // the field, "" for the document as a whole
 	Line      int    // 1-based, 0 when unknown
@@ -144,13 +142,17 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	if hasWideBOM(data) {
 		return nil, &StrictError{Line: 1, Column: 1, Reason: "UTF-16 and UTF-32 input is not supported: sidecars are UTF-8"}
 	}
-	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf\xef\xbb\xbf")) {
-		// yaml.v3 skips the first and reads the second as text, at the start
-		// of whatever comes first: a key it misnames, or no key at all.
-		return nil, &StrictError{Line: 1, Column: 1, Reason: "two byte order marks at the start: yaml.v3 misreads the document; remove one"}
-	}
+	// yaml.v3 skips the first of two byte order marks and reads the second
+	// as text, at the start of whatever comes first: a key it misnames, or
+	// no key at all. Where the Go package rejects such a document, its
+	// message stands; elsewhere the refusal is the Python library's, which
+	// refuses it before reading it.
+	twoBOMs := bytes.HasPrefix(data, []byte("\xef\xbb\xbf\xef\xbb\xbf"))
 	doc, dec, err := w.parseWithinBounds(data)
 	if err != nil {
+		if _, strict := err.(*StrictError); strict && twoBOMs {
+			return nil, twoBOMsError()
+		}
 		return nil, err
 	}
 	w.pos = make(map[string]position, 24)
@@ -180,6 +182,9 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 				return nil, fmt.Errorf("%s%w", decodePrefix, decErr)
 			}
 		}
+	}
+	if twoBOMs {
+		return nil, twoBOMsError()
 	}
 	if !utf8.Valid(data) {
 		// yaml.v3 read the first document without reaching the bytes that
@@ -211,6 +216,10 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 		return nil, w.err
 	}
 	return &m, nil
+}
+
+func twoBOMsError() *StrictError {
+	return &StrictError{Line: 1, Column: 1, Reason: "two byte order marks at the start: yaml.v3 misreads the document; remove one"}
 }
 
 // strictDecode is the Go package's ParseTaskSpec decoding step, verbatim.
