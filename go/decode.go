@@ -197,11 +197,10 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 		// document: libyaml's reader refuses it as it reads the input.
 		return nil, &StrictError{Reason: fmt.Sprintf("invalid YAML: control characters are not allowed (character #x%04X)", r)}
 	}
-	// The stricter rules, in the order the Python library meets them: first
-	// in the text, a tag libyaml ends before yaml.v3 does and a plain
-	// scalar ending in ':' inside [] or {}, which its parser refuses; then
-	// a second document; then marks at line starts; then the walk.
-	if err := w.firstOfTagsAndColons(doc); err != nil {
+	// The stricter rules, in the order the Python library meets them: the
+	// first misread in the text (see misread), then a second document,
+	// then marks at line starts, then the walk.
+	if err := w.firstMisread(doc); err != nil {
 		return nil, err
 	}
 	if line, more, err := dec.more(doc); err != nil {
@@ -725,37 +724,103 @@ func quotedEnd(data []byte, start int, double bool) int {
 	return len(data)
 }
 
-// firstOfTagsAndColons returns the refusal of the tag libyaml ends before
-// yaml.v3 does or of the plain scalar ending in ':' inside [] or {},
-// whichever comes first in the text, or nil.
-func (w *walker) firstOfTagsAndColons(doc *yaml.Node) *StrictError {
-	first, _, _ := w.tagEndingEarly(doc)
+// A misread is a place where libyaml (and so the Python library) and
+// yaml.v3 read the text differently and only libyaml refuses it, or both
+// read it but differently: a tag libyaml ends at '[', ']' or ',', a plain
+// scalar ending in ':' inside [] or {}, the escape \' in a double-quoted
+// scalar. Each is refused at the first one in the text.
+type misread struct {
+	err    *StrictError
+	at     int  // the offset of the token it is in
+	syntax bool // libyaml refuses the text: a syntax error
+}
+
+// misreads returns the first misread of each kind in the tree doc, parsed
+// by yaml.v3 from w.data (or from a cut of it), in no particular order.
+func (w *walker) misreads(doc *yaml.Node) []misread {
+	var found []misread
+	if err, syntax, at := w.tagEndingEarly(doc); err != nil {
+		found = append(found, misread{err, at, syntax})
+	}
 	if bytes.ContainsAny(w.data, "[{") {
-		if colon := w.flowColons(doc); colon != nil && (first == nil || before(colon, first)) {
-			first = colon
+		if err := w.flowColons(doc); err != nil {
+			found = append(found, misread{err, w.offset(err.Line, err.Column), true})
+		}
+	}
+	if err, at := w.apostropheEscape(doc); err != nil {
+		found = append(found, misread{err, at, true})
+	}
+	return found
+}
+
+// firstMisread returns the refusal of the first misread in the text, or
+// nil.
+func (w *walker) firstMisread(doc *yaml.Node) *StrictError {
+	var first *misread
+	for _, m := range w.misreads(doc) {
+		if first == nil || m.at < first.at {
+			first = &m
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	return first.err
+}
+
+// syntaxBefore returns the first misread of the tree doc that libyaml
+// refuses as a syntax error, when it comes before the node past a bound,
+// bound, in the text; otherwise it returns bound. libyaml's scanner reads
+// ahead of its parser, so whether it meets such an error before the parser
+// builds the node past the bound depends on the layout of the text; both
+// libraries report whichever comes first in the text.
+func (w *walker) syntaxBefore(doc *yaml.Node, bound *StrictError) *StrictError {
+	first, boundAt := bound, w.offset(bound.Line, bound.Column)
+	for _, m := range w.misreads(doc) {
+		if m.syntax && m.at < boundAt {
+			first, boundAt = m.err, m.at
 		}
 	}
 	return first
 }
 
-// syntaxBefore returns what libyaml refuses as a syntax error and yaml.v3
-// reads (a tag libyaml ends at '[', ']' or ',', or a plain scalar ending in
-// ':' inside [] or {}) in the tree doc when it comes before the node past
-// a bound, bound, in the text; otherwise it returns bound. libyaml's
-// scanner reads ahead of its parser, so whether it meets such an error
-// before the parser builds the node past the bound depends on the layout
-// of the text; both libraries report whichever comes first in the text.
-func (w *walker) syntaxBefore(doc *yaml.Node, bound *StrictError) *StrictError {
-	boundAt := w.offset(bound.Line, bound.Column)
-	if tag, syntax, at := w.tagEndingEarly(doc); syntax && at < boundAt {
-		return tag
+// apostropheEscape refuses the first double-quoted scalar of the tree doc
+// that holds the escape \', which YAML does not have: libyaml refuses it,
+// yaml.v3 reads an apostrophe. It returns the offset of the scalar too.
+func (w *walker) apostropheEscape(doc *yaml.Node) (*StrictError, int) {
+	if !bytes.Contains(w.data, []byte(`\'`)) {
+		return nil, 0
 	}
-	if bytes.ContainsAny(w.data, "[{") {
-		if colon := w.flowColons(doc); colon != nil && w.offset(colon.Line, colon.Column) < boundAt {
-			return colon
+	var (
+		found   *StrictError
+		foundAt int
+	)
+	visit(doc, func(n *yaml.Node) {
+		if found != nil || n.Kind != yaml.ScalarNode || n.Style&yaml.DoubleQuotedStyle == 0 {
+			return
 		}
-	}
-	return bound
+		at := w.offset(n.Line, n.Column)
+		if at < 0 {
+			return
+		}
+		open := bytes.IndexByte(w.data[at:], '"') // past the properties, which hold no '"'
+		if open < 0 {
+			return
+		}
+		for i := at + open + 1; i < len(w.data) && w.data[i] != '"'; i++ {
+			if w.data[i] != '\\' || i+1 == len(w.data) {
+				continue
+			}
+			if w.data[i+1] == '\'' {
+				line, column := w.lineColumn(i)
+				found, foundAt = &StrictError{Line: line, Column: column,
+					Reason: "invalid YAML: while parsing a quoted scalar, found unknown escape character"}, at+open
+				return
+			}
+			i++
+		}
+	})
+	return found, foundAt
 }
 
 // flowColons refuses a plain scalar ending in ':' inside [] or {}
@@ -779,11 +844,6 @@ func (w *walker) flowColons(doc *yaml.Node) *StrictError {
 	}
 	return &StrictError{Line: found.Line, Column: found.Column,
 		Reason: fmt.Sprintf("the plain scalar %q ends in ':' inside [] or {}: YAML readers disagree on it; quote the string", found.Value)}
-}
-
-// before reports whether a is at an earlier place in the text than b.
-func before(a, b *StrictError) bool {
-	return a.Line < b.Line || (a.Line == b.Line && a.Column < b.Column)
 }
 
 // visit calls fn on every node of the tree once; aliases are not followed,

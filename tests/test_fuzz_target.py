@@ -228,6 +228,16 @@ DISAGREED: dict[str, bytes] = {
     "a non-integral signal under a long key": (
         b"difficulty_signals:\n    '" + b"/" * 200 + b"': 66.260\n"
     ),
+    # YAML has no escape \'; yaml.v3 reads an apostrophe, libyaml fails.
+    "the escape \\' in a double-quoted string": (
+        b'task_spec_version: 1\nprompt: "a\\\'b"\nlanguage: go\n'
+    ),
+    "the escape \\' after a scalar in [] ending in ':'": (
+        b'verification: {test_cmd: [a:, "\\\'"]}\n'
+    ),
+    "the escape \\' after deep nesting": (
+        b"#" + b"-" * 1001 + b"\na: [" + b"[" * 70 + b' "\\\'"\n'
+    ),
     # Python quoted the text from the byte order mark's place.
     "a colon ending a scalar in [], after a byte order mark": (
         b"\xef\xbb\xbfverification: {test_cmd: [a:, b]}\n"

@@ -108,6 +108,10 @@ STRICTER_THAN_GO: Final[Mapping[str, str]] = {
         " the tag of an empty item ([!!str, go] is ['', go]); yaml.v3 reads the characters"
         " into the tag ([go]), so the readers disagree. Put a space after the tag."
     ),
+    "the escape \\' in a double-quoted string (\"don\\'t\")": (
+        "YAML has no such escape: libyaml, which this decoder is built on, cannot read it;"
+        " yaml.v3 reads an apostrophe. Write the apostrophe unescaped."
+    ),
     "UTF-16 or UTF-32 input": ("sidecars are UTF-8; yaml.v3 also accepts UTF-16 with a BOM."),
     "documents larger than MAX_DOCUMENT_BYTES or nested deeper than MAX_DEPTH": (
         "bounds that keep hostile input cheap; no valid sidecar comes near them."
