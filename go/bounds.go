@@ -403,8 +403,9 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 		}
 		if n.Line >= last {
 			last, from = n.Line, n.Line+1
-			if empty && n.Column == 1 {
-				// An empty document's null stands at the next marker.
+			if empty && n.Column == 1 && !startsWithProperty(lineOf(data, n.Line)) {
+				// An empty document's null stands at the next marker, unless
+				// it has an anchor or a tag ("&a"), where it stands.
 				from = n.Line
 			}
 		}
@@ -462,6 +463,28 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 		return indented, false, true
 	}
 	return last, false, false
+}
+
+// lineOf returns the text of the 1-based line of data, as the lines
+// secondDocumentLine counts them, after a leading byte order mark.
+func lineOf(data []byte, line int) []byte {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	for ; line > 1; line-- {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return nil
+		}
+		data = data[i+1:]
+	}
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		data = data[:i]
+	}
+	return data
+}
+
+// startsWithProperty reports whether text starts with an anchor or a tag.
+func startsWithProperty(text []byte) bool {
+	return len(text) > 0 && (text[0] == '&' || text[0] == '!')
 }
 
 // isMarker reports whether line starts with the document marker m, followed
