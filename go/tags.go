@@ -28,8 +28,12 @@ import (
 //
 // A verbatim tag ("!<...>") may hold all three characters in both readers.
 
-// tagSyntaxError is libyaml's error for a tag it ends before yaml.v3 does.
-const tagSyntaxError = "invalid YAML: while scanning a tag, did not find expected whitespace or line break"
+// tagSyntaxError is libyaml's error for a tag it ends before yaml.v3 does,
+// and tagNoSuffixError for a handle it ends so with nothing after it.
+const (
+	tagSyntaxError   = "invalid YAML: while scanning a tag, did not find expected whitespace or line break"
+	tagNoSuffixError = "invalid YAML: while parsing a tag, did not find expected tag URI"
+)
 
 // isAnchorChar reports whether c may be part of an anchor's name: a letter,
 // a digit, '-' or '_', in both readers.
@@ -96,17 +100,22 @@ func tagAt(data []byte, at int) int {
 
 // tagSpan returns the byte offsets of the tag among the properties that
 // start at offset at, ending where libyaml ends it, or ok false when there
-// is none or it is verbatim.
-func tagSpan(data []byte, at int) (start, end int, ok bool) {
+// is none or it is verbatim. noSuffix reports a handle ("!!", "!e!") with
+// nothing after it, which libyaml refuses whatever follows.
+func tagSpan(data []byte, at int) (start, end int, noSuffix, ok bool) {
 	start = tagAt(data, at)
 	if start < 0 || (start+1 < len(data) && data[start+1] == '<') {
-		return 0, 0, false
+		return 0, 0, false, false
+	}
+	handle := start + 1
+	for handle < len(data) && isAnchorChar(data[handle]) {
+		handle++
 	}
 	end = start + 1
 	for end < len(data) && isTagChar(data[end]) {
 		end++
 	}
-	return start, end, true
+	return start, end, handle < len(data) && data[handle] == '!' && end == handle+1, true
 }
 
 // tagEndingEarly returns the refusal of the first tag of the tree doc,
@@ -127,8 +136,12 @@ func (w *walker) tagEndingEarly(doc *yaml.Node) (err *StrictError, syntax bool, 
 		}
 		if n.Style&yaml.TaggedStyle != 0 {
 			if at := w.offset(n.Line, n.Column); at >= 0 {
-				if start, end, ok := tagSpan(w.data, at); ok && end < len(w.data) {
+				if start, end, noSuffix, ok := tagSpan(w.data, at); ok && end < len(w.data) {
 					switch c := w.data[end]; {
+					case noSuffix && (c == '[' || c == ']' || c == ','):
+						line, column := w.lineColumn(end)
+						err, syntax, tagAt = &StrictError{Line: line, Column: column, Reason: tagNoSuffixError}, true, start
+						return
 					case c == '[' || c == ']' || (c == ',' && !inFlow):
 						line, column := w.lineColumn(end)
 						err, syntax, tagAt = &StrictError{Line: line, Column: column, Reason: tagSyntaxError}, true, start
