@@ -292,7 +292,7 @@ func (w *walker) document(doc *yaml.Node) {
 	root := deref(doc.Content[0])
 	if root.Kind == yaml.MappingNode {
 		w.mapping(root, "", specFields, mirrorType)
-	} else if isNull(root) && root.Value == "" && root.Style&yaml.TaggedStyle == 0 && w.bangTagged(root) {
+	} else if w.bangEmpty(root) {
 		// "!" alone: YAML's non-specific tag makes the empty scalar a
 		// string, which yaml.v3 forgets and reads as null, an empty spec.
 		w.fail(root, "", `expected a mapping at the top of the document, got the string ""`)
@@ -327,7 +327,7 @@ func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field, typ
 		if !w.count(dv, "", 1) {
 			return
 		}
-		if isNull(k) && k.Value == "" && k.Style&yaml.TaggedStyle == 0 && w.bangTagged(k) {
+		if w.bangEmpty(k) {
 			// "? !": the non-specific tag makes the empty key a string, which
 			// no struct has; yaml.v3 reads it as null and drops the entry.
 			where := ""
@@ -446,8 +446,14 @@ func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
 	case kMessage:
 		if n.Kind == yaml.MappingNode {
 			w.mapping(n, path, f.sub, typ)
+		} else if w.bangEmpty(n) {
+			w.fail(n, path, `expected a mapping for %s, got the string ""`, path)
 		}
 	case kStringList, kMessageList:
+		if w.bangEmpty(n) {
+			w.fail(n, path, `expected a sequence, got the string ""`)
+			return
+		}
 		if n.Kind != yaml.SequenceNode || !w.count(n, path, len(n.Content)) {
 			return
 		}
@@ -455,6 +461,14 @@ func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
 			item = deref(item)
 			ipath := fmt.Sprintf("%s[%d]", path, i)
 			w.pos[ipath] = position{item.Line, item.Column}
+			switch {
+			case w.bangEmpty(item) && f.kind == kMessageList:
+				w.fail(item, ipath, `expected a mapping for %s, got the string ""`, ipath)
+				continue
+			case w.bangEmpty(item):
+				w.fail(item, ipath, "the non-specific tag ! alone is the empty string, which yaml.v3 reads as null and drops from the list silently; write '' for an empty item")
+				continue
+			}
 			if isNull(item) {
 				empty := "''"
 				if f.kind == kMessageList {
@@ -473,6 +487,9 @@ func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
 			}
 		}
 	case kIntMap:
+		if w.bangEmpty(n) {
+			w.fail(n, path, `expected a mapping, got the string ""`)
+		}
 		if n.Kind != yaml.MappingNode {
 			return
 		}
@@ -632,6 +649,13 @@ func (w *walker) lineStarts() []int {
 		}
 	}
 	return w.lines
+}
+
+// bangEmpty reports whether n is the empty plain scalar written with the
+// non-specific tag "!" alone: the empty string to YAML (and to libyaml, and
+// so to the Python library), null to yaml.v3, which forgets the tag.
+func (w *walker) bangEmpty(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Value == "" && isNull(n) && n.Style&yaml.TaggedStyle == 0 && w.bangTagged(n)
 }
 
 // bangTagged reports whether an untagged plain scalar was written with the

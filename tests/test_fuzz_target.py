@@ -247,6 +247,13 @@ DISAGREED: dict[str, bytes] = {
     # An empty document with an anchor stands where the anchor is, not at
     # the next marker: Go named line 1 for the second document.
     "an anchored empty document, then a marker": b"&-\n---",
+    # "!" alone where a list, a mapping or an item goes: the empty string to
+    # YAML, null to yaml.v3, which Go accepted as absent or refused as a null item.
+    "the non-specific tag alone as an item of messages": b"solution_artifacts:\n    - !\n",
+    "the non-specific tag alone as an item of strings": b"verification:\n  test_cmd:\n  - !\n",
+    "the non-specific tag alone for a message": b"task_spec_version: 1\ngenerated_from: !\n",
+    "the non-specific tag alone for a list": b"verification:\n  test_cmd: !\n",
+    "the non-specific tag alone for signals": b"difficulty_signals: !\n",
     # Python quoted the text from the byte order mark's place.
     "a colon ending a scalar in [], after a byte order mark": (
         b"\xef\xbb\xbfverification: {test_cmd: [a:, b]}\n"

@@ -96,6 +96,11 @@ STRICTER_THAN_GO: Final[Mapping[str, str]] = {
         "YAML makes '! 5' the string \"5\", which an integer field rejects; yaml.v3 ignores"
         " the tag and reads 5, so readers disagree."
     ),
+    "the non-specific tag ! alone where a list, a mapping or a list item goes (- !)": (
+        "YAML makes it the empty string; yaml.v3 forgets the tag and reads null, so it drops"
+        " the item from a list silently, which is data loss, and reads an absent field where"
+        " a mapping or a list goes."
+    ),
     "a byte order mark at the start of a line, outside quotes": (
         "libyaml skips it and yaml.v3 reads it as text, so the two read different values."
     ),

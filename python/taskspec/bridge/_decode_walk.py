@@ -243,6 +243,18 @@ class Walker:
                 UNSUPPORTED,
             )
 
+    @staticmethod
+    def _not_bang_item(node: Node, path: str) -> None:
+        """Refuse ``- !``: the empty string to YAML, which yaml.v3 reads as null and drops."""
+        if type(node) is SCALAR and node.tag == "!" and node.value == "" and not node.style:
+            raise fail(
+                path,
+                "the non-specific tag ! alone is the empty string, which yaml.v3 reads as null"
+                " and drops from the list silently; write '' for an empty item",
+                node,
+                UNSUPPORTED,
+            )
+
     def field(self, node: Node, fd: _Field, msg: Any, path: str) -> None:
         kind = fd.kind
         name = fd.name
@@ -278,6 +290,7 @@ class Walker:
                         continue
                 try:
                     self._not_null_item(item, f"{path}[{i}]", "''")
+                    self._not_bang_item(item, f"{path}[{i}]")
                     values.append(string(item, f"{path}[{i}]", self.source))
                 except DecodeError as err:
                     self._keep(err)
