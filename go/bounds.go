@@ -365,12 +365,22 @@ func newFirstDocument(data []byte) *firstDocument {
 // starts no document with a marker and yaml.v3 cannot read it, that is
 // yaml.v3's syntax error, returned as it is: libyaml, which the Python
 // library reads with, fails on such text too, with its own words.
-func (f *firstDocument) more(first *yaml.Node) (int, bool, error) {
+func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 	f.reader.limit = f.reader.at + moreWindow
 	var next yaml.Node
 	err := f.dec.Decode(&next)
 	if errors.Is(err, io.EOF) {
 		return 0, false, nil
+	}
+	if line, key, ok := w.textAfterFlowRoot(first); ok {
+		// Text after a flow collection on its last line ("{}p"): libyaml
+		// fails there, before any later marker, reading a key ("{}p: 1")
+		// as a block mapping it cannot place, and anything else as a
+		// second document with no marker.
+		if key && err != nil {
+			return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
+		}
+		return line, true, nil
 	}
 	line, marker, found := secondDocumentLine(f.data, first)
 	capped := err != nil && strings.Contains(err.Error(), errCapped.Error())
@@ -383,6 +393,80 @@ func (f *firstDocument) more(first *yaml.Node) (int, bool, error) {
 		return line, true, nil
 	}
 	return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
+}
+
+// textAfterFlowRoot reports whether the document first is a flow
+// collection with text after it on the line it ends on, that line, and
+// whether that text is a key ("{}p: 1": a scalar or a collection, then ':'
+// and a space or the end of the line, with no ',' before).
+func (w *walker) textAfterFlowRoot(first *yaml.Node) (line int, key, ok bool) {
+	root := rootOf(first)
+	if root.Style&yaml.FlowStyle == 0 || (root.Kind != yaml.MappingNode && root.Kind != yaml.SequenceNode) {
+		return 0, false, false
+	}
+	at := w.offset(root.Line, root.Column)
+	if at < 0 {
+		return 0, false, false
+	}
+	end := closingBracket(w.data, at)
+	if end < 0 {
+		return 0, false, false
+	}
+	rest := w.data[end:]
+	if i := bytes.IndexAny(rest, "\r\n"); i >= 0 {
+		rest = rest[:i]
+	}
+	trimmed := bytes.TrimLeft(rest, " \t")
+	if len(trimmed) == 0 || trimmed[0] == '#' { // a comment needs no space before it here
+		return 0, false, false
+	}
+	line, _ = w.lineColumn(end)
+	if trimmed[0] == ',' {
+		return line, false, true
+	}
+	for i, c := range trimmed {
+		switch {
+		case c == ',' || (c == '#' && i > 0 && isBlank(trimmed[i-1])):
+			return line, false, true
+		case c == ':' && (i+1 == len(trimmed) || isBlank(trimmed[i+1])):
+			return line, true, true
+		}
+	}
+	return line, false, true
+}
+
+// closingBracket returns the offset just past the flow collection whose
+// properties or opening bracket are at offset at, or -1. Quoted scalars
+// and comments are skipped; a quote inside a plain scalar ("[it's]") opens
+// nothing.
+func closingBracket(data []byte, at int) int {
+	for at < len(data) && data[at] != '[' && data[at] != '{' {
+		at++ // past the properties ("&a !t")
+	}
+	depth := 0
+	for i := at; i < len(data); i++ {
+		c := data[i]
+		prev := byte(' ')
+		if i > 0 {
+			prev = data[i-1]
+		}
+		switch {
+		case c == '[' || c == '{':
+			depth++
+		case c == ']' || c == '}':
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case (c == '"' || c == '\'') && (isBlankOrBreak(prev) || isFlowIndicator(prev) || prev == ':'):
+			i = skipQuoted(data, i) - 1
+		case c == '#' && isBlankOrBreak(prev):
+			for i < len(data) && data[i] != '\n' && data[i] != '\r' {
+				i++
+			}
+		}
+	}
+	return -1
 }
 
 // secondDocumentLine returns the line on which the document after first

@@ -203,7 +203,7 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	if err := w.firstMisread(doc); err != nil {
 		return nil, err
 	}
-	if line, more, err := dec.more(doc); err != nil {
+	if line, more, err := dec.more(w, doc); err != nil {
 		return nil, err
 	} else if more {
 		return nil, &StrictError{Line: line, Column: min(line, 1), Reason: "more than one YAML document: the Go package reads the first and ignores the rest silently"}

@@ -254,6 +254,11 @@ DISAGREED: dict[str, bytes] = {
     "the non-specific tag alone for a message": b"task_spec_version: 1\ngenerated_from: !\n",
     "the non-specific tag alone for a list": b"verification:\n  test_cmd: !\n",
     "the non-specific tag alone for signals": b"difficulty_signals: !\n",
+    # Text after a flow collection on its last line: libyaml fails there,
+    # before the marker on a later line that Go named.
+    "text after a flow mapping on its line, then a marker": b"{}p\n---\ne",
+    "a key after a flow mapping on its line, then a marker": b"{}p- : &a d\nlid: &a\n---\ne",
+    "a comma after a flow mapping on its line, then a marker": b"{}, p: 1\n---\ne",
     # Python quoted the text from the byte order mark's place.
     "a colon ending a scalar in [], after a byte order mark": (
         b"\xef\xbb\xbfverification: {test_cmd: [a:, b]}\n"
