@@ -413,8 +413,11 @@ func (w *walker) textAfterFlowRoot(first *yaml.Node) (line int, key, ok bool) {
 		return 0, false, false
 	}
 	rest := w.data[end:]
-	if i := bytes.IndexAny(rest, "\r\n"); i >= 0 {
-		rest = rest[:i]
+	for i := range rest {
+		if lineBreakAt(rest, i) > 0 {
+			rest = rest[:i]
+			break
+		}
 	}
 	trimmed := bytes.TrimLeft(rest, " \t")
 	if len(trimmed) == 0 || trimmed[0] == '#' { // a comment needs no space before it here
@@ -494,23 +497,21 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 			}
 		}
 	})
-	line, at := 1, 0
-	for line < from && at < len(data) {
-		i := bytes.IndexByte(data[at:], '\n')
-		if i < 0 {
-			return last, false, false // the text ends on the document's last line
-		}
-		at += i + 1
-		line++
+	// Lines break where YAML breaks them, at NEL, LS and PS too.
+	starts := (&walker{data: data}).lineStarts()
+	if from < 1 {
+		from = 1
+	}
+	if from > len(starts) {
+		return last, false, false // the text ends on the document's last line
 	}
 	ended, content, indented := false, 0, 0
-	for at < len(data) {
-		text := data[at:]
-		end := bytes.IndexByte(text, '\n')
-		if end >= 0 {
-			text = text[:end]
+	for line := from; line <= len(starts); line++ {
+		text := data[starts[line-1]:]
+		if line < len(starts) {
+			text = data[starts[line-1]:starts[line]]
 		}
-		text = bytes.TrimRight(text, "\r")
+		text = trimLineBreak(text)
 		trimmed := bytes.TrimLeft(text, " \t")
 		switch {
 		case isMarker(text, "---") && content > 0:
@@ -534,11 +535,6 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 				indented = line
 			}
 		}
-		if end < 0 {
-			break
-		}
-		at += end + 1
-		line++
 	}
 	switch {
 	case content > 0:
@@ -549,21 +545,28 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	return last, false, false
 }
 
-// lineOf returns the text of the 1-based line of data, as the lines
-// secondDocumentLine counts them, after a leading byte order mark.
+// lineOf returns the text of the 1-based line of data, with lines broken
+// where YAML breaks them.
 func lineOf(data []byte, line int) []byte {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	for ; line > 1; line-- {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			return nil
+	starts := (&walker{data: data}).lineStarts()
+	if line < 1 || line > len(starts) {
+		return nil
+	}
+	text := data[starts[line-1]:]
+	if line < len(starts) {
+		text = data[starts[line-1]:starts[line]]
+	}
+	return text
+}
+
+// trimLineBreak returns line without the line break it ends with.
+func trimLineBreak(line []byte) []byte {
+	for _, br := range []string{"\r\n", "\n", "\r", "\u0085", "\u2028", "\u2029"} {
+		if bytes.HasSuffix(line, []byte(br)) {
+			return line[:len(line)-len(br)]
 		}
-		data = data[i+1:]
 	}
-	if i := bytes.IndexByte(data, '\n'); i >= 0 {
-		data = data[:i]
-	}
-	return data
+	return line
 }
 
 // startsWithProperty reports whether text starts with an anchor or a tag.

@@ -79,23 +79,43 @@ func tagAt(data []byte, at int) int {
 		for at < len(data) && isAnchorChar(data[at]) {
 			at++
 		}
-		if at >= len(data) || !isBlankOrBreak(data[at]) {
+		if at >= len(data) || (!isBlank(data[at]) && lineBreakAt(data, at) == 0) {
 			return -1 // the anchor is all: ':' or ',' follows it
 		}
-		for at < len(data) && (isBlankOrBreak(data[at]) || data[at] == '#') {
-			if data[at] == '#' {
-				for at < len(data) && data[at] != '\n' && data[at] != '\r' {
+	space:
+		for at < len(data) {
+			switch n := lineBreakAt(data, at); {
+			case n > 0:
+				at += n
+			case isBlank(data[at]):
+				at++
+			case data[at] == '#':
+				for at < len(data) && lineBreakAt(data, at) == 0 {
 					at++
 				}
-				continue
+			default:
+				break space
 			}
-			at++
 		}
 	}
 	if at < len(data) && data[at] == '!' {
 		return at
 	}
 	return -1
+}
+
+// lineBreakAt returns the length of the line break at offset at of data,
+// or 0: YAML 1.1 breaks lines at "\n", "\r", NEL, LS and PS.
+func lineBreakAt(data []byte, at int) int {
+	switch {
+	case data[at] == '\n' || data[at] == '\r':
+		return 1
+	case data[at] == 0xC2 && at+1 < len(data) && data[at+1] == 0x85:
+		return 2
+	case data[at] == 0xE2 && at+2 < len(data) && data[at+1] == 0x80 && (data[at+2] == 0xA8 || data[at+2] == 0xA9):
+		return 3
+	}
+	return 0
 }
 
 // tagSpan returns the byte offsets of the tag among the properties that

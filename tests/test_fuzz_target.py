@@ -259,6 +259,12 @@ DISAGREED: dict[str, bytes] = {
     "text after a flow mapping on its line, then a marker": b"{}p\n---\ne",
     "a key after a flow mapping on its line, then a marker": b"{}p- : &a d\nlid: &a\n---\ne",
     "a comma after a flow mapping on its line, then a marker": b"{}, p: 1\n---\ne",
+    # An anchor, then line breaks YAML 1.1 has beyond CR and LF (NEL), then
+    # "!": Go missed the tag after the NEL.
+    "an anchor, a NEL, then the non-specific tag": b" &1t\r\xc2\x85!",
+    # A NEL breaks the line: Go counted lines at LF only, for the second document.
+    "an anchored empty document, a NEL, then a marker": b"&-\xc2\x85---",
+    "text after a flow mapping, after a NEL": b"{}\xc2\x850x",
     # Python quoted the text from the byte order mark's place.
     "a colon ending a scalar in [], after a byte order mark": (
         b"\xef\xbb\xbfverification: {test_cmd: [a:, b]}\n"

@@ -45,7 +45,8 @@ __all__ = ["check_tag_commas", "tag_then_comma"]
 _TAG_THEN_COMMA: Final = re.compile(r"![-\w;/?:@&=+$.%!~*'()]*,", re.ASCII)
 _ANCHOR_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
 _TAG_CHARS: Final = _ANCHOR_CHARS | frozenset(";/?:@&=+$.%!~*'()")
-_BLANKS: Final = frozenset(" \t\r\n")
+#: Spaces and line breaks: YAML 1.1 also breaks lines at NEL, LS and PS.
+_BLANKS: Final = frozenset(" \t\r\n\x85\u2028\u2029")
 
 
 def tag_then_comma(tag: str) -> str:
@@ -73,7 +74,7 @@ def _tag_span(source: str, at: int) -> tuple[int, int] | None:
             return None  # the anchor is all: ':' or ',' follows it
         while at < len(source) and (source[at] in _BLANKS or source[at] == "#"):
             if source[at] == "#":
-                while at < len(source) and source[at] not in "\r\n":
+                while at < len(source) and source[at] not in "\r\n\x85\u2028\u2029":
                     at += 1
                 continue
             at += 1
