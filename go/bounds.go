@@ -372,12 +372,22 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 	if errors.Is(err, io.EOF) {
 		return 0, false, nil
 	}
-	if line, key, ok := w.textAfterFlowRoot(first); ok {
+	if line, at, key, ok := w.textAfterFlowRoot(first); ok {
 		// Text after a flow collection on its last line ("{}p"): libyaml
-		// fails there, before any later marker, reading a key ("{}p: 1")
-		// as a block mapping it cannot place, and anything else as a
-		// second document with no marker.
-		if key && err != nil {
+		// fails there, before any later marker: on the token itself when
+		// it cannot scan it ("{}@", "{}!,"), reading a key ("{}p: 1") as a
+		// block mapping it cannot place, and anything else as a second
+		// document with no marker.
+		if _, end, noSuffix, isTag := tagSpan(w.data, at); isTag && end < len(w.data) &&
+			(noSuffix || (!isBlank(w.data[end]) && lineBreakAt(w.data, end) == 0)) {
+			line, column := w.lineColumn(end)
+			reason := tagSyntaxError
+			if noSuffix {
+				reason = tagNoSuffixError
+			}
+			return 0, false, &StrictError{Line: line, Column: column, Reason: reason}
+		}
+		if err != nil && (key || !strings.Contains(err.Error(), "did not find expected <document start>")) {
 			return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
 		}
 		return line, true, nil
@@ -399,18 +409,18 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 // collection with text after it on the line it ends on, that line, and
 // whether that text is a key ("{}p: 1": a scalar or a collection, then ':'
 // and a space or the end of the line, with no ',' before).
-func (w *walker) textAfterFlowRoot(first *yaml.Node) (line int, key, ok bool) {
+func (w *walker) textAfterFlowRoot(first *yaml.Node) (line, at int, key, ok bool) {
 	root := rootOf(first)
 	if root.Style&yaml.FlowStyle == 0 || (root.Kind != yaml.MappingNode && root.Kind != yaml.SequenceNode) {
-		return 0, false, false
+		return 0, 0, false, false
 	}
-	at := w.offset(root.Line, root.Column)
-	if at < 0 {
-		return 0, false, false
+	start := w.offset(root.Line, root.Column)
+	if start < 0 {
+		return 0, 0, false, false
 	}
-	end := closingBracket(w.data, at)
+	end := closingBracket(w.data, start)
 	if end < 0 {
-		return 0, false, false
+		return 0, 0, false, false
 	}
 	rest := w.data[end:]
 	for i := range rest {
@@ -421,21 +431,22 @@ func (w *walker) textAfterFlowRoot(first *yaml.Node) (line int, key, ok bool) {
 	}
 	trimmed := bytes.TrimLeft(rest, " \t")
 	if len(trimmed) == 0 || trimmed[0] == '#' { // a comment needs no space before it here
-		return 0, false, false
+		return 0, 0, false, false
 	}
 	line, _ = w.lineColumn(end)
+	at = end + len(rest) - len(trimmed)
 	if trimmed[0] == ',' {
-		return line, false, true
+		return line, at, false, true
 	}
 	for i, c := range trimmed {
 		switch {
 		case c == ',' || (c == '#' && i > 0 && isBlank(trimmed[i-1])):
-			return line, false, true
+			return line, at, false, true
 		case c == ':' && (i+1 == len(trimmed) || isBlank(trimmed[i+1])):
-			return line, true, true
+			return line, at, true, true
 		}
 	}
-	return line, false, true
+	return line, at, false, true
 }
 
 // closingBracket returns the offset just past the flow collection whose

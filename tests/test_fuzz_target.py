@@ -262,6 +262,10 @@ DISAGREED: dict[str, bytes] = {
     # An anchor, then line breaks YAML 1.1 has beyond CR and LF (NEL), then
     # "!": Go missed the tag after the NEL.
     "an anchor, a NEL, then the non-specific tag": b" &1t\r\xc2\x85!",
+    # A token libyaml cannot scan after a flow mapping on its line: the
+    # syntax error comes first, where Go saw a second document.
+    "a tag running into a comma after a flow mapping": b"{}!,",
+    "a character that starts no token after a flow mapping": b"{}@",
     # A NEL breaks the line: Go counted lines at LF only, for the second document.
     "an anchored empty document, a NEL, then a marker": b"&-\xc2\x85---",
     "text after a flow mapping, after a NEL": b"{}\xc2\x850x",
