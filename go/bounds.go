@@ -294,6 +294,9 @@ func (w *walker) parseWithinBounds(data []byte) (*yaml.Node, *firstDocument, err
 			var part yaml.Node
 			if err := yaml.NewDecoder(bytes.NewReader(cut)).Decode(&part); err == nil {
 				if e := boundsError(&part); e != nil {
+					if err := w.bomMisread(cut, &part); err != nil {
+						return nil, nil, err
+					}
 					return nil, nil, w.syntaxBefore(&part, e)
 				}
 			}
@@ -309,6 +312,9 @@ func (w *walker) parseWithinBounds(data []byte) (*yaml.Node, *firstDocument, err
 		// cannot hold more than MaxNodes nodes or nest deeply at any cost is
 		// left to the decoder, which refuses what a TaskSpec cannot hold.
 		if e := boundsError(&doc); e != nil {
+			if err := w.bomMisread(data, &doc); err != nil {
+				return nil, nil, err
+			}
 			return nil, nil, w.syntaxBefore(&doc, e)
 		}
 	}

@@ -681,10 +681,24 @@ func (w *walker) bangTagged(n *yaml.Node) bool {
 // quoted scalar: libyaml (and so the Python library's parser) skips it,
 // yaml.v3 reads it as text, so the two would read different values.
 func (w *walker) lineStartBOM(doc *yaml.Node) *StrictError {
+	marks := w.lineStartBOMs(doc, len(w.data))
+	if len(marks) == 0 {
+		return nil
+	}
+	line := bytes.Count(w.data[:marks[0]], []byte("\n")) + 1
+	return &StrictError{Line: line, Column: 1, Reason: "byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it"}
+}
+
+// lineStartBOMs returns the offsets, before end, of the byte order marks
+// that start a line outside the quoted scalars of the tree doc.
+func (w *walker) lineStartBOMs(doc *yaml.Node, end int) []int {
 	bom := []byte("\xef\xbb\xbf")
 	var at []int
 	for i := bytes.Index(w.data[1:], bom); i >= 0; {
 		j := i + 1
+		if j >= end {
+			break
+		}
 		if c := w.data[j-1]; c == '\n' || c == '\r' {
 			at = append(at, j)
 		}
@@ -709,15 +723,40 @@ func (w *walker) lineStartBOM(doc *yaml.Node) *StrictError {
 	// Both lists are in document order, so one pass over each decides
 	// every mark: a document of many quoted scalars and many marks costs
 	// their sum, not their product.
+	var marks []int
 	k := 0
 	for _, b := range at {
 		for k < len(spans) && spans[k][1] <= b {
 			k++
 		}
 		if k == len(spans) || b < spans[k][0] {
-			line := bytes.Count(w.data[:b], []byte("\n")) + 1
-			return &StrictError{Line: line, Column: 1, Reason: "byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it"}
+			marks = append(marks, b)
 		}
+	}
+	return marks
+}
+
+// bomMisread returns libyaml's reading of text, a start of w.data parsed
+// by yaml.v3 into doc, when it holds byte order marks at line starts and
+// libyaml cannot read it: libyaml skips such a mark as if it were a space,
+// which can change a line's indentation, yaml.v3 reads it as text. Read
+// that way, the text is given to yaml.v3 again, and its error, if any, is
+// returned, as the syntax error the Python library meets there.
+func (w *walker) bomMisread(text []byte, doc *yaml.Node) error {
+	marks := w.lineStartBOMs(doc, len(text))
+	if len(marks) == 0 {
+		return nil
+	}
+	read := make([]byte, 0, len(text))
+	from := 0
+	for _, at := range marks {
+		read = append(append(read, text[from:at]...), ' ')
+		from = at + 3
+	}
+	read = append(read, text[from:]...)
+	var again yaml.Node
+	if err := yaml.Unmarshal(read, &again); err != nil {
+		return fmt.Errorf("%s%w", decodePrefix, err)
 	}
 	return nil
 }

@@ -266,6 +266,11 @@ DISAGREED: dict[str, bytes] = {
     # syntax error comes first, where Go saw a second document.
     "a tag running into a comma after a flow mapping": b"{}!,",
     "a character that starts no token after a flow mapping": b"{}@",
+    # A byte order mark at a line start before deep nesting: libyaml skips it
+    # as a space, which indents the key, and fails; Go refused the depth.
+    "a byte order mark starting a key's line, then deep nesting": (
+        b"task_spec_version: 1\n\xef\xbb\xbfprompt: x\n~: " + b"[" * 1200 + b"\n"
+    ),
     # A NEL breaks the line: Go counted lines at LF only, for the second document.
     "an anchored empty document, a NEL, then a marker": b"&-\xc2\x85---",
     "text after a flow mapping, after a NEL": b"{}\xc2\x850x",
