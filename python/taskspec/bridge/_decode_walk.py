@@ -125,6 +125,11 @@ _ROOT: Final = _plan(TASK_SPEC)
 MERGE_KEY: Final = "merge keys (<<) are not supported; quote the key to mean the string"
 
 
+def _bang_empty(node: Node) -> bool:
+    """Whether *node* is the empty plain scalar tagged ``!`` alone: "" to YAML, null to yaml.v3."""
+    return type(node) is SCALAR and node.tag == "!" and node.value == "" and not node.style
+
+
 def _second(key: Node, first: Node, value: Node) -> Node:
     """Where a duplicate key stands: the key itself, or its value when the key is an alias.
 
@@ -246,7 +251,7 @@ class Walker:
     @staticmethod
     def _not_bang_item(node: Node, path: str) -> None:
         """Refuse ``- !``: the empty string to YAML, which yaml.v3 reads as null and drops."""
-        if type(node) is SCALAR and node.tag == "!" and node.value == "" and not node.style:
+        if _bang_empty(node):
             raise fail(
                 path,
                 "the non-specific tag ! alone is the empty string, which yaml.v3 reads as null"
@@ -372,7 +377,9 @@ class Walker:
             raise fail(path, f"mapping keys must be strings, got {describe(key_node)}", key_node)
         if key_node.tag == PLAIN and key_node.value == "<<":
             raise fail(path, MERGE_KEY, key_node, UNSUPPORTED)
-        if is_null(key_node):
+        if is_null(key_node) or _bang_empty(key_node):
+            # "? !" is the empty string to YAML, but null to yaml.v3, which
+            # skips the entry: refused as the null key it is to Go.
             raise self._null_key(path, key_node)
         key = string(key_node, path, self.source)
         sub = f"{path}[{go_quote(key)}]"
