@@ -396,6 +396,9 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 		if err != nil && (key || !strings.Contains(err.Error(), "did not find expected <document start>")) {
 			return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
 		}
+		if m := w.misreadAfter(at, line); m != nil {
+			return 0, false, m
+		}
 		return line, true, nil
 	}
 	line, marker, found := secondDocumentLine(f.data, first)
@@ -453,6 +456,55 @@ func (w *walker) textAfterFlowRoot(first *yaml.Node) (line, at int, key, ok bool
 		}
 	}
 	return line, at, false, true
+}
+
+// misreadAfter returns the first misread (see misread) that libyaml's
+// scanner meets in the text at offset at, which starts on line, after the
+// first document: the scanner reads the token there, and, while that token
+// may still be a key, the tokens after it that start on its line (within
+// 1024 characters) and the first one after its line, before its parser
+// finds that a second document starts there. yaml.v3 stops at the same
+// place, so the text is read again as a document of its own, with what
+// comes before it blanked out, keeping every line and column.
+func (w *walker) misreadAfter(at, line int) *StrictError {
+	blank := make([]byte, 0, len(w.data))
+	for i := 0; i < at; {
+		if n := lineBreakAt(w.data, i); n > 0 {
+			blank = append(blank, w.data[i:i+n]...)
+			i += n
+			continue
+		}
+		_, size := utf8.DecodeRune(w.data[i:])
+		blank = append(blank, ' ')
+		i += size
+	}
+	from := len(blank)
+	blank = append(blank, w.data[at:]...)
+	var doc yaml.Node
+	if yaml.NewDecoder(bytes.NewReader(blank)).Decode(&doc) != nil {
+		return nil
+	}
+	again := &walker{data: blank}
+	var first *misread
+	for _, m := range again.misreads(&doc) {
+		if !m.syntax || m.at < from || (first != nil && m.at >= first.at) {
+			continue
+		}
+		l, c := again.lineColumn(m.at)
+		prev := m.at
+		for prev > from && (isBlankOrBreak(blank[prev-1]) || lineBreakAt(blank, prev-1) > 0) {
+			prev--
+		}
+		prevLine, _ := again.lineColumn(prev)
+		_, startColumn := again.lineColumn(from)
+		if (l == line && c-startColumn <= 1024) || prevLine == line {
+			first = &m
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	return first.err
 }
 
 // closingBracket returns the offset just past the flow collection whose

@@ -274,6 +274,13 @@ DISAGREED: dict[str, bytes] = {
     # "? !" in the signals: the empty string to YAML, a null key that yaml.v3
     # skips; Python took the signal "".
     "the non-specific tag alone as a signal's key": b"difficulty_signals:\n ! : ",
+    # A flow collection after the first one on its line: libyaml's scanner
+    # reads into it before its parser finds the second document, and meets
+    # a misread there; Go saw the second document.
+    "a scalar ending in ':' in a flow sequence after a flow mapping": b"{}[a:, b]",
+    "a tag running into a bracket after a flow mapping": b"{}[!a[ b]",
+    "the escape \\' after a flow mapping": b'{}["\\\'"]',
+    "a scalar ending in ':' on the next line after a flow mapping": b"{}[a,\n b:]",
     # A NEL breaks the line: Go counted lines at LF only, for the second document.
     "an anchored empty document, a NEL, then a marker": b"&-\xc2\x85---",
     "text after a flow mapping, after a NEL": b"{}\xc2\x850x",
@@ -286,6 +293,22 @@ DISAGREED: dict[str, bytes] = {
 
 @pytest.mark.parametrize("doc", DISAGREED.values(), ids=DISAGREED.keys())
 def test_inputs_the_libraries_once_disagreed_on(go: GoConsumer, doc: bytes) -> None:
+    fuzz_diff.check(doc, go)
+
+
+#: Inputs the libraries still disagree on, each with why. The Go library
+#: finds a misread after the first document by reading the text there as a
+#: document of its own; when yaml.v3 cannot read it (the brackets do not
+#: match), it sees only the second document, where libyaml's scanner has
+#: already met the misread.
+STILL_DISAGREE: dict[str, bytes] = {
+    "a scalar ending in ':' in mismatched brackets after a flow mapping": b"{}{v, a:]",
+}
+
+
+@pytest.mark.parametrize("doc", STILL_DISAGREE.values(), ids=STILL_DISAGREE.keys())
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason="a known disagreement")
+def test_inputs_the_libraries_still_disagree_on(go: GoConsumer, doc: bytes) -> None:
     fuzz_diff.check(doc, go)
 
 
