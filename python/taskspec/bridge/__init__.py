@@ -10,8 +10,9 @@ and writes. The modules, from the bottom up:
   ``strings.TrimSpace``);
 - :mod:`~taskspec.bridge._resolve`: yaml.v3's plain-scalar resolution rules;
 - :mod:`~taskspec.bridge._decode`: the strict general reader (libyaml and
-  the event pre-scans in ``_decode_load``, the descriptor walk in
-  ``_decode_walk``, scalars in ``_decode_scalar``, wording in ``_decode_msg``);
+  the event pre-scans in ``_decode_load``, where a tag ends in
+  ``_decode_tags``, the descriptor walk in ``_decode_walk``, scalars in
+  ``_decode_scalar``, wording in ``_decode_msg``);
 - :mod:`~taskspec.bridge._fastpath`: the reader for canonical documents;
 - :mod:`~taskspec.bridge._emit`: the canonical writer (the descriptor walk;
   string analysis, style selection and writing in ``_scalar``, yaml.v3's

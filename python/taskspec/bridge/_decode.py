@@ -7,7 +7,8 @@ a pipeline of three stages, each in its own module:
 
 - :mod:`taskspec.bridge._decode_load`: the source text, the event pre-scans
   (node budget, depth, ``%YAML``, stray byte order marks) and libyaml's
-  composer with resolution off;
+  composer with resolution off, with :mod:`taskspec.bridge._decode_tags`
+  for the tags libyaml and yaml.v3 end in different places;
 - :mod:`taskspec.bridge._decode_walk`: the walk by the message descriptors,
   threading the field path through every call, so a problem is reported
   once, at the exact field, line and column;
