@@ -699,8 +699,8 @@ func (w *walker) lineStartBOMs(doc *yaml.Node, end int) []int {
 		if j >= end {
 			break
 		}
-		if c := w.data[j-1]; c == '\n' || c == '\r' {
-			at = append(at, j)
+		if c := w.data[j-1]; c == '\n' || c == '\r' || (j >= 2 && lineBreakAt(w.data, j-2) == 2) || (j >= 3 && lineBreakAt(w.data, j-3) == 3) {
+			at = append(at, j) // after LF, CR, NEL, LS or PS
 		}
 		next := bytes.Index(w.data[j+1:], bom)
 		if next < 0 {

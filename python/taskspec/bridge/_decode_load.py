@@ -440,6 +440,10 @@ def check_yaml_version(data: bytes | str) -> None:
         parser.dispose()
 
 
+#: The characters that end a line in YAML 1.1, after which libyaml skips a BOM.
+_LINE_ENDS: Final = "\r\n\x85\u2028\u2029"
+
+
 def check_line_start_boms(data: bytes | str, source: str) -> None:
     """Reject a byte order mark at the start of a line, outside quoted scalars.
 
@@ -450,7 +454,7 @@ def check_line_start_boms(data: bytes | str, source: str) -> None:
     at: list[int] = []
     index = source.find("\ufeff", 1)
     while index != -1:
-        if source[index - 1] in "\r\n":
+        if source[index - 1] in _LINE_ENDS:
             at.append(index)
         index = source.find("\ufeff", index + 1)
     if not at:
