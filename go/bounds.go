@@ -564,6 +564,18 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 				// it has an anchor or a tag ("&a"), where it stands.
 				from = n.Line
 			}
+			if empty {
+				// Its properties may go on over later lines ("&a", a comment,
+				// then "!"): the document ends after the last of them.
+				w := &walker{data: data}
+				if at := w.offset(n.Line, n.Column); at >= 0 {
+					if tag := tagAt(data, at); tag >= 0 {
+						if line, _ := w.lineColumn(tag); line > n.Line {
+							last, from = line, line+1
+						}
+					}
+				}
+			}
 		}
 	})
 	// Lines break where YAML breaks them, at NEL, LS and PS too.
