@@ -549,6 +549,7 @@ func closingBracket(data []byte, at int) int {
 // text in the first column, or has any; failing that, first's last line,
 // where text may follow it ("{}t"), with found false.
 func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
+	w := &walker{data: data} // lines, offsets and columns, counted once
 	last, from := 0, 0
 	visit(first, func(n *yaml.Node) {
 		empty := n.Kind == yaml.ScalarNode && n.Value == "" && n.Style == 0
@@ -559,7 +560,7 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 		}
 		if n.Line >= last {
 			last, from = n.Line, n.Line+1
-			if empty && n.Column == 1 && !startsWithProperty(lineOf(data, n.Line)) {
+			if empty && n.Column == 1 && !startsWithProperty(w.lineText(n.Line)) {
 				// An empty document's null stands at the next marker, unless
 				// it has an anchor or a tag ("&a"), where it stands.
 				from = n.Line
@@ -567,7 +568,6 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 			if empty {
 				// Its properties may go on over later lines ("&a", a comment,
 				// then "!"): the document ends after the last of them.
-				w := &walker{data: data}
 				if at := w.offset(n.Line, n.Column); at >= 0 {
 					if tag := tagAt(data, at); tag >= 0 {
 						if line, _ := w.lineColumn(tag); line > n.Line {
@@ -579,7 +579,7 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 		}
 	})
 	// Lines break where YAML breaks them, at NEL, LS and PS too.
-	starts := (&walker{data: data}).lineStarts()
+	starts := w.lineStarts()
 	if from < 1 {
 		from = 1
 	}
@@ -626,18 +626,17 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	return last, false, false
 }
 
-// lineOf returns the text of the 1-based line of data, with lines broken
-// where YAML breaks them.
-func lineOf(data []byte, line int) []byte {
-	starts := (&walker{data: data}).lineStarts()
+// lineText returns the text of the 1-based line of w.data, with lines
+// broken where YAML breaks them.
+func (w *walker) lineText(line int) []byte {
+	starts := w.lineStarts()
 	if line < 1 || line > len(starts) {
 		return nil
 	}
-	text := data[starts[line-1]:]
 	if line < len(starts) {
-		text = data[starts[line-1]:starts[line]]
+		return w.data[starts[line-1]:starts[line]]
 	}
-	return text
+	return w.data[starts[line-1]:]
 }
 
 // trimLineBreak returns line without the line break it ends with.
