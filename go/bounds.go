@@ -210,6 +210,15 @@ func isFlowIndicator(c byte) bool {
 // skipQuoted returns the offset just past the quoted scalar starting at i,
 // or len(data) when it is not closed.
 func skipQuoted(data []byte, i int) int {
+	if end := closeQuote(data, i); end >= 0 {
+		return end
+	}
+	return len(data)
+}
+
+// closeQuote returns the offset just past the quoted scalar starting at i,
+// or -1 when it is not closed.
+func closeQuote(data []byte, i int) int {
 	q := data[i]
 	for i++; i < len(data); i++ {
 		switch {
@@ -223,7 +232,7 @@ func skipQuoted(data []byte, i int) int {
 			return i + 1
 		}
 	}
-	return len(data)
+	return -1
 }
 
 // skipPlain returns the offset where the plain scalar starting at i ends on
@@ -378,26 +387,20 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 	if errors.Is(err, io.EOF) {
 		return 0, false, nil
 	}
-	if line, at, key, ok := w.textAfterFlowRoot(first); ok {
+	if line, at, keyAt, key, ok := w.textAfterFlowRoot(first); ok {
 		// Text after a flow collection on its last line ("{}p"): libyaml
-		// fails there, before any later marker: on the token itself when
-		// it cannot scan it ("{}@", "{}!,"), reading a key ("{}p: 1") as a
-		// block mapping it cannot place, and anything else as a second
-		// document with no marker.
-		if _, end, noSuffix, isTag := tagSpan(w.data, at); isTag && end < len(w.data) &&
-			(noSuffix || (!isBlank(w.data[end]) && lineBreakAt(w.data, end) == 0)) {
-			line, column := w.lineColumn(end)
-			reason := tagSyntaxError
-			if noSuffix {
-				reason = tagNoSuffixError
-			}
-			return 0, false, &StrictError{Line: line, Column: column, Reason: reason}
+		// fails there, before any later marker: on a token it cannot scan
+		// ("{}@", "{}!,", or, reading ahead, "{}{v, a:]"), reading a key
+		// ("{}p: 1") as a block mapping it cannot place, and anything else
+		// as a second document with no marker.
+		var strict *StrictError
+		if err := w.lookahead(keyAt, at); errors.As(err, &strict) {
+			return 0, false, strict
+		} else if err != nil {
+			return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
 		}
 		if err != nil && (key || !strings.Contains(err.Error(), "did not find expected <document start>")) {
 			return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
-		}
-		if m := w.misreadAfter(at, line); m != nil {
-			return 0, false, m
 		}
 		return line, true, nil
 	}
@@ -415,21 +418,22 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 }
 
 // textAfterFlowRoot reports whether the document first is a flow
-// collection with text after it on the line it ends on, that line, and
-// whether that text is a key ("{}p: 1": a scalar or a collection, then ':'
-// and a space or the end of the line, with no ',' before).
-func (w *walker) textAfterFlowRoot(first *yaml.Node) (line, at int, key, ok bool) {
+// collection with text after it on the line it ends on, that line, the
+// offset of that text, the offset of the collection when it is a possible
+// key to libyaml (see lookaheadMisread) or -1, and whether libyaml reads
+// that text as making the collection a key ("{}p: 1", see flowRootKey).
+func (w *walker) textAfterFlowRoot(first *yaml.Node) (line, at, keyAt int, key, ok bool) {
 	root := rootOf(first)
 	if root.Style&yaml.FlowStyle == 0 || (root.Kind != yaml.MappingNode && root.Kind != yaml.SequenceNode) {
-		return 0, 0, false, false
+		return 0, 0, 0, false, false
 	}
 	start := w.offset(root.Line, root.Column)
 	if start < 0 {
-		return 0, 0, false, false
+		return 0, 0, 0, false, false
 	}
 	end := closingBracket(w.data, start)
 	if end < 0 {
-		return 0, 0, false, false
+		return 0, 0, 0, false, false
 	}
 	rest := w.data[end:]
 	for i := range rest {
@@ -440,71 +444,18 @@ func (w *walker) textAfterFlowRoot(first *yaml.Node) (line, at int, key, ok bool
 	}
 	trimmed := bytes.TrimLeft(rest, " \t")
 	if len(trimmed) == 0 || trimmed[0] == '#' { // a comment needs no space before it here
-		return 0, 0, false, false
+		return 0, 0, 0, false, false
 	}
 	line, _ = w.lineColumn(end)
 	at = end + len(rest) - len(trimmed)
-	if trimmed[0] == ',' {
-		return line, at, false, true
+	keyAt = -1
+	if startLine, _ := w.lineColumn(start); startLine == line && keyAllowedAt(w.data[w.lineStarts()[startLine-1]:start]) {
+		keyAt = start
 	}
-	for i, c := range trimmed {
-		switch {
-		case c == ',' || (c == '#' && i > 0 && isBlank(trimmed[i-1])):
-			return line, at, false, true
-		case c == ':' && (i+1 == len(trimmed) || isBlank(trimmed[i+1])):
-			return line, at, true, true
-		}
-	}
-	return line, at, false, true
-}
-
-// misreadAfter returns the first misread (see misread) that libyaml's
-// scanner meets in the text at offset at, which starts on line, after the
-// first document: the scanner reads the token there, and, while that token
-// may still be a key, the tokens after it that start on its line (within
-// 1024 characters) and the first one after its line, before its parser
-// finds that a second document starts there. yaml.v3 stops at the same
-// place, so the text is read again as a document of its own, with what
-// comes before it blanked out, keeping every line and column.
-func (w *walker) misreadAfter(at, line int) *StrictError {
-	blank := make([]byte, 0, len(w.data))
-	for i := 0; i < at; {
-		if n := lineBreakAt(w.data, i); n > 0 {
-			blank = append(blank, w.data[i:i+n]...)
-			i += n
-			continue
-		}
-		_, size := utf8.DecodeRune(w.data[i:])
-		blank = append(blank, ' ')
-		i += size
-	}
-	from := len(blank)
-	blank = append(blank, w.data[at:]...)
-	var doc yaml.Node
-	if yaml.NewDecoder(bytes.NewReader(blank)).Decode(&doc) != nil {
-		return nil
-	}
-	again := &walker{data: blank}
-	var first *misread
-	for _, m := range again.misreads(&doc) {
-		if !m.syntax || m.at < from || (first != nil && m.at >= first.at) {
-			continue
-		}
-		l, c := again.lineColumn(m.at)
-		prev := m.at
-		for prev > from && (isBlankOrBreak(blank[prev-1]) || lineBreakAt(blank, prev-1) > 0) {
-			prev--
-		}
-		prevLine, _ := again.lineColumn(prev)
-		_, startColumn := again.lineColumn(from)
-		if (l == line && c-startColumn <= 1024) || prevLine == line {
-			first = &m
-		}
-	}
-	if first == nil {
-		return nil
-	}
-	return first.err
+	colon := flowRootKey(trimmed)
+	key = keyAt >= 0 && colon >= 0 &&
+		utf8.RuneCount(w.data[start:at+colon]) <= 1024 // libyaml forgets a possible key 1024 characters on
+	return line, at, keyAt, key, true
 }
 
 // closingBracket returns the offset just past the flow collection whose

@@ -257,6 +257,10 @@ type walker struct {
 	large *largeMappings
 	// firstUnknown locates the first unknown key, for the DecodeError.
 	firstUnknown *DecodeError
+	// doc is the document walked, and starts the positions its nodes
+	// start at, gathered on first use.
+	doc    *yaml.Node
+	starts map[position]bool
 }
 
 func (w *walker) fail(n *yaml.Node, path, format string, args ...any) {
@@ -286,6 +290,7 @@ func join(path, name string) string {
 }
 
 func (w *walker) document(doc *yaml.Node) {
+	w.doc = doc
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
 		return
 	}
@@ -674,7 +679,28 @@ func (w *walker) bangTagged(n *yaml.Node) bool {
 		return false
 	}
 	at := w.offset(n.Line, n.Column)
-	return at >= 0 && tagAt(w.data, at) >= 0
+	if at < 0 {
+		return false
+	}
+	t := tagAt(w.data, at)
+	// An empty node's properties may run on to the next line, where the
+	// tag may be the next node's: a named one ("!a"), which yaml.v3 keeps,
+	// or "!" where the next node starts.
+	return t >= 0 && (t+1 == len(w.data) || w.data[t+1] == '<' || !isTagChar(w.data[t+1])) &&
+		(n.Value != "" || t == at || !w.nodeStartsAt(t))
+}
+
+// nodeStartsAt reports whether a node of the document starts at offset at
+// (at its properties, if it has any).
+func (w *walker) nodeStartsAt(at int) bool {
+	if w.starts == nil {
+		w.starts = make(map[position]bool)
+		if w.doc != nil {
+			visit(w.doc, func(n *yaml.Node) { w.starts[position{n.Line, n.Column}] = true })
+		}
+	}
+	line, column := w.lineColumn(at)
+	return w.starts[position{line, column}]
 }
 
 // lineStartBOM refuses a byte order mark at the start of a line outside a
@@ -888,6 +914,11 @@ func (w *walker) apostropheEscape(doc *yaml.Node) (*StrictError, int) {
 
 // flowColons refuses a plain scalar ending in ':' inside [] or {}
 // ([go, a:, b]): yaml.v3 reads "a:", libyaml cannot read the document.
+//
+// Inside [] and {}, yaml.v3 ends a plain scalar at ": " or at one of
+// ",?[]{}", and libyaml fails on a ':' followed by one of ",?[]{}". So a
+// scalar yaml.v3 reads as ending in ':' is one libyaml fails on, unless it
+// ended at ": ": the key "a:" of {a:: 1} is the same to both readers.
 func (w *walker) flowColons(doc *yaml.Node) *StrictError {
 	var found *yaml.Node
 	visit(doc, func(n *yaml.Node) {
@@ -897,7 +928,8 @@ func (w *walker) flowColons(doc *yaml.Node) *StrictError {
 		for _, c := range n.Content {
 			if c.Kind == yaml.ScalarNode && c.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) == 0 &&
 				strings.HasSuffix(c.Value, ":") &&
-				(found == nil || c.Line < found.Line || (c.Line == found.Line && c.Column < found.Column)) {
+				(found == nil || c.Line < found.Line || (c.Line == found.Line && c.Column < found.Column)) &&
+				!w.endsAtColon(c) {
 				found = c // the first in the text, as a parser meets it
 			}
 		}
@@ -906,7 +938,104 @@ func (w *walker) flowColons(doc *yaml.Node) *StrictError {
 		return nil
 	}
 	return &StrictError{Line: found.Line, Column: found.Column,
-		Reason: fmt.Sprintf("the plain scalar %q ends in ':' inside [] or {}: YAML readers disagree on it; quote the string", found.Value)}
+		Reason: flowColonReason(found.Value)}
+}
+
+// endsAtColon reports whether yaml.v3 ended the plain scalar n, inside []
+// or {}, at the ": " after it rather than at a flow indicator.
+func (w *walker) endsAtColon(n *yaml.Node) bool {
+	at := w.offset(n.Line, n.Column)
+	if at < 0 {
+		return false
+	}
+	end := flowPlainEnd(w.data, pastProperties(w.data, at))
+	return end < len(w.data) && w.data[end] == ':'
+}
+
+// pastProperties returns the offset of the content of the node whose
+// anchor and tag, if it has them, start at offset at, as yaml.v3 reads
+// them: its tags may hold ',', '[' and ']'.
+func pastProperties(data []byte, at int) int {
+	for range 2 {
+		switch {
+		case at >= len(data):
+			return at
+		case data[at] == '&':
+			for at++; at < len(data) && isAnchorChar(data[at]); at++ {
+			}
+		case data[at] == '!' && at+1 < len(data) && data[at+1] == '<':
+			end := bytes.IndexByte(data[at:], '>')
+			if end < 0 {
+				return len(data)
+			}
+			at += end + 1
+		case data[at] == '!':
+			for at++; at < len(data) && (isTagChar(data[at]) || data[at] == ',' || data[at] == '[' || data[at] == ']'); at++ {
+			}
+		default:
+			return at
+		}
+		at = pastSeparation(data, at)
+	}
+	return at
+}
+
+// pastSeparation returns the offset past the blanks, line breaks and
+// comments at offset at.
+func pastSeparation(data []byte, at int) int {
+	for at < len(data) {
+		switch n := lineBreakAt(data, at); {
+		case n > 0:
+			at += n
+		case isBlank(data[at]):
+			at++
+		case data[at] == '#':
+			for at < len(data) && lineBreakAt(data, at) == 0 {
+				at++
+			}
+		default:
+			return at
+		}
+	}
+	return at
+}
+
+// flowPlainEnd returns the offset just past the last character yaml.v3
+// reads into the plain scalar starting at offset at inside [] or {}: it
+// ends before ':' and a blank, a line break or the end, before one of
+// ",?[]{}", and before a comment or a document marker after a line break.
+func flowPlainEnd(data []byte, at int) int {
+	blankz := func(i int) bool {
+		return i >= len(data) || isBlank(data[i]) || data[i] == 0 || lineBreakAt(data, i) > 0
+	}
+	end, lineStart := at, false
+	for i := at; i < len(data); {
+		if data[i] == '#' || (lineStart && i+3 <= len(data) &&
+			(string(data[i:i+3]) == "---" || string(data[i:i+3]) == "...") && blankz(i+3)) {
+			return end
+		}
+		for !blankz(i) {
+			if (data[i] == ':' && blankz(i+1)) || bytes.IndexByte([]byte(",?[]{}"), data[i]) >= 0 {
+				return end
+			}
+			i++ // one byte at a time: the bytes of a multi-byte character are none of these
+			end = i
+		}
+		lineStart = false
+		for i < len(data) && data[i] != 0 {
+			if n := lineBreakAt(data, i); n > 0 {
+				i, lineStart = i+n, true
+			} else if isBlank(data[i]) {
+				i, lineStart = i+1, false
+			} else {
+				break
+			}
+		}
+		if i < len(data) && data[i] == 0 {
+			return end
+		}
+	}
+	return end
 }
 
 // visit calls fn on every node of the tree once; aliases are not followed,

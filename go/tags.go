@@ -82,21 +82,7 @@ func tagAt(data []byte, at int) int {
 		if at >= len(data) || (!isBlank(data[at]) && lineBreakAt(data, at) == 0) {
 			return -1 // the anchor is all: ':' or ',' follows it
 		}
-	space:
-		for at < len(data) {
-			switch n := lineBreakAt(data, at); {
-			case n > 0:
-				at += n
-			case isBlank(data[at]):
-				at++
-			case data[at] == '#':
-				for at < len(data) && lineBreakAt(data, at) == 0 {
-					at++
-				}
-			default:
-				break space
-			}
-		}
+		at = pastSeparation(data, at)
 	}
 	if at < len(data) && data[at] == '!' {
 		return at
