@@ -155,7 +155,7 @@ func cutOverBounds(data []byte) []byte {
 			i++
 		case c == ' ' || c == '\t':
 			i++
-		case c == '#' && (i == 0 || isBlank(data[i-1])):
+		case c == '#': // at a token's start, as every scalar is skipped whole: "{#c" is a comment
 			for i < n && data[i] != '\n' && data[i] != '\r' {
 				i++
 			}
@@ -466,7 +466,7 @@ func closingBracket(data []byte, at int) int {
 	for at < len(data) && data[at] != '[' && data[at] != '{' {
 		at++ // past the properties ("&a !t")
 	}
-	depth := 0
+	depth, quoteEnd := 0, -1
 	for i := at; i < len(data); i++ {
 		c := data[i]
 		prev := byte(' ')
@@ -482,8 +482,11 @@ func closingBracket(data []byte, at int) int {
 				return i + 1
 			}
 		case (c == '"' || c == '\'') && (isBlankOrBreak(prev) || isFlowIndicator(prev) || prev == ':'):
-			i = skipQuoted(data, i) - 1
-		case c == '#' && isBlankOrBreak(prev):
+			quoteEnd = skipQuoted(data, i)
+			i = quoteEnd - 1
+		case c == '#' && (isBlankOrBreak(prev) || isFlowIndicator(prev) || i == quoteEnd):
+			// A comment starts a token: after a blank, an indicator or a
+			// quoted scalar ("{#c", "["a"#c"), not inside a plain scalar.
 			for i < len(data) && data[i] != '\n' && data[i] != '\r' {
 				i++
 			}

@@ -308,10 +308,17 @@ DISAGREED: dict[str, bytes] = {
     # An empty value's properties may run on to the next line; the tag
     # there was the next key's, and Go took it for the value's "!".
     "an anchored empty value, then a tagged key": b"difficulty_signals:\n    c: &9\n    !a cmd:\n",
-    "an anchored empty value, then a key tagged '!'": b"difficulty_signals:\n    c: &9\n    ! cmd: 1\n",
+    "an anchored empty value, then a key tagged '!'": (
+        b"difficulty_signals:\n    c: &9\n    ! cmd: 1\n"
+    ),
     "an anchored empty value, then '!' on the next line": (
         b"difficulty_signals:\n    c: &9\n      !\n    d: 1\n"
     ),
+    # libyaml starts a comment at '#' after '{' too; Go's bracket count
+    # took the '{' in the comment for one, and the collection's end for
+    # the next line's.
+    "a comment right after an opening brace": b"{#e{#es\n} .30s\n} .30",
+    "a comment right after a quoted scalar": b'["a"#[\n] x\n]',
     # Outside [] and {}, a comma is text, so "tcu,:" makes the mapping a
     # key; Go took the comma for an entry, ruling the key out.
     "a plain scalar with a comma then a colon after a flow mapping": b"{?,}tcu,:",
