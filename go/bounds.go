@@ -504,7 +504,7 @@ func closingBracket(data []byte, at int) int {
 // where text may follow it ("{}t"), with found false.
 func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	w := &walker{data: data} // lines, offsets and columns, counted once
-	last, from := 0, 0
+	last, from, after := 0, 0, 0
 	visit(first, func(n *yaml.Node) {
 		empty := n.Kind == yaml.ScalarNode && n.Value == "" && n.Style == 0
 		if empty && n != rootOf(first) {
@@ -521,17 +521,28 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 			}
 			if empty {
 				// Its properties may go on over later lines ("&a", a comment,
-				// then "!"): the document ends after the last of them.
+				// then "!"): the document ends after the last of them, and
+				// text after it on its line (", x") is where libyaml's parser
+				// looks for the next document.
 				if at := w.offset(n.Line, n.Column); at >= 0 {
-					if tag := tagAt(data, at); tag >= 0 {
-						if line, _ := w.lineColumn(tag); line > n.Line {
+					if end := propertiesEnd(data, at); end > at {
+						line, _ := w.lineColumn(end - 1)
+						if line > n.Line {
 							last, from = line, line+1
+						}
+						start := w.lineStarts()[line-1]
+						rest := bytes.TrimLeft(trimLineBreak(w.lineText(line))[end-start:], " \t")
+						if len(rest) > 0 && rest[0] != '#' {
+							after = line
 						}
 					}
 				}
 			}
 		}
 	})
+	if after > 0 {
+		return after, false, true
+	}
 	// Lines break where YAML breaks them, at NEL, LS and PS too.
 	starts := w.lineStarts()
 	if from < 1 {

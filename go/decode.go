@@ -980,6 +980,36 @@ func pastProperties(data []byte, at int) int {
 	return at
 }
 
+// propertiesEnd returns the offset just past the last of the properties
+// (an anchor, a tag) that start at offset at, which may be on a later line
+// than the first, as libyaml ends them, or at when there are none.
+func propertiesEnd(data []byte, at int) int {
+	end := at
+	for range 2 {
+		switch {
+		case at >= len(data):
+			return end
+		case data[at] == '&':
+			for at++; at < len(data) && isAnchorChar(data[at]); at++ {
+			}
+		case data[at] == '!' && at+1 < len(data) && data[at+1] == '<':
+			closing := bytes.IndexByte(data[at:], '>')
+			if closing < 0 {
+				return len(data)
+			}
+			at += closing + 1
+		case data[at] == '!':
+			for at++; at < len(data) && isTagChar(data[at]); at++ {
+			}
+		default:
+			return end
+		}
+		end = at
+		at = pastSeparation(data, at)
+	}
+	return end
+}
+
 // pastSeparation returns the offset past the blanks, line breaks and
 // comments at offset at.
 func pastSeparation(data []byte, at int) int {

@@ -319,6 +319,12 @@ DISAGREED: dict[str, bytes] = {
     # the next line's.
     "a comment right after an opening brace": b"{#e{#es\n} .30s\n} .30",
     "a comment right after a quoted scalar": b'["a"#[\n] x\n]',
+    # libyaml's parser meets the ',' after the empty document's tag, on
+    # the tag's line; Go looked for the next document on the lines after.
+    "a comma after an empty document's tag on a later line": (
+        b"&t\r#\r# \r#\xc2\x85! , !,_!,$: &a kcd\n\\g: &a pl%YAML2\n---\n/"
+    ),
+    "a comma after an empty document's anchor and tag": b"&t ! , x\ny",
     # Outside [] and {}, a comma is text, so "tcu,:" makes the mapping a
     # key; Go took the comma for an entry, ruling the key out.
     "a plain scalar with a comma then a colon after a flow mapping": b"{?,}tcu,:",
