@@ -956,58 +956,51 @@ func (w *walker) endsAtColon(n *yaml.Node) bool {
 // anchor and tag, if it has them, start at offset at, as yaml.v3 reads
 // them: its tags may hold ',', '[' and ']'.
 func pastProperties(data []byte, at int) int {
-	for range 2 {
-		switch {
-		case at >= len(data):
-			return at
-		case data[at] == '&':
-			for at++; at < len(data) && isAnchorChar(data[at]); at++ {
-			}
-		case data[at] == '!' && at+1 < len(data) && data[at+1] == '<':
-			end := bytes.IndexByte(data[at:], '>')
-			if end < 0 {
-				return len(data)
-			}
-			at += end + 1
-		case data[at] == '!':
-			for at++; at < len(data) && (isTagChar(data[at]) || data[at] == ',' || data[at] == '[' || data[at] == ']'); at++ {
-			}
-		default:
-			return at
-		}
-		at = pastSeparation(data, at)
-	}
-	return at
+	_, next := properties(data, at, true)
+	return next
 }
 
 // propertiesEnd returns the offset just past the last of the properties
-// (an anchor, a tag) that start at offset at, which may be on a later line
-// than the first, as libyaml ends them, or at when there are none.
+// that start at offset at, which may be on a later line than the first,
+// as libyaml ends them, or at when there are none.
 func propertiesEnd(data []byte, at int) int {
-	end := at
-	for range 2 {
+	end, _ := properties(data, at, false)
+	return end
+}
+
+// properties returns the offset just past the last of the properties (at
+// most one anchor and one tag, in either order, "&a !t" or "!t &a") that
+// start at offset at, or at when there are none, and the offset past the
+// blanks, line breaks and comments after them. libyaml ends a tag at ',',
+// '[' or ']'; with v3, the tag ends where yaml.v3 ends it, past them.
+func properties(data []byte, at int, v3 bool) (end, next int) {
+	end, next = at, at
+	anchor, tag := false, false
+	for at < len(data) {
 		switch {
-		case at >= len(data):
-			return end
-		case data[at] == '&':
+		case data[at] == '&' && !anchor:
+			anchor = true
 			for at++; at < len(data) && isAnchorChar(data[at]); at++ {
 			}
-		case data[at] == '!' && at+1 < len(data) && data[at+1] == '<':
+		case data[at] == '!' && !tag && at+1 < len(data) && data[at+1] == '<':
+			tag = true
 			closing := bytes.IndexByte(data[at:], '>')
 			if closing < 0 {
-				return len(data)
+				return len(data), len(data)
 			}
 			at += closing + 1
-		case data[at] == '!':
-			for at++; at < len(data) && isTagChar(data[at]); at++ {
+		case data[at] == '!' && !tag:
+			tag = true
+			for at++; at < len(data) && (isTagChar(data[at]) || (v3 && (data[at] == ',' || data[at] == '[' || data[at] == ']'))); at++ {
 			}
 		default:
-			return end
+			return end, next
 		}
 		end = at
 		at = pastSeparation(data, at)
+		next = at
 	}
-	return end
+	return end, next
 }
 
 // pastSeparation returns the offset past the blanks, line breaks and

@@ -71,10 +71,7 @@ func mayEndTagEarly(data []byte) bool {
 // offset at ("&a !t", "!t &a", "&a # note" then "!t" on the next line), or
 // -1 when they hold none.
 func tagAt(data []byte, at int) int {
-	for range 2 {
-		if at >= len(data) || data[at] != '&' {
-			break
-		}
+	if at < len(data) && data[at] == '&' { // one anchor, then the tag
 		at++
 		for at < len(data) && isAnchorChar(data[at]) {
 			at++

@@ -325,6 +325,9 @@ DISAGREED: dict[str, bytes] = {
         b"&t\r#\r# \r#\xc2\x85! , !,_!,$: &a kcd\n\\g: &a pl%YAML2\n---\n/"
     ),
     "a comma after an empty document's anchor and tag": b"&t ! , x\ny",
+    # A node has one anchor: Go took the second line's for the first
+    # document's, and looked for the next document after it.
+    "an anchored empty document, then another anchor": b"&a\n&a\nd: &a\n---",
     # Outside [] and {}, a comma is text, so "tcu,:" makes the mapping a
     # key; Go took the comma for an entry, ruling the key out.
     "a plain scalar with a comma then a colon after a flow mapping": b"{?,}tcu,:",

@@ -64,9 +64,7 @@ def _tag_span(source: str, at: int) -> tuple[int, int] | None:
     spaces, line breaks or a comment (``&a !t``, ``!t &a``). None when they
     hold no tag, or a verbatim one.
     """
-    for _ in range(2):
-        if not source.startswith("&", at):
-            break
+    if source.startswith("&", at):  # one anchor, then the tag
         at += 1
         while at < len(source) and source[at] in _ANCHOR_CHARS:
             at += 1
