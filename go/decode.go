@@ -23,8 +23,9 @@ const decodePrefix = errPrefix + "decode task spec: "
 // Python library does: wherever yaml.v3 would lose data silently (a
 // fraction in an integer field, a null list item or key, a second
 // document), or where YAML readers disagree on the meaning (merge keys,
-// tags, a byte order mark at the start of a line), agreeing with every
-// reader matters more than accepting the document. The Python library lists
+// tags, a byte order mark at the start of a line, a tab starting a line
+// among comments), agreeing with every reader matters more than accepting
+// the document. The Python library lists
 // the same cases, with their reasons, in STRICTER_THAN_GO.
 //
 // Every document the Go package rejects is rejected with the Go package's
@@ -839,7 +840,81 @@ func (w *walker) misreads(doc *yaml.Node) []misread {
 	if err, at := w.apostropheEscape(doc); err != nil {
 		found = append(found, misread{err, at, true})
 	}
+	if bytes.IndexByte(w.data, '\t') >= 0 && bytes.IndexByte(w.data, '#') >= 0 {
+		if err, at := w.commentTab(doc); err != nil {
+			found = append(found, misread{err, at, true})
+		}
+	}
 	return found
+}
+
+// commentTab refuses the first line that a tab starts (after any spaces)
+// and that holds nothing or a comment, after a comment and before any
+// other text: a comment, "\t", then "# more". libyaml fails on a tab that
+// starts a line outside [] and {}, as on any tab that indents; yaml.v3,
+// gathering the comments around it, reads past it. Quoted and block
+// scalars, where such a line is text, and flow collections, where tabs
+// are blanks, are left out.
+func (w *walker) commentTab(doc *yaml.Node) (*StrictError, int) {
+	data := w.data
+	var spans [][2]int         // offsets where a line start is inside a node
+	trailing := map[int]bool{} // lines a comment ends
+	visit(doc, func(n *yaml.Node) {
+		if n.LineComment != "" {
+			trailing[n.Line] = true
+		}
+		at := w.offset(n.Line, n.Column)
+		if at < 0 {
+			return
+		}
+		switch {
+		case (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && n.Style&yaml.FlowStyle != 0:
+			if end := closingBracket(data, at); end > at {
+				spans = append(spans, [2]int{at, end})
+			} else {
+				spans = append(spans, [2]int{at, len(data)})
+			}
+		case n.Kind == yaml.ScalarNode && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0:
+			start := pastProperties(data, at)
+			if start < len(data) && (data[start] == '"' || data[start] == '\'') {
+				spans = append(spans, [2]int{start, skipQuoted(data, start)})
+			}
+		case n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+			line := w.lineText(n.Line)
+			indent := len(line) - len(bytes.TrimLeft(line, " "))
+			spans = append(spans, [2]int{at, skipBlockScalar(data, pastProperties(data, at), indent)})
+		}
+	})
+	inside := func(at int) bool {
+		for _, s := range spans {
+			if s[0] < at && at < s[1] {
+				return true
+			}
+		}
+		return false
+	}
+	starts := w.lineStarts()
+	afterComment := false
+	for l := 1; l <= len(starts); l++ {
+		if inside(starts[l-1]) {
+			afterComment = false
+			continue
+		}
+		text := trimLineBreak(w.lineText(l))
+		rest := bytes.TrimLeft(text, " \t")
+		if len(rest) > 0 && rest[0] != '#' {
+			afterComment = trailing[l]
+			continue
+		}
+		if tab := bytes.IndexByte(text[:len(text)-len(rest)], '\t'); tab >= 0 && afterComment {
+			_, column := w.lineColumn(starts[l-1] + tab)
+			return &StrictError{Line: l, Column: column, Reason: "invalid YAML: a tab character cannot indent YAML; use spaces"}, starts[l-1] + tab
+		}
+		if len(rest) > 0 {
+			afterComment = true
+		}
+	}
+	return nil, 0
 }
 
 // firstMisread returns the refusal of the first misread in the text, or

@@ -328,6 +328,14 @@ DISAGREED: dict[str, bytes] = {
     # A node has one anchor: Go took the second line's for the first
     # document's, and looked for the next document after it.
     "an anchored empty document, then another anchor": b"&a\n&a\nd: &a\n---",
+    # yaml.v3 reads a tab-started line among comments with them; libyaml
+    # fails on the tab.
+    "a tab-started line between comments": b" &t\r###\r\t\r#e9\\99! , !,",
+    "a tab-indented comment after a comment": b"task_id: x\n#c\n\t#d\nlanguage: go\n",
+    # Not in a block scalar, where such a line is text to both.
+    "a tab after spaces in a block scalar, after a '#' line": (
+        b"prompt: |\n  a\n  # x\n  \t\n  b\n"
+    ),
     # Outside [] and {}, a comma is text, so "tcu,:" makes the mapping a
     # key; Go took the comma for an entry, ruling the key out.
     "a plain scalar with a comma then a colon after a flow mapping": b"{?,}tcu,:",

@@ -118,6 +118,10 @@ STRICTER_THAN_GO: Final[Mapping[str, str]] = {
         "YAML has no such escape: libyaml, which this decoder is built on, cannot read it;"
         " yaml.v3 reads an apostrophe. Write the apostrophe unescaped."
     ),
+    "a line a tab starts among comment lines (# a, then a tab, then # b)": (
+        "libyaml, which this decoder is built on, fails on a tab that starts a line outside"
+        " [] and {}; yaml.v3 reads the line with the comments around it. Indent with spaces."
+    ),
     "UTF-16 or UTF-32 input": ("sidecars are UTF-8; yaml.v3 also accepts UTF-16 with a BOM."),
     "documents larger than MAX_DOCUMENT_BYTES or nested deeper than MAX_DEPTH": (
         "bounds that keep hostile input cheap; no valid sidecar comes near them."
