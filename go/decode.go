@@ -777,6 +777,11 @@ func (w *walker) bomMisread(text []byte, doc *yaml.Node) error {
 	read := make([]byte, 0, len(text))
 	from := 0
 	for _, at := range marks {
+		// text may be a cut of w.data with brackets closed after it: a mark
+		// of w.data's that the cut ends in, or past it, is not text's.
+		if at+3 > len(text) || !bytes.Equal(text[at:at+3], []byte("\xef\xbb\xbf")) {
+			break
+		}
 		read = append(append(read, text[from:at]...), ' ')
 		from = at + 3
 	}

@@ -332,6 +332,12 @@ DISAGREED: dict[str, bytes] = {
     # fails on the tab.
     "a tab-started line between comments": b" &t\r###\r\t\r#e9\\99! , !,",
     "a tab-indented comment after a comment": b"task_id: x\n#c\n\t#d\nlanguage: go\n",
+    # The Go library panicked: a byte order mark at a line start just past
+    # where the text is cut at the depth bound, reached by the length of
+    # the cut with its brackets closed.
+    "a byte order mark just past the cut at the depth bound": (
+        Path(__file__).parent / "data" / "fuzz" / "bom-at-depth-cut.yaml"
+    ).read_bytes(),
     # Not in a block scalar, where such a line is text to both.
     "a tab after spaces in a block scalar, after a '#' line": (
         b"prompt: |\n  a\n  # x\n  \t\n  b\n"
