@@ -210,6 +210,9 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 		return nil, &StrictError{Line: line, Column: min(line, 1), Reason: "more than one YAML document: the Go package reads the first and ignores the rest silently"}
 	}
 	if err := w.lineStartBOM(doc); err != nil {
+		if e := w.bomMisread(w.data, doc); e != nil {
+			return nil, e // skipping the mark, libyaml fails: on "%" that then starts a line, say
+		}
 		return nil, err
 	}
 	if w.err != nil {
