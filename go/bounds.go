@@ -420,7 +420,7 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 // textAfterFlowRoot reports whether the document first is a flow
 // collection with text after it on the line it ends on, that line, the
 // offset of that text, the offset of the collection when it is a possible
-// key to libyaml (see lookaheadMisread) or -1, and whether libyaml reads
+// key to libyaml (see lookahead) or -1, and whether libyaml reads
 // that text as making the collection a key ("{}p: 1", see flowRootKey).
 func (w *walker) textAfterFlowRoot(first *yaml.Node) (line, at, keyAt int, key, ok bool) {
 	root := rootOf(first)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -893,13 +894,17 @@ func (w *walker) commentTab(doc *yaml.Node) (*StrictError, int) {
 			spans = append(spans, [2]int{at, skipBlockScalar(data, pastProperties(data, at), indent)})
 		}
 	})
+	// The lines are read in order, so the spans are too, by their starts:
+	// a line start is inside one when the furthest end of those that start
+	// before it lies past it. (Checking each line against every span would
+	// cost lines times nodes on a large document.)
+	sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
+	next, furthest := 0, -1
 	inside := func(at int) bool {
-		for _, s := range spans {
-			if s[0] < at && at < s[1] {
-				return true
-			}
+		for ; next < len(spans) && spans[next][0] < at; next++ {
+			furthest = max(furthest, spans[next][1])
 		}
-		return false
+		return at < furthest
 	}
 	starts := w.lineStarts()
 	afterComment := false
@@ -1106,14 +1111,18 @@ func pastSeparation(data []byte, at int) int {
 	return at
 }
 
+// blankzAt reports whether offset i of data holds a blank, a line break or
+// the end of the text (a NUL or past it), which end a token.
+func blankzAt(data []byte, i int) bool {
+	return i >= len(data) || isBlank(data[i]) || data[i] == 0 || lineBreakAt(data, i) > 0
+}
+
 // flowPlainEnd returns the offset just past the last character yaml.v3
 // reads into the plain scalar starting at offset at inside [] or {}: it
 // ends before ':' and a blank, a line break or the end, before one of
 // ",?[]{}", and before a comment or a document marker after a line break.
 func flowPlainEnd(data []byte, at int) int {
-	blankz := func(i int) bool {
-		return i >= len(data) || isBlank(data[i]) || data[i] == 0 || lineBreakAt(data, i) > 0
-	}
+	blankz := func(i int) bool { return blankzAt(data, i) }
 	end, lineStart := at, false
 	for i := at; i < len(data); {
 		if data[i] == '#' || (lineStart && i+3 <= len(data) &&

@@ -135,9 +135,7 @@ func (w *walker) lookahead(keyAt, at int) error {
 func (w *walker) scanToken(i int, level *int, keyAllowed bool) (int, error) {
 	data := w.data
 	c := data[i]
-	blankz := func(j int) bool {
-		return j >= len(data) || isBlank(data[j]) || data[j] == 0 || lineBreakAt(data, j) > 0
-	}
+	blankz := func(j int) bool { return blankzAt(data, j) }
 	switch {
 	case c == '[' || c == '{':
 		*level++
