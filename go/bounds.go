@@ -505,6 +505,7 @@ func closingBracket(data []byte, at int) int {
 func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	w := &walker{data: data} // lines, offsets and columns, counted once
 	last, from, after := 0, 0, 0
+	var lastNode *yaml.Node
 	visit(first, func(n *yaml.Node) {
 		empty := n.Kind == yaml.ScalarNode && n.Value == "" && n.Style == 0
 		if empty && n != rootOf(first) {
@@ -513,7 +514,12 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 			return
 		}
 		if n.Line >= last {
-			last, from = n.Line, n.Line+1
+			last, from, lastNode = n.Line, n.Line+1, n
+			if end := w.quotedEndLine(n); end > last {
+				// A quoted scalar may go on over later lines, whose text
+				// is its own, not the next document's ("\"a\nb\"").
+				last, from = end, end+1
+			}
 			if empty && n.Column == 1 && !startsWithProperty(w.lineText(n.Line)) {
 				// An empty document's null stands at the next marker, unless
 				// it has an anchor or a tag ("&a"), where it stands.
@@ -551,6 +557,12 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	if from > len(starts) {
 		return last, false, false // the text ends on the document's last line
 	}
+	// Only a plain or block scalar goes on over the indented lines after
+	// its first; after any other node, or a flow collection's closing
+	// bracket, an indented token starts the next document ("&a\n &b").
+	continues := lastNode != nil && lastNode.Kind == yaml.ScalarNode && lastNode.Value != "" &&
+		lastNode.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 &&
+		rootOf(first).Style&yaml.FlowStyle == 0
 	ended, content, indented := false, 0, 0
 	for line := from; line <= len(starts); line++ {
 		text := data[starts[line-1]:]
@@ -575,7 +587,7 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 			rest := bytes.TrimLeft(bytes.TrimLeft(trimmed, "]},"), " \t")
 			switch {
 			case len(rest) == 0 || rest[0] == '#':
-			case content == 0 && (len(rest) < len(trimmed) || text[0] != ' ' && text[0] != '\t'):
+			case content == 0 && (len(rest) < len(trimmed) || !continues || text[0] != ' ' && text[0] != '\t'):
 				content = line // text after the document with no marker, such as "0x" after "{}"
 			case indented == 0:
 				indented = line
@@ -589,6 +601,24 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 		return indented, false, true
 	}
 	return last, false, false
+}
+
+// quotedEndLine returns the line on which the quoted scalar n closes, or
+// 0 when n is not a quoted scalar.
+func (w *walker) quotedEndLine(n *yaml.Node) int {
+	if n.Kind != yaml.ScalarNode || n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
+		return 0
+	}
+	at := w.offset(n.Line, n.Column)
+	if at < 0 {
+		return 0
+	}
+	q := pastProperties(w.data, at)
+	if q >= len(w.data) || w.data[q] != '"' && w.data[q] != '\'' {
+		return 0
+	}
+	line, _ := w.lineColumn(skipQuoted(w.data, q) - 1)
+	return line
 }
 
 // lineText returns the text of the 1-based line of w.data, with lines

@@ -358,6 +358,17 @@ DISAGREED: dict[str, bytes] = {
         b"{task_spec_version: 1, task_id: t-1, language: python, difficulty: easy,"
         b" difficulty_signals: {b:: 2, a: 1}}"
     ),
+    # Go looked for the next document from the line a quoted scalar starts
+    # on, taking a line inside it that starts in column 1 for the next
+    # document's start.
+    "a double-quoted scalar over lines, then a marker": b'task_id: "foo\nbar"\n---\n',
+    "a single-quoted scalar over lines, then a marker": b"task_id: 'foo\nbar' # c\n---\n",
+    # Only a plain or block scalar goes on over indented lines: after an
+    # anchored empty document or a flow root, an indented token starts the
+    # next document, before the marker Go skipped to.
+    "an anchored empty document, then an indented anchor": b"&a\n &a\n---",
+    "a flow root, then an indented scalar": b"{}\n x\n---\n",
+    "a quoted scalar over lines, then an indented scalar": b'"a\nb"\n x\n---\n',
 }
 
 
