@@ -549,6 +549,23 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	if after > 0 {
 		return after, false, true
 	}
+	// Only a plain or block scalar goes on over the indented lines after
+	// its first; after any other node, or a flow collection's closing
+	// bracket, an indented token starts the next document ("&a\n &b").
+	continues := lastNode != nil && lastNode.Kind == yaml.ScalarNode && lastNode.Value != "" &&
+		lastNode.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0
+	if root := rootOf(first); root.Style&yaml.FlowStyle != 0 && (root.Kind == yaml.MappingNode || root.Kind == yaml.SequenceNode) {
+		// A flow root ends at its closing bracket, which may be on a later
+		// line than its last node ("{a: b\n c}").
+		continues = false
+		if at := w.offset(root.Line, root.Column); at >= 0 {
+			if end := closingBracket(data, at); end > 0 {
+				if line, _ := w.lineColumn(end - 1); line >= last {
+					last, from = line, line+1
+				}
+			}
+		}
+	}
 	// Lines break where YAML breaks them, at NEL, LS and PS too.
 	starts := w.lineStarts()
 	if from < 1 {
@@ -557,12 +574,6 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	if from > len(starts) {
 		return last, false, false // the text ends on the document's last line
 	}
-	// Only a plain or block scalar goes on over the indented lines after
-	// its first; after any other node, or a flow collection's closing
-	// bracket, an indented token starts the next document ("&a\n &b").
-	continues := lastNode != nil && lastNode.Kind == yaml.ScalarNode && lastNode.Value != "" &&
-		lastNode.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 &&
-		rootOf(first).Style&yaml.FlowStyle == 0
 	ended, content, indented := false, 0, 0
 	for line := from; line <= len(starts); line++ {
 		text := data[starts[line-1]:]

@@ -369,6 +369,15 @@ DISAGREED: dict[str, bytes] = {
     "an anchored empty document, then an indented anchor": b"&a\n &a\n---",
     "a flow root, then an indented scalar": b"{}\n x\n---\n",
     "a quoted scalar over lines, then an indented scalar": b'"a\nb"\n x\n---\n',
+    # A flow root ends at its closing bracket, past a plain scalar that goes
+    # on over lines inside it: the lines after it start the next document.
+    "a plain scalar over lines in a flow root, then a marker": b"{task_id: b\n c}\n---\n",
+    "a plain scalar over lines in a flow root, then an indented scalar": (
+        b"{task_id: b\n c}\n x\n---\n"
+    ),
+    "a flow root closed on a line of its own, then an indented scalar": (
+        b"{task_id: b\n c\n}\n\n x\n---\n"
+    ),
 }
 
 
