@@ -525,10 +525,10 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 				// it has an anchor or a tag ("&a"), where it stands.
 				from = n.Line
 			}
-			if empty {
+			if empty || n.Kind == yaml.ScalarNode && n.Value == "" && n.Style == yaml.TaggedStyle {
 				// Its properties may go on over later lines ("&a", a comment,
-				// then "!"): the document ends after the last of them, and
-				// text after it on its line (", x") is where libyaml's parser
+				// then "!"): the node ends after the last of them, and text
+				// after it on its line (", x") is where libyaml's parser
 				// looks for the next document.
 				if at := w.offset(n.Line, n.Column); at >= 0 {
 					if end := propertiesEnd(data, at); end > at {
@@ -538,7 +538,7 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 						}
 						start := w.lineStarts()[line-1]
 						rest := bytes.TrimLeft(trimLineBreak(w.lineText(line))[end-start:], " \t")
-						if len(rest) > 0 && rest[0] != '#' {
+						if len(rest) > 0 && rest[0] != '#' && n == rootOf(first) {
 							after = line
 						}
 					}
@@ -554,12 +554,18 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	// bracket, an indented token starts the next document ("&a\n &b").
 	continues := lastNode != nil && lastNode.Kind == yaml.ScalarNode && lastNode.Value != "" &&
 		lastNode.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0
-	if root := rootOf(first); root.Style&yaml.FlowStyle != 0 && (root.Kind == yaml.MappingNode || root.Kind == yaml.SequenceNode) {
+	// Brackets at a line start close a flow collection of the first
+	// document only when it is a block collection holding one; after any
+	// other root they start the next document ("&a\n ]").
+	root := rootOf(first)
+	brackets := root.Style&yaml.FlowStyle == 0 && (root.Kind == yaml.MappingNode || root.Kind == yaml.SequenceNode)
+	if root.Style&yaml.FlowStyle != 0 && (root.Kind == yaml.MappingNode || root.Kind == yaml.SequenceNode) {
 		// A flow root ends at its closing bracket, which may be on a later
 		// line than its last node ("{a: b\n c}").
-		continues = false
+		continues, brackets = false, true
 		if at := w.offset(root.Line, root.Column); at >= 0 {
 			if end := closingBracket(data, at); end > 0 {
+				brackets = false
 				if line, _ := w.lineColumn(end - 1); line >= last {
 					last, from = line, line+1
 				}
@@ -595,7 +601,10 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 		default:
 			// The brackets that close the first document's flow collections
 			// belong to it: text after them starts the next ("}\n0x", "}x").
-			rest := bytes.TrimLeft(bytes.TrimLeft(trimmed, "]},"), " \t")
+			rest := trimmed
+			if brackets {
+				rest = bytes.TrimLeft(bytes.TrimLeft(trimmed, "]},"), " \t")
+			}
 			switch {
 			case len(rest) == 0 || rest[0] == '#':
 			case content == 0 && (len(rest) < len(trimmed) || !continues || text[0] != ' ' && text[0] != '\t'):

@@ -378,7 +378,101 @@ DISAGREED: dict[str, bytes] = {
     "a flow root closed on a line of its own, then an indented scalar": (
         b"{task_id: b\n c\n}\n\n x\n---\n"
     ),
+    # A bracket closes a flow collection of the first document only inside
+    # a block collection; after an empty document, it starts the next.
+    "an anchored empty document, then an indented bracket": b"&a\n ]\n---\n",
+    "a flow root, then an indented bracket": b"{}\n ]\n---\n",
+    # A tagged empty value's properties go on over lines ("!!str", then
+    # " &b"): the next document starts after them.
+    "a tagged empty value, then an anchor on the next line": b"task_id: !!str\n &b\n---\n",
 }
+
+#: How the first document ends, for the search for where the second starts:
+#: each kind of node last, flow collections closed on later lines, and
+#: properties that go on over lines.
+FIRST_DOCUMENTS: tuple[bytes, ...] = (
+    b"task_id: x",
+    b"task_id: x # c",
+    b"task_id: &a x",
+    b"task_id: *a",
+    b"task_id:",
+    b'task_id: ""',
+    b"task_id: !!str",
+    b"task_id: !!str &a",
+    b"task_id: !!str\n  &a",
+    b"task_id: &x",
+    b"task_id: x\n  y",
+    b'task_id: "x\ny"',
+    b"task_id: 'x\n\n y'",
+    b'task_id: "a\\\n b"',
+    b'task_id: "a\n  # b"',
+    b"task_id: |\n  x\n  y",
+    b"task_id: |2\n   x",
+    b"task_id: >-\n  x",
+    b"task_id: >\n\n  x\n\n",
+    b"task_id: [a,\n b]",
+    b"task_id: [a,\n b\n ]",
+    b"task_id: {a: b\n c}",
+    b"task_id: x\ndifficulty_signals: {a: 1\n}",
+    b"task_id: x\nverification:\n  test_cmd: [a,\n    b]",
+    b"task_id: x\r\n",
+    b"? task_id\n: x",
+    b"- a\n- [b,\n c]",
+    b"{task_id: x}",
+    b"{task_id: x\n y}",
+    b"{task_id: x\n y\n}",
+    b'{task_id: "a]\n b"}',
+    b"{task_id: x # c\n}",
+    b"{}",
+    b"[\n]",
+    b"&a [\n]",
+    b'"a"',
+    b"&a",
+    b"&a # c\n",
+    b"&a !!map",
+    b"&a\n!!map",
+)
+
+#: What may follow the first document: markers, directives, text that
+#: starts a document with no marker, indented or not, and comments.
+AFTER_THE_FIRST: tuple[bytes, ...] = (
+    b"\n---\n",
+    b"\n--- x\n",
+    b"\n---x\n---\n",
+    b"\n...\n",
+    b"\n...\n x\n",
+    b"\n...\n---\n",
+    b"\n%YAML 1.1\n---\n",
+    b"\n x\n",
+    b"\n x\n---\n",
+    b"\n x: y\n---\n",
+    b"\n- a\n---\n",
+    b"\n &b\n---\n",
+    b"\n&b\n---\n",
+    b"\n !t\n---\n",
+    b'\n "q"\n---\n',
+    b"\n ]\n---\n",
+    b"\n}\n---\n",
+    b"\n ,\n---\n",
+    b"\n # c\n---\n",
+    b"\n# c\n x\n...\n",
+    b"\n\n  ---\n",
+    b" \n\t\n---\n",
+    b"\r\n x\r\n---\r\n",
+)
+
+
+@pytest.mark.parametrize("first", FIRST_DOCUMENTS, ids=[repr(f)[2:-1] for f in FIRST_DOCUMENTS])
+def test_the_libraries_agree_on_where_a_second_document_starts(
+    go: GoConsumer, first: bytes
+) -> None:
+    failures = []
+    for after in AFTER_THE_FIRST:
+        try:
+            fuzz_diff.check(first + after, go)
+        except AssertionError as err:
+            failures.append(f"{first + after!r}: {err}")
+    assert not failures, "\n".join(failures)
 
 
 @pytest.mark.parametrize("doc", DISAGREED.values(), ids=DISAGREED.keys())
