@@ -431,6 +431,9 @@ FIRST_DOCUMENTS: tuple[bytes, ...] = (
     b"&a # c\n",
     b"&a !!map",
     b"&a\n!!map",
+    b"--- &a",
+    b"%YAML 1.1\n---\ntask_id: x",
+    b"task_id: x\n...\n# c",
 )
 
 #: What may follow the first document: markers, directives, text that
@@ -459,6 +462,13 @@ AFTER_THE_FIRST: tuple[bytes, ...] = (
     b"\n\n  ---\n",
     b" \n\t\n---\n",
     b"\r\n x\r\n---\r\n",
+    b"\n\tx\n---\n",
+    b"\n...x\n---\n",
+    b"\n\xc2\x85---\n",
+    b"\n\xef\xbb\xbf---\n",
+    b"\n%TAG ! !x\n---\n",
+    b"\n |\n  x\n---\n",
+    b"\n ---\n---\n",
 )
 
 
