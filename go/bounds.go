@@ -510,8 +510,11 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 		empty := n.Kind == yaml.ScalarNode && n.Value == "" && n.Style == 0
 		if empty && n != rootOf(first) {
 			// An empty value ("test_cmd:" at the end) stands where the next
-			// token is, which may be past directives of the next document.
-			return
+			// token is, which may be past directives of the next document;
+			// one with an anchor ("? &a") stands at its anchor.
+			if at := w.offset(n.Line, n.Column); at < 0 || !startsWithProperty(data[at:]) {
+				return
+			}
 		}
 		if n.Line >= last {
 			last, from, lastNode = n.Line, n.Line+1, n

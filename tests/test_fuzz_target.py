@@ -385,6 +385,10 @@ DISAGREED: dict[str, bytes] = {
     # A tagged empty value's properties go on over lines ("!!str", then
     # " &b"): the next document starts after them.
     "a tagged empty value, then an anchor on the next line": b"task_id: !!str\n &b\n---\n",
+    # An anchored empty key ("? &a") stands at its anchor, not at the next
+    # token as an empty value with no properties does; Go took the line it
+    # is on for text before the marker.
+    "an anchored mapping whose key is an anchored empty node": b"&1\n\r? &a\n---",
 }
 
 #: How the first document ends, for the search for where the second starts:
@@ -434,6 +438,11 @@ FIRST_DOCUMENTS: tuple[bytes, ...] = (
     b"--- &a",
     b"%YAML 1.1\n---\ntask_id: x",
     b"task_id: x\n...\n# c",
+    b"&1\n? &a",
+    b"? &a\n: &b",
+    b"? !!str &a\n:",
+    b"- &a",
+    b"task_id: x\n&a : &b",
 )
 
 #: What may follow the first document: markers, directives, text that
@@ -469,6 +478,7 @@ AFTER_THE_FIRST: tuple[bytes, ...] = (
     b"\n%TAG ! !x\n---\n",
     b"\n |\n  x\n---\n",
     b"\n ---\n---\n",
+    b"\n? &c\n---\n",
 )
 
 
