@@ -405,6 +405,19 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 		return line, true, nil
 	}
 	line, marker, found := secondDocumentLine(f.data, first)
+	if start, ok := documentStart(&next, err); ok {
+		line = start // where yaml.v3's parser, as libyaml's, found it
+	} else if text := w.lineText(line); found && len(text) > 0 && text[0] == '%' {
+		// The second document starts with directives, which yaml.v3 failed
+		// on or read past: libyaml's parser reads them, then fails unless
+		// "---" follows (see directivesError).
+		if start, ok, derr := w.directivesError(line); ok {
+			if derr != nil {
+				return 0, false, fmt.Errorf("%s%w", decodePrefix, derr)
+			}
+			return start, true, nil
+		}
+	}
 	capped := err != nil && strings.Contains(err.Error(), errCapped.Error())
 	switch {
 	case !found && capped:
@@ -415,6 +428,114 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 		return line, true, nil
 	}
 	return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
+}
+
+// documentStart returns the line on which yaml.v3's parser started the
+// second document, next, read with the error err, and whether it tells:
+// the document node's line when it read the document, which is that of
+// its first token ("---", or a directive), or the line of the token it
+// found instead of "---" ("did not find expected <document start>"),
+// which yaml.v3 gives 0-based for a parser error, and leaves out on the
+// first line. These are the marks libyaml gives the Python library.
+// Otherwise the text is searched (secondDocumentLine).
+func documentStart(next *yaml.Node, err error) (int, bool) {
+	if err == nil {
+		return next.Line, next.Line > 0
+	}
+	const problem = "did not find expected <document start>"
+	where, ok := strings.CutSuffix(strings.TrimPrefix(err.Error(), "yaml: "), problem)
+	if !ok {
+		return 0, false
+	}
+	if where == "" {
+		return 1, true
+	}
+	var line int
+	if n, scan := fmt.Sscanf(where, "line %d: ", &line); n != 1 || scan != nil {
+		return 0, false
+	}
+	return line + 1, true
+}
+
+// directivesError reads the directives of the second document that start
+// on line (a '%' in the first column) as libyaml's parser does. It returns
+// the line the Python library reports the second document on, whether it
+// could tell, and the error libyaml gives on the directives, if any.
+// It is asked when yaml.v3 failed on them or on what follows: yaml.v3
+// refuses every %YAML but 1.1 and stops there, and its scanner reads
+// further ahead than libyaml's. libyaml reads 1.2 and goes on, failing on
+// a second %YAML, on a %YAML other than 1.1 or 1.2, or on a %TAG handle
+// given twice; the Python library gives those errors, and otherwise finds
+// a second document, on the line returned: that of the first directive
+// when "---" follows them, or else that of the token found instead. A
+// directive it cannot tell about (one yaml.v3's scanner fails on as
+// libyaml's does, such as "%YAML 1") returns false.
+func (w *walker) directivesError(line int) (start int, ok bool, err error) {
+	starts := w.lineStarts()
+	if line < 1 || line > len(starts) {
+		return 0, false, nil
+	}
+	first := line
+	data := w.data
+	version, handles := false, map[string]bool{}
+	for at := starts[line-1]; at < len(data); {
+		end := at
+		for end < len(data) && lineBreakAt(data, end) == 0 {
+			end++
+		}
+		fields := strings.Fields(strings.SplitN(string(data[at:end]), " #", 2)[0])
+		switch {
+		case len(fields) == 0 || fields[0][0] == '#':
+		case fields[0] == "%YAML" && len(fields) == 2:
+			if version {
+				return 0, true, w.scanError(at, "found duplicate %YAML directive")
+			}
+			version = true
+			major, minor, dot := strings.Cut(fields[1], ".")
+			if !dot || !allDigits(major) || !allDigits(minor) || len(major) > 9 || len(minor) > 9 {
+				return 0, false, nil // a scanner error, yaml.v3's too
+			}
+			if strings.TrimLeft(major, "0") != "1" || (strings.TrimLeft(minor, "0") != "1" && strings.TrimLeft(minor, "0") != "2") {
+				return 0, true, w.scanError(at, "found incompatible YAML document")
+			}
+		case fields[0] == "%TAG" && len(fields) == 3:
+			if handles[fields[1]] {
+				return 0, true, w.scanError(at, "found duplicate %TAG directive")
+			}
+			handles[fields[1]] = true
+		case fields[0][0] == '%':
+			return 0, false, nil // a directive yaml.v3's scanner reads as libyaml's does
+		case isMarker(data[at:end], "---"):
+			return first, true, nil
+		default:
+			return line, true, nil // "did not find expected <document start>"
+		}
+		if end == len(data) {
+			break
+		}
+		at = end + lineBreakAt(data, end)
+		line++
+	}
+	// The end of the text, where no "---" is: libyaml puts it at the start
+	// of a line, past the last when text ends it.
+	end, column := w.lineColumn(len(data))
+	if column > 1 {
+		end++
+	}
+	return end, true, nil
+}
+
+// allDigits reports whether s is a non-empty run of ASCII digits.
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // textAfterFlowRoot reports whether the document first is a flow
@@ -596,6 +717,8 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 			return content, true, true // a directive ("%YAML 1.2") starts it
 		case isMarker(text, "---"):
 			return line, true, true
+		case isMarker(text, "...") && content > 0:
+			return content, true, true // text before it starts the next document
 		case isMarker(text, "..."):
 			ended = true
 		case ended && len(trimmed) > 0 && trimmed[0] != '#':

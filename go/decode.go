@@ -1025,8 +1025,13 @@ func (w *walker) flowColons(doc *yaml.Node) *StrictError {
 	if found == nil {
 		return nil
 	}
-	return &StrictError{Line: found.Line, Column: found.Column,
-		Reason: flowColonReason(found.Value)}
+	// At the scalar's text, past its anchor and tag ("!t", a line break,
+	// then "a:"), where libyaml started scanning it.
+	line, column := found.Line, found.Column
+	if at := w.offset(found.Line, found.Column); at >= 0 {
+		line, column = w.lineColumn(pastProperties(w.data, at))
+	}
+	return &StrictError{Line: line, Column: column, Reason: flowColonReason(found.Value)}
 }
 
 // endsAtColon reports whether yaml.v3 ended the plain scalar n, inside []

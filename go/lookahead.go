@@ -62,7 +62,12 @@ func flowRootKey(rest []byte) int {
 		case level == 0 && (c == ',' || c == ']' || c == '}' || c == '|' || c == '>' ||
 			((c == '?' || c == '-') && blankAfter)):
 			return -1
-		case c == '&' || c == '*' || c == '!':
+		case c == '&' || c == '*':
+			// An anchor or alias name ends at the first character that
+			// cannot be in it ("&a: 1", the anchor "a", then ':').
+			for i++; i < len(rest) && isAnchorChar(rest[i]); i++ {
+			}
+		case c == '!':
 			for i++; i < len(rest) && !isBlank(rest[i]) && (level == 0 || !isFlowIndicator(rest[i])); i++ {
 			}
 		default: // a plain scalar: in [] or {}, ended by their indicators too

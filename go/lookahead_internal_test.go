@@ -1,10 +1,17 @@
 package taskspec
 
-import "testing"
+import (
+	"errors"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
 
 func TestFlowRootKeyFindsTheColonLibyamlReadsAsAValue(t *testing.T) {
 	for rest, want := range map[string]int{
 		"p: 1":       1,
+		"&a: 1":      2, // an anchor's name ends where ':' starts
+		"*a : 1":     3,
 		"tcu,: 1":    4, // outside [] and {}, a comma is text
 		`"a,": 1`:    4,
 		"[a, b]: 1":  6,
@@ -45,6 +52,60 @@ func TestFoldedReadsLinesAsYAMLFoldsThem(t *testing.T) {
 	} {
 		if got := folded([]byte(text)); got != want {
 			t.Errorf("folded(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+func TestDocumentStartReadsTheLineYamlV3FoundTheSecondDocumentOn(t *testing.T) {
+	for _, c := range []struct {
+		err  string
+		line int
+		ok   bool
+	}{
+		{"", 7, true}, // read: the document node's own line
+		{"yaml: line 3: did not find expected <document start>", 4, true}, // 0-based for a parser error
+		{"yaml: did not find expected <document start>", 1, true},
+		{"yaml: line 3: found duplicate %YAML directive", 0, false},
+		{"yaml: line x: did not find expected <document start>", 0, false},
+	} {
+		var err error
+		if c.err != "" {
+			err = errors.New(c.err)
+		}
+		line, ok := documentStart(&yaml.Node{Line: 7}, err)
+		if line != c.line || ok != c.ok {
+			t.Errorf("documentStart(%q) = %d, %v, want %d, %v", c.err, line, ok, c.line, c.ok)
+		}
+	}
+}
+
+func TestDirectivesErrorReadsADirectiveBlockAsLibyaml(t *testing.T) {
+	for _, c := range []struct {
+		text, err string
+		line      int
+		ok        bool
+	}{
+		{"x: 1\n%YAML 1.2\n---\n", "", 2, true}, // libyaml reads 1.2
+		{"x: 1\n%YAML 1.1 # c\n\n# d\n%TAG ! !a\n---", "", 2, true},
+		{"x: 1\n%YAML 1.2\nx\n", "", 3, true}, // "did not find expected <document start>"
+		{"x: 1\n%YAML 1.2\n...\n", "", 3, true},
+		{"x: 1\n%YAML 1.2", "", 3, true}, // the end of the text starts a line
+		{"x: 1\n%YAML 1.2\n", "", 3, true},
+		{"x: 1\n%YAML 1.2\n%YAML 1.1\n---", "yaml: line 3: found duplicate %YAML directive", 0, true},
+		{"x: 1\n%YAML 2.0\n---", "yaml: line 2: found incompatible YAML document", 0, true},
+		{"x: 1\n%YAML 1.3\n---", "yaml: line 2: found incompatible YAML document", 0, true},
+		{"x: 1\n%TAG ! !a\n%TAG !! !b\n%TAG ! !c\n---", "yaml: line 4: found duplicate %TAG directive", 0, true},
+		{"x: 1\n%YAML 1\n---", "", 0, false}, // yaml.v3 fails on it as libyaml does
+		{"x: 1\n%FOO\n---", "", 0, false},
+	} {
+		w := &walker{data: []byte(c.text)}
+		line, ok, err := w.directivesError(2)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if line != c.line || got != c.err || ok != c.ok {
+			t.Errorf("directivesError(%q) = %d, %q, %v, want %d, %q, %v", c.text, line, got, ok, c.line, c.err, c.ok)
 		}
 	}
 }

@@ -389,6 +389,27 @@ DISAGREED: dict[str, bytes] = {
     # token as an empty value with no properties does; Go took the line it
     # is on for text before the marker.
     "an anchored mapping whose key is an anchored empty node": b"&1\n\r? &a\n---",
+    # A second document's directives: libyaml reads %YAML 1.2, where
+    # yaml.v3 stops, and fails on a second %YAML or %TAG handle, on a %YAML
+    # other than 1.1 or 1.2, and on a token other than "---" after them.
+    "a second document's %YAML 1.3": b"task_id: x\n%YAML 1.3\n---",
+    "a second document's %YAML 1.2, then another %YAML": b"task_id: x\n%YAML 1.2\n%YAML 1.1\n---",
+    "a second document's %TAG handle given twice": (
+        b"task_id: x\n%YAML 1.1\n%TAG ! !a\n%TAG ! !b\n---"
+    ),
+    "a second document's %YAML 1.2, then text": b"task_id: x\n%YAML 1.2\nx",
+    "a second document's %YAML 1.2 at the end of the text": b"task_id: x\n%YAML 1.2",
+    "a directive, then a line yaml.v3 reads further into than libyaml": (
+        b"&a\r%YAML 1.1\n   ]prompt: [:  \n--- %YAML 1.1\n\n &c\n---"
+    ),
+    "a directive, then a bracket, then an end marker": (
+        b"\nprompt: \n  z%YAML 1.1\n%YAML 1.1\n}:: &a task_id:\n...\n x"
+    ),
+    "text after a flow root, then an end marker": b"{}\n x\n...\n y\n",
+    # Go reported the scalar at its tag, on the line before.
+    "a plain scalar ending in ':' in {} on the line after its tag": b"{!t\rtask_id:}\n\n...\n x",
+    # An anchor's name ends at ':', which then makes the flow root a key.
+    "an anchor, then ': ', after a flow root": b"{}&aprompt: \n---",
 }
 
 #: How the first document ends, for the search for where the second starts:
