@@ -394,7 +394,7 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 		// ("{}p: 1") as a block mapping it cannot place, and anything else
 		// as a second document with no marker.
 		var strict *StrictError
-		if err := w.lookahead(keyAt, at); errors.As(err, &strict) {
+		if err := w.lookahead(keyAt, at, false); errors.As(err, &strict) {
 			return 0, false, strict
 		} else if err != nil {
 			return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
@@ -425,9 +425,53 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 		// tail of comments past the window, which starts no document.
 		return 0, false, nil
 	case err == nil || (found && capped) || marker:
+		if err != nil && found {
+			var strict *StrictError
+			if err := w.startError(line); errors.As(err, &strict) {
+				return 0, false, strict
+			} else if err != nil {
+				return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
+			}
+		}
 		return line, true, nil
 	}
 	return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
+}
+
+// startError returns the error libyaml's scanner meets on the token that
+// starts the second document on line, when neither "---" nor a directive
+// does, or nil. libyaml's parser refuses such a token ("did not find
+// expected <document start>"), but its scanner reads it first, and, at a
+// line start, where it may be a key, the tokens after it on its line (see
+// lookahead); a tab before it there is indentation libyaml fails on,
+// unless a directive ends on the line before.
+func (w *walker) startError(line int) error {
+	text := trimLineBreak(w.lineText(line))
+	if len(text) == 0 || text[0] == '%' || isMarker(text, "---") {
+		return nil
+	}
+	start := w.lineStarts()[line-1]
+	i := 0
+	if isMarker(text, "...") {
+		i = 3 // after "...", no key starts on its line
+	}
+	j := i
+	for j < len(text) && isBlank(text[j]) {
+		j++
+	}
+	if j == len(text) || text[j] == '#' {
+		return nil
+	}
+	if prev := w.lineText(line - 1); i > 0 || len(prev) > 0 && prev[0] == '%' {
+		// Nor after a directive, whose scan takes the line break with it,
+		// so that a tab on the next line is a blank, not indentation.
+		return w.lookahead(-1, start+j, false)
+	}
+	if tab := bytes.IndexByte(text[:j], '\t'); tab >= 0 {
+		_, column := w.lineColumn(start + tab)
+		return &StrictError{Line: line, Column: column, Reason: "invalid YAML: a tab character cannot indent YAML; use spaces"}
+	}
+	return w.lookahead(start+j, start+j, true)
 }
 
 // documentStart returns the line on which yaml.v3's parser started the
@@ -569,13 +613,19 @@ func (w *walker) textAfterFlowRoot(first *yaml.Node) (line, at, keyAt int, key, 
 	}
 	line, _ = w.lineColumn(end)
 	at = end + len(rest) - len(trimmed)
+	// libyaml's possible key starts at the collection's properties, or at
+	// its bracket when that starts a later line ("!t", then "{}: 1").
 	keyAt = -1
-	if startLine, _ := w.lineColumn(start); startLine == line && keyAllowedAt(w.data[w.lineStarts()[startLine-1]:start]) {
-		keyAt = start
+	bracket := start + bytes.IndexAny(w.data[start:], "[{")
+	for _, k := range []int{bracket, start} {
+		if kLine, _ := w.lineColumn(k); kLine == line && keyAllowedAt(w.data[w.lineStarts()[kLine-1]:k]) {
+			keyAt = k
+			break
+		}
 	}
 	colon := flowRootKey(trimmed)
 	key = keyAt >= 0 && colon >= 0 &&
-		utf8.RuneCount(w.data[start:at+colon]) <= 1024 // libyaml forgets a possible key 1024 characters on
+		utf8.RuneCount(w.data[keyAt:at+colon]) <= 1024 // libyaml forgets a possible key 1024 characters on
 	return line, at, keyAt, key, true
 }
 
@@ -719,6 +769,8 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 			return line, true, true
 		case isMarker(text, "...") && content > 0:
 			return content, true, true // text before it starts the next document
+		case isMarker(text, "...") && len(bytes.TrimLeft(text[3:], " \t")) > 0 && bytes.TrimLeft(text[3:], " \t")[0] != '#':
+			return line, true, true // text after it on its line ("... *a") does
 		case isMarker(text, "..."):
 			ended = true
 		case ended && len(trimmed) > 0 && trimmed[0] != '#':

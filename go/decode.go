@@ -850,21 +850,27 @@ func (w *walker) misreads(doc *yaml.Node) []misread {
 		found = append(found, misread{err, at, true})
 	}
 	if bytes.IndexByte(w.data, '\t') >= 0 && bytes.IndexByte(w.data, '#') >= 0 {
-		if err, at := w.commentTab(doc); err != nil {
+		if err, at := w.tabs(doc); err != nil {
 			found = append(found, misread{err, at, true})
 		}
 	}
 	return found
 }
 
-// commentTab refuses the first line that a tab starts (after any spaces)
-// and that holds nothing or a comment, after a comment and before any
-// other text: a comment, "\t", then "# more". libyaml fails on a tab that
-// starts a line outside [] and {}, as on any tab that indents; yaml.v3,
-// gathering the comments around it, reads past it. Quoted and block
-// scalars, where such a line is text, and flow collections, where tabs
-// are blanks, are left out.
-func (w *walker) commentTab(doc *yaml.Node) (*StrictError, int) {
+// tabs refuses the first tab that libyaml fails on as indentation and
+// yaml.v3 reads past, with a comment:
+//
+//   - a tab that starts a line (after any spaces) holding nothing or a
+//     comment, after a comment and before any other text: a comment,
+//     "\t", then "# more". yaml.v3 gathers the comments around it.
+//   - a tab between a block "?" or ":" indicator at the start of a line
+//     (after any "- ", "? " or ": ") and a comment: "?\t# key". libyaml
+//     reads a tab there as indentation, as after "- "; yaml.v3 reads a
+//     comment after any token but "-" with the blanks before it.
+//
+// Quoted and block scalars, where such a line is text, and flow
+// collections, where tabs are blanks, are left out.
+func (w *walker) tabs(doc *yaml.Node) (*StrictError, int) {
 	data := w.data
 	var spans [][2]int         // offsets where a line start is inside a node
 	trailing := map[int]bool{} // lines a comment ends
@@ -907,7 +913,7 @@ func (w *walker) commentTab(doc *yaml.Node) (*StrictError, int) {
 		return at < furthest
 	}
 	starts := w.lineStarts()
-	afterComment := false
+	afterComment, ended, rootLine := false, false, rootOf(doc).Line
 	for l := 1; l <= len(starts); l++ {
 		if inside(starts[l-1]) {
 			afterComment = false
@@ -915,19 +921,86 @@ func (w *walker) commentTab(doc *yaml.Node) (*StrictError, int) {
 		}
 		text := trimLineBreak(w.lineText(l))
 		rest := bytes.TrimLeft(text, " \t")
+		switch {
+		case isMarker(text, "---") && l > rootLine, ended && len(rest) > 0 && rest[0] != '#' && rest[0] != '%':
+			// The next document starts: libyaml's parser stops there, and
+			// its scanner reads no further. After "...", it reads on to the
+			// next token, over comments and directives.
+			return nil, 0
+		case isMarker(text, "---") || isMarker(text, "..."):
+			// A comment after the marker is one the tab may follow.
+			ended = ended || text[0] == '.'
+			after := bytes.TrimLeft(text[3:], " \t")
+			afterComment = len(after) > 0 && after[0] == '#'
+			continue
+		}
 		if len(rest) > 0 && rest[0] != '#' {
+			if tab := indicatorTab(text); tab >= 0 {
+				return w.tabError(doc, l, starts[l-1]+tab)
+			}
 			afterComment = trailing[l]
 			continue
 		}
 		if tab := bytes.IndexByte(text[:len(text)-len(rest)], '\t'); tab >= 0 && afterComment {
-			_, column := w.lineColumn(starts[l-1] + tab)
-			return &StrictError{Line: l, Column: column, Reason: "invalid YAML: a tab character cannot indent YAML; use spaces"}, starts[l-1] + tab
+			return w.tabError(doc, l, starts[l-1]+tab)
 		}
 		if len(rest) > 0 {
 			afterComment = true
 		}
 	}
 	return nil, 0
+}
+
+// tabError refuses the tab at offset at, on line, unless the document
+// after doc starts before it, where libyaml's parser stops, short of it
+// (a block "?" in the first column after a mapping that is indented).
+func (w *walker) tabError(doc *yaml.Node, line, at int) (*StrictError, int) {
+	if next, marker, found := secondDocumentLine(w.data, doc); found && marker {
+		// Past directives, up to the next token, which libyaml's scanner
+		// reads as it looks for "---".
+		if bytes.HasPrefix(w.lineText(next), []byte("%")) {
+			for next <= line && (bytes.HasPrefix(w.lineText(next), []byte("%")) || isCommentOrBlank(w.lineText(next))) {
+				next++
+			}
+		}
+		if next <= line {
+			return nil, 0
+		}
+	}
+	_, column := w.lineColumn(at)
+	return &StrictError{Line: line, Column: column, Reason: "invalid YAML: a tab character cannot indent YAML; use spaces"}, at
+}
+
+// isCommentOrBlank reports whether line holds nothing but blanks and a
+// comment.
+func isCommentOrBlank(line []byte) bool {
+	rest := bytes.TrimLeft(trimLineBreak(line), " \t")
+	return len(rest) == 0 || rest[0] == '#'
+}
+
+// indicatorTab returns the offset in line of a tab between a "?" or ":"
+// indicator, in the run of block indicators that starts the line, and a
+// comment after it, or -1.
+func indicatorTab(line []byte) int {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	for i < len(line) {
+		c := line[i]
+		if c != '-' && c != '?' && c != ':' || i+1 < len(line) && !isBlank(line[i+1]) {
+			return -1 // not an indicator: a node starts here
+		}
+		j := i + 1
+		for j < len(line) && isBlank(line[j]) {
+			j++
+		}
+		if tab := bytes.IndexByte(line[i+1:j], '\t'); tab >= 0 && c != '-' && j < len(line) && line[j] == '#' {
+			return i + 1 + tab
+		}
+		i = j
+	}
+	return -1
 }
 
 // firstMisread returns the refusal of the first misread in the text, or

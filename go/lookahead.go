@@ -95,8 +95,10 @@ func keyAllowedAt(before []byte) bool {
 // document, or nil: a misread, as its *StrictError, or another failure to
 // scan, in libyaml's words. keyAt is the offset of the collection's first
 // token when it is a possible key, which makes the scanner read on (see
-// above), or -1, when only the token at offset at is read.
-func (w *walker) lookahead(keyAt, at int) error {
+// above), or -1, when only the token at offset at is read. keyAllowed is
+// libyaml's leave to start a key at offset at (see scanToken): none after
+// a flow collection, which ends a key, and leave at a line start.
+func (w *walker) lookahead(keyAt, at int, keyAllowed bool) error {
 	data := w.data
 	lines := w.lineStarts()
 	lineOf := func(i int) int { return sort.SearchInts(lines, i+1) }
@@ -104,7 +106,7 @@ func (w *walker) lookahead(keyAt, at int) error {
 	if keyAt >= 0 {
 		keyLine = lineOf(keyAt)
 	}
-	level, keyAllowed := 0, false
+	level := 0
 	for i := at; i < len(data); {
 		last := keyAt < 0
 		if !last {

@@ -410,6 +410,32 @@ DISAGREED: dict[str, bytes] = {
     "a plain scalar ending in ':' in {} on the line after its tag": b"{!t\rtask_id:}\n\n...\n x",
     # An anchor's name ends at ':', which then makes the flow root a key.
     "an anchor, then ': ', after a flow root": b"{}&aprompt: \n---",
+    # libyaml reads a tab after a block '?' or ':' as indentation and fails;
+    # yaml.v3 reads it with the comment after it.
+    "a tab between '?' and a comment, then a marker": b"? \t #c\n---\n",
+    "a tab between a complex key's ':' and a comment": b"? task_id\n:\t#c\n",
+    # A tab that libyaml would fail on, past where the second document
+    # starts, which libyaml's parser stops at.
+    "a tab among comments in the second document": (
+        b" &tt\r#\xd6\x99\r# \r#\xd6\x99\r#\xc2\xb2\r#tt\r#\xd6\x99!# &t\r#\r#\r#\xd6\x99\r---\n"
+        b"\r# &t\r#\xd6\x99\r#\r\t#+)\xc2\x85! , !,"
+    ),
+    "a tab after '?' that starts the second document": b"  prompt: \t>\n? \t#c's': [\n  z\n\n x\n---",
+    "a tab among comments after a comment on the first marker": b"--- # a\n\t# b\ntask_id: x\n",
+    "a tab among comments after the second document's directive": (
+        b"task_id: x\n...\n%YAML 1.1\n# a\n\t# b\n---\n"
+    ),
+    # The token that starts the second document with no marker is scanned
+    # first: libyaml fails on what it cannot scan there.
+    "a tag running into ',' after an end marker": b"prompt: \n...\t!!str,  &a%YAML 1.1\n\n x\n---",
+    "a tag running into ',' on the line after an end marker": b"task_id: x\n...\n!!str, x\n---",
+    "an end marker, then text on its line": b" \ntask_id:\r...   *a]? \n---\n",
+    # After a directive, whose scan takes the line break, a tab is a blank.
+    "a directive, then a tab-indented line": b"--- \n%YAML 1.1\n\ty\n---\n",
+    # A flow root on the line after its tag is libyaml's possible key there.
+    "a flow root on the line after its tag, then an alias and ': '": (
+        b"!t--- \r{}*aprompt: \n  z!!str\n---"
+    ),
 }
 
 #: How the first document ends, for the search for where the second starts:

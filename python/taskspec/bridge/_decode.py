@@ -122,6 +122,11 @@ STRICTER_THAN_GO: Final[Mapping[str, str]] = {
         "libyaml, which this decoder is built on, fails on a tab that starts a line outside"
         " [] and {}; yaml.v3 reads the line with the comments around it. Indent with spaces."
     ),
+    "a tab between a block ? or : indicator and a comment (?\t# key)": (
+        "libyaml, which this decoder is built on, reads a tab after a block '?' or ':'"
+        " indicator as indentation and fails on it; yaml.v3 reads it with the comment after"
+        " it. Use spaces."
+    ),
     "UTF-16 or UTF-32 input": ("sidecars are UTF-8; yaml.v3 also accepts UTF-16 with a BOM."),
     "documents larger than MAX_DOCUMENT_BYTES or nested deeper than MAX_DEPTH": (
         "bounds that keep hostile input cheap; no valid sidecar comes near them."
