@@ -420,7 +420,9 @@ DISAGREED: dict[str, bytes] = {
         b" &tt\r#\xd6\x99\r# \r#\xd6\x99\r#\xc2\xb2\r#tt\r#\xd6\x99!# &t\r#\r#\r#\xd6\x99\r---\n"
         b"\r# &t\r#\xd6\x99\r#\r\t#+)\xc2\x85! , !,"
     ),
-    "a tab after '?' that starts the second document": b"  prompt: \t>\n? \t#c's': [\n  z\n\n x\n---",
+    "a tab after '?' that starts the second document": (
+        b"  prompt: \t>\n? \t#c's': [\n  z\n\n x\n---"
+    ),
     "a tab among comments after a comment on the first marker": b"--- # a\n\t# b\ntask_id: x\n",
     "a tab among comments after the second document's directive": (
         b"task_id: x\n...\n%YAML 1.1\n# a\n\t# b\n---\n"
