@@ -955,7 +955,7 @@ func (w *walker) tabs(doc *yaml.Node) (*StrictError, int) {
 // after doc starts before it, where libyaml's parser stops, short of it
 // (a block "?" in the first column after a mapping that is indented).
 func (w *walker) tabError(doc *yaml.Node, line, at int) (*StrictError, int) {
-	if next, marker, found := secondDocumentLine(w.data, doc); found && marker {
+	if next, marker, found := secondDocumentLine(w.data, doc); found && (marker || bytes.HasPrefix(w.lineText(next), []byte("%"))) {
 		// Past directives, up to the next token, which libyaml's scanner
 		// reads as it looks for "---".
 		if bytes.HasPrefix(w.lineText(next), []byte("%")) {

@@ -121,6 +121,9 @@ func (w *walker) lookahead(keyAt, at int, keyAllowed bool) error {
 		if next < 0 || last {
 			return nil
 		}
+		if keyAt >= 0 && (data[i] == '"' || data[i] == '\'') && lineOf(next-1) != keyLine {
+			return nil // a quoted scalar that ends on a later line leaves the key stale
+		}
 		// Outside [] and {}, a key may start after a line break, which a
 		// plain scalar may hold too.
 		plain := strings.IndexByte("[]{},\"'&*!", data[i]) < 0 && (strings.IndexByte("?:-", data[i]) < 0 || next > i+1)

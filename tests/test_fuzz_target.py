@@ -434,6 +434,17 @@ DISAGREED: dict[str, bytes] = {
     "an end marker, then text on its line": b" \ntask_id:\r...   *a]? \n---\n",
     # After a directive, whose scan takes the line break, a tab is a blank.
     "a directive, then a tab-indented line": b"--- \n%YAML 1.1\n\ty\n---\n",
+    # A quoted scalar ending on a later line leaves libyaml's possible key
+    # stale: its scanner reads no further.
+    "a quoted scalar over lines after a flow root, then a bad tag": b'{} "a\n b" !x,',
+    "a quoted scalar over lines after an end marker, then a bad tag": (
+        b'&bprompt: \n\n...\n"q\nr"!t*x!!str[\n x\n---'
+    ),
+    # A tab libyaml would fail on, past a second document's directives and
+    # the token after them that its parser stops at.
+    "a tab after '?', past a directive and the text after it": (
+        b"\n---\n%TAG ! !a\n---toks = [x \n: \t#c%TAG ! !a\n\t\t, - "
+    ),
     # A flow root on the line after its tag is libyaml's possible key there.
     "a flow root on the line after its tag, then an alias and ': '": (
         b"!t--- \r{}*aprompt: \n  z!!str\n---"
