@@ -415,6 +415,16 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 			if derr != nil {
 				return 0, false, fmt.Errorf("%s%w", decodePrefix, derr)
 			}
+			if text := trimLineBreak(w.lineText(start)); start != line && !isMarker(text, "...") {
+				// A token other than "---" after them, which libyaml's
+				// scanner reads before its parser refuses it.
+				var strict *StrictError
+				if err := w.startError(start); errors.As(err, &strict) {
+					return 0, false, strict
+				} else if err != nil {
+					return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
+				}
+			}
 			return start, true, nil
 		}
 	}

@@ -445,6 +445,10 @@ DISAGREED: dict[str, bytes] = {
     "a tab after '?', past a directive and the text after it": (
         b"\n---\n%TAG ! !a\n---toks = [x \n: \t#c%TAG ! !a\n\t\t, - "
     ),
+    # After a second document's directives, libyaml's scanner reads the
+    # token other than "---" before its parser refuses it.
+    "a directive, then a tag running into ','": b"&t\r#\r%YAML 1.2\n!,",
+    "a directive, a blank line, then a tag running into ','": b"task_id: x\n%YAML 1.2\n\n!x, y\n",
     # A flow root on the line after its tag is libyaml's possible key there.
     "a flow root on the line after its tag, then an alias and ': '": (
         b"!t--- \r{}*aprompt: \n  z!!str\n---"
