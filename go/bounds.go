@@ -393,11 +393,8 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 		// ("{}@", "{}!,", or, reading ahead, "{}{v, a:]"), reading a key
 		// ("{}p: 1") as a block mapping it cannot place, and anything else
 		// as a second document with no marker.
-		var strict *StrictError
-		if err := w.lookahead(keyAt, at, false); errors.As(err, &strict) {
-			return 0, false, strict
-		} else if err != nil {
-			return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
+		if err := scanFailure(w.lookahead(keyAt, at, false)); err != nil {
+			return 0, false, err
 		}
 		if err != nil && (key || !strings.Contains(err.Error(), "did not find expected <document start>")) {
 			return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
@@ -418,11 +415,8 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 			if text := trimLineBreak(w.lineText(start)); start != line && !isMarker(text, "...") {
 				// A token other than "---" after them, which libyaml's
 				// scanner reads before its parser refuses it.
-				var strict *StrictError
-				if err := w.startError(start); errors.As(err, &strict) {
-					return 0, false, strict
-				} else if err != nil {
-					return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
+				if err := scanFailure(w.startError(start)); err != nil {
+					return 0, false, err
 				}
 			}
 			return start, true, nil
@@ -436,16 +430,27 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 		return 0, false, nil
 	case err == nil || (found && capped) || marker:
 		if err != nil && found {
-			var strict *StrictError
-			if err := w.startError(line); errors.As(err, &strict) {
-				return 0, false, strict
-			} else if err != nil {
-				return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
+			if err := scanFailure(w.startError(line)); err != nil {
+				return 0, false, err
 			}
 		}
 		return line, true, nil
 	}
 	return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
+}
+
+// scanFailure returns err, what libyaml's scanner fails on (see
+// lookahead), as the library reports it: a misread as its *StrictError,
+// any other failure in yaml.v3's form after the decode prefix; nil for nil.
+func scanFailure(err error) error {
+	var strict *StrictError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &strict):
+		return strict
+	}
+	return fmt.Errorf("%s%w", decodePrefix, err)
 }
 
 // startError returns the error libyaml's scanner meets on the token that
