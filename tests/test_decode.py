@@ -644,3 +644,34 @@ def test_a_line_start_bom_between_quoted_scalars_is_refused(at: int) -> None:
         line=line_of(doc, b"\xef\xbb\xbfy"),
         column=1,
     )
+
+
+# libyaml reports the non-specific tag on a quoted scalar ('! "x"') with a
+# plain scalar's tag; the quotes make it the string, as yaml.v3 reads it.
+def test_the_non_specific_tag_on_a_quoted_scalar_is_the_string() -> None:
+    doc = doc_with(b"prompt: Implement mathx.GCD.", b'prompt: ! "null"')
+    doc = doc.replace(b"        - test\n", b'        - ! "~"\n', 1)
+    doc = doc.replace(b"    edge_count: 9\n", b'    edge_count: 9\n    ! "<<": 2\n', 1)
+    spec = check_valid(doc)
+    assert spec.prompt == "null"
+    assert list(spec.verification.test_cmd) == ["go", "~", "./mathx/..."]
+    assert spec.difficulty_signals["<<"] == 2
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "path"),
+    [
+        (b"prompt: Implement mathx.GCD.", b'prompt: ! "a\\/b"', "prompt"),
+        (b"        - test\n", b'        - ! "a\\/b"\n', "verification.test_cmd[1]"),
+    ],
+)
+def test_the_escape_slash_is_refused_under_the_non_specific_tag(
+    old: bytes, new: bytes, path: str
+) -> None:
+    # yaml.v3 refuses "\/" wherever it is; libyaml reads it.
+    check_invalid(
+        doc_with(old, new),
+        DecodeError,
+        path=path,
+        message="unknown escape character '\\/' in a double-quoted string",
+    )

@@ -449,6 +449,19 @@ DISAGREED: dict[str, bytes] = {
     # token other than "---" before its parser refuses it.
     "a directive, then a tag running into ','": b"&t\r#\r%YAML 1.2\n!,",
     "a directive, a blank line, then a tag running into ','": b"task_id: x\n%YAML 1.2\n\n!x, y\n",
+    # libyaml reports the non-specific tag on a quoted scalar with a plain
+    # scalar's tag: the Python library read '! "\/b"' past its escape check
+    # and '! "null"' as null, where yaml.v3 reads the quoted string.
+    "the escape \\/ under the non-specific tag": b'task_id:\nprompt: ! "\\/b"',
+    "the escape \\/ in a list item under the non-specific tag": (
+        b'verification:\n  test_cmd: [! "a\\/b"]'
+    ),
+    "the non-specific tag on a quoted null": (
+        b"task_spec_version: 1\ntask_id: t-1\nlanguage: go\ndifficulty: easy\n"
+        b'generated_from: {kind: kg_template, template_id: x}\nprompt: ! "null"\n'
+        b'difficulty_signals: {! "<<": 1}\n'
+        b'verification: {test_cmd: [go, ! "~"], timeout_seconds: 1}\n'
+    ),
     # A flow root on the line after its tag is libyaml's possible key there.
     "a flow root on the line after its tag, then an alias and ': '": (
         b"!t--- \r{}*aprompt: \n  z!!str\n---"

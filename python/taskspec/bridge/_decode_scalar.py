@@ -94,11 +94,13 @@ def string(node: Node, path: str, source: str) -> str:
     if type(node) is not SCALAR:
         raise fail(path, f"expected a string, got {describe(node)}", node)
     tag = node.tag
+    if node.style == '"' and "/" in node.value:
+        # Before the plain case: libyaml reports '! "\/"', the non-specific
+        # tag on a quoted scalar, with a plain scalar's tag.
+        _check_escapes(node, path, source)
     if tag == PLAIN:
         value: str = node.value
-        return "" if null_text(value) else value
-    if node.style == '"' and "/" in node.value:
-        _check_escapes(node, path, source)
+        return "" if not node.style and null_text(value) else value
     if tag in (QUOTED, _STR_TAG):
         return str(node.value)
     if tag == _NULL_TAG and null_text(node.value):

@@ -190,9 +190,10 @@ class Walker:
             self._count(value_node)
             try:
                 fd: _Field | None = None
-                if type(key_node) is SCALAR and key_node.tag == PLAIN:
+                if type(key_node) is SCALAR and key_node.tag == PLAIN and not key_node.style:
                     # The common case: a plain key that names a field, so is
                     # neither null nor "<<" and needs none of _key's checks.
+                    # (libyaml gives '! "k"' a plain scalar's tag too.)
                     key: str = key_node.value
                     fd = fields.get(key)
                 if fd is None:
@@ -218,8 +219,9 @@ class Walker:
             raise fail(path, f"mapping keys must be strings, got {describe(key_node)}", key_node)
         if is_null(key_node):
             raise self._null_key(path, key_node)
-        key = string(key_node, path, self.source) if key_node.tag != PLAIN else key_node.value
-        if key == "<<" and key_node.tag == PLAIN:
+        plain = key_node.tag == PLAIN and not key_node.style
+        key = key_node.value if plain else string(key_node, path, self.source)
+        if key == "<<" and plain:
             raise fail(path, MERGE_KEY, key_node, UNSUPPORTED)
         fd = plan.fields.get(key)
         if fd is None:
@@ -288,7 +290,7 @@ class Walker:
             del target[:]
             values: list[str] = []
             for i, item in enumerate(items):
-                if type(item) is SCALAR and item.tag == PLAIN:
+                if type(item) is SCALAR and item.tag == PLAIN and not item.style:
                     plain: str = item.value
                     if not null_text(plain):
                         values.append(plain)  # what string() reads, without making a path
@@ -375,7 +377,7 @@ class Walker:
         """One entry of a map of integers (difficulty_signals) into *target*."""
         if type(key_node) is not SCALAR:
             raise fail(path, f"mapping keys must be strings, got {describe(key_node)}", key_node)
-        if key_node.tag == PLAIN and key_node.value == "<<":
+        if key_node.tag == PLAIN and not key_node.style and key_node.value == "<<":
             raise fail(path, MERGE_KEY, key_node, UNSUPPORTED)
         if is_null(key_node) or _bang_empty(key_node):
             # "? !" is the empty string to YAML, but null to yaml.v3, which
