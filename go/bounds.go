@@ -534,15 +534,10 @@ func (w *walker) directivesError(line int) (start int, ok bool, err error) {
 	if line < 1 || line > len(starts) {
 		return 0, false, nil
 	}
-	first := line
-	data := w.data
 	version, handles := false, map[string]bool{}
-	for at := starts[line-1]; at < len(data); {
-		end := at
-		for end < len(data) && lineBreakAt(data, end) == 0 {
-			end++
-		}
-		fields := strings.Fields(strings.SplitN(string(data[at:end]), " #", 2)[0])
+	for l := line; l <= len(starts); l++ {
+		at, text := starts[l-1], trimLineBreak(w.lineText(l))
+		fields := strings.Fields(strings.SplitN(string(text), " #", 2)[0])
 		switch {
 		case len(fields) == 0 || fields[0][0] == '#':
 		case fields[0] == "%YAML" && len(fields) == 2:
@@ -564,20 +559,15 @@ func (w *walker) directivesError(line int) (start int, ok bool, err error) {
 			handles[fields[1]] = true
 		case fields[0][0] == '%':
 			return 0, false, nil // a directive yaml.v3's scanner reads as libyaml's does
-		case isMarker(data[at:end], "---"):
-			return first, true, nil
+		case isMarker(text, "---"):
+			return line, true, nil
 		default:
-			return line, true, nil // "did not find expected <document start>"
+			return l, true, nil // "did not find expected <document start>"
 		}
-		if end == len(data) {
-			break
-		}
-		at = end + lineBreakAt(data, end)
-		line++
 	}
 	// The end of the text, where no "---" is: libyaml puts it at the start
 	// of a line, past the last when text ends it.
-	end, column := w.lineColumn(len(data))
+	end, column := w.lineColumn(len(w.data))
 	if column > 1 {
 		end++
 	}

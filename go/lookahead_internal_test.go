@@ -91,6 +91,8 @@ func TestDirectivesErrorReadsADirectiveBlockAsLibyaml(t *testing.T) {
 		{"x: 1\n%YAML 1.2\n...\n", "", 3, true},
 		{"x: 1\n%YAML 1.2", "", 3, true}, // the end of the text starts a line
 		{"x: 1\n%YAML 1.2\n", "", 3, true},
+		{"x: 1\n%YAML 1.2\r\r\nx", "", 4, true}, // "\r\n" is one line break
+		{"x: 1\n%YAML 1.2\n\r\nx", "", 4, true},
 		{"x: 1\n%YAML 1.2\n%YAML 1.1\n---", "yaml: line 3: found duplicate %YAML directive", 0, true},
 		{"x: 1\n%YAML 2.0\n---", "yaml: line 2: found incompatible YAML document", 0, true},
 		{"x: 1\n%YAML 1.3\n---", "yaml: line 2: found incompatible YAML document", 0, true},

@@ -445,6 +445,15 @@ DISAGREED: dict[str, bytes] = {
     "a tab after '?', past a directive and the text after it": (
         b"\n---\n%TAG ! !a\n---toks = [x \n: \t#c%TAG ! !a\n\t\t, - "
     ),
+    # Go counted "\r\n" as two line breaks after a second document's
+    # directive.
+    "a directive, then blank lines that end in CR LF": (
+        b"task_spec_version: 1"
+        + b"\r" * 10
+        + b"%YAML 1.2\n"
+        + b"\r" * 85
+        + b"\nTa1osk_id: 4002-2s:\n"
+    ),
     # After a second document's directives, libyaml's scanner reads the
     # token other than "---" before its parser refuses it.
     "a directive, then a tag running into ','": b"&t\r#\r%YAML 1.2\n!,",
