@@ -471,6 +471,9 @@ func (w *walker) startError(line int) error {
 		i = 3 // after "...", no key starts on its line
 	}
 	j := i
+	if bytes.HasPrefix(text, []byte("\xef\xbb\xbf")) {
+		j = 3 // a byte order mark at a line start, which libyaml skips
+	}
 	for j < len(text) && isBlank(text[j]) {
 		j++
 	}

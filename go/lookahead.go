@@ -128,7 +128,7 @@ func (w *walker) lookahead(keyAt, at int, keyAllowed bool) error {
 		// plain scalar may hold too.
 		plain := strings.IndexByte("[]{},\"'&*!", data[i]) < 0 && (strings.IndexByte("?:-", data[i]) < 0 || next > i+1)
 		spans := plain && next > i && lineOf(next-1) != lineOf(i)
-		i = pastSeparation(data, next)
+		i = w.pastSeparationAndMarks(next)
 		keyAllowed = level == 0 && (spans || lineOf(i) != lineOf(next))
 	}
 	return nil
@@ -357,6 +357,17 @@ func folded(text []byte) string {
 // or {}, quoting its value.
 func flowColonReason(value string) string {
 	return fmt.Sprintf("the plain scalar %q ends in ':' inside [] or {}: YAML readers disagree on it; quote the string", value)
+}
+
+// pastSeparationAndMarks returns the offset past the blanks, line breaks
+// and comments at offset i, and past a byte order mark at a line start
+// among them, which libyaml's scanner skips as it looks for the next token.
+func (w *walker) pastSeparationAndMarks(i int) int {
+	i = pastSeparation(w.data, i)
+	for bytes.HasPrefix(w.data[i:], []byte("\xef\xbb\xbf")) && w.columnZero(i) {
+		i = pastSeparation(w.data, i+3)
+	}
+	return i
 }
 
 // columnZero reports whether offset i starts a line.
