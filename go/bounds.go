@@ -156,7 +156,7 @@ func cutOverBounds(data []byte) []byte {
 		case c == ' ' || c == '\t':
 			i++
 		case c == '#': // at a token's start, as every scalar is skipped whole: "{#c" is a comment
-			for i < n && data[i] != '\n' && data[i] != '\r' {
+			for i < n && lineBreakAt(data, i) == 0 { // a comment ends at NEL, LS and PS too
 				i++
 			}
 		case c == '"' || c == '\'':
@@ -666,7 +666,7 @@ func closingBracket(data []byte, at int) int {
 		case c == '#' && (isBlankOrBreak(prev) || isFlowIndicator(prev) || i == quoteEnd):
 			// A comment starts a token: after a blank, an indicator or a
 			// quoted scalar ("{#c", "["a"#c"), not inside a plain scalar.
-			for i < len(data) && data[i] != '\n' && data[i] != '\r' {
+			for i < len(data) && lineBreakAt(data, i) == 0 { // a comment ends at NEL, LS and PS too
 				i++
 			}
 		}

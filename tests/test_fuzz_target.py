@@ -450,6 +450,13 @@ DISAGREED: dict[str, bytes] = {
     "an anchored empty document, a comma, then a tab among comments": (
         b"&t\r#\r,\r#\r#\r#\r\t\r#\r#\xc2\x85! ,!,"
     ),
+    # A comment ends at NEL: Go's bracket count read the '{' after one as
+    # part of it, and so ended the flow root lines too early.
+    "a comment that NEL ends, then a bracket, in a flow root": (
+        b"{  task_spec_version: ,\n  task_id: -2,\nlanguage: &t\r#\r#\r#\r#\xc2\x85! typescript,"
+        b' difficulty: hard,generated_from: {\n kind: k_te},\n  prompt: .",\n'
+        b"  verification: {test_cmd: [npme,st]},\n}!\n,"
+    ),
     # libyaml's scanner skips a byte order mark at a line start as it reads
     # ahead for the next token, then fails on what follows it.
     "a byte order mark, then '@', after a flow root and a quoted scalar": (b'{}""\n\xef\xbb\xbf@}'),
