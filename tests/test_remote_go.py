@@ -269,8 +269,11 @@ def test_python_client_go_server_deadline_and_cancellation(
         gen.generate(GenerateOptions(template_id="wait"))
     assert info.value.code is grpc.StatusCode.DEADLINE_EXCEEDED
     *_, ended = events(proc, "ended")
-    # The Go generator's ctx carried the Python caller's deadline, and was done.
-    assert ended["done"] is True and 0 <= ended["remaining"] <= 0.3 + 0.25
+    # The Go generator's ctx carried the Python caller's deadline, and was
+    # done. (On a loaded machine the call may reach it after the deadline,
+    # so what remained may be below zero: only its bound is asserted.)
+    assert ended["deadline"] is True and ended["done"] is True
+    assert ended["remaining"] <= 0.3 + 0.25
 
     with grpc.insecure_channel(address) as channel:
         stub = service_grpc.GeneratorServiceStub(channel)
@@ -281,7 +284,7 @@ def test_python_client_go_server_deadline_and_cancellation(
         future.cancel()
         *_, ended = events(proc, "ended")
     assert future.cancelled()
-    assert ended == {"event": "ended", "remaining": -1, "done": True}
+    assert ended == {"event": "ended", "deadline": False, "remaining": -1, "done": True}
 
 
 def test_python_client_go_server_64_concurrent_calls(
@@ -534,7 +537,7 @@ def test_python_client_go_server_limit_and_default_timeout(
         "context deadline exceeded",
     )
     *_, ended = events(lines, "ended")
-    assert ended["done"] is True and 0 < ended["remaining"] <= 0.3
+    assert ended["deadline"] is True and ended["done"] is True and ended["remaining"] <= 0.3
 
 
 def test_python_server_refuses_the_go_servers_port(go_server: tuple[Lines, str]) -> None:

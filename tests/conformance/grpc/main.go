@@ -147,7 +147,7 @@ func (s *scripted) Generate(ctx context.Context, opts *taskspecv1.GenerateOption
 		case <-ctx.Done():
 		case <-time.After(waitBound):
 		}
-		s.out.emit(map[string]any{"event": "ended", "remaining": remaining, "done": ctx.Err() != nil})
+		s.out.emit(map[string]any{"event": "ended", "deadline": has, "remaining": remaining, "done": ctx.Err() != nil})
 		return nil, ctx.Err()
 	}
 	return valid(s.Language(), template), nil
