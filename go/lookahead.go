@@ -127,6 +127,24 @@ func (w *walker) lookahead(keyAt, at int, keyAllowed bool) error {
 		// Outside [] and {}, a key may start after a line break, which a
 		// plain scalar may hold too.
 		plain := strings.IndexByte("[]{},\"'&*!", data[i]) < 0 && (strings.IndexByte("?:-", data[i]) < 0 || next > i+1)
+		if keyAt >= 0 && plain && level == 0 {
+			// libyaml's plain scanner takes the blanks and line breaks after
+			// the scalar, looking for more of it: past a line break, the key
+			// is stale ("{}p", a line break, then "#c").
+			j := next
+			for j < len(data) {
+				if n := lineBreakAt(data, j); n > 0 {
+					j += n
+				} else if isBlank(data[j]) {
+					j++
+				} else {
+					break
+				}
+			}
+			if lineOf(j) != keyLine {
+				return nil
+			}
+		}
 		spans := plain && next > i && lineOf(next-1) != lineOf(i)
 		i = w.pastSeparationAndMarks(next)
 		keyAllowed = level == 0 && (spans || lineOf(i) != lineOf(next))
