@@ -777,7 +777,7 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 			return line, true, true
 		case isMarker(text, "...") && content > 0:
 			return content, true, true // text before it starts the next document
-		case isMarker(text, "...") && len(bytes.TrimLeft(text[3:], " \t")) > 0 && bytes.TrimLeft(text[3:], " \t")[0] != '#':
+		case isMarker(text, "...") && !isCommentOrBlank(text[3:]):
 			return line, true, true // text after it on its line ("... *a") does
 		case isMarker(text, "..."):
 			ended = true
