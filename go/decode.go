@@ -410,7 +410,9 @@ func (w *walker) key(k *yaml.Node, path string) bool {
 		return false // yaml.v3 rejects it
 	}
 	switch {
-	case k.Tag == "!!merge":
+	case k.Tag == "!!merge" && k.Style&yaml.TaggedStyle == 0:
+		// A plain "<<". A key tagged !!merge is refused by stringOK, for
+		// its tag, as the Python library refuses it.
 		w.fail(k, path, "merge keys (<<) are not supported; quote the key to mean the string")
 		return false
 	case isNull(k) && (k.Style&yaml.TaggedStyle == 0 || nullText(k.Value)):

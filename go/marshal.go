@@ -32,8 +32,11 @@ import (
 // or solution artifact, a multi-line string or signal key that starts with a
 // tab, and a "<<" signal key). MarshalYAML does not copy those; it changes the fewest bytes
 // that make the document read back as spec, exactly as the Python library
-// does (see ROUND_TRIP_FIXES in python/taskspec/_emit.py). Every other
-// spec is written byte for byte as yaml.v3 writes it.
+// does (see ROUND_TRIP_FIXES in python/taskspec/_emit.py). And where
+// yaml.v3's order of difficulty_signals keys changes from run to run (a key
+// set its comparison orders cyclically, see keyorder.go), it writes one
+// fixed order that the Python library writes too. Every other spec is
+// written byte for byte as yaml.v3 writes it.
 func MarshalYAML(spec *taskspecv1.TaskSpec) ([]byte, error) {
 	if spec == nil {
 		return nil, errors.New(errPrefix + "marshal nil task spec")
@@ -52,6 +55,11 @@ func marshalMirror(m *eval.TaskSpec) ([]byte, error) {
 	out, err := yaml.Marshal(m)
 	if err != nil {
 		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
+	}
+	if needsFixedKeyOrder(m.DifficultySignals) {
+		if out, err = reorderSignals(m, out); err != nil {
+			return nil, err
+		}
 	}
 	if sites := literalFixSites(m); len(sites) > 0 {
 		if out, err = fixLiterals(m, out, sites); err != nil {
@@ -248,7 +256,8 @@ func fixHeader(r []byte, s string, nested bool) []byte {
 // "difficulty_signals:", up to the next top-level key; the lines between
 // may be empty (a multi-line key's content can be). No other line there
 // starts with 4 spaces and "<<: " or "? |", because the content of a
-// multi-line key is indented further; and a header without a digit followed
+// multi-line key is indented further (its lines may start with a line
+// break); and a header without a digit followed
 // by a content line starting with a tab can only be a tab-first key.
 func fixSignalKeys(out []byte) []byte {
 	const head = "\ndifficulty_signals:\n"
@@ -263,8 +272,10 @@ func fixSignalKeys(out []byte) []byte {
 	for off < len(out) {
 		nl := bytes.IndexByte(out[off:], '\n')
 		// The block ends at the next top-level key. An empty line is still
-		// inside it: the content of a multi-line key can hold one.
-		if nl < 0 || (out[off] != ' ' && out[off] != '\n') {
+		// inside it, and so is a line that starts with another line break
+		// (yaml.v3 writes a U+2028 after a line break of a multi-line key's
+		// content with no indentation before it).
+		if r, _ := utf8.DecodeRune(out[off:]); nl < 0 || (r != ' ' && !isBreak(r)) {
 			break
 		}
 		line := out[off : off+nl+1]

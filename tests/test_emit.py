@@ -13,6 +13,7 @@ the resolver's table in ``tests/test_resolve.py``.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Callable, Iterator
@@ -57,6 +58,8 @@ FIXED: Final = [
 ]
 #: yaml.v3's order for sets of string map keys.
 KEY_ORDERS: Final[list[list[str]]] = _table("key_orders.json", "orders")
+#: Key sets yaml.v3 orders cyclically, in the fixed order both libraries write.
+KEY_FIXED: Final[list[list[str]]] = _table("key_orders.json", "fixed")
 
 
 # --- helpers -------------------------------------------------------------------
@@ -201,7 +204,7 @@ def test_base_doc_is_what_go_writes() -> None:
 
 
 def test_tables_are_complete() -> None:
-    assert (len(SCALARS), len(FIXED), len(KEY_ORDERS)) == (863, 17, 25)
+    assert (len(SCALARS), len(FIXED), len(KEY_ORDERS), len(KEY_FIXED)) == (863, 17, 25, 9)
     assert {position for _, position, _ in SCALARS} == set(POSITIONS)
 
 
@@ -274,6 +277,29 @@ def test_cyclic_key_sets_are_written_deterministically() -> None:
     assert less(keys[0], keys[1]) and less(keys[1], keys[2]) and less(keys[2], keys[0])
     orders = {tuple(_keyorder.sort_keys(p)) for p in (keys, keys[::-1], keys[1:] + keys[:1])}
     assert len(orders) == 1
+
+
+def _cycle(keys: list[str]) -> tuple[str, str, str] | None:
+    less = _keyorder.key_less
+    for a, b, c in itertools.permutations(keys, 3):
+        if less(a, b) and less(b, c) and less(c, a):
+            return a, b, c
+    return None
+
+
+@pytest.mark.parametrize("order", KEY_FIXED, ids=lambda o: f"{len(o)}-keys")
+def test_cyclic_key_sets_are_written_in_the_fixed_order(order: list[str]) -> None:
+    # Each set really is cyclic (else the case would pin nothing), and the
+    # writer gives the fixed order (which go/keyorder_test.go checks the Go
+    # library against) from any order of the keys.
+    assert _cycle(order) is not None
+    for shuffled in (order[::-1], sorted(order), random.Random(7).sample(order, len(order))):
+        assert _keyorder.sort_keys(shuffled) == order
+        spec = base_spec()
+        for i, key in enumerate(shuffled):
+            spec.difficulty_signals[key] = i
+        written = yaml.safe_load(_emit.marshal(spec))["difficulty_signals"]
+        assert list(written) == order
 
 
 # --- fields, omitempty and empty collections -------------------------------------

@@ -496,6 +496,49 @@ DISAGREED: dict[str, bytes] = {
     # A flow root on the line after its tag is libyaml's possible key there.
     "a flow root on the line after its tag, then an alias and ': '": (
         b"!t--- \r{}*aprompt: \n  z!!str\n---"
+    ),  # A key tagged !!merge is refused for its tag by both libraries; Go called
+    # it a merge key, which only a plain "<<" is.
+    "a key tagged !!merge, in the first column after an empty value": (
+        b"task_id: \nsolution_artifacts:\n    - path: \n!!merge      role: "
+    ),
+    "a key tagged !!merge": b"task_id: \n!!merge role: ",
+    # yaml.v3's key comparison is cyclic on these keys (a run of more than
+    # 18 digits, an Arabic-Indic digit), so Go's order changed from run to
+    # run; both libraries write the fixed order.
+    "difficulty_signals keys that yaml.v3 orders cyclically": (
+        b"task_spec_version: 1\n"
+        b"task_id: 'x: y'\n"
+        b"language: go\n"
+        b"difficulty: medium\n"
+        b"difficulty_signals:\n"
+        b"    '- a9A': 1000000000000000000\n"
+        b"    _: 12681\n"
+        b"    1a: 8897\n"
+        b"    01aZa\xd9\xa3: 48616\n"
+        b'    "9": 76082\n'
+        b"    9223372036854775808A: 1000\n"
+        b"    A9_\xd9\xa3\xc3\xa9: 81315\n"
+        b"    a9z: 26575\n"
+        b"generated_from:\n"
+        b"    kind: benchmark_seed\n"
+        b"    kg_query:\n"
+        b"        intent: 9\xc3\xa9#{\n"
+        b'        seed_symbol: "-0x1F\\t\\0\\t-q"\n'
+        b'prompt: "a \\nb-\xee\x80\x80"\n'
+        b"verification:\n"
+        b"    test_cmd:\n"
+        b'        - ""\n'
+        b"    timeout_seconds: 30\n"
+    ),
+    # A line of a multi-line key that starts with U+2028 ended Go's search
+    # for a "<<" key to quote.
+    "a '<<' signal key after a multi-line key whose line starts with U+2028": (
+        b"task_spec_version: 1\ntask_id: t\nlanguage: go\ndifficulty: easy\n"
+        b'difficulty_signals:\n    ? |4-\n\n\xe2\x80\xa8        \t0"\n    : 176980\n'
+        b'    "<<": 283007\n'
+        b"generated_from:\n    kind: kg_template\n    kg_query:\n        intent: i\n"
+        b"prompt: p\nsolution_artifacts:\n    - path: a.go\n      role: target\n"
+        b"verification:\n    test_cmd:\n        - x\n"
     ),
 }
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from functools import cmp_to_key
 from typing import Final
 
 from taskspec._limits import INT64_MIN, UINT64_MAX
@@ -108,13 +107,6 @@ def key_less(a: str, b: str) -> bool:
     return len(a) < len(b)
 
 
-def _key_cmp(a: str, b: str) -> int:
-    # Map keys are distinct, and for distinct keys exactly one of
-    # key_less(a, b) and key_less(b, a) holds, so one call decides.
-    return -1 if key_less(a, b) else 1
-
-
-_key_sort = cmp_to_key(_key_cmp)
 # yaml.v3's order is byte order for keys without digits (no digit runs to
 # compare as numbers), with lower-case letters only, and with other
 # characters all below 'a' (so "non-letter first" agrees with byte order).
@@ -170,9 +162,38 @@ def sorted_items(m: Mapping[str, int]) -> list[tuple[str, int]]:
         return items
     if _NO_LONG_RUNS(joined) is not None and _OTHER_DIGIT(joined) is None:
         items.sort(key=lambda kv: _token_key(kv[0]))
-    else:
-        items.sort(key=lambda kv: _key_sort(kv[0]))
-    return items
+        return items
+    return _merge_sort(items)
+
+
+def _merge_sort(items: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """*items*, in code point order, merge-sorted by :func:`key_less`.
+
+    This is the fixed order for key sets yaml.v3's comparison may not order
+    consistently (a digit run of 19 or more digits, or a digit of another
+    script), and the Go library sorts such sets with the same algorithm
+    (``fixedKeyOrder`` in go/marshal.go): top-down, the left half of
+    ``n // 2`` items first, and the left item first unless the right one is
+    less. Python's own sort is a different algorithm, which would put a
+    cyclic set in a different (equally valid) order; every comparison sort
+    gives the same order for a consistent set.
+    """
+    if len(items) < 2:
+        return items
+    mid = len(items) // 2
+    left, right = _merge_sort(items[:mid]), _merge_sort(items[mid:])
+    out: list[tuple[str, int]] = []
+    i = j = 0
+    while i < len(left) and j < len(right):
+        if key_less(right[j][0], left[i][0]):
+            out.append(right[j])
+            j += 1
+        else:
+            out.append(left[i])
+            i += 1
+    out += left[i:]
+    out += right[j:]
+    return out
 
 
 def sort_keys(keys: Iterable[str]) -> list[str]:
