@@ -402,8 +402,11 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 		return line, true, nil
 	}
 	line, marker, found := secondDocumentLine(f.data, first)
-	if start, ok := documentStart(&next, err); ok {
-		line = start // where yaml.v3's parser, as libyaml's, found it
+	if start, ok := documentStart(&next, err); ok && !bytes.HasPrefix(w.lineText(start), []byte(byteOrderMark)) {
+		// Where yaml.v3's parser, as libyaml's, found it; but not at a
+		// byte order mark that starts a line, which libyaml's scanner
+		// skips and yaml.v3's reads as text.
+		line = start
 	} else if text := w.lineText(line); found && len(text) > 0 && text[0] == '%' {
 		// The second document starts with directives, which yaml.v3 failed
 		// on or read past: libyaml's parser reads them, then fails unless
@@ -424,9 +427,11 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 	}
 	capped := err != nil && strings.Contains(err.Error(), errCapped.Error())
 	switch {
-	case !found && capped:
+	case !found && (capped || err != nil && len(w.lineStartBOMs(first, len(w.data))) > 0):
 		// Nothing but comments and markers follows on later lines: a long
-		// tail of comments past the window, which starts no document.
+		// tail of comments past the window, which starts no document, or
+		// lines that start with a byte order mark, which yaml.v3 reads as
+		// text and libyaml skips (and lineStartBOM refuses).
 		return 0, false, nil
 	case err == nil || (found && capped) || marker:
 		if err != nil && found {
@@ -471,7 +476,7 @@ func (w *walker) startError(line int) error {
 		i = 3 // after "...", no key starts on its line
 	}
 	j := i
-	if bytes.HasPrefix(text, []byte("\xef\xbb\xbf")) {
+	if bytes.HasPrefix(text, []byte(byteOrderMark)) {
 		j = 3 // a byte order mark at a line start, which libyaml skips
 	}
 	for j < len(text) && isBlank(text[j]) {
@@ -487,7 +492,7 @@ func (w *walker) startError(line int) error {
 	}
 	if tab := bytes.IndexByte(text[:j], '\t'); tab >= 0 {
 		_, column := w.lineColumn(start + tab)
-		return &StrictError{Line: line, Column: column, Reason: "invalid YAML: a tab character cannot indent YAML; use spaces"}
+		return &StrictError{Line: line, Column: column, Reason: tabIndentReason}
 	}
 	return w.lookahead(start+j, start+j, true)
 }
@@ -542,7 +547,7 @@ func (w *walker) directivesError(line int) (start int, ok bool, err error) {
 		at, text := starts[l-1], trimLineBreak(w.lineText(l))
 		fields := strings.Fields(strings.SplitN(string(text), " #", 2)[0])
 		switch {
-		case len(fields) == 0 || fields[0][0] == '#':
+		case len(fields) == 0 || fields[0][0] == '#' || isMarkedCommentOrBlank(text):
 		case fields[0] == "%YAML" && len(fields) == 2:
 			if version {
 				return 0, true, w.scanError(at, "found duplicate %YAML directive")
@@ -597,7 +602,7 @@ func allDigits(s string) bool {
 // that text as making the collection a key ("{}p: 1", see flowRootKey).
 func (w *walker) textAfterFlowRoot(first *yaml.Node) (line, at, keyAt int, key, ok bool) {
 	root := rootOf(first)
-	if root.Style&yaml.FlowStyle == 0 || (root.Kind != yaml.MappingNode && root.Kind != yaml.SequenceNode) {
+	if !isCollection(root, true) {
 		return 0, 0, 0, false, false
 	}
 	start := w.offset(root.Line, root.Column)
@@ -740,8 +745,8 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	// document only when it is a block collection holding one; after any
 	// other root they start the next document ("&a\n ]").
 	root := rootOf(first)
-	brackets := root.Style&yaml.FlowStyle == 0 && (root.Kind == yaml.MappingNode || root.Kind == yaml.SequenceNode)
-	if root.Style&yaml.FlowStyle != 0 && (root.Kind == yaml.MappingNode || root.Kind == yaml.SequenceNode) {
+	brackets := isCollection(root, false)
+	if isCollection(root, true) {
 		// A flow root ends at its closing bracket, which may be on a later
 		// line than its last node ("{a: b\n c}").
 		continues, brackets = false, true
@@ -781,9 +786,11 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 			return line, true, true // text after it on its line ("... *a") does
 		case isMarker(text, "..."):
 			ended = true
-		case ended && len(trimmed) > 0 && trimmed[0] != '#':
-			return line, true, true
+		case isMarkedCommentOrBlank(text):
+			// Nothing libyaml's scanner stops at (a byte order mark at the
+			// line start, then a comment, is skipped with it).
 		case ended:
+			return line, true, true
 		default:
 			// The brackets that close the first document's flow collections
 			// belong to it: text after them starts the next ("}\n0x", "}x").
@@ -914,6 +921,12 @@ func firstControl(data []byte, end int) (rune, bool) {
 		i += size
 	}
 	return 0, false
+}
+
+// isCollection reports whether n is a mapping or a sequence in flow style
+// ("{a: b}"), when flow, or in block style, when not.
+func isCollection(n *yaml.Node, flow bool) bool {
+	return (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && (n.Style&yaml.FlowStyle != 0) == flow
 }
 
 // rootOf is the top node of the document doc.

@@ -149,7 +149,7 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	// no key at all. Where the Go package rejects such a document, its
 	// message stands; elsewhere the refusal is the Python library's, which
 	// refuses it before reading it.
-	twoBOMs := bytes.HasPrefix(data, []byte("\xef\xbb\xbf\xef\xbb\xbf"))
+	twoBOMs := bytes.HasPrefix(data, []byte(byteOrderMark+byteOrderMark))
 	doc, dec, err := w.parseWithinBounds(data)
 	if err != nil {
 		if _, strict := err.(*StrictError); strict && twoBOMs {
@@ -208,6 +208,13 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	if line, more, err := dec.more(w, doc); err != nil {
 		return nil, err
 	} else if more {
+		if e := w.bomMisread(w.data, doc); e != nil {
+			// A byte order mark that starts a line, which libyaml skips as
+			// if it were a space, made the first document one it cannot
+			// read, before any second one: "y" one column in after it
+			// is a key libyaml needs a ':' for.
+			return nil, e
+		}
 		return nil, &StrictError{Line: line, Column: min(line, 1), Reason: "more than one YAML document: the Go package reads the first and ignores the rest silently"}
 	}
 	if err := w.lineStartBOM(doc); err != nil {
@@ -638,7 +645,7 @@ func (w *walker) offset(line, column int) int {
 func (w *walker) lineStarts() []int {
 	if w.lines == nil {
 		start := 0
-		if bytes.HasPrefix(w.data, []byte("\xef\xbb\xbf")) {
+		if bytes.HasPrefix(w.data, []byte(byteOrderMark)) {
 			start = 3 // yaml.v3's marks do not count a leading byte order mark
 		}
 		w.lines = append(w.lines, start)
@@ -725,7 +732,7 @@ func (w *walker) lineStartBOM(doc *yaml.Node) *StrictError {
 // lineStartBOMs returns the offsets, before end, of the byte order marks
 // that start a line outside the quoted scalars of the tree doc.
 func (w *walker) lineStartBOMs(doc *yaml.Node, end int) []int {
-	bom := []byte("\xef\xbb\xbf")
+	bom := []byte(byteOrderMark)
 	var at []int
 	for i := bytes.Index(w.data[1:], bom); i >= 0; {
 		j := i + 1
@@ -785,7 +792,7 @@ func (w *walker) bomMisread(text []byte, doc *yaml.Node) error {
 	for _, at := range marks {
 		// text may be a cut of w.data with brackets closed after it: a mark
 		// of w.data's that the cut ends in, or past it, is not text's.
-		if at+3 > len(text) || !bytes.Equal(text[at:at+3], []byte("\xef\xbb\xbf")) {
+		if at+3 > len(text) || !bytes.Equal(text[at:at+3], []byte(byteOrderMark)) {
 			break
 		}
 		read = append(append(read, text[from:at]...), ' ')
@@ -885,7 +892,7 @@ func (w *walker) tabs(doc *yaml.Node) (*StrictError, int) {
 			return
 		}
 		switch {
-		case (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && n.Style&yaml.FlowStyle != 0:
+		case isCollection(n, true):
 			if end := closingBracket(data, at); end > at {
 				spans = append(spans, [2]int{at, end})
 			} else {
@@ -962,9 +969,7 @@ func (w *walker) tabError(doc *yaml.Node, line, at int) (*StrictError, int) {
 	// collection, whose every line it sees; in a block collection it cannot
 	// see an empty key ("? \t#c" after "a: 1") and takes its line for text
 	// after the document.
-	root := rootOf(doc)
-	block := root.Style&yaml.FlowStyle == 0 && (root.Kind == yaml.MappingNode || root.Kind == yaml.SequenceNode)
-	if next, marker, found := secondDocumentLine(w.data, doc); found && (marker || !block || bytes.HasPrefix(w.lineText(next), []byte("%"))) {
+	if next, marker, found := secondDocumentLine(w.data, doc); found && (marker || !isCollection(rootOf(doc), false) || bytes.HasPrefix(w.lineText(next), []byte("%"))) {
 		// Past directives, up to the next token, which libyaml's scanner
 		// reads as it looks for "---".
 		if bytes.HasPrefix(w.lineText(next), []byte("%")) {
@@ -977,14 +982,29 @@ func (w *walker) tabError(doc *yaml.Node, line, at int) (*StrictError, int) {
 		}
 	}
 	_, column := w.lineColumn(at)
-	return &StrictError{Line: line, Column: column, Reason: "invalid YAML: a tab character cannot indent YAML; use spaces"}, at
+	return &StrictError{Line: line, Column: column, Reason: tabIndentReason}, at
 }
+
+// tabIndentReason is the refusal of a tab that libyaml's scanner reads as
+// indentation (the Python library's TAB, in bridge/_decode_load.py).
+const tabIndentReason = "invalid YAML: a tab character cannot indent YAML; use spaces"
 
 // isCommentOrBlank reports whether line holds nothing but blanks and a
 // comment.
 func isCommentOrBlank(line []byte) bool {
 	rest := bytes.TrimLeft(trimLineBreak(line), " \t")
 	return len(rest) == 0 || rest[0] == '#'
+}
+
+// byteOrderMark is U+FEFF in UTF-8. libyaml's scanner skips one at the
+// start of a line as it looks for the next token; yaml.v3 reads one past the
+// start of the text as text.
+const byteOrderMark = "\xef\xbb\xbf"
+
+// isMarkedCommentOrBlank reports whether a line holds no token for
+// libyaml's scanner: isCommentOrBlank after a byte order mark at its start.
+func isMarkedCommentOrBlank(line []byte) bool {
+	return isCommentOrBlank(bytes.TrimPrefix(line, []byte(byteOrderMark)))
 }
 
 // indicatorTab returns the offset in line of a tab between a "?" or ":"
@@ -1092,7 +1112,7 @@ func (w *walker) apostropheEscape(doc *yaml.Node) (*StrictError, int) {
 func (w *walker) flowColons(doc *yaml.Node) *StrictError {
 	var found *yaml.Node
 	visit(doc, func(n *yaml.Node) {
-		if n.Style&yaml.FlowStyle == 0 || (n.Kind != yaml.SequenceNode && n.Kind != yaml.MappingNode) {
+		if !isCollection(n, true) {
 			return
 		}
 		for _, c := range n.Content {

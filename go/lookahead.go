@@ -87,7 +87,7 @@ func flowRootKey(rest []byte) int {
 // text on a line before a node: only blanks, or a byte order mark; not a
 // "---" marker, after which no key may start on its line.
 func keyAllowedAt(before []byte) bool {
-	return len(bytes.Trim(bytes.TrimPrefix(before, []byte("\xef\xbb\xbf")), " \t")) == 0
+	return len(bytes.Trim(bytes.TrimPrefix(before, []byte(byteOrderMark)), " \t")) == 0
 }
 
 // lookahead returns the first error libyaml's scanner meets in the text
@@ -382,7 +382,7 @@ func flowColonReason(value string) string {
 // among them, which libyaml's scanner skips as it looks for the next token.
 func (w *walker) pastSeparationAndMarks(i int) int {
 	i = pastSeparation(w.data, i)
-	for bytes.HasPrefix(w.data[i:], []byte("\xef\xbb\xbf")) && w.columnZero(i) {
+	for bytes.HasPrefix(w.data[i:], []byte(byteOrderMark)) && w.columnZero(i) {
 		i = pastSeparation(w.data, i+3)
 	}
 	return i

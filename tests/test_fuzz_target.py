@@ -530,6 +530,24 @@ DISAGREED: dict[str, bytes] = {
         b'        - ""\n'
         b"    timeout_seconds: 30\n"
     ),
+    # libyaml's scanner skips a byte order mark that starts a line, before a
+    # comment too, where yaml.v3's reads it as text: Go took such a line
+    # for the start of the second document (from yaml.v3's error), or, with
+    # nothing else after the first document, for a syntax error.
+    "a byte order mark and a comment after a directive": (
+        b"prompt: \t#c\n%YAML 1.1\n\xef\xbb\xbf #c{{a: b}\n...\n]}*a\n\t[a]"
+    ),
+    "a byte order mark and a comment after an end marker": (
+        b"---\n...\n\r\xef\xbb\xbf#c\t:\t|\n\n  z\xc3\x82\xc2\x85\n---\n"
+    ),
+    "a byte order mark alone after an end marker": (
+        b"\n\n!!str prompt:  #ctask_id:\xef\xbb\xbf\n...\n\xef\xbb\xbf"
+    ),
+    # Skipping the mark, libyaml reads "y" one column in, as a key it needs
+    # a ':' for, and fails before the "---" that Go took for a second document.
+    "a byte order mark that makes a key before a second document": (
+        b"\r prompt:  \xc2\x85\xef\xbb\xbfy\xef\xbb\xbf[!!merge \n---\n"
+    ),
     # A line of a multi-line key that starts with U+2028 ended Go's search
     # for a "<<" key to quote.
     "a '<<' signal key after a multi-line key whose line starts with U+2028": (
