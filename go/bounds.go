@@ -693,10 +693,11 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	visit(first, func(n *yaml.Node) {
 		empty := n.Kind == yaml.ScalarNode && n.Value == "" && n.Style == 0
 		if empty && n != rootOf(first) {
-			// An empty value ("test_cmd:" at the end) stands where the next
-			// token is, which may be past directives of the next document;
-			// one with an anchor ("? &a") stands at its anchor.
-			if at := w.offset(n.Line, n.Column); at < 0 || !startsWithProperty(data[at:]) {
+			// An empty value with no ':' ("? a" at the end) stands where the
+			// next token is, which may be past directives of the next
+			// document; one with an anchor ("? &a") stands at its anchor,
+			// and one right after its indicator ("? \t#c", then "---"), there.
+			if at := w.offset(n.Line, n.Column); at < 0 || !startsWithProperty(data[at:]) && !afterIndicator(data, at) {
 				return
 			}
 		}
@@ -814,6 +815,12 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 		return indented, false, true
 	}
 	return last, false, false
+}
+
+// afterIndicator reports whether offset at is just past a block "?", ":"
+// or "-" indicator, where libyaml puts an empty node that follows one.
+func afterIndicator(data []byte, at int) bool {
+	return at > 0 && strings.IndexByte("?:-", data[at-1]) >= 0
 }
 
 // quotedEndLine returns the line on which the quoted scalar n closes, or

@@ -147,6 +147,12 @@ func (w *walker) lookahead(keyAt, at int, keyAllowed bool) error {
 		}
 		spans := plain && next > i && lineOf(next-1) != lineOf(i)
 		i = w.pastSeparationAndMarks(next)
+		if level == 0 {
+			if tab := w.indentTab(next, i); tab >= 0 {
+				line, column := w.lineColumn(tab)
+				return &StrictError{Line: line, Column: column, Reason: tabIndentReason}
+			}
+		}
 		keyAllowed = level == 0 && (spans || lineOf(i) != lineOf(next))
 	}
 	return nil
@@ -375,6 +381,33 @@ func folded(text []byte) string {
 // or {}, quoting its value.
 func flowColonReason(value string) string {
 	return fmt.Sprintf("the plain scalar %q ends in ':' inside [] or {}: YAML readers disagree on it; quote the string", value)
+}
+
+// indentTab returns the offset of the first tab in the separation from
+// offset from to offset to that starts a line (after any spaces, and a byte
+// order mark at the line start), or -1. Outside [] and {}, libyaml's
+// scanner may start a key after a line break, and then does not skip a tab
+// as a blank: it fails on it as indentation ("[a]", a line break, "\t#c").
+func (w *walker) indentTab(from, to int) int {
+	data := w.data
+	for k := from; k < to; {
+		n := lineBreakAt(data, k)
+		if n == 0 {
+			k++
+			continue
+		}
+		k += n
+		if bytes.HasPrefix(data[k:to], []byte(byteOrderMark)) {
+			k += len(byteOrderMark)
+		}
+		for k < to && data[k] == ' ' {
+			k++
+		}
+		if k < to && data[k] == '\t' {
+			return k
+		}
+	}
+	return -1
 }
 
 // pastSeparationAndMarks returns the offset past the blanks, line breaks

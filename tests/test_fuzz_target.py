@@ -548,6 +548,26 @@ DISAGREED: dict[str, bytes] = {
     "a byte order mark that makes a key before a second document": (
         b"\r prompt:  \xc2\x85\xef\xbb\xbfy\xef\xbb\xbf[!!merge \n---\n"
     ),
+    # An empty key stands right after its '?': Go's search for the second
+    # document skipped it and took its line for text after the document, and
+    # so let the second document hide the tab after the '?'.
+    "a tab after an empty key's '?', then '---'": b"task_spec_version: 1\n? \t#c\n---",
+    "a tab after an empty key's '?', text, then '---'": (
+        b"task_spec_version: 1\n? \t#c{a: b}--- \n---"
+    ),
+    "an empty key after a line that CR ends, then '---'": (
+        b"task_spec_version: 1\n  \r? \n---\n}*a:\t\n  z\n...\n x"
+    ),
+    # Reading ahead after a flow collection that may be a key, libyaml's
+    # scanner fails on a tab that starts the next line.
+    "a tab on the line after a flow collection that starts a second document": (
+        b"\n--- \n...\n[a]#c:\t\n\t\n---\n[ \t#c\n---\n"
+    ),
+    # "%YAML" in a comment made the Python library word a tab's error
+    # without the text, so not as the tab it is.
+    "a tab that indents, with '%YAML' in a comment": (
+        b"\xef\xbb\xbf#c---prompt:  %YAML 1.1\n  \t #c[[!t- \n\n---"
+    ),
     # A line of a multi-line key that starts with U+2028 ended Go's search
     # for a "<<" key to quote.
     "a '<<' signal key after a multi-line key whose line starts with U+2028": (

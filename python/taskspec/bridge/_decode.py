@@ -153,7 +153,7 @@ def decode(data: bytes | bytearray | memoryview | str, *, collect: bool = False)
         source = source[1:]
     check_bounds(raw, budget, source)
     if "%YAML" in source:
-        check_yaml_version(raw)
+        check_yaml_version(raw, source)
     check_tag_commas(raw, source)
     root = compose(raw, source)
     if root is None:

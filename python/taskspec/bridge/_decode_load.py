@@ -411,12 +411,14 @@ def _first_bound(data: bytes, budget: int) -> DecodeError | None:
         parser.dispose()
 
 
-def check_yaml_version(data: bytes | str) -> None:
+def check_yaml_version(data: bytes | str, source: str = "") -> None:
     """Reject a %YAML directive other than 1.1, which is all yaml.v3 reads.
 
     libyaml also takes ``%YAML 1.2`` (and warns on other 1.x); yaml.v3 fails
     with "found incompatible YAML document". Only the first document
-    matters: a second one is rejected anyway.
+    matters: a second one is rejected anyway. *source* is the text of
+    *data*, for the wording of a syntax error met first here (a tab that
+    indents, say, with "%YAML" only in a comment).
     """
     parser = CParser(data)
     try:
@@ -435,7 +437,7 @@ def check_yaml_version(data: bytes | str) -> None:
                     raise _at(message, event.start_mark, UNSUPPORTED)
                 return
     except yaml.YAMLError as err:
-        raise yaml_error(err) from None
+        raise yaml_error(err, source) from None
     finally:
         parser.dispose()
 
