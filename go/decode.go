@@ -964,12 +964,9 @@ func (w *walker) tabs(doc *yaml.Node) (*StrictError, int) {
 // after doc starts before it, where libyaml's parser stops, short of it
 // (a block "?" in the first column after a mapping that is indented).
 func (w *walker) tabError(doc *yaml.Node, line, at int) (*StrictError, int) {
-	// The search for the second document is sure of itself after a marker
-	// or a directive, and after a first document that is not a block
-	// collection, whose every line it sees; in a block collection it cannot
-	// see an empty key ("? \t#c" after "a: 1") and takes its line for text
-	// after the document.
-	if next, marker, found := secondDocumentLine(w.data, doc); found && (marker || !isCollection(rootOf(doc), false) || bytes.HasPrefix(w.lineText(next), []byte("%"))) {
+	// The search for the second document sees every line of the first,
+	// an empty key's too ("? \t#c" after "a: 1", see afterIndicator).
+	if next, _, found := secondDocumentLine(w.data, doc); found {
 		// Past directives, up to the next token, which libyaml's scanner
 		// reads as it looks for "---".
 		if bytes.HasPrefix(w.lineText(next), []byte("%")) {

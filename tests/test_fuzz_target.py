@@ -563,6 +563,12 @@ DISAGREED: dict[str, bytes] = {
     "a tab on the line after a flow collection that starts a second document": (
         b"\n--- \n...\n[a]#c:\t\n\t\n---\n[ \t#c\n---\n"
     ),
+    # A block scalar less indented than the mapping before it starts the
+    # second document, before the tab after '?' on the next line: Go trusted
+    # its second-document search after a block collection only at a marker.
+    "a block scalar outdented after a mapping, then a tab after '?'": (
+        b" #c *a's'  - \xef\xbb\xbf\n    difficulty_signals:\n  |-\n? \t#c!t 1\t"
+    ),
     # "%YAML" in a comment made the Python library word a tab's error
     # without the text, so not as the tab it is.
     "a tab that indents, with '%YAML' in a comment": (
