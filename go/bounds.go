@@ -418,7 +418,7 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 			if text := trimLineBreak(w.lineText(start)); start != line && !isMarker(text, "...") {
 				// A token other than "---" after them, which libyaml's
 				// scanner reads before its parser refuses it.
-				if err := scanFailure(w.startError(start)); err != nil {
+				if err := scanFailure(w.startError(first, start)); err != nil {
 					return 0, false, err
 				}
 			}
@@ -435,7 +435,7 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 		return 0, false, nil
 	case err == nil || (found && capped) || marker:
 		if err != nil && found {
-			if err := scanFailure(w.startError(line)); err != nil {
+			if err := scanFailure(w.startError(first, line)); err != nil {
 				return 0, false, err
 			}
 		}
@@ -464,8 +464,9 @@ func scanFailure(err error) error {
 // expected <document start>"), but its scanner reads it first, and, at a
 // line start, where it may be a key, the tokens after it on its line (see
 // lookahead); a tab before it there is indentation libyaml fails on,
-// unless a directive ends on the line before.
-func (w *walker) startError(line int) error {
+// unless a directive ends on the line before, or the first document, first,
+// is a plain scalar that only blanks and line breaks follow.
+func (w *walker) startError(first *yaml.Node, line int) error {
 	text := trimLineBreak(w.lineText(line))
 	if len(text) == 0 || text[0] == '%' || isMarker(text, "---") {
 		return nil
@@ -490,11 +491,36 @@ func (w *walker) startError(line int) error {
 		// so that a tab on the next line is a blank, not indentation.
 		return w.lookahead(-1, start+j, false)
 	}
-	if tab := bytes.IndexByte(text[:j], '\t'); tab >= 0 {
+	if tab := bytes.IndexByte(text[:j], '\t'); tab >= 0 && !w.plainRootTakes(first, start+j) {
 		_, column := w.lineColumn(start + tab)
 		return &StrictError{Line: line, Column: column, Reason: tabIndentReason}
 	}
 	return w.lookahead(start+j, start+j, true)
+}
+
+// plainRootTakes reports whether the first document, first, is a plain
+// scalar whose scan takes all the text from its end to offset at: libyaml's
+// plain scanner reads the blanks and line breaks after the scalar, looking
+// for more of it, and with no block around it takes a tab among them as a
+// blank ("~", a line break, then "\t: ").
+func (w *walker) plainRootTakes(first *yaml.Node, at int) bool {
+	root := rootOf(first)
+	if root.Kind != yaml.ScalarNode || root.Value == "" || root.Style&^yaml.TaggedStyle != 0 {
+		return false
+	}
+	from := w.offset(root.Line, root.Column)
+	if from < 0 {
+		return false
+	}
+	from = pastProperties(w.data, from)
+	if from >= at {
+		return false
+	}
+	end := blockPlainEnd(w.data, from)
+	for end < at && (isBlank(w.data[end]) || lineBreakAt(w.data, end) > 0) {
+		end += max(1, lineBreakAt(w.data, end))
+	}
+	return end == at
 }
 
 // documentStart returns the line on which yaml.v3's parser started the

@@ -569,6 +569,12 @@ DISAGREED: dict[str, bytes] = {
     "a block scalar outdented after a mapping, then a tab after '?'": (
         b" #c *a's'  - \xef\xbb\xbf\n    difficulty_signals:\n  |-\n? \t#c!t 1\t"
     ),
+    # libyaml's plain scanner takes the line break and the tab after a
+    # plain scalar that is the whole document, looking for more of it: the
+    # tab is no indentation, and the ':' after it starts the second document.
+    "a tab after a line break after a plain scalar document": (
+        b"\xef\xbb\xbf~\r\t: \n[\n%YAML 1.1\n---\n"
+    ),
     # "%YAML" in a comment made the Python library word a tab's error
     # without the text, so not as the tab it is.
     "a tab that indents, with '%YAML' in a comment": (
