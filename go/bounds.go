@@ -669,37 +669,46 @@ func (w *walker) textAfterFlowRoot(first *yaml.Node) (line, at, keyAt int, key, 
 }
 
 // closingBracket returns the offset just past the flow collection whose
-// properties or opening bracket are at offset at, or -1. Quoted scalars
-// and comments are skipped; a quote inside a plain scalar ("[it's]") opens
-// nothing.
+// properties or opening bracket are at offset at, or -1. It reads the
+// collection token by token: quoted scalars and comments are skipped, and
+// a plain scalar up to where yaml.v3 ends it (flowPlainEnd), so that a
+// quote or a '#' inside one ("[it's]", "{a: b:'c}") opens nothing.
 func closingBracket(data []byte, at int) int {
 	for at < len(data) && data[at] != '[' && data[at] != '{' {
 		at++ // past the properties ("&a !t")
 	}
-	depth, quoteEnd := 0, -1
-	for i := at; i < len(data); i++ {
+	depth := 0
+	for i := at; i < len(data); {
 		c := data[i]
-		prev := byte(' ')
-		if i > 0 {
-			prev = data[i-1]
-		}
 		switch {
+		case lineBreakAt(data, i) > 0:
+			i += lineBreakAt(data, i)
+		case isBlank(c) || c == ',' || c == '?' || c == ':':
+			i++
 		case c == '[' || c == '{':
 			depth++
+			i++
 		case c == ']' || c == '}':
-			depth--
-			if depth == 0 {
+			if depth--; depth == 0 {
 				return i + 1
 			}
-		case (c == '"' || c == '\'') && (isBlankOrBreak(prev) || isFlowIndicator(prev) || prev == ':'):
-			quoteEnd = skipQuoted(data, i)
-			i = quoteEnd - 1
-		case c == '#' && (isBlankOrBreak(prev) || isFlowIndicator(prev) || i == quoteEnd):
-			// A comment starts a token: after a blank, an indicator or a
-			// quoted scalar ("{#c", "["a"#c"), not inside a plain scalar.
-			for i < len(data) && lineBreakAt(data, i) == 0 { // a comment ends at NEL, LS and PS too
+			i++
+		case c == '"' || c == '\'':
+			i = skipQuoted(data, i)
+		case c == '#':
+			// A comment, which ends at NEL, LS and PS too.
+			for i < len(data) && lineBreakAt(data, i) == 0 {
 				i++
 			}
+		case c == '&' || c == '*' || c == '!':
+			// A property or an alias, up to a blank, a line break or an
+			// indicator of the collection.
+			for i++; i < len(data) && !blankzAt(data, i) && !isFlowIndicator(data[i]); i++ {
+			}
+		case bytes.HasPrefix(data[i:], []byte(byteOrderMark)):
+			i += len(byteOrderMark)
+		default:
+			i = max(flowPlainEnd(data, i), i+1)
 		}
 	}
 	return -1

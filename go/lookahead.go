@@ -207,13 +207,79 @@ func (w *walker) scanToken(i int, level *int, keyAllowed bool) (int, error) {
 	case c == '!':
 		return w.scanTag(i, *level > 0)
 	case (c == '|' || c == '>') && *level == 0:
-		return -1, nil // a block scalar: the key is ruled out
+		// A block scalar, which rules the key out, once it is scanned.
+		return -1, w.blockScalarError(i)
 	case strings.IndexByte("|>%@`", c) >= 0:
 		return 0, w.scanError(i, "while scanning for the next token, found character that cannot start any token")
 	case *level == 0:
 		return blockPlainEnd(data, i), nil
 	}
 	return w.scanFlowPlain(i)
+}
+
+// blockScalarError returns what libyaml's scanner fails on in the block
+// scalar whose indicator is at offset i, outside any block collection (a
+// document's first token), or nil. Its header is a chomping and an
+// indentation indicator, in either order, then a comment or a line break.
+// Its indentation is spaces: the given number, or, with none, as many as
+// the first line with text has, and a tab among them is refused.
+func (w *walker) blockScalarError(i int) error {
+	data := w.data
+	j, chomp, indent := i+1, false, 0
+	for range 2 {
+		switch {
+		case j >= len(data):
+		case (data[j] == '+' || data[j] == '-') && !chomp:
+			chomp = true
+			j++
+		case data[j] == '0' && indent == 0:
+			return w.scanError(j, "while scanning a block scalar, found an indentation indicator equal to 0")
+		case data[j] >= '1' && data[j] <= '9' && indent == 0:
+			indent = int(data[j] - '0')
+			j++
+		}
+	}
+	for j < len(data) && isBlank(data[j]) {
+		j++
+	}
+	if j < len(data) && data[j] == '#' {
+		for j < len(data) && lineBreakAt(data, j) == 0 {
+			j++
+		}
+	}
+	if j < len(data) && lineBreakAt(data, j) == 0 {
+		return w.scanError(j, "while scanning a block scalar, did not find expected comment or line break")
+	}
+	found := indent > 0 // whether the indentation is known
+	for most := 0; j < len(data); {
+		j += lineBreakAt(data, j)
+		column := 0
+		for j < len(data) && data[j] == ' ' && (!found || column < indent) {
+			j++
+			column++
+		}
+		most = max(most, column)
+		if j < len(data) && data[j] == '\t' && (!found || column < indent) {
+			line, col := w.lineColumn(j)
+			return &StrictError{Line: line, Column: col, Reason: tabIndentReason}
+		}
+		if j == len(data) {
+			return nil
+		}
+		if lineBreakAt(data, j) > 0 {
+			continue // an empty line
+		}
+		if !found {
+			found, indent = true, max(most, 1)
+		}
+		if column < indent {
+			return nil // the scalar has ended
+		}
+		for j < len(data) && lineBreakAt(data, j) == 0 {
+			j++ // a line of text
+		}
+	}
+	return nil
 }
 
 // scanDoubleQuoted returns the offset past the double-quoted scalar at

@@ -111,3 +111,50 @@ func TestDirectivesErrorReadsADirectiveBlockAsLibyaml(t *testing.T) {
 		}
 	}
 }
+
+func TestClosingBracketReadsTheCollectionTokenByToken(t *testing.T) {
+	for text, want := range map[string]int{
+		"{}":                     2,
+		"&a !t [a, [b]] x":       14,
+		"[it's, b] c'":           9,  // a quote inside a plain scalar opens nothing
+		"{a: -2 b:' c}, d'}":     13, // nor after a ':' with no blank after it
+		"{a: 'b}', c}":           12, // a quoted scalar is skipped
+		"[a\"b]":                 5,
+		"['a'#c]\n]":             9, // a comment right after a quoted scalar
+		"[a#b]":                  5, // a '#' inside a plain scalar is text
+		"[a #b]\n]":              8, // after a blank, a comment
+		"[a #b\xc2\x85]":         8, // which NEL ends
+		"[\n\xef\xbb\xbf'a]'\n]": 11,
+		"[a":                     -1,
+	} {
+		if got := closingBracket([]byte(text), 0); got != want {
+			t.Errorf("closingBracket(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
+
+func TestBlockScalarErrorIsWhatLibyamlScansTheBlockScalarWith(t *testing.T) {
+	for text, want := range map[string]string{
+		"|\n  a\n":         "",
+		"|-2\n  a\n \tb\n": "eval: decode task spec: line 3: invalid YAML: a tab character cannot indent YAML; use spaces",
+		"|\n  a\n\tb\n":    "eval: decode task spec: line 3: invalid YAML: a tab character cannot indent YAML; use spaces",
+		"|\n\n \t\n":       "eval: decode task spec: line 3: invalid YAML: a tab character cannot indent YAML; use spaces",
+		"|\n  a\n   \tb\n": "", // past the indentation, a tab is text
+		"|\n  a\nb\n\tc":   "", // the scalar ended at "b"
+		"|0\n":             "yaml: line 1: while scanning a block scalar, found an indentation indicator equal to 0",
+		"|+0\n":            "yaml: line 1: while scanning a block scalar, found an indentation indicator equal to 0",
+		"|x\n":             "yaml: line 1: while scanning a block scalar, did not find expected comment or line break",
+		"|--\n":            "yaml: line 1: while scanning a block scalar, did not find expected comment or line break",
+		">2- #c\n   a\n":   "",
+		"|":                "",
+	} {
+		w := &walker{data: []byte(text)}
+		got := ""
+		if err := w.blockScalarError(0); err != nil {
+			got = err.Error()
+		}
+		if got != want {
+			t.Errorf("blockScalarError(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

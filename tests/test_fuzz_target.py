@@ -575,6 +575,22 @@ DISAGREED: dict[str, bytes] = {
     "a tab after a line break after a plain scalar document": (
         b"\xef\xbb\xbf~\r\t: \n[\n%YAML 1.1\n---\n"
     ),
+    # A quote after a ':' inside a plain scalar opened nothing for libyaml,
+    # but a quoted scalar for Go's search for the end of a flow root.
+    "a quote after ':' in a plain scalar in a flow root, then ','": (
+        b"{  task_spec_version: ,task_id: -2 kind:' ke},\n  prompt: ..inf\",\n"
+        b"  verification: {tes,\nlanguage: typescript, didifficulty_signals:rated_from: {\n"
+        b" kind:' ke},\n  prompt: ..inf\",\n  verification: {test_cmd:r[n]},\n}\n"
+    ),
+    # libyaml's scanner reads a block scalar whole, when it reads one after
+    # a flow collection that starts a second document: a tab that indents it
+    # is an error before its parser finds the second document.
+    "a tab in a block scalar after a flow root that starts a second document": (
+        b"prompt: \n...\n[a]|\n\t#c[a]\t#c*x&atask_id:#c\n...\n x"
+    ),
+    "a bad block scalar header after a flow root that starts a second document": (
+        b"prompt: \n...\n[a]|x\n  a\n"
+    ),
     # "%YAML" in a comment made the Python library word a tab's error
     # without the text, so not as the tab it is.
     "a tab that indents, with '%YAML' in a comment": (
