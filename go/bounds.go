@@ -402,11 +402,15 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 		return line, true, nil
 	}
 	line, marker, found := secondDocumentLine(f.data, first)
-	if start, ok := documentStart(&next, err); ok && !bytes.HasPrefix(w.lineText(start), []byte(byteOrderMark)) {
-		// Where yaml.v3's parser, as libyaml's, found it; but not at a
-		// byte order mark that starts a line, which libyaml's scanner
-		// skips and yaml.v3's reads as text.
-		line = start
+	start, ok := documentStart(&next, err)
+	if ok && bytes.HasPrefix(w.lineText(start), []byte(byteOrderMark)) {
+		// Not at a byte order mark that starts a line, which libyaml's
+		// scanner skips, as one column of indentation, where yaml.v3's
+		// stops: yaml.v3 is asked again with such marks as spaces.
+		start, ok = w.markedDocumentStart()
+	}
+	if ok {
+		line = start // where yaml.v3's parser, as libyaml's, found it
 	} else if text := w.lineText(line); found && len(text) > 0 && text[0] == '%' {
 		// The second document starts with directives, which yaml.v3 failed
 		// on or read past: libyaml's parser reads them, then fails unless
@@ -442,6 +446,35 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 		return line, true, nil
 	}
 	return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
+}
+
+// markedDocumentStart is documentStart for w.data read with each byte
+// order mark that starts a line (past the first) as a space, which is how
+// libyaml's scanner reads one, at the cost of reading the first document
+// again; false when that tells nothing.
+func (w *walker) markedDocumentStart() (int, bool) {
+	data, mark := w.data, []byte(byteOrderMark)
+	read := make([]byte, 0, len(data))
+	from := 0
+	for i := bytes.Index(data[1:], mark) + 1; i > 0; {
+		if w.columnZero(i) {
+			read = append(append(read, data[from:i]...), ' ')
+			from = i + len(mark)
+		}
+		next := bytes.Index(data[i+len(mark):], mark)
+		if next < 0 {
+			break
+		}
+		i += len(mark) + next
+	}
+	r := &cappedReader{data: append(read, data[from:]...), limit: -1}
+	dec := yaml.NewDecoder(r)
+	var first, next yaml.Node
+	if dec.Decode(&first) != nil {
+		return 0, false
+	}
+	r.limit = r.at + moreWindow
+	return documentStart(&next, dec.Decode(&next))
 }
 
 // scanFailure returns err, what libyaml's scanner fails on (see

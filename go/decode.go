@@ -205,6 +205,9 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	if err := w.firstMisread(doc); err != nil {
 		return nil, err
 	}
+	if err := w.innerBOMs(); err != nil {
+		return nil, err
+	}
 	if line, more, err := dec.more(w, doc); err != nil {
 		return nil, err
 	} else if more {
@@ -739,7 +742,7 @@ func (w *walker) lineStartBOMs(doc *yaml.Node, end int) []int {
 		if j >= end {
 			break
 		}
-		if c := w.data[j-1]; c == '\n' || c == '\r' || (j >= 2 && lineBreakAt(w.data, j-2) == 2) || (j >= 3 && lineBreakAt(w.data, j-3) == 3) {
+		if w.columnZero(j) {
 			at = append(at, j) // after LF, CR, NEL, LS or PS
 		}
 		next := bytes.Index(w.data[j+1:], bom)
@@ -774,6 +777,40 @@ func (w *walker) lineStartBOMs(doc *yaml.Node, end int) []int {
 		}
 	}
 	return marks
+}
+
+// innerBOMs returns the syntax error libyaml meets in a document that
+// holds a byte order mark inside a line, and yaml.v3 reads past, or nil.
+// Both read such a mark as text, a character of a plain scalar, say; but
+// yaml.v3 then misses what is wrong on a later line ("task_id: \ufeff", a
+// line break, then "}"). So the document is read again with each such mark
+// as "x", which is text to both, and yaml.v3's error, if any, returned.
+func (w *walker) innerBOMs() error {
+	data, mark := w.data, []byte(byteOrderMark)
+	if len(data) <= len(mark) || !bytes.Contains(data[1:], mark) {
+		return nil
+	}
+	read := make([]byte, 0, len(data))
+	from, inner := 0, false
+	for i := bytes.Index(data[1:], mark) + 1; i > 0; {
+		if !w.columnZero(i) {
+			read = append(append(read, data[from:i]...), 'x')
+			from, inner = i+len(mark), true
+		}
+		next := bytes.Index(data[i+len(mark):], mark)
+		if next < 0 {
+			break
+		}
+		i += len(mark) + next
+	}
+	if !inner {
+		return nil
+	}
+	var again yaml.Node
+	if err := yaml.Unmarshal(append(read, data[from:]...), &again); err != nil {
+		return fmt.Errorf("%s%w", decodePrefix, err)
+	}
+	return nil
 }
 
 // bomMisread returns libyaml's reading of text, a start of w.data parsed

@@ -591,6 +591,17 @@ DISAGREED: dict[str, bytes] = {
     "a bad block scalar header after a flow root that starts a second document": (
         b"prompt: \n...\n[a]|x\n  a\n"
     ),
+    # yaml.v3 reads a byte order mark inside a line as text, as libyaml
+    # does, but then misses the '}' or '@' on the next line that libyaml
+    # refuses.
+    "a byte order mark as a value, then '}'": b"\xef\xbb\xbftask_id: \xef\xbb\xbf\n}",
+    "a byte order mark as a value, then '@'": b"task_id: \xef\xbb\xbf\n@",
+    # yaml.v3 stops at a comment line that a byte order mark starts, where
+    # libyaml skips the mark and the comment, and finds the second document
+    # on a later line, less indented than the mapping.
+    "a byte order mark and a comment, then a line less indented than the mapping": (
+        b"\n  ! task_spec_version: 1\n\xef\xbb\xbf#c%TAG ! !a\n\n x\n---"
+    ),
     # "%YAML" in a comment made the Python library word a tab's error
     # without the text, so not as the tab it is.
     "a tab that indents, with '%YAML' in a comment": (
