@@ -771,9 +771,10 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 		}
 		if n.Line >= last {
 			last, from, lastNode = n.Line, n.Line+1, n
-			if end := w.quotedEndLine(n); end > last {
+			if end := w.scalarEndLine(n); end > last {
 				// A quoted scalar may go on over later lines, whose text
-				// is its own, not the next document's ("\"a\nb\"").
+				// is its own, not the next document's ("\"a\nb\""), and a
+				// block scalar's header may follow its properties there.
 				last, from = end, end+1
 			}
 			if empty && n.Column == 1 && !startsWithProperty(w.lineText(n.Line)) {
@@ -891,10 +892,13 @@ func afterIndicator(data []byte, at int) bool {
 	return at > 0 && strings.IndexByte("?:-", data[at-1]) >= 0
 }
 
-// quotedEndLine returns the line on which the quoted scalar n closes, or
-// 0 when n is not a quoted scalar.
-func (w *walker) quotedEndLine(n *yaml.Node) int {
-	if n.Kind != yaml.ScalarNode || n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
+// scalarEndLine returns the line on which the token of the scalar n ends,
+// when that can be a later line than its properties' or its start: the
+// closing quote of a quoted scalar ("\"a\nb\""), the header of a block
+// scalar ("!t", then "|" on the next line). 0 for any other node.
+func (w *walker) scalarEndLine(n *yaml.Node) int {
+	const quoted, block = yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle, yaml.LiteralStyle | yaml.FoldedStyle
+	if n.Kind != yaml.ScalarNode || n.Style&(quoted|block) == 0 {
 		return 0
 	}
 	at := w.offset(n.Line, n.Column)
@@ -902,11 +906,17 @@ func (w *walker) quotedEndLine(n *yaml.Node) int {
 		return 0
 	}
 	q := pastProperties(w.data, at)
-	if q >= len(w.data) || w.data[q] != '"' && w.data[q] != '\'' {
+	switch {
+	case q >= len(w.data):
 		return 0
+	case n.Style&block != 0 && (w.data[q] == '|' || w.data[q] == '>'):
+		line, _ := w.lineColumn(q)
+		return line
+	case n.Style&quoted != 0 && (w.data[q] == '"' || w.data[q] == '\''):
+		line, _ := w.lineColumn(skipQuoted(w.data, q) - 1)
+		return line
 	}
-	line, _ := w.lineColumn(skipQuoted(w.data, q) - 1)
-	return line
+	return 0
 }
 
 // lineText returns the text of the 1-based line of w.data, with lines

@@ -602,6 +602,11 @@ DISAGREED: dict[str, bytes] = {
     "a byte order mark and a comment, then a line less indented than the mapping": (
         b"\n  ! task_spec_version: 1\n\xef\xbb\xbf#c%TAG ! !a\n\n x\n---"
     ),
+    # A block scalar's header on the line after its properties is the
+    # node's, not text before the second document.
+    "a tagged key whose block scalar header is on the next line, then '---'": (
+        b"? !!merge \n|\n--- {#c- %YAML 1.1\n\n  zsolution_artifacts:\n  - path: \r\n #c\n &c\n---"
+    ),
     # "%YAML" in a comment made the Python library word a tab's error
     # without the text, so not as the tab it is.
     "a tab that indents, with '%YAML' in a comment": (
