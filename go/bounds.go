@@ -408,6 +408,7 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 		// scanner skips, as one column of indentation, where yaml.v3's
 		// stops: yaml.v3 is asked again with such marks as spaces.
 		start, ok = w.markedDocumentStart()
+		found = found || ok // where libyaml finds one, as the text search may not ("}")
 	}
 	if ok {
 		line = start // where yaml.v3's parser, as libyaml's, found it
@@ -811,6 +812,7 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	// bracket, an indented token starts the next document ("&a\n &b").
 	continues := lastNode != nil && lastNode.Kind == yaml.ScalarNode && lastNode.Value != "" &&
 		lastNode.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0
+	plain := continues && lastNode.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0
 	// Brackets at a line start close a flow collection of the first
 	// document only when it is a block collection holding one; after any
 	// other root they start the next document ("&a\n ]").
@@ -869,8 +871,16 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 				rest = bytes.TrimLeft(bytes.TrimLeft(trimmed, "]},"), " \t")
 			}
 			switch {
-			case len(rest) == 0 || rest[0] == '#':
-			case content == 0 && (len(rest) < len(trimmed) || !continues || text[0] != ' ' && text[0] != '\t'):
+			case len(rest) == 0:
+			case rest[0] == '#':
+				// A comment ends a plain scalar: libyaml's plain scanner
+				// stops there, and an indented token after it is the next
+				// document's ("~", "  #c", then "  x").
+				continues = continues && !plain
+			case content == 0 && (len(rest) < len(trimmed) || !continues || text[0] != ' ' && text[0] != '\t' ||
+				plain && rest[0] == ':' && blankzAt(rest, 1)):
+				// (A ':' and a blank end a plain scalar too, and the ':'
+				// starts the next document: "~", then "    : x".)
 				content = line // text after the document with no marker, such as "0x" after "{}"
 			case indented == 0:
 				indented = line

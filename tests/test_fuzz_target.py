@@ -607,6 +607,15 @@ DISAGREED: dict[str, bytes] = {
     "a tagged key whose block scalar header is on the next line, then '---'": (
         b"? !!merge \n|\n--- {#c- %YAML 1.1\n\n  zsolution_artifacts:\n  - path: \r\n #c\n &c\n---"
     ),
+    # A comment, or a ':' and a blank, ends a plain scalar: the indented
+    # text after it is no more of the scalar but the second document.
+    "an indented ':' and a tab after a plain scalar document": b"~\n    :\t #c #c\n}",
+    "an indented token after a comment after a plain scalar document": b"~\n  #c\n  x\n---",
+    # libyaml finds a second document at a '}' after a mark-and-comment
+    # line, where Go's text search took the '}' for a closing bracket.
+    "a '}' after a byte order mark and a comment, after a mapping": (
+        b"\n  task_spec_version: 1\n\xef\xbb\xbf#c}\n}"
+    ),
     # "%YAML" in a comment made the Python library word a tab's error
     # without the text, so not as the tab it is.
     "a tab that indents, with '%YAML' in a comment": (
