@@ -966,7 +966,8 @@ func (w *walker) tabs(doc *yaml.Node) (*StrictError, int) {
 			continue
 		}
 		text := trimLineBreak(w.lineText(l))
-		rest := bytes.TrimLeft(text, " \t")
+		// (libyaml skips a byte order mark that starts a line, before blanks.)
+		rest := bytes.TrimLeft(bytes.TrimPrefix(text, []byte(byteOrderMark)), " \t")
 		switch {
 		case isMarker(text, "---") && l > rootLine, ended && len(rest) > 0 && rest[0] != '#' && rest[0] != '%':
 			// The next document starts: libyaml's parser stops there, and

@@ -616,6 +616,11 @@ DISAGREED: dict[str, bytes] = {
     "a '}' after a byte order mark and a comment, after a mapping": (
         b"\n  task_spec_version: 1\n\xef\xbb\xbf#c}\n}"
     ),
+    # A comment line that a byte order mark starts is a comment to the tab
+    # rule too, which took it for the next document's text.
+    "a tab among comments, one of them after a byte order mark, after an end marker": (
+        b"task_id: \n  z\n...\n\xef\xbb\xbf#c\r\n\t#ctask_id:...9223372036854775808: 1"
+    ),
     # "%YAML" in a comment made the Python library word a tab's error
     # without the text, so not as the tab it is.
     "a tab that indents, with '%YAML' in a comment": (
