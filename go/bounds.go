@@ -817,7 +817,10 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	// document only when it is a block collection holding one; after any
 	// other root they start the next document ("&a\n ]").
 	root := rootOf(first)
-	brackets := isCollection(root, false)
+	brackets := false
+	if isCollection(root, false) {
+		visit(root, func(n *yaml.Node) { brackets = brackets || isCollection(n, true) })
+	}
 	if isCollection(root, true) {
 		// A flow root ends at its closing bracket, which may be on a later
 		// line than its last node ("{a: b\n c}").

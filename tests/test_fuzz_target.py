@@ -621,6 +621,11 @@ DISAGREED: dict[str, bytes] = {
     "a tab among comments, one of them after a byte order mark, after an end marker": (
         b"task_id: \n  z\n...\n\xef\xbb\xbf#c\r\n\t#ctask_id:...9223372036854775808: 1"
     ),
+    # Brackets and commas at a line start close nothing in a block mapping
+    # that holds no flow collection: after a plain scalar they are more of it.
+    "a comma at a line start after a plain value, in a mapping with no flow collection": (
+        b"\xe2\x80\xa8task_id: x\n\n  ,&a\n---\n? \n %TAG ! !a\n1>\n &c\n---"
+    ),
     # "%YAML" in a comment made the Python library word a tab's error
     # without the text, so not as the tab it is.
     "a tab that indents, with '%YAML' in a comment": (
