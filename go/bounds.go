@@ -403,12 +403,14 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 	}
 	line, marker, found := secondDocumentLine(f.data, first)
 	start, ok := documentStart(&next, err)
+	marks := false // whether yaml.v3 stopped at marks after which libyaml finds nothing
 	if ok && bytes.HasPrefix(w.lineText(start), []byte(byteOrderMark)) {
 		// Not at a byte order mark that starts a line, which libyaml's
 		// scanner skips, as one column of indentation, where yaml.v3's
 		// stops: yaml.v3 is asked again with such marks as spaces.
 		start, ok = w.markedDocumentStart()
 		found = found || ok // where libyaml finds one, as the text search may not ("}")
+		marks = !ok
 	}
 	if ok {
 		line = start // where yaml.v3's parser, as libyaml's, found it
@@ -432,7 +434,7 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 	}
 	capped := err != nil && strings.Contains(err.Error(), errCapped.Error())
 	switch {
-	case !found && (capped || err != nil && len(w.lineStartBOMs(first, len(w.data))) > 0):
+	case !found && (capped || marks):
 		// Nothing but comments and markers follows on later lines: a long
 		// tail of comments past the window, which starts no document, or
 		// lines that start with a byte order mark, which yaml.v3 reads as
