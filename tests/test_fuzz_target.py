@@ -8,6 +8,7 @@ input that once escaped the exception family.
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -748,6 +749,43 @@ def test_the_libraries_agree_on_where_a_second_document_starts(
         except AssertionError as err:
             failures.append(f"{first + after!r}: {err}")
     assert not failures, "\n".join(failures)
+
+
+#: The pieces most of DISAGREED is made of: markers, directives, properties,
+#: block and flow indicators, quotes, tabs among comments, byte order marks,
+#: every YAML line break, keys and values of the schema. Strung together at
+#: random, they reach in seconds the corners libFuzzer's byte mutations take
+#: millions of inputs to find.
+TOKENS: tuple[str, ...] = (
+    *("task_spec_version: 1\n", "task_id:", "task_id: ", "task_id: x\n", "prompt", "prompt: "),
+    *("difficulty_signals:\n  ", "9223372036854775808: 1", "\u0663: 2", "<<: ", "a: b"),
+    *("verification:\n  test_cmd:\n", "solution_artifacts:\n  - path: ", "  - ", "- "),
+    *("---", "--- ", "...", "\n---\n", "\n...\n", "%YAML 1.1\n", "%YAML 1.2\n", "%TAG ! !a\n"),
+    *("&a", "&a ", "&b", "*a", "*x", "!t", "!t ", "! ", "!!str", "!!str ", "!!map", "!!merge "),
+    *("? ", "?", ": ", ":", ":\t", ",", ", ", "[", "]", "{", "}", "[a]", "{a: b}", "b:", "c:'"),
+    *("|", "|\n", "|-\n", "|2\n", ">", ">\n", "'", '"', "'q'", '"q"', '"a\nb"', "'s'"),
+    *("#c", " #c", "\t#c", "\t", " ", "  ", "\n", "\n", "\n ", "\n  ", "\n    ", "\n  z"),
+    *("\r", "\r\n", "\x85", "\u2028", "\ufeff", "\ufeff#c", "a", "y", "1", "-2", "~", "null"),
+)
+#: What the strings end with, to start a second document in every way.
+TAILS: tuple[str, ...] = (
+    *("\n---", "\n---\n", "\n...\n x", "\n x\n---", "\n &c\n---", "\n...\n"),
+    *("\n%YAML 1.1\n---\n", ",", "\n,", " x", "\nx: 1", "\n]", "\n}", "\n\t#c\n---"),
+)
+
+
+def test_the_libraries_agree_on_strings_of_yaml_tokens(go: GoConsumer) -> None:
+    rng = random.Random(15)
+    failures = []
+    for _ in range(10_000):
+        text = "".join(rng.choice(TOKENS) for _ in range(rng.randint(2, 20)))
+        if rng.random() < 0.6:
+            text += rng.choice(TAILS)
+        try:
+            fuzz_diff.check(text.encode(), go)
+        except AssertionError as err:
+            failures.append(f"{text.encode()!r}: {err}")
+    assert not failures, "\n".join(failures[:10])
 
 
 @pytest.mark.parametrize("doc", DISAGREED.values(), ids=DISAGREED.keys())
