@@ -218,11 +218,17 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 			// is a key libyaml needs a ':' for.
 			return nil, e
 		}
+		if e := w.markedMisread(doc); e != nil {
+			return nil, e
+		}
 		return nil, &StrictError{Line: line, Column: min(line, 1), Reason: "more than one YAML document: the Go package reads the first and ignores the rest silently"}
 	}
 	if err := w.lineStartBOM(doc); err != nil {
 		if e := w.bomMisread(w.data, doc); e != nil {
 			return nil, e // skipping the mark, libyaml fails: on "%" that then starts a line, say
+		}
+		if e := w.markedMisread(doc); e != nil {
+			return nil, e
 		}
 		return nil, err
 	}
@@ -728,7 +734,7 @@ func (w *walker) lineStartBOM(doc *yaml.Node) *StrictError {
 	if len(marks) == 0 {
 		return nil
 	}
-	line := bytes.Count(w.data[:marks[0]], []byte("\n")) + 1
+	line, _ := w.lineColumn(marks[0])
 	return &StrictError{Line: line, Column: 1, Reason: "byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it"}
 }
 
@@ -820,6 +826,21 @@ func (w *walker) innerBOMs() error {
 // that way, the text is given to yaml.v3 again, and its error, if any, is
 // returned, as the syntax error the Python library meets there.
 func (w *walker) bomMisread(text []byte, doc *yaml.Node) error {
+	read := w.bomRead(text, doc)
+	if read == nil {
+		return nil
+	}
+	var again yaml.Node
+	if err := yaml.Unmarshal(read, &again); err != nil {
+		return fmt.Errorf("%s%w", decodePrefix, err)
+	}
+	return nil
+}
+
+// bomRead returns text, a start of w.data parsed by yaml.v3 into doc, with
+// each byte order mark that starts a line outside its quoted scalars read as
+// libyaml reads it, as a space; nil when there is none.
+func (w *walker) bomRead(text []byte, doc *yaml.Node) []byte {
 	marks := w.lineStartBOMs(doc, len(text))
 	if len(marks) == 0 {
 		return nil
@@ -835,12 +856,25 @@ func (w *walker) bomMisread(text []byte, doc *yaml.Node) error {
 		read = append(append(read, text[from:at]...), ' ')
 		from = at + 3
 	}
-	read = append(read, text[from:]...)
-	var again yaml.Node
-	if err := yaml.Unmarshal(read, &again); err != nil {
-		return fmt.Errorf("%s%w", decodePrefix, err)
+	return append(read, text[from:]...)
+}
+
+// markedMisread returns the first misread (see misread) of w.data read as
+// libyaml reads it (bomRead), when yaml.v3 reads that text too, or nil.
+// yaml.v3 reads a mark that starts a line as text, so it never sees a
+// misread right after one ("\ufeff!," at a line start, a tag running into
+// ','), which the Python library refuses before the mark.
+func (w *walker) markedMisread(doc *yaml.Node) *StrictError {
+	read := w.bomRead(w.data, doc)
+	if read == nil {
+		return nil
 	}
-	return nil
+	var again yaml.Node
+	if yaml.Unmarshal(read, &again) != nil {
+		return nil // bomMisread's case
+	}
+	marked := &walker{data: read}
+	return marked.firstMisread(&again)
 }
 
 // quotedEnd returns the offset just past the quoted scalar whose node

@@ -646,6 +646,20 @@ def test_a_line_start_bom_between_quoted_scalars_is_refused(at: int) -> None:
     )
 
 
+@pytest.mark.parametrize("brk", ["\r", "\r\n", "\x85", "\u2028", "\u2029"])
+def test_a_line_start_bom_is_refused_at_its_line_whatever_breaks_the_lines(brk: str) -> None:
+    # Lines are YAML's, as libyaml counts them: CR, NEL, LS and PS break them too.
+    doc = f"task_id: x{brk}{brk}\ufeff# c\n".encode()
+    check_invalid(
+        doc,
+        DecodeError,
+        path="",
+        message="byte order mark at the start of a line",
+        line=3,
+        column=1,
+    )
+
+
 # libyaml reports the non-specific tag on a quoted scalar ('! "x"') with a
 # plain scalar's tag; the quotes make it the string, as yaml.v3 reads it.
 def test_the_non_specific_tag_on_a_quoted_scalar_is_the_string() -> None:

@@ -630,6 +630,20 @@ DISAGREED: dict[str, bytes] = {
     # Text after a quoted root starts the second document on its line; a
     # byte order mark on the next line is not why yaml.v3 stopped there.
     "text after a quoted root, then a byte order mark alone": b'!!null ""L\n\xef\xbb\xbf',
+    # A tag running into ',' right after a byte order mark at a line start:
+    # yaml.v3 reads the mark as text and never sees the tag, so Go refused
+    # the mark, where the Python library refuses the tag first.
+    "a tag running into ',' after a byte order mark at a line start": (
+        b"task_spec_version: \nverification:\n  build_cmd: [r 7,0:20,\r\xef\xbb\xbf!,&t\r"
+        b"\xef\xbb\xbf '', !!str 20, '', '',7 :20, '', ! 20, '','',7,1, '', 1:20, '', !!str ~]\n"
+    ),
+    # The byte order mark rule counted lines by LF alone in both libraries.
+    "a byte order mark at a line start after CR line breaks": (
+        b"verification: {test_cmd: [a,\r\r\xef\xbb\xbfb]}"
+    ),
+    "a byte order mark at a line start after NEL": (
+        b"verification: {test_cmd: [a,\xc2\x85\xef\xbb\xbfb]}"
+    ),
     # "%YAML" in a comment made the Python library word a tab's error
     # without the text, so not as the tab it is.
     "a tab that indents, with '%YAML' in a comment": (

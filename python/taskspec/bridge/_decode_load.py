@@ -444,6 +444,8 @@ def check_yaml_version(data: bytes | str, source: str = "") -> None:
 
 #: The characters that end a line in YAML 1.1, after which libyaml skips a BOM.
 _LINE_ENDS: Final = "\r\n\x85\u2028\u2029"
+#: The line breaks libyaml counts lines by (CR LF is one).
+_BREAKS: Final = re.compile("\r\n|[\r\n\x85\u2028\u2029]").findall
 
 
 def check_line_start_boms(data: bytes | str, source: str) -> None:
@@ -483,7 +485,7 @@ def check_line_start_boms(data: bytes | str, source: str) -> None:
         while span < len(quoted) and quoted[span][1] <= index:
             span += 1
         if not (span < len(quoted) and quoted[span][0] <= index):
-            line = source.count("\n", 0, index) + 1
+            line = len(_BREAKS(source, 0, index)) + 1
             raise DecodeError(
                 [
                     Violation(
