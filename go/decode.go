@@ -205,10 +205,23 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	if err := w.firstMisread(doc); err != nil {
 		return nil, err
 	}
-	if err := w.innerBOMs(); err != nil {
+	read, err := w.innerBOMs()
+	if err != nil {
 		return nil, err
 	}
-	if line, more, err := dec.more(w, doc); err != nil {
+	mw, mdec, mdoc := w, dec, doc
+	if read != nil {
+		// yaml.v3 can drop the end of a text that holds a byte order mark
+		// inside a line (" prompt: --- \ufeff", then "," with no line break
+		// after it), so whether a second document follows is asked of the
+		// text with "x" for each such mark.
+		next := newFirstDocument(read)
+		var first yaml.Node
+		if next.dec.Decode(&first) == nil {
+			mw, mdec, mdoc = &walker{data: read}, next, &first
+		}
+	}
+	if line, more, err := mdec.more(mw, mdoc); err != nil {
 		return nil, err
 	} else if more {
 		if e := w.bomMisread(w.data, doc); e != nil {
@@ -786,15 +799,16 @@ func (w *walker) lineStartBOMs(doc *yaml.Node, end int) []int {
 }
 
 // innerBOMs returns the syntax error libyaml meets in a document that
-// holds a byte order mark inside a line, and yaml.v3 reads past, or nil.
-// Both read such a mark as text, a character of a plain scalar, say; but
+// holds a byte order mark inside a line, and yaml.v3 reads past, or the
+// text read with "x" for each such mark (nil when there is none). Both
+// read such a mark as text, a character of a plain scalar, say; but
 // yaml.v3 then misses what is wrong on a later line ("task_id: \ufeff", a
 // line break, then "}"). So the document is read again with each such mark
 // as "x", which is text to both, and yaml.v3's error, if any, returned.
-func (w *walker) innerBOMs() error {
+func (w *walker) innerBOMs() ([]byte, error) {
 	data, mark := w.data, []byte(byteOrderMark)
 	if len(data) <= len(mark) || !bytes.Contains(data[1:], mark) {
-		return nil
+		return nil, nil
 	}
 	read := make([]byte, 0, len(data))
 	from, inner := 0, false
@@ -810,13 +824,14 @@ func (w *walker) innerBOMs() error {
 		i += len(mark) + next
 	}
 	if !inner {
-		return nil
+		return nil, nil
 	}
+	read = append(read, data[from:]...)
 	var again yaml.Node
-	if err := yaml.Unmarshal(append(read, data[from:]...), &again); err != nil {
-		return fmt.Errorf("%s%w", decodePrefix, err)
+	if err := yaml.Unmarshal(read, &again); err != nil {
+		return nil, fmt.Errorf("%s%w", decodePrefix, err)
 	}
-	return nil
+	return read, nil
 }
 
 // bomMisread returns libyaml's reading of text, a start of w.data parsed
@@ -1019,7 +1034,8 @@ func (w *walker) tabs(doc *yaml.Node) (*StrictError, int) {
 			if tab := indicatorTab(text); tab >= 0 {
 				return w.tabError(doc, l, starts[l-1]+tab)
 			}
-			afterComment = trailing[l]
+			// (yaml.v3 keeps a comment right after "- " as a foot comment.)
+			afterComment = trailing[l] || indicatorsThenComment(text)
 			continue
 		}
 		if tab := bytes.IndexByte(text[:len(text)-len(rest)], '\t'); tab >= 0 && afterComment {
@@ -1099,6 +1115,20 @@ func indicatorTab(line []byte) int {
 		i = j
 	}
 	return -1
+}
+
+// indicatorsThenComment reports whether line is a run of block indicators
+// ("- ", "? ", ": ") that a comment ends: "  - #c".
+func indicatorsThenComment(line []byte) bool {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	for i < len(line) && strings.IndexByte("-?:", line[i]) >= 0 && (i+1 == len(line) || isBlank(line[i+1])) {
+		for i++; i < len(line) && isBlank(line[i]); i++ {
+		}
+	}
+	return i < len(line) && line[i] == '#' && i > 0 && isBlank(line[i-1])
 }
 
 // firstMisread returns the refusal of the first misread in the text, or

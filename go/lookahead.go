@@ -2,6 +2,7 @@ package taskspec
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -188,10 +189,23 @@ func (w *walker) scanToken(i int, level *int, keyAllowed bool) (int, error) {
 	case c == '-' && blankz(i+1):
 		return 0, w.scanError(i, "block sequence entries are not allowed in this context")
 	case c == '"':
-		return w.scanDoubleQuoted(i)
+		end, err := w.scanDoubleQuoted(i)
+		var strict *StrictError
+		switch {
+		case err == nil:
+			err = w.markerInQuotes(i, end)
+		case !errors.As(err, &strict): // not closed: a marker on the way is met first
+			if marker := w.markerInQuotes(i, len(data)); marker != nil {
+				err = marker
+			}
+		}
+		return end, err
 	case c == '\'':
 		if end := closeQuote(data, i); end >= 0 {
-			return end, nil
+			return end, w.markerInQuotes(i, end)
+		}
+		if err := w.markerInQuotes(i, len(data)); err != nil {
+			return 0, err
 		}
 		return 0, w.scanError(len(data), "while scanning a quoted scalar, found unexpected end of stream")
 	case c == '&' || c == '*':
@@ -277,6 +291,17 @@ func (w *walker) blockScalarError(i int) error {
 		}
 		for j < len(data) && lineBreakAt(data, j) == 0 {
 			j++ // a line of text
+		}
+	}
+	return nil
+}
+
+// markerInQuotes returns libyaml's error on a document marker that starts
+// a line inside the quoted scalar from offset start to offset end, or nil.
+func (w *walker) markerInQuotes(start, end int) error {
+	for k := start + 1; k < end; k++ {
+		if documentMarkerAt(w.data, k) {
+			return w.scanError(k, "while scanning a quoted scalar, found unexpected document indicator")
 		}
 	}
 	return nil

@@ -637,6 +637,20 @@ DISAGREED: dict[str, bytes] = {
         b"task_spec_version: \nverification:\n  build_cmd: [r 7,0:20,\r\xef\xbb\xbf!,&t\r"
         b"\xef\xbb\xbf '', !!str 20, '', '',7 :20, '', ! 20, '','',7,1, '', 1:20, '', !!str ~]\n"
     ),
+    # yaml.v3 drops a last line with no line break after it from a text that
+    # holds a byte order mark inside a line, and so found no second document.
+    "a byte order mark inside a line, then ',' on a last line": b" prompt: --- \xef\xbb\xbf\n,",
+    # yaml.v3 keeps a comment right after "- " as a foot comment, so the tab
+    # rule did not see that a comment ended the line before the tab.
+    "a tab among comments after a comment right after '- '": (
+        b"verification:\n  test_cmd:\n\xe2\x80\xa8  - #c  - null:\t\r\n\n\t#c\n---"
+    ),
+    # Reading ahead past a possible key, libyaml's scanner fails on a
+    # document marker inside a quoted scalar.
+    "a document marker inside a quoted scalar read past a possible key": (
+        b"prompt:\n...\n!!str !!str \n 'task_spec_version: 1\n--- \xc3\x82\xc2\x85|2\n"
+        b"&b--- , %YAML 1.1\n,*x's'!t"
+    ),
     # The byte order mark rule counted lines by LF alone in both libraries.
     "a byte order mark at a line start after CR line breaks": (
         b"verification: {test_cmd: [a,\r\r\xef\xbb\xbfb]}"
