@@ -456,21 +456,8 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 // libyaml's scanner reads one, at the cost of reading the first document
 // again; false when that tells nothing.
 func (w *walker) markedDocumentStart() (int, bool) {
-	data, mark := w.data, []byte(byteOrderMark)
-	read := make([]byte, 0, len(data))
-	from := 0
-	for i := bytes.Index(data[1:], mark) + 1; i > 0; {
-		if w.columnZero(i) {
-			read = append(append(read, data[from:i]...), ' ')
-			from = i + len(mark)
-		}
-		next := bytes.Index(data[i+len(mark):], mark)
-		if next < 0 {
-			break
-		}
-		i += len(mark) + next
-	}
-	r := &cappedReader{data: append(read, data[from:]...), limit: -1}
+	read := withMarks(w.data, w.markOffsets(true, len(w.data)), ' ')
+	r := &cappedReader{data: read, limit: -1}
 	dec := yaml.NewDecoder(r)
 	var first, next yaml.Node
 	if dec.Decode(&first) != nil {
@@ -552,11 +539,7 @@ func (w *walker) plainRootTakes(first *yaml.Node, at int) bool {
 	if from >= at {
 		return false
 	}
-	end := blockPlainEnd(w.data, from)
-	for end < at && (isBlank(w.data[end]) || lineBreakAt(w.data, end) > 0) {
-		end += max(1, lineBreakAt(w.data, end))
-	}
-	return end == at
+	return pastBlanksAndBreaks(w.data, blockPlainEnd(w.data, from)) == at
 }
 
 // documentStart returns the line on which yaml.v3's parser started the
@@ -761,7 +744,9 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	w := &walker{data: data} // lines, offsets and columns, counted once
 	last, from, after := 0, 0, 0
 	var lastNode *yaml.Node
+	flows := false // whether the document holds a flow collection
 	visit(first, func(n *yaml.Node) {
+		flows = flows || isCollection(n, true)
 		empty := n.Kind == yaml.ScalarNode && n.Value == "" && n.Style == 0
 		if empty && n != rootOf(first) {
 			// An empty value with no ':' ("? a" at the end) stands where the
@@ -819,10 +804,7 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	// document only when it is a block collection holding one; after any
 	// other root they start the next document ("&a\n ]").
 	root := rootOf(first)
-	brackets := false
-	if isCollection(root, false) {
-		visit(root, func(n *yaml.Node) { brackets = brackets || isCollection(n, true) })
-	}
+	brackets := isCollection(root, false) && flows
 	if isCollection(root, true) {
 		// A flow root ends at its closing bracket, which may be on a later
 		// line than its last node ("{a: b\n c}").

@@ -2,7 +2,9 @@ package taskspec
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/big"
 	"reflect"
@@ -205,43 +207,30 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	if err := w.firstMisread(doc); err != nil {
 		return nil, err
 	}
-	read, err := w.innerBOMs()
+	// Whether a second document follows is asked of the text innerBOMs
+	// reads, when it reads one: yaml.v3 can drop the end of w.data.
+	mw, mdec, mdoc, err := w.innerBOMs()
 	if err != nil {
 		return nil, err
 	}
-	mw, mdec, mdoc := w, dec, doc
-	if read != nil {
-		// yaml.v3 can drop the end of a text that holds a byte order mark
-		// inside a line (" prompt: --- \ufeff", then "," with no line break
-		// after it), so whether a second document follows is asked of the
-		// text with "x" for each such mark.
-		next := newFirstDocument(read)
-		var first yaml.Node
-		if next.dec.Decode(&first) == nil {
-			mw, mdec, mdoc = &walker{data: read}, next, &first
-		}
+	if mw == nil {
+		mw, mdec, mdoc = w, dec, doc
 	}
 	if line, more, err := mdec.more(mw, mdoc); err != nil {
 		return nil, err
 	} else if more {
-		if e := w.bomMisread(w.data, doc); e != nil {
+		if e := w.markedMisread(doc); e != nil {
 			// A byte order mark that starts a line, which libyaml skips as
 			// if it were a space, made the first document one it cannot
 			// read, before any second one: "y" one column in after it
 			// is a key libyaml needs a ':' for.
 			return nil, e
 		}
-		if e := w.markedMisread(doc); e != nil {
-			return nil, e
-		}
 		return nil, &StrictError{Line: line, Column: min(line, 1), Reason: "more than one YAML document: the Go package reads the first and ignores the rest silently"}
 	}
 	if err := w.lineStartBOM(doc); err != nil {
-		if e := w.bomMisread(w.data, doc); e != nil {
-			return nil, e // skipping the mark, libyaml fails: on "%" that then starts a line, say
-		}
 		if e := w.markedMisread(doc); e != nil {
-			return nil, e
+			return nil, e // skipping the mark, libyaml fails: on "%" that then starts a line, say
 		}
 		return nil, err
 	}
@@ -754,22 +743,7 @@ func (w *walker) lineStartBOM(doc *yaml.Node) *StrictError {
 // lineStartBOMs returns the offsets, before end, of the byte order marks
 // that start a line outside the quoted scalars of the tree doc.
 func (w *walker) lineStartBOMs(doc *yaml.Node, end int) []int {
-	bom := []byte(byteOrderMark)
-	var at []int
-	for i := bytes.Index(w.data[1:], bom); i >= 0; {
-		j := i + 1
-		if j >= end {
-			break
-		}
-		if w.columnZero(j) {
-			at = append(at, j) // after LF, CR, NEL, LS or PS
-		}
-		next := bytes.Index(w.data[j+1:], bom)
-		if next < 0 {
-			break
-		}
-		i = j + next
-	}
+	at := w.markOffsets(true, end) // after LF, CR, NEL, LS or PS
 	if len(at) == 0 {
 		return nil
 	}
@@ -798,40 +772,60 @@ func (w *walker) lineStartBOMs(doc *yaml.Node, end int) []int {
 	return marks
 }
 
-// innerBOMs returns the syntax error libyaml meets in a document that
-// holds a byte order mark inside a line, and yaml.v3 reads past, or the
-// text read with "x" for each such mark (nil when there is none). Both
-// read such a mark as text, a character of a plain scalar, say; but
-// yaml.v3 then misses what is wrong on a later line ("task_id: \ufeff", a
-// line break, then "}"). So the document is read again with each such mark
-// as "x", which is text to both, and yaml.v3's error, if any, returned.
-func (w *walker) innerBOMs() ([]byte, error) {
-	data, mark := w.data, []byte(byteOrderMark)
-	if len(data) <= len(mark) || !bytes.Contains(data[1:], mark) {
-		return nil, nil
+// innerBOMs reads w.data again with "x" for each byte order mark inside
+// a line, when it holds one, and returns a walker over that text, the
+// reader past its first document, and that document; or the syntax error
+// yaml.v3 meets in it. Both readers read such a mark as text, a character
+// of a plain scalar, say; but yaml.v3 then misses what is wrong on a later
+// line ("task_id: \ufeff", a line break, then "}"), and can drop the end of
+// the text (" prompt: --- \ufeff", then "," with no line break after it).
+// "x" is text to both, and yaml.v3 reads the text with it whole.
+func (w *walker) innerBOMs() (*walker, *firstDocument, *yaml.Node, error) {
+	at := w.markOffsets(false, len(w.data))
+	if len(at) == 0 {
+		return nil, nil, nil, nil
 	}
-	read := make([]byte, 0, len(data))
-	from, inner := 0, false
-	for i := bytes.Index(data[1:], mark) + 1; i > 0; {
-		if !w.columnZero(i) {
-			read = append(append(read, data[from:i]...), 'x')
-			from, inner = i+len(mark), true
-		}
-		next := bytes.Index(data[i+len(mark):], mark)
-		if next < 0 {
+	read := withMarks(w.data, at, 'x')
+	next := newFirstDocument(read)
+	var first yaml.Node
+	switch err := next.dec.Decode(&first); {
+	case errors.Is(err, io.EOF):
+		return nil, nil, nil, nil
+	case err != nil:
+		return nil, nil, nil, fmt.Errorf("%s%w", decodePrefix, err)
+	}
+	return &walker{data: read}, next, &first, nil
+}
+
+// markOffsets returns the offsets, past the first byte of w.data and
+// before end, of the byte order marks that start a line, when lineStart,
+// or of those that do not.
+func (w *walker) markOffsets(lineStart bool, end int) []int {
+	mark := []byte(byteOrderMark)
+	var at []int
+	for i := 1; i < end; i += len(mark) {
+		k := bytes.Index(w.data[i:], mark)
+		if k < 0 || i+k >= end {
 			break
 		}
-		i += len(mark) + next
+		i += k
+		if w.columnZero(i) == lineStart {
+			at = append(at, i)
+		}
 	}
-	if !inner {
-		return nil, nil
+	return at
+}
+
+// withMarks returns text with the byte order mark at each offset of at
+// (ascending, each within text) replaced by the byte with.
+func withMarks(text []byte, at []int, with byte) []byte {
+	read := make([]byte, 0, len(text))
+	from := 0
+	for _, i := range at {
+		read = append(append(read, text[from:i]...), with)
+		from = i + len(byteOrderMark)
 	}
-	read = append(read, data[from:]...)
-	var again yaml.Node
-	if err := yaml.Unmarshal(read, &again); err != nil {
-		return nil, fmt.Errorf("%s%w", decodePrefix, err)
-	}
-	return read, nil
+	return append(read, text[from:]...)
 }
 
 // bomMisread returns libyaml's reading of text, a start of w.data parsed
@@ -841,55 +835,48 @@ func (w *walker) innerBOMs() ([]byte, error) {
 // that way, the text is given to yaml.v3 again, and its error, if any, is
 // returned, as the syntax error the Python library meets there.
 func (w *walker) bomMisread(text []byte, doc *yaml.Node) error {
-	read := w.bomRead(text, doc)
-	if read == nil {
-		return nil
-	}
-	var again yaml.Node
-	if err := yaml.Unmarshal(read, &again); err != nil {
-		return fmt.Errorf("%s%w", decodePrefix, err)
-	}
-	return nil
+	_, _, err := w.bomReading(text, doc)
+	return err
 }
 
-// bomRead returns text, a start of w.data parsed by yaml.v3 into doc, with
+// bomReading reads text, a start of w.data parsed by yaml.v3 into doc, with
 // each byte order mark that starts a line outside its quoted scalars read as
-// libyaml reads it, as a space; nil when there is none.
-func (w *walker) bomRead(text []byte, doc *yaml.Node) []byte {
+// libyaml reads it, as a space. It returns that text and yaml.v3's tree of
+// it, or yaml.v3's error on it; nil and no error when there is no such mark.
+func (w *walker) bomReading(text []byte, doc *yaml.Node) ([]byte, *yaml.Node, error) {
 	marks := w.lineStartBOMs(doc, len(text))
 	if len(marks) == 0 {
-		return nil
+		return nil, nil, nil
 	}
-	read := make([]byte, 0, len(text))
-	from := 0
-	for _, at := range marks {
-		// text may be a cut of w.data with brackets closed after it: a mark
-		// of w.data's that the cut ends in, or past it, is not text's.
-		if at+3 > len(text) || !bytes.Equal(text[at:at+3], []byte(byteOrderMark)) {
-			break
-		}
-		read = append(append(read, text[from:at]...), ' ')
-		from = at + 3
+	k := 0
+	// text may be a cut of w.data with brackets closed after it: a mark of
+	// w.data's that the cut ends in, or past it, is not text's.
+	for k < len(marks) && marks[k]+len(byteOrderMark) <= len(text) &&
+		bytes.Equal(text[marks[k]:marks[k]+len(byteOrderMark)], []byte(byteOrderMark)) {
+		k++
 	}
-	return append(read, text[from:]...)
+	read := withMarks(text, marks[:k], ' ')
+	var again yaml.Node
+	if err := yaml.Unmarshal(read, &again); err != nil {
+		return nil, nil, fmt.Errorf("%s%w", decodePrefix, err)
+	}
+	return read, &again, nil
 }
 
-// markedMisread returns the first misread (see misread) of w.data read as
-// libyaml reads it (bomRead), when yaml.v3 reads that text too, or nil.
+// markedMisread is bomMisread for w.data, and after it the first misread
+// (see misread) of the text it reads, when yaml.v3 reads that text, or nil.
 // yaml.v3 reads a mark that starts a line as text, so it never sees a
 // misread right after one ("\ufeff!," at a line start, a tag running into
 // ','), which the Python library refuses before the mark.
-func (w *walker) markedMisread(doc *yaml.Node) *StrictError {
-	read := w.bomRead(w.data, doc)
-	if read == nil {
-		return nil
+func (w *walker) markedMisread(doc *yaml.Node) error {
+	read, again, err := w.bomReading(w.data, doc)
+	if err != nil || read == nil {
+		return err
 	}
-	var again yaml.Node
-	if yaml.Unmarshal(read, &again) != nil {
-		return nil // bomMisread's case
+	if m := (&walker{data: read}).firstMisread(again); m != nil {
+		return m
 	}
-	marked := &walker{data: read}
-	return marked.firstMisread(&again)
+	return nil
 }
 
 // quotedEnd returns the offset just past the quoted scalar whose node

@@ -132,17 +132,7 @@ func (w *walker) lookahead(keyAt, at int, keyAllowed bool) error {
 			// libyaml's plain scanner takes the blanks and line breaks after
 			// the scalar, looking for more of it: past a line break, the key
 			// is stale ("{}p", a line break, then "#c").
-			j := next
-			for j < len(data) {
-				if n := lineBreakAt(data, j); n > 0 {
-					j += n
-				} else if isBlank(data[j]) {
-					j++
-				} else {
-					break
-				}
-			}
-			if lineOf(j) != keyLine {
+			if lineOf(pastBlanksAndBreaks(data, next)) != keyLine {
 				return nil
 			}
 		}
@@ -499,6 +489,16 @@ func (w *walker) indentTab(from, to int) int {
 		}
 	}
 	return -1
+}
+
+// pastBlanksAndBreaks returns the offset past the blanks and line breaks
+// at offset i: what libyaml's plain scanner reads after a plain scalar,
+// looking for more of it.
+func pastBlanksAndBreaks(data []byte, i int) int {
+	for i < len(data) && (isBlank(data[i]) || lineBreakAt(data, i) > 0) {
+		i += max(1, lineBreakAt(data, i))
+	}
+	return i
 }
 
 // pastSeparationAndMarks returns the offset past the blanks, line breaks

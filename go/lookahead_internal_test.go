@@ -7,8 +7,19 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// checkOffsets checks that fn, called name, returns the offset each text
+// of cases maps to.
+func checkOffsets(t *testing.T, name string, fn func([]byte) int, cases map[string]int) {
+	t.Helper()
+	for text, want := range cases {
+		if got := fn([]byte(text)); got != want {
+			t.Errorf("%s(%q) = %d, want %d", name, text, got, want)
+		}
+	}
+}
+
 func TestFlowRootKeyFindsTheColonLibyamlReadsAsAValue(t *testing.T) {
-	for rest, want := range map[string]int{
+	checkOffsets(t, "flowRootKey", flowRootKey, map[string]int{
 		"p: 1":       1,
 		"&a: 1":      2, // an anchor's name ends where ':' starts
 		"*a : 1":     3,
@@ -26,11 +37,7 @@ func TestFlowRootKeyFindsTheColonLibyamlReadsAsAValue(t *testing.T) {
 		"- a: 1":     -1,
 		`"a`:         -1, // closed on a later line
 		"a:":         1,
-	} {
-		if got := flowRootKey([]byte(rest)); got != want {
-			t.Errorf("flowRootKey(%q) = %d, want %d", rest, got, want)
-		}
-	}
+	})
 }
 
 func TestFoldedReadsLinesAsYAMLFoldsThem(t *testing.T) {
@@ -113,7 +120,8 @@ func TestDirectivesErrorReadsADirectiveBlockAsLibyaml(t *testing.T) {
 }
 
 func TestClosingBracketReadsTheCollectionTokenByToken(t *testing.T) {
-	for text, want := range map[string]int{
+	closing := func(data []byte) int { return closingBracket(data, 0) }
+	checkOffsets(t, "closingBracket", closing, map[string]int{
 		"{}":                     2,
 		"&a !t [a, [b]] x":       14,
 		"[it's, b] c'":           9,  // a quote inside a plain scalar opens nothing
@@ -126,11 +134,7 @@ func TestClosingBracketReadsTheCollectionTokenByToken(t *testing.T) {
 		"[a #b\xc2\x85]":         8, // which NEL ends
 		"[\n\xef\xbb\xbf'a]'\n]": 11,
 		"[a":                     -1,
-	} {
-		if got := closingBracket([]byte(text), 0); got != want {
-			t.Errorf("closingBracket(%q) = %d, want %d", text, got, want)
-		}
-	}
+	})
 }
 
 func TestBlockScalarErrorIsWhatLibyamlScansTheBlockScalarWith(t *testing.T) {

@@ -445,7 +445,7 @@ def check_yaml_version(data: bytes | str, source: str = "") -> None:
 #: The characters that end a line in YAML 1.1, after which libyaml skips a BOM.
 _LINE_ENDS: Final = "\r\n\x85\u2028\u2029"
 #: The line breaks libyaml counts lines by (CR LF is one).
-_BREAKS: Final = re.compile("\r\n|[\r\n\x85\u2028\u2029]").findall
+_BREAKS: Final = re.compile(f"\r\n|[{_LINE_ENDS}]").findall
 
 
 def check_line_start_boms(data: bytes | str, source: str) -> None:

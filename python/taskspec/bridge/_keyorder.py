@@ -172,7 +172,7 @@ def _merge_sort(items: list[tuple[str, int]]) -> list[tuple[str, int]]:
     This is the fixed order for key sets yaml.v3's comparison may not order
     consistently (a digit run of 19 or more digits, or a digit of another
     script), and the Go library sorts such sets with the same algorithm
-    (``fixedKeyOrder`` in go/marshal.go): top-down, the left half of
+    (``fixedKeyOrder`` in go/keyorder.go): top-down, the left half of
     ``n // 2`` items first, and the left item first unless the right one is
     less. Python's own sort is a different algorithm, which would put a
     cyclic set in a different (equally valid) order; every comparison sort
