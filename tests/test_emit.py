@@ -16,6 +16,8 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Final, cast
@@ -282,6 +284,53 @@ def test_cyclic_key_sets_are_written_deterministically() -> None:
     assert less(keys[0], keys[1]) and less(keys[1], keys[2]) and less(keys[2], keys[0])
     orders = {tuple(_keyorder.sort_keys(p)) for p in (keys, keys[::-1], keys[1:] + keys[:1])}
     assert len(orders) == 1
+
+
+_GO_CLASSES: Final = """package main
+
+import (
+	"encoding/json"
+	"os"
+	"unicode"
+)
+
+// Prints the ranges of runes unicode.IsLetter and unicode.IsDigit accept.
+func main() {
+	out := map[string][][2]rune{}
+	classes := map[string]func(rune) bool{"letters": unicode.IsLetter, "digits": unicode.IsDigit}
+	for name, is := range classes {
+		var ranges [][2]rune
+		for r := rune(0); r <= unicode.MaxRune; r++ {
+			if !is(r) {
+				continue
+			}
+			if n := len(ranges); n > 0 && ranges[n-1][1] == r-1 {
+				ranges[n-1][1] = r
+			} else {
+				ranges = append(ranges, [2]rune{r, r})
+			}
+		}
+		out[name] = ranges
+	}
+	_ = json.NewEncoder(os.Stdout).Encode(out)
+}
+"""
+
+
+def test_letters_and_digits_are_go_s_on_every_code_point(go: GoConsumer, tmp_path: Path) -> None:
+    # yaml.v3's order turns on unicode.IsLetter and unicode.IsDigit, whose
+    # Unicode version is Go's, not this Python's.
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    (tmp_path / "classes.go").write_text(_GO_CLASSES, encoding="utf-8")
+    done = subprocess.run(
+        ["go", "run", "classes.go"], cwd=tmp_path, capture_output=True, check=True, text=True
+    )
+    classes = json.loads(done.stdout)
+    for name, is_class in (("letters", _keyorder._is_letter), ("digits", _keyorder._is_digit)):
+        want = {cp for lo, hi in classes[name] for cp in range(lo, hi + 1)}
+        differ = [cp for cp in range(0x110000) if is_class(chr(cp)) != (cp in want)]
+        assert not differ, f"{name}: {len(differ)} code points differ, first U+{differ[0]:04X}"
 
 
 def _cycle(keys: list[str]) -> tuple[str, str, str] | None:

@@ -651,6 +651,14 @@ DISAGREED: dict[str, bytes] = {
         b"prompt:\n...\n!!str !!str \n 'task_spec_version: 1\n--- \xc3\x82\xc2\x85|2\n"
         b"&b--- , %YAML 1.1\n,*x's'!t"
     ),
+    # U+2ECE4 is a letter to Python 3.13 (Unicode 15.1), not to Go (15.0):
+    # yaml.v3 puts it among the other characters, before digits.
+    "a signal key of a letter Unicode 15.1 added": (
+        "task_spec_version: 1\ntask_id: t\nlanguage: go\ndifficulty: easy\n"
+        "difficulty_signals: {\U0002ece4: 1, '10': 2, a: 3}\n"
+        "generated_from: {kind: kg_template, template_id: x}\nprompt: p\n"
+        "verification: {test_cmd: [go]}\n"
+    ).encode(),
     # The byte order mark rule counted lines by LF alone in both libraries.
     "a byte order mark at a line start after CR line breaks": (
         b"verification: {test_cmd: [a,\r\r\xef\xbb\xbfb]}"

@@ -31,11 +31,18 @@ _UNIDATA_15_LETTERS: Final = (
     (0x31350, 0x323AF),
 )  # fmt: skip
 _UNIDATA_15_DIGITS: Final = ((0x11F50, 0x11F59), (0x1E4F0, 0x1E4F9))
-# Go 1.21+ classifies runes with Unicode 15.0; Python 3.11 ships 14.0. The
-# two tables above are every letter and decimal digit 15.0 added. (A Python
-# with newer data than Go's would know a few letters Go does not; only keys
-# made of those would then sort differently.)
-_PATCH_UNICODE: Final = tuple(map(int, unicodedata.unidata_version.split("."))) < (15,)
+#: The letters Unicode 15.1 added (CJK Unified Ideographs Extension I); it
+#: added no decimal digits.
+_UNIDATA_15_1_LETTERS: Final = ((0x2EBF0, 0x2EE5D),)
+# Go 1.21+ classifies runes with Unicode 15.0; Python 3.11 ships 14.0, 3.12
+# 15.0 and 3.13 15.1. The tables above are every letter and decimal digit
+# 15.0 added, for 3.11, and every letter 15.1 added, which Go does not know,
+# for 3.13; tests/test_emit.py checks every code point against Go's own
+# answer. (A Python with Unicode 16 or later would know more letters and
+# digits than Go, and keys made of those would sort differently.)
+_UNIDATA: Final = tuple(map(int, unicodedata.unidata_version.split(".")))
+_PATCH_UNICODE: Final = _UNIDATA < (15,)
+_NEWER_UNICODE: Final = _UNIDATA >= (15, 1)
 
 
 def _in_ranges(cp: int, ranges: Iterable[tuple[int, int]]) -> bool:
@@ -45,7 +52,10 @@ def _in_ranges(cp: int, ranges: Iterable[tuple[int, int]]) -> bool:
 def _is_letter(ch: str) -> bool:
     """Go's ``unicode.IsLetter`` (category L)."""
     if ch.isalpha():
-        return True
+        # (Every rune Go does not know is above U+2EBEF.)
+        return not (
+            _NEWER_UNICODE and ch > "\U0002ebef" and _in_ranges(ord(ch), _UNIDATA_15_1_LETTERS)
+        )
     # (Every patched rune is above U+11000.)
     return _PATCH_UNICODE and ch > "\U00011000" and _in_ranges(ord(ch), _UNIDATA_15_LETTERS)
 
