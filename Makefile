@@ -29,10 +29,12 @@ STATICCHECK := $(BIN)/staticcheck
 GO_FUZZ_RUNS ?= 2000
 BASELINE := release/taskspec-v1.binpb
 GENERATED_PY := python/taskspec/v1/taskspec_pb2.py python/taskspec/v1/taskspec_pb2.pyi \
+	python/taskspec/v1/problems_pb2.py python/taskspec/v1/problems_pb2.pyi \
 	python/taskspec/v1/options_pb2.py python/taskspec/v1/options_pb2.pyi \
 	python/taskspec/v1/generator_service_pb2.py python/taskspec/v1/generator_service_pb2.pyi \
 	python/taskspec/v1/generator_service_pb2_grpc.py
 GENERATED_GO := gen/go/taskspec/v1/taskspec.pb.go gen/go/taskspec/v1/options.pb.go \
+	gen/go/taskspec/v1/problems.pb.go \
 	gen/go/taskspec/v1/generator_service.pb.go \
 	gen/go/taskspec/v1/generator_service_grpc.pb.go \
 	go/internal/eval/eval.go go/contract_gen.go

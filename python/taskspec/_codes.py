@@ -1,27 +1,34 @@
-"""Stable codes for every kind of problem, the one list the README's table is checked against.
+"""The catalogue of problems, read from ``proto/taskspec/v1/problems.proto``.
 
 A code names what kind of problem a :class:`~taskspec.Violation` reports,
 so that CI, editors and scripts can count, filter or silence problems
-without matching on messages, whose wording may improve. A code, once
-given, keeps its meaning; a new kind of problem gets a new code.
+without matching on messages. The catalogue (every code, its title,
+severity, message and hint forms, and its explanation with an example) is
+declared once, as the values of the ``taskspec.v1.ProblemCode`` enum and
+their ``(taskspec.v1.problem)`` options; this module only reads it, so a new
+code is one edit to the proto. Value N is code ``TS`` + N in three digits.
 
-``TS0xx`` are problems with the YAML document itself (the decoder's),
-``TS1xx`` broken contract rules (``Validate``'s, one code per kind of
-check), ``TS2xx`` what ``taskspec fmt`` refuses, ``TS3xx`` warnings about a
-valid spec, and ``TS9xx`` problems with the file rather than its content.
+``TS0xx`` are documents that cannot be read as a TaskSpec, ``TS1xx``
+broken contract rules (``Validate``'s, one code per kind of check),
+``TS2xx`` what ``taskspec fmt`` refuses, ``TS3xx`` warnings about a valid
+spec, and ``TS9xx`` problems with the file rather than its content.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Final
+from typing import Any, Final
+
+from taskspec.v1 import options_pb2, problems_pb2
 
 __all__ = [
     "ARTIFACT_PATH",
+    "CATALOGUE",
     "CODES",
     "COMMENT",
     "DUPLICATE_KEY",
+    "ERROR",
     "INTERNAL",
     "LIMIT",
     "NOT_READABLE",
@@ -30,54 +37,126 @@ __all__ = [
     "UNCHANGED",
     "UNKNOWN_KEY",
     "UNSUPPORTED",
+    "WARNING",
     "WRONG_TYPE",
+    "Kind",
+    "code_of",
+    "explain",
 ]
 
-UNKNOWN_KEY: Final = "TS001"
-DUPLICATE_KEY: Final = "TS002"
-WRONG_TYPE: Final = "TS003"
-UNSUPPORTED: Final = "TS004"
-SYNTAX: Final = "TS005"
-LIMIT: Final = "TS006"
-COMMENT: Final = "TS201"
-ARTIFACT_PATH: Final = "TS301"
-NOT_READABLE: Final = "TS901"
-UNCHANGED: Final = "TS902"
-INTERNAL: Final = "TS999"
+#: A problem's severity, as the CLI's JSON and :class:`~taskspec.Violation` spell it.
+ERROR: Final = "error"
+WARNING: Final = "warning"
+
+_ENUM: Final[Any] = problems_pb2.ProblemCode.DESCRIPTOR
+_EXT: Final[Any] = problems_pb2.problem
+_PREFIX: Final = "PROBLEM_CODE_"
+_SEVERITY: Final[Mapping[int, str]] = {
+    problems_pb2.SEVERITY_ERROR: ERROR,
+    problems_pb2.SEVERITY_WARNING: WARNING,
+}
+
+
+def code_of(number: int) -> str:
+    """The code of ProblemCode value *number*: ``1`` is ``"TS001"``."""
+    return f"TS{number:03d}"
+
+
+class Kind:
+    """One entry of the catalogue: a ProblemCode value and its options."""
+
+    __slots__ = (
+        "code",
+        "example",
+        "explanation",
+        "fixed",
+        "hints",
+        "messages",
+        "name",
+        "severity",
+        "stage",
+        "title",
+    )
+
+    def __init__(self, value: Any) -> None:
+        kind = value.GetOptions().Extensions[_EXT]
+        self.code: str = code_of(value.number)
+        #: The value's name without its prefix, lower case: ``"unknown_key"``.
+        self.name: str = value.name.removeprefix(_PREFIX).lower()
+        self.title: str = kind.title
+        self.severity: str = _SEVERITY.get(kind.severity, "")
+        self.stage: str = kind.stage
+        self.messages: tuple[str, ...] = tuple(kind.messages)
+        self.hints: tuple[str, ...] = tuple(kind.hints)
+        self.explanation: str = kind.explanation
+        self.example: str = kind.example
+        self.fixed: str = kind.fixed
+
+    def __repr__(self) -> str:
+        return f"Kind({self.code} {self.name}: {self.title})"
+
+
+#: Every kind of problem, by code, in code order.
+CATALOGUE: Final[Mapping[str, Kind]] = MappingProxyType(
+    {
+        code_of(v.number): Kind(v)
+        for v in sorted(_ENUM.values, key=lambda v: v.number)
+        if v.number != problems_pb2.PROBLEM_CODE_UNSPECIFIED
+    }
+)
+
+#: Every code with its title (the README's table).
+CODES: Final[Mapping[str, str]] = MappingProxyType({c: k.title for c, k in CATALOGUE.items()})
+
+
+def _code(name: str) -> str:
+    return code_of(_ENUM.values_by_name[_PREFIX + name].number)
+
+
+UNKNOWN_KEY: Final = _code("UNKNOWN_KEY")
+DUPLICATE_KEY: Final = _code("DUPLICATE_KEY")
+WRONG_TYPE: Final = _code("WRONG_TYPE")
+UNSUPPORTED: Final = _code("UNSUPPORTED")
+SYNTAX: Final = _code("SYNTAX")
+LIMIT: Final = _code("LIMIT")
+COMMENT: Final = _code("COMMENT")
+ARTIFACT_PATH: Final = _code("ARTIFACT_PATH")
+NOT_READABLE: Final = _code("NOT_READABLE")
+UNCHANGED: Final = _code("UNCHANGED")
+INTERNAL: Final = _code("INTERNAL")
 
 #: The code of each kind of check of a contract rule, by
-#: :class:`taskspec._rules.Check` value.
+#: :class:`taskspec._rules.Check` value: the ProblemCode value named as the
+#: options' ``Check`` value is (``CHECK_AT_LEAST``: ``PROBLEM_CODE_AT_LEAST``).
 RULE_CODES: Final[Mapping[str, str]] = MappingProxyType(
     {
-        "not blank": "TS101",
-        "not empty": "TS102",
-        "defined": "TS103",
-        "at least": "TS104",
-        "equals": "TS105",
+        v.name.removeprefix("CHECK_").lower().replace("_", " "): _code(v.name.removeprefix("CHECK_"))
+        for v in options_pb2.Check.DESCRIPTOR.values
+        if v.number != options_pb2.CHECK_UNSPECIFIED
     }
 )
 
-#: Every code, in order, with what it reports (the README's table).
-CODES: Final[Mapping[str, str]] = MappingProxyType(
-    {
-        UNKNOWN_KEY: "unknown key",
-        DUPLICATE_KEY: "duplicate key",
-        WRONG_TYPE: "value of the wrong type, or a number an int64 cannot hold",
-        UNSUPPORTED: "YAML that readers disagree on or that loses data "
-        "(null key or item, merge key, tag, second document, ...)",
-        SYNTAX: "YAML that cannot be read (syntax error, a tab indenting, not UTF-8); "
-        "reported alone",
-        LIMIT: "document over a size, depth or node limit; reported alone",
-        "TS101": "required string missing or blank",
-        "TS102": "required list missing or empty",
-        "TS103": "enum value missing or not one of its values",
-        "TS104": "integer below its minimum",
-        "TS105": "integer other than the one value allowed",
-        COMMENT: "comment that has no place in the canonical layout (fmt)",
-        ARTIFACT_PATH: "solution artifact path that would lead out of the workspace "
-        "(validate: a warning, a problem with --strict-paths)",
-        NOT_READABLE: "file or directory that cannot be read or written",
-        UNCHANGED: "file that changed while being formatted, left alone",
-        INTERNAL: "internal error: a bug in taskspec",
-    }
-)
+
+def explain(code: str) -> str:
+    """The explanation of *code*, as ``taskspec explain`` prints it.
+
+    Raises :class:`KeyError` for a code the catalogue does not have.
+    """
+    kind = CATALOGUE[code.upper()]
+    parts = [
+        f"{kind.code} ({kind.name}): {kind.title}",
+        f"Severity: {kind.severity}. Reported by: {kind.stage}.",
+        "",
+        kind.explanation,
+        "",
+        "Messages:",
+        *(f"    {m}" for m in kind.messages),
+    ]
+    if kind.hints:
+        parts += ["", "Hints:", *(f"    {h}" for h in kind.hints)]
+    parts += ["", "Example:", *_indented(kind.example), "", "Fixed:", *_indented(kind.fixed)]
+    return "\n".join(parts) + "\n"
+
+
+def _indented(text: str) -> list[str]:
+    return [f"    {line}" if line else "" for line in text.rstrip("\n").split("\n")]

@@ -1,0 +1,137 @@
+from google.protobuf import descriptor_pb2 as _descriptor_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Severity(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SEVERITY_UNSPECIFIED: _ClassVar[Severity]
+    SEVERITY_ERROR: _ClassVar[Severity]
+    SEVERITY_WARNING: _ClassVar[Severity]
+
+class ProblemCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PROBLEM_CODE_UNSPECIFIED: _ClassVar[ProblemCode]
+    PROBLEM_CODE_UNKNOWN_KEY: _ClassVar[ProblemCode]
+    PROBLEM_CODE_DUPLICATE_KEY: _ClassVar[ProblemCode]
+    PROBLEM_CODE_WRONG_TYPE: _ClassVar[ProblemCode]
+    PROBLEM_CODE_UNSUPPORTED: _ClassVar[ProblemCode]
+    PROBLEM_CODE_SYNTAX: _ClassVar[ProblemCode]
+    PROBLEM_CODE_LIMIT: _ClassVar[ProblemCode]
+    PROBLEM_CODE_ENCODING: _ClassVar[ProblemCode]
+    PROBLEM_CODE_CONTROL_CHARACTER: _ClassVar[ProblemCode]
+    PROBLEM_CODE_TAB_INDENT: _ClassVar[ProblemCode]
+    PROBLEM_CODE_CANNOT_START_VALUE: _ClassVar[ProblemCode]
+    PROBLEM_CODE_UNCLOSED_QUOTE: _ClassVar[ProblemCode]
+    PROBLEM_CODE_UNCLOSED_FLOW: _ClassVar[ProblemCode]
+    PROBLEM_CODE_MAPPING_VALUE: _ClassVar[ProblemCode]
+    PROBLEM_CODE_INDENTATION: _ClassVar[ProblemCode]
+    PROBLEM_CODE_BAD_ESCAPE: _ClassVar[ProblemCode]
+    PROBLEM_CODE_BLOCK_SCALAR_HEADER: _ClassVar[ProblemCode]
+    PROBLEM_CODE_DIRECTIVE: _ClassVar[ProblemCode]
+    PROBLEM_CODE_ANCHOR_ALIAS_TAG: _ClassVar[ProblemCode]
+    PROBLEM_CODE_JSON_SYNTAX: _ClassVar[ProblemCode]
+    PROBLEM_CODE_BINARY_SYNTAX: _ClassVar[ProblemCode]
+    PROBLEM_CODE_NOT_BLANK: _ClassVar[ProblemCode]
+    PROBLEM_CODE_NOT_EMPTY: _ClassVar[ProblemCode]
+    PROBLEM_CODE_DEFINED: _ClassVar[ProblemCode]
+    PROBLEM_CODE_AT_LEAST: _ClassVar[ProblemCode]
+    PROBLEM_CODE_EQUALS: _ClassVar[ProblemCode]
+    PROBLEM_CODE_NOT_UTF8: _ClassVar[ProblemCode]
+    PROBLEM_CODE_TOO_LARGE: _ClassVar[ProblemCode]
+    PROBLEM_CODE_COMMENT: _ClassVar[ProblemCode]
+    PROBLEM_CODE_ARTIFACT_PATH: _ClassVar[ProblemCode]
+    PROBLEM_CODE_YAML_LINE_BREAK: _ClassVar[ProblemCode]
+    PROBLEM_CODE_NOT_READABLE: _ClassVar[ProblemCode]
+    PROBLEM_CODE_UNCHANGED: _ClassVar[ProblemCode]
+    PROBLEM_CODE_UNSUPPORTED_FORMAT: _ClassVar[ProblemCode]
+    PROBLEM_CODE_INTERNAL: _ClassVar[ProblemCode]
+SEVERITY_UNSPECIFIED: Severity
+SEVERITY_ERROR: Severity
+SEVERITY_WARNING: Severity
+PROBLEM_CODE_UNSPECIFIED: ProblemCode
+PROBLEM_CODE_UNKNOWN_KEY: ProblemCode
+PROBLEM_CODE_DUPLICATE_KEY: ProblemCode
+PROBLEM_CODE_WRONG_TYPE: ProblemCode
+PROBLEM_CODE_UNSUPPORTED: ProblemCode
+PROBLEM_CODE_SYNTAX: ProblemCode
+PROBLEM_CODE_LIMIT: ProblemCode
+PROBLEM_CODE_ENCODING: ProblemCode
+PROBLEM_CODE_CONTROL_CHARACTER: ProblemCode
+PROBLEM_CODE_TAB_INDENT: ProblemCode
+PROBLEM_CODE_CANNOT_START_VALUE: ProblemCode
+PROBLEM_CODE_UNCLOSED_QUOTE: ProblemCode
+PROBLEM_CODE_UNCLOSED_FLOW: ProblemCode
+PROBLEM_CODE_MAPPING_VALUE: ProblemCode
+PROBLEM_CODE_INDENTATION: ProblemCode
+PROBLEM_CODE_BAD_ESCAPE: ProblemCode
+PROBLEM_CODE_BLOCK_SCALAR_HEADER: ProblemCode
+PROBLEM_CODE_DIRECTIVE: ProblemCode
+PROBLEM_CODE_ANCHOR_ALIAS_TAG: ProblemCode
+PROBLEM_CODE_JSON_SYNTAX: ProblemCode
+PROBLEM_CODE_BINARY_SYNTAX: ProblemCode
+PROBLEM_CODE_NOT_BLANK: ProblemCode
+PROBLEM_CODE_NOT_EMPTY: ProblemCode
+PROBLEM_CODE_DEFINED: ProblemCode
+PROBLEM_CODE_AT_LEAST: ProblemCode
+PROBLEM_CODE_EQUALS: ProblemCode
+PROBLEM_CODE_NOT_UTF8: ProblemCode
+PROBLEM_CODE_TOO_LARGE: ProblemCode
+PROBLEM_CODE_COMMENT: ProblemCode
+PROBLEM_CODE_ARTIFACT_PATH: ProblemCode
+PROBLEM_CODE_YAML_LINE_BREAK: ProblemCode
+PROBLEM_CODE_NOT_READABLE: ProblemCode
+PROBLEM_CODE_UNCHANGED: ProblemCode
+PROBLEM_CODE_UNSUPPORTED_FORMAT: ProblemCode
+PROBLEM_CODE_INTERNAL: ProblemCode
+PROBLEM_FIELD_NUMBER: _ClassVar[int]
+problem: _descriptor.FieldDescriptor
+
+class Problem(_message.Message):
+    __slots__ = ("code", "field_path", "line", "column", "message", "hint", "severity")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    FIELD_PATH_FIELD_NUMBER: _ClassVar[int]
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    COLUMN_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    HINT_FIELD_NUMBER: _ClassVar[int]
+    SEVERITY_FIELD_NUMBER: _ClassVar[int]
+    code: str
+    field_path: str
+    line: int
+    column: int
+    message: str
+    hint: str
+    severity: Severity
+    def __init__(self, code: _Optional[str] = ..., field_path: _Optional[str] = ..., line: _Optional[int] = ..., column: _Optional[int] = ..., message: _Optional[str] = ..., hint: _Optional[str] = ..., severity: _Optional[_Union[Severity, str]] = ...) -> None: ...
+
+class Problems(_message.Message):
+    __slots__ = ("problems",)
+    PROBLEMS_FIELD_NUMBER: _ClassVar[int]
+    problems: _containers.RepeatedCompositeFieldContainer[Problem]
+    def __init__(self, problems: _Optional[_Iterable[_Union[Problem, _Mapping]]] = ...) -> None: ...
+
+class ProblemKind(_message.Message):
+    __slots__ = ("title", "severity", "stage", "messages", "hints", "explanation", "example", "fixed")
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    SEVERITY_FIELD_NUMBER: _ClassVar[int]
+    STAGE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    HINTS_FIELD_NUMBER: _ClassVar[int]
+    EXPLANATION_FIELD_NUMBER: _ClassVar[int]
+    EXAMPLE_FIELD_NUMBER: _ClassVar[int]
+    FIXED_FIELD_NUMBER: _ClassVar[int]
+    title: str
+    severity: Severity
+    stage: str
+    messages: _containers.RepeatedScalarFieldContainer[str]
+    hints: _containers.RepeatedScalarFieldContainer[str]
+    explanation: str
+    example: str
+    fixed: str
+    def __init__(self, title: _Optional[str] = ..., severity: _Optional[_Union[Severity, str]] = ..., stage: _Optional[str] = ..., messages: _Optional[_Iterable[str]] = ..., hints: _Optional[_Iterable[str]] = ..., explanation: _Optional[str] = ..., example: _Optional[str] = ..., fixed: _Optional[str] = ...) -> None: ...
