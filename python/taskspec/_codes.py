@@ -130,7 +130,9 @@ INTERNAL: Final = _code("INTERNAL")
 #: options' ``Check`` value is (``CHECK_AT_LEAST``: ``PROBLEM_CODE_AT_LEAST``).
 RULE_CODES: Final[Mapping[str, str]] = MappingProxyType(
     {
-        v.name.removeprefix("CHECK_").lower().replace("_", " "): _code(v.name.removeprefix("CHECK_"))
+        v.name.removeprefix("CHECK_").lower().replace("_", " "): _code(
+            v.name.removeprefix("CHECK_")
+        )
         for v in options_pb2.Check.DESCRIPTOR.values
         if v.number != options_pb2.CHECK_UNSPECIFIED
     }
