@@ -95,6 +95,10 @@ $(EDITOR_STAMP): $(EDITOR_TOOLS)/package.json $(EDITOR_TOOLS)/package-lock.json
 .PHONY: editor-tools
 editor-tools: $(EDITOR_STAMP) ## Install the pinned yaml-language-server (npm ci) that the editor tests drive
 
+.PHONY: problems
+problems: venv ## Record the shared problem table (tests/contract/problems.json) from its cases
+	$(VPY) -m tests.contract.problem_cases
+
 .PHONY: vectors
 vectors: venv conform ## Regenerate the conformance vectors (Go consumer, seeded) and the Go library's rule cases
 	$(VPY) -m tests.conformance.generate

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
-
 	taskspec "github.com/taskspec/taskspec/go"
 )
 
@@ -77,17 +75,20 @@ func TestLargeSignalMapsDecodeWithoutYAMLv3sQuadraticCheck(t *testing.T) {
 	}
 }
 
-func TestLargeMappingsGiveYAMLv3sErrors(t *testing.T) {
+// TestLargeMappingsGiveEveryProblem holds the mappings too large for
+// yaml.v3's quadratic duplicate check to the same problems as small ones:
+// one per duplicate key, unknown key or value of the wrong type, each at
+// its place.
+func TestLargeMappingsGiveEveryProblem(t *testing.T) {
 	var b strings.Builder
 	for i := range 3000 {
 		fmt.Fprintf(&b, "    s: %d\n", i)
 	}
 	_, err := taskspec.ParseYAML(base("[x]", b.String(), ""))
-	var te *yaml.TypeError
-	if !errors.As(err, &te) || len(te.Errors) != 3000 ||
-		te.Errors[0] != `line 7: mapping key "s" already defined at line 6` ||
-		te.Errors[2998] != `line 3005: mapping key "s" already defined at line 6` ||
-		te.Errors[2999] != `line 8: mapping key "s" already defined at line 7` {
+	var de *taskspec.DecodeError
+	if !errors.As(err, &de) || len(de.Violations) != 2999 ||
+		de.Violations[0].String() != `line 7, column 5: difficulty_signals["s"]: duplicate key "s" (first defined at line 6)` ||
+		de.Violations[2998].Line != 3005 || de.Violations[0].Code != "TS002" {
 		t.Fatalf("got %v", err)
 	}
 
@@ -96,8 +97,8 @@ func TestLargeMappingsGiveYAMLv3sErrors(t *testing.T) {
 		fmt.Fprintf(&b, "k%d: 1\n", i)
 	}
 	_, err = taskspec.ParseYAML(base("[x]", "    a: 1\n", b.String()))
-	if !errors.As(err, &te) || len(te.Errors) != 3000 ||
-		te.Errors[0] != "line 12: field k0 not found in type eval.TaskSpec" {
+	if !errors.As(err, &de) || len(de.Violations) < 3000 || de.Violations[2999].Message != `k2999: unknown field "k2999"` || de.Code != "TS001" ||
+		de.Violations[0].Message != `k0: unknown field "k0"` || de.Violations[0].Line != 12 {
 		t.Fatalf("got %v", err)
 	}
 
@@ -106,8 +107,8 @@ func TestLargeMappingsGiveYAMLv3sErrors(t *testing.T) {
 		fmt.Fprintf(&b, "    s%d: x%d\n", i, i)
 	}
 	_, err = taskspec.ParseYAML(base("[x]", b.String(), ""))
-	if !errors.As(err, &te) || len(te.Errors) != 3000 ||
-		te.Errors[0] != "line 6: cannot unmarshal !!str `x0` into int" {
+	if !errors.As(err, &de) || len(de.Violations) != 3000 || de.Code != "TS003" ||
+		de.Violations[0].String() != `line 6, column 9: difficulty_signals["s0"]: expected an integer, got the string "x0"` {
 		t.Fatalf("got %v", err)
 	}
 }

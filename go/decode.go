@@ -58,34 +58,26 @@ func (e *StrictError) Error() string {
 }
 
 // ParseYAML decodes a TaskSpec from the first YAML document in data and
-// validates it, like the Go package's ParseTaskSpec and with its error text:
-// unknown and duplicate keys are rejected at every level
-// ("eval: decode task spec: yaml: unmarshal errors:\n  line 3: field bogus
-// not found in type eval.TaskSpec"), empty input gives "eval: decode task
-// spec: EOF", and a document that breaks a rule gives a *ValidationError
-// whose message is the Go package's ("eval: invalid language \"cobol\"")
-// and whose violations carry their line and column.
+// validates it, like the Go package's ParseTaskSpec: unknown and duplicate
+// keys are rejected at every level, and a document that breaks a rule
+// gives a *ValidationError whose message is the Go package's ("eval:
+// invalid language \"cobol\"").
 //
-// Every other failure is a *DecodeError (errors.As), which adds the field
-// path, line, column and, for a misspelled key, a "did you mean" hint to
-// the Go package's text, as the Python library's DecodeError has them. For
-// a YAML syntax error, the line is the one yaml.v3 names.
+// Every other failure is a *DecodeError (errors.As) whose message starts
+// with the Go package's "eval: decode task spec: ". Either error holds
+// every problem of the document, as Check lists them, with the one a
+// reader that stops at the first meets first, so that Error() names it.
 //
 // It is stricter than the Go package where that package would lose data
-// or where YAML readers disagree; those documents give a *StrictError,
-// inside the *DecodeError.
-// Parsing is about meaning: key order, flow style, comments, anchors and
-// indentation do not matter. Only MarshalYAML is canonical.
+// or where YAML readers disagree; those documents are refused with code
+// TS004. Parsing is about meaning: key order, flow style, comments,
+// anchors and indentation do not matter. Only MarshalYAML is canonical.
 func ParseYAML(data []byte) (*taskspecv1.TaskSpec, error) {
-	m, pos, err := decode(data)
-	if err != nil {
-		return nil, err
+	r := examine(data)
+	if r.err != nil {
+		return nil, r.err
 	}
-	if vs := check(checkedFromMirror(m)); len(vs) > 0 {
-		locate(vs, pos)
-		return nil, &ValidationError{Violations: vs}
-	}
-	return fromMirror(m)
+	return r.spec, nil
 }
 
 // DecodeYAML is ParseYAML without Validate, for tools that read invalid
@@ -94,48 +86,40 @@ func ParseYAML(data []byte) (*taskspecv1.TaskSpec, error) {
 // message, so it is still an error, a *ValidationError naming the field;
 // an empty one decodes to the UNSPECIFIED value.
 func DecodeYAML(data []byte) (*taskspecv1.TaskSpec, error) {
-	m, _, err := decode(data)
+	m, w, err := decode(data)
 	if err != nil {
 		return nil, err
+	}
+	if len(w.problems) > 0 {
+		return nil, newDecodeError(w.problems, nil)
 	}
 	return fromMirror(m)
 }
 
 type position struct{ line, column int }
 
-// locate gives each violation the position of its value, or, for a field
-// the document leaves out, of its nearest enclosing mapping that is there,
-// or else the start of the document.
-func locate(vs []Violation, pos map[string]position) {
-	for i := range vs {
-		path := vs[i].FieldPath
-		p, ok := pos[path]
-		for !ok && strings.Contains(path, ".") {
-			path = path[:strings.LastIndexByte(path, '.')]
-			p, ok = pos[path]
-		}
-		if !ok {
-			p = position{1, 1}
-		}
-		vs[i].Line, vs[i].Column = p.line, p.column
-	}
-}
-
 // decode reads the first document into the Go package's struct shape.
 //
-// The document is parsed once, into a yaml.Node tree. The tree is decoded
-// exactly as the Go package's decoder would decode it, except that
-// Node.Decode cannot reject unknown fields; the schema walk over the same
-// tree finds those, and whenever there is one, or decoding fails, the Go
-// package's own decoder runs on the bytes so that the error is its error,
-// byte for byte. The walk also applies the stricter rules.
-func decode(data []byte) (*eval.TaskSpec, map[string]position, error) {
+// The document is parsed once, into a yaml.Node tree. The schema walk over
+// the tree finds every unknown key, duplicate key and value of the wrong
+// type, and applies the stricter rules, recording each in w.problems; the
+// tree without what it refused is then decoded exactly as the Go package's
+// decoder would decode it. A document that cannot be read at all gives a
+// *DecodeError with its one problem.
+func decode(data []byte) (*eval.TaskSpec, *walker, error) {
 	w := &walker{data: data, budget: MaxNodes}
 	m, err := w.decode()
 	if err != nil {
-		return nil, nil, located(err, w)
+		de := alone(err, data)
+		if w.errPlain && err == error(w.err) || w.goRejects {
+			de.Err = nil // the Go package refuses it too: no stricter refusal
+		}
+		return nil, w, de
 	}
-	return m, w.pos, nil
+	for _, a := range m.SolutionArtifacts {
+		w.artifactPaths = append(w.artifactPaths, a.Path)
+	}
+	return m, w, nil
 }
 
 func (w *walker) decode() (*eval.TaskSpec, error) {
@@ -157,34 +141,33 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 		if _, strict := err.(*StrictError); strict && twoBOMs {
 			return nil, twoBOMsError()
 		}
+		if _, strict := err.(*StrictError); !strict && w.orig == nil {
+			// yaml.v3 cannot read some text the Python library reads and
+			// then refuses for a reason of its own: the same refusal here.
+			if m, e, ok := w.readsStricter(err); ok {
+				return m, e
+			}
+		}
 		return nil, err
+	}
+	if doc.Kind == 0 {
+		return nil, errEmptyDocument
 	}
 	w.pos = make(map[string]position, 24)
 	w.document(doc)
-	if w.large != nil {
-		if err := w.large.check(w); err != nil {
-			return nil, err
-		}
-	}
 	var m eval.TaskSpec
 	if w.budget >= 0 { // past the budget, aliases expand too far to be worth decoding
-		decErr := w.decodeMirror(doc, &m)
-		if w.large != nil && (decErr != nil || w.unknown) {
-			// The Go package's decoder would spend seconds on the large
-			// mapping: the error is yaml.v3's, written here.
-			if decErr == nil {
-				decErr = &yaml.TypeError{Errors: w.typeErrs}
-			}
-			return nil, fmt.Errorf("%s%w", decodePrefix, decErr)
+		// What could be read: the tree without the entries and items the
+		// walk refused, as the Python library's collecting walk leaves
+		// them out of the spec.
+		if err := w.decodeRead(doc, &m); err != nil {
+			w.unreadable(err)
 		}
-		if decErr != nil || w.unknown {
-			var strict eval.TaskSpec
-			if err := strictDecode(data, &strict); err != nil {
-				return nil, err
-			}
-			if decErr != nil { // cannot happen: the strict decoder checks a superset
-				return nil, fmt.Errorf("%s%w", decodePrefix, decErr)
-			}
+		if len(w.problems) > 0 && !w.goRejects {
+			// Whether the Go package's decoder refuses it too: then no
+			// refusal here is a stricter one (a StrictError).
+			var scratch eval.TaskSpec
+			w.goRejects = w.decodeMirror(doc, &scratch) != nil
 		}
 	}
 	if twoBOMs {
@@ -234,8 +217,8 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 		}
 		return nil, err
 	}
-	if w.err != nil {
-		return nil, w.err
+	if w.budget < 0 || w.stop {
+		return nil, w.err // past a limit, or at the top, nothing more is read
 	}
 	return &m, nil
 }
@@ -244,24 +227,14 @@ func twoBOMsError() *StrictError {
 	return &StrictError{Line: 1, Column: 1, Reason: "two byte order marks at the start: yaml.v3 misreads the document; remove one"}
 }
 
-// strictDecode is the Go package's ParseTaskSpec decoding step, verbatim.
-func strictDecode(data []byte, out *eval.TaskSpec) error {
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(out); err != nil {
-		return fmt.Errorf("%s%w", decodePrefix, err)
-	}
-	return nil
-}
-
 func hasWideBOM(data []byte) bool {
 	return bytes.HasPrefix(data, []byte{0xFE, 0xFF}) || bytes.HasPrefix(data, []byte{0xFF, 0xFE}) ||
 		bytes.HasPrefix(data, []byte{0, 0, 0xFE, 0xFF})
 }
 
-// walker checks a decoded tree against the schema. It records the first
-// stricter-rule violation in err, whether any struct mapping has a key the
-// struct lacks in unknown, and the position of each field's value in pos.
+// walker checks a decoded tree against the schema. It records every
+// problem in problems (the first also in err) and the position of each
+// field's value in pos.
 type walker struct {
 	data  []byte
 	lines []int // byte offset of each line start, computed on first use
@@ -269,27 +242,64 @@ type walker struct {
 	lastLine, lastColumn, lastAt int
 	bangs                        int // 0 unknown, 1 no '!' in data, 2 some
 	pos                          map[string]position
-	unknown                      bool
 	err                          *StrictError
 	budget                       int // nodes the walk may still visit, alias expansions included
 
-	// typeErrs lists the unknown fields in yaml.v3's words and order, for
-	// the documents whose error this package writes itself (see large).
-	typeErrs []string
 	// large holds the mappings too large for yaml.v3's duplicate check.
 	large *largeMappings
-	// firstUnknown locates the first unknown key, for the DecodeError.
-	firstUnknown *DecodeError
+	// problems lists every problem the walk met, in walk order (which is
+	// document order): unknown keys, duplicate keys, values of the wrong
+	// type and the stricter refusals, each as the Python library's
+	// collecting walk words it. bad holds the nodes whose entry or item
+	// could not be read, which the spec read for the rules leaves out.
+	problems []Violation
+	bad      map[*yaml.Node]bool
+	emptied  map[*yaml.Node]bool
+	// values holds the scalar text of each field as written, for the
+	// hints of misspelt enums; artifactPaths the artifact paths read.
+	values        map[string]string
+	artifactPaths []string
+	stop          bool // the document as a whole is refused: nothing more is reported
+	errPlain      bool // err is a problem yaml.v3 also refuses, not a stricter rule
+	// orig is the text as written when data is a copy yaml.v3 can read
+	// (see readsStricter), with the same lines and columns.
+	orig      []byte
+	goRejects bool // the Go package's decoder refuses the document too
 	// doc is the document walked, and starts the positions its nodes
 	// start at, gathered on first use.
 	doc    *yaml.Node
 	starts map[position]bool
 }
 
+// fail records a problem at node n, the value (or key) at path, and
+// marks n as not read. The first is also kept as w.err, the StrictError a
+// caller that stops at one problem sees.
 func (w *walker) fail(n *yaml.Node, path, format string, args ...any) {
+	reason := fmt.Sprintf(format, args...)
 	if w.err == nil {
-		w.err = &StrictError{FieldPath: path, Line: n.Line, Column: n.Column, Reason: fmt.Sprintf(format, args...)}
+		w.err = &StrictError{FieldPath: path, Line: n.Line, Column: n.Column, Reason: reason}
 	}
+	w.problems = append(w.problems, Violation{FieldPath: path, Message: withPath(path, reason),
+		Line: n.Line, Column: n.Column, Code: reasonCode(reason), Severity: severityError})
+	w.markBad(n)
+}
+
+// wrong is fail for a value yaml.v3 refuses too (a value of the wrong
+// type): the problem is the same, but it is no StrictError, since the Go
+// package is no less strict there.
+func (w *walker) wrong(n *yaml.Node, path, format string, args ...any) {
+	first := w.err == nil
+	w.fail(n, path, format, args...)
+	if first {
+		w.errPlain = true
+	}
+}
+
+func (w *walker) markBad(n *yaml.Node) {
+	if w.bad == nil {
+		w.bad = make(map[*yaml.Node]bool)
+	}
+	w.bad[n] = true
 }
 
 // deref follows an alias to the node it names: values are what matter, and
@@ -318,9 +328,14 @@ func (w *walker) document(doc *yaml.Node) {
 		return
 	}
 	root := deref(doc.Content[0])
+	w.pos[""] = position{root.Line, root.Column}
 	if root.Kind == yaml.MappingNode {
 		w.mapping(root, "", specFields, mirrorType)
+	} else if !isNullNode(root) && !w.bangEmpty(root) {
+		w.wrong(root, "", "expected a mapping at the top of the document, got %s", w.describe(root))
+		w.stop = true
 	} else if w.bangEmpty(root) {
+		w.stop = true
 		// "!" alone: YAML's non-specific tag makes the empty scalar a
 		// string, which yaml.v3 forgets and reads as null, an empty spec.
 		w.fail(root, "", `expected a mapping at the top of the document, got the string ""`)
@@ -345,6 +360,9 @@ type field struct {
 }
 
 func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field, typ reflect.Type) {
+	if w.flowQuestion(n, path) {
+		return
+	}
 	if len(n.Content) > 2*largeMapping {
 		w.noteLarge(n, path, typ)
 	}
@@ -358,11 +376,7 @@ func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field, typ
 		if w.bangEmpty(k) {
 			// "? !": the non-specific tag makes the empty key a string, which
 			// no struct has; yaml.v3 reads it as null and drops the entry.
-			where := ""
-			if path != "" {
-				where = " in " + path
-			}
-			w.fail(k, join(path, ""), `unknown field ""%s; expected one of: %s`, where, strings.Join(yamlKeys(typ), ", "))
+			w.unknownKey(k, path, fields, typ)
 			continue
 		}
 		if !w.key(k, path) {
@@ -370,17 +384,14 @@ func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field, typ
 		}
 		f, ok := fields[k.Value]
 		if !ok {
-			w.unknown = true
-			w.typeErrs = append(w.typeErrs, fmt.Sprintf("line %d: field %s not found in type %s", n.Content[i].Line, k.Value, typ))
-			if w.firstUnknown == nil {
-				w.firstUnknown = &DecodeError{FieldPath: join(path, k.Value), Line: k.Line, Column: k.Column,
-					Hint: hint(k.Value, fields)}
-			}
+			w.unknownKey(k, path, fields, typ)
+			w.goRejects = true // the Go package's decoder knows its fields
 			continue
 		}
 		sub := join(path, k.Value)
 		if first, dup := seen[k.Value]; dup {
 			w.duplicate(k, first, dv, sub)
+			w.dropEntry(n.Content[i], n.Content[i+1])
 			continue
 		}
 		seen[k.Value] = k
@@ -419,13 +430,29 @@ func (w *walker) duplicate(k, first, value *yaml.Node, path string) {
 	w.fail(at, path, "duplicate key %s (first defined at line %d)", q(k.Value), first.Line)
 }
 
+// dropEntry leaves the mapping entry whose key and value are the nodes
+// written, key and value, out of the spec read. A node an alias names is
+// not marked: it is read where it is written.
+func (w *walker) dropEntry(key, value *yaml.Node) {
+	for _, n := range []*yaml.Node{key, value} {
+		if n.Kind == yaml.AliasNode {
+			delete(w.bad, deref(n))
+		}
+	}
+	w.markBad(key)
+	if key.Kind != yaml.AliasNode {
+		w.goRejects = true // yaml.v3 finds two keys written alike
+	}
+}
+
 // key checks a mapping key: no null keys (yaml.v3 skips the entry
 // silently), no merge keys (readers disagree on them, and YAML 1.2 has
 // none), and no tag but !!str. It reports whether the key is a usable
 // string.
 func (w *walker) key(k *yaml.Node, path string) bool {
 	if k.Kind != yaml.ScalarNode {
-		return false // yaml.v3 rejects it
+		w.wrong(k, path, "mapping keys must be strings, got %s", w.describe(k))
+		return false
 	}
 	switch {
 	case k.Tag == "!!merge" && k.Style&yaml.TaggedStyle == 0:
@@ -456,6 +483,10 @@ func nullText(s string) bool {
 // !!null on null text. Any other tag (!!binary, !!int, !custom) changes how
 // readers read the value, each in its own way.
 func (w *walker) stringOK(n *yaml.Node, path string) bool {
+	if w.orig != nil && n.Style&yaml.DoubleQuotedStyle != 0 && w.slashEscape(n) {
+		w.fail(n, path, `unknown escape character '\/' in a double-quoted string`)
+		return false
+	}
 	if n.Style&yaml.TaggedStyle == 0 || n.Tag == "!!str" || (n.Tag == "!!null" && nullText(n.Value)) {
 		return true
 	}
@@ -468,23 +499,33 @@ func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
 	case kString:
 		if n.Kind == yaml.ScalarNode {
 			w.stringOK(n, path)
+		} else {
+			w.wrong(n, path, "expected a string, got %s", w.describe(n))
 		}
 	case kInt:
 		if n.Kind == yaml.ScalarNode {
 			w.integer(n, path)
+		} else {
+			w.wrong(n, path, "expected an integer, got %s", w.describe(n))
 		}
 	case kMessage:
 		if n.Kind == yaml.MappingNode {
 			w.mapping(n, path, f.sub, typ)
 		} else if w.bangEmpty(n) {
 			w.fail(n, path, `expected a mapping for %s, got the string ""`, path)
+		} else if !isNullNode(n) {
+			w.wrong(n, path, "expected a mapping for %s, got %s", path, w.describe(n))
 		}
 	case kStringList, kMessageList:
 		if w.bangEmpty(n) {
 			w.fail(n, path, `expected a sequence, got the string ""`)
 			return
 		}
-		if n.Kind != yaml.SequenceNode || !w.count(n, path, len(n.Content)) {
+		if n.Kind != yaml.SequenceNode && !isNullNode(n) {
+			w.wrong(n, path, "expected a sequence, got %s", w.describe(n))
+			return
+		}
+		if n.Kind != yaml.SequenceNode || !w.count(n, path, len(n.Content)) || w.flowQuestion(n, path) {
 			return
 		}
 		for i, item := range n.Content {
@@ -507,10 +548,18 @@ func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
 				w.fail(item, ipath, "null item is not allowed: yaml.v3 drops it from the list silently; write %s for an empty item", empty)
 				continue
 			}
-			if f.kind == kStringList && item.Kind == yaml.ScalarNode {
+			switch {
+			case f.kind == kStringList && item.Kind == yaml.ScalarNode:
 				w.stringOK(item, ipath)
-			} else if f.kind == kMessageList && item.Kind == yaml.MappingNode {
+			case f.kind == kStringList:
+				w.wrong(item, ipath, "expected a string, got %s", w.describe(item))
+			case item.Kind == yaml.MappingNode:
 				w.mapping(item, ipath, f.sub, typ)
+			default:
+				// The Python library adds the item before it reads it: an
+				// empty one stays in the list.
+				w.wrong(item, ipath, "expected a mapping for %s, got %s", ipath, w.describe(item))
+				w.empty(item)
 			}
 			if w.budget < 0 {
 				return
@@ -519,8 +568,10 @@ func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
 	case kIntMap:
 		if w.bangEmpty(n) {
 			w.fail(n, path, `expected a mapping, got the string ""`)
+		} else if n.Kind != yaml.MappingNode && !isNullNode(n) {
+			w.wrong(n, path, "expected a mapping, got %s", w.describe(n))
 		}
-		if n.Kind != yaml.MappingNode {
+		if n.Kind != yaml.MappingNode || w.flowQuestion(n, path) {
 			return
 		}
 		if len(n.Content) > 2*largeMapping {
@@ -539,11 +590,14 @@ func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
 			w.pos[sub] = position{v.Line, v.Column}
 			if first, dup := seen[k.Value]; dup {
 				w.duplicate(k, first, v, sub)
+				w.dropEntry(n.Content[i], n.Content[i+1])
 				continue
 			}
 			seen[k.Value] = k
 			if v.Kind == yaml.ScalarNode {
 				w.integer(v, sub)
+			} else {
+				w.wrong(v, sub, "expected an integer, got %s", w.describe(v))
 			}
 		}
 	}
@@ -578,6 +632,10 @@ func (w *walker) integer(n *yaml.Node, path string) {
 		}
 		return
 	}
+	if !explicit && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		w.wrong(n, path, "expected an integer, got %s", w.describe(n))
+		return
+	}
 	resolved := (&yaml.Node{Kind: yaml.ScalarNode, Value: n.Value}).ShortTag()
 	if resolved == "!!null" && !explicit {
 		return
@@ -587,10 +645,15 @@ func (w *walker) integer(n *yaml.Node, path string) {
 		return
 	}
 	if resolved == "!!int" && n.Tag != "!!float" {
-		return // yaml.v3 rejects what does not fit
+		var i int64
+		if (&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: n.Value}).Decode(&i) != nil {
+			w.wrong(n, path, "integer %s is out of the int64 range", q(n.Value))
+		}
+		return
 	}
 	if resolved != "!!int" && resolved != "!!float" {
-		return // yaml.v3 rejects it
+		w.wrong(n, path, "expected an integer, got %s", w.describe(n))
+		return
 	}
 	var f float64
 	if err := n.Decode(&f); err != nil {
@@ -1059,7 +1122,7 @@ func (w *walker) tabError(doc *yaml.Node, line, at int) (*StrictError, int) {
 
 // tabIndentReason is the refusal of a tab that libyaml's scanner reads as
 // indentation (the Python library's TAB, in bridge/_decode_load.py).
-const tabIndentReason = "invalid YAML: a tab character cannot indent YAML; use spaces"
+const tabIndentReason = "invalid YAML: a tab character cannot indent YAML"
 
 // isCommentOrBlank reports whether line holds nothing but blanks and a
 // comment.
@@ -1179,7 +1242,7 @@ func (w *walker) apostropheEscape(doc *yaml.Node) (*StrictError, int) {
 			if w.data[i+1] == '\'' {
 				line, column := w.lineColumn(i)
 				found, foundAt = &StrictError{Line: line, Column: column,
-					Reason: "invalid YAML: while parsing a quoted scalar, found unknown escape character"}, at+open
+					Reason: badEscapeReason}, at+open
 				return
 			}
 			i++

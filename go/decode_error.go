@@ -1,37 +1,77 @@
 package taskspec
 
 import (
-	"errors"
-	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 )
 
-// A DecodeError reports a document that cannot be read as a TaskSpec,
-// with where the problem is: the field path ("generated_from.kindd"), the
-// 1-based line and column (0 when unknown) and, for an unknown key, the
-// field it most likely meant (Hint: `did you mean "kind"?`). These are the
-// Python library's DecodeError fields, with the same values.
+// A DecodeError reports a document that cannot be read as a TaskSpec.
+// Violations holds every problem of the document, first first: the one a
+// reader that stops at one problem meets, then the others in document
+// order, then the broken rules of what could be read and the warnings,
+// exactly as Check lists them. FieldPath, Line, Column, Code and Hint are
+// those of the first problem: where it is (the field path
+// "generated_from.kindd", the 1-based line and column, 0 when unknown), its
+// code of the catalogue ("TS001") and how to fix it (`did you mean
+// "kind"?`). These are the Python library's DecodeError fields, with the
+// same values.
 //
-// Error returns the text of the error it wraps, which is the Go package's
-// own message where the Go package rejects the document ("eval: decode
-// task spec: yaml: unmarshal errors:\n  line 2: field taskid not found in
-// type eval.TaskSpec"), so logs and callers that match on it see no change:
-// the structure is added, the words stay. Unwrap gives that error: a
-// *StrictError for the rules this package is stricter in, or yaml.v3's.
+// Error returns "eval: decode task spec: " (for JSON and binary protobuf,
+// which the Go package does not read, "eval: ") and the first problem as
+// the contract renders it ("line 2, column 1: taskid: unknown field \"taskid\";
+// did you mean \"task_id\"?"), in the catalogue's words. Unwrap gives the
+// parser's or the stricter rule's own error, for logs; its words are not
+// the contract's.
 type DecodeError struct {
-	FieldPath string
-	Line      int
-	Column    int
-	Hint      string
-	Err       error
+	FieldPath  string
+	Line       int
+	Column     int
+	Code       string
+	Hint       string
+	Violations []Violation
+	Err        error
+	// prefix starts Error()'s text: the Go package's "eval: decode task
+	// spec: " for YAML (when empty), "eval: " for JSON and binary protobuf,
+	// which the Go package does not read.
+	prefix string
 }
 
-func (e *DecodeError) Error() string { return e.Err.Error() }
+// Error returns the first problem, after the Go package's prefix.
+func (e *DecodeError) Error() string {
+	prefix := e.prefix
+	if prefix == "" {
+		prefix = decodePrefix
+	}
+	if vs := e.problems(); len(vs) > 0 {
+		return prefix + vs[0].String()
+	}
+	return prefix + "the document cannot be read"
+}
 
-// Unwrap returns the underlying error.
+// Unwrap returns the underlying error, or nil.
 func (e *DecodeError) Unwrap() error { return e.Err }
+
+// problems returns the problems the error holds: Violations, or the one
+// its fields describe when it was built with them alone.
+func (e *DecodeError) problems() []Violation {
+	if len(e.Violations) > 0 {
+		return e.Violations
+	}
+	if e.Code == "" && e.FieldPath == "" && e.Line == 0 {
+		return nil
+	}
+	return []Violation{{FieldPath: e.FieldPath, Line: e.Line, Column: e.Column, Code: e.Code, Hint: e.Hint,
+		Message: e.FieldPath, Severity: severityError}}
+}
+
+// newDecodeError is a DecodeError holding vs, its fields those of vs[0].
+func newDecodeError(vs []Violation, err error) *DecodeError {
+	de := &DecodeError{Violations: slices.Clone(vs), Err: err}
+	if len(vs) > 0 {
+		de.FieldPath, de.Line, de.Column, de.Code, de.Hint = vs[0].FieldPath, vs[0].Line, vs[0].Column, vs[0].Code, vs[0].Hint
+	}
+	return de
+}
 
 // hint is the "did you mean" for an unknown key among fields, or "".
 func hint(key string, fields map[string]field) string {
@@ -44,45 +84,4 @@ func hint(key string, fields map[string]field) string {
 		return "did you mean " + strconv.Quote(guess) + "?"
 	}
 	return ""
-}
-
-var errLine = regexp.MustCompile(`line (\d+)`)
-
-// located wraps a decode failure in a *DecodeError that says where it is,
-// from what the walk found: the first unknown key, a stricter rule's
-// refusal, or the line yaml.v3 names, matched to the field whose value
-// starts there.
-func located(err error, w *walker) error {
-	var verr *ValidationError
-	if errors.As(err, &verr) {
-		return err
-	}
-	de := &DecodeError{Err: err}
-	var strict *StrictError
-	switch {
-	case errors.As(err, &strict):
-		de.FieldPath, de.Line, de.Column = strict.FieldPath, strict.Line, strict.Column
-	case w.firstUnknown != nil && strings.Contains(err.Error(), " not found in type "):
-		de.FieldPath, de.Line, de.Column, de.Hint = w.firstUnknown.FieldPath, w.firstUnknown.Line, w.firstUnknown.Column, w.firstUnknown.Hint
-	case w.err != nil && strings.HasPrefix(w.err.Reason, "duplicate key ") &&
-		strings.Contains(err.Error(), " already defined at line "):
-		de.FieldPath, de.Line, de.Column = w.err.FieldPath, w.err.Line, w.err.Column
-	case !errLine.MatchString(err.Error()) && w.err != nil:
-		// yaml.v3 names no line ("cannot decode !!str `abc` as a !!int"):
-		// the walk's refusal of the same value says where it is.
-		de.FieldPath, de.Line, de.Column = w.err.FieldPath, w.err.Line, w.err.Column
-	default:
-		if m := errLine.FindStringSubmatch(err.Error()); m != nil {
-			de.Line, _ = strconv.Atoi(m[1])
-			best := ""
-			for path, p := range w.pos {
-				// The deepest field whose value starts on that line.
-				if p.line == de.Line && (best == "" || len(path) > len(best) || len(path) == len(best) && path < best) {
-					best, de.Column = path, p.column
-				}
-			}
-			de.FieldPath = best
-		}
-	}
-	return de
 }

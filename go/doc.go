@@ -12,8 +12,13 @@
 // it to the shared conformance vectors and, live, to the Python library.
 //
 //   - ParseYAML decodes strictly (unknown and duplicate keys are errors at
-//     every level) and validates; its messages are the Go package's, "eval: "
-//     prefix included, so logs and tests need not change on switching.
+//     every level) and validates. Validate's messages, and the prefixes
+//     callers match ("eval: decode task spec", "invalid language"), are the
+//     Go package's; every other word is the contract's catalogue's.
+//   - Check lists every problem of a document at once (decode, validate
+//     and warnings), each a Violation with its code of the catalogue
+//     (Lookup, Explain), position and hint, as the Python library's
+//     check does.
 //   - MarshalYAML writes the Go package's canonical bytes, byte for byte.
 //   - Validate and Violations apply the Go package's rules, in its order
 //     and wording.

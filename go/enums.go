@@ -2,6 +2,7 @@ package taskspec
 
 import (
 	"fmt"
+	"slices"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -52,6 +53,17 @@ type enumLookup interface {
 	spelling(n protoreflect.EnumNumber) (string, bool)
 	number(s string) (protoreflect.EnumNumber, bool)
 	fieldPath() string
+	texts() []string
+}
+
+// texts returns every spelling, sorted, "" (UNSPECIFIED) included.
+func (t enumTable[E]) texts() []string {
+	out := make([]string, 0, len(t.fromTxt))
+	for s := range t.fromTxt {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
 }
 
 func (t enumTable[E]) spelling(n protoreflect.EnumNumber) (string, bool) {

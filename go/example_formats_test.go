@@ -72,7 +72,7 @@ func ExampleParseJSON() {
 	// t-1 LANGUAGE_GO <nil>
 	// true promt
 	// eval: unknown field "promt"
-	// eval: line 3, column 3: invalid JSON: Expecting ',' delimiter
+	// eval: line 3, column 3: invalid JSON: expected ',' or '}'
 	// eval: invalid language ""
 }
 
@@ -153,7 +153,7 @@ func ExampleMarshal() {
 	// task_id: t-1
 	// language: go
 	// <nil>
-	// eval: unknown format 'toml'; expected one of: yaml, json, binpb
+	// eval: unknown format "toml"; expected one of: yaml, json, binpb
 }
 
 func ExampleFormat() {
@@ -164,7 +164,7 @@ func ExampleFormat() {
 	fmt.Println(err)
 	// Output:
 	// true <nil>
-	// eval: unknown format 'xml'; expected one of: yaml, json, binpb
+	// eval: unknown format "xml"; expected one of: yaml, json, binpb
 }
 
 func ExampleParseFormat() {
@@ -176,7 +176,7 @@ func ExampleParseFormat() {
 	// "yaml" <nil>
 	// "json" <nil>
 	// "binpb" <nil>
-	// "" eval: unknown format 'YAML'; expected one of: yaml, json, binpb
+	// "" eval: unknown format "YAML"; expected one of: yaml, json, binpb
 }
 
 func ExampleFormatForPath() {

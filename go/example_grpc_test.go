@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -26,7 +27,7 @@ func serve(reg *taskspec.Registry, opts ...taskspec.ServerOption) (*grpc.ClientC
 	if err != nil {
 		panic(err)
 	}
-	srv := grpc.NewServer()
+	srv := grpc.NewServer(taskspec.GRPCServerOptions()...)
 	quiet := taskspec.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	taskspecv1.RegisterGeneratorServiceServer(srv, taskspec.NewGeneratorServer(reg, append([]taskspec.ServerOption{quiet}, opts...)...))
 	taskspec.RegisterHealth(srv)
@@ -56,6 +57,80 @@ func (slow) Language() taskspecv1.Language { return taskspecv1.Language_LANGUAGE
 func (slow) Generate(ctx context.Context, _ *taskspecv1.GenerateOptions) (*taskspecv1.TaskSpec, error) {
 	<-ctx.Done()
 	return nil, ctx.Err()
+}
+
+// careless is a generator that breaks the contract: its spec has no
+// task_id, or, for "long", a prompt of 5 MB, which is valid.
+type careless struct{}
+
+func (careless) Language() taskspecv1.Language { return taskspecv1.Language_LANGUAGE_GO }
+
+func (careless) Generate(ctx context.Context, opts *taskspecv1.GenerateOptions) (*taskspecv1.TaskSpec, error) {
+	spec, err := goGenerator{}.Generate(ctx, opts)
+	if opts.GetTemplateId() == "long" {
+		spec.Prompt = strings.Repeat("x", 5_000_000)
+	} else {
+		spec.TaskId = ""
+	}
+	return spec, err
+}
+
+// A spec the server refuses for its problems arrives as a *ValidationError,
+// with the problems the server found.
+func ExampleRemoteError_validationError() {
+	reg := taskspec.NewRegistry()
+	_ = reg.Register(careless{})
+	conn, stop := serve(reg)
+	defer stop()
+
+	_, err := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_GO).
+		Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "impl-pure-fn"})
+	fmt.Println(status.Code(err))
+	var invalid *taskspec.ValidationError
+	if errors.As(err, &invalid) {
+		for _, v := range invalid.Violations {
+			fmt.Println(v.Code, v.FieldPath, v.Message)
+		}
+	}
+	// Output:
+	// FailedPrecondition
+	// TS101 task_id task_id is required
+}
+
+// A grpc.Server made with GRPCServerOptions, and NewRemoteGenerator, carry
+// a spec of any valid size, past gRPC's default of 4 MiB.
+func ExampleGRPCServerOptions() {
+	reg := taskspec.NewRegistry()
+	_ = reg.Register(careless{})
+	conn, stop := serve(reg) // grpc.NewServer(taskspec.GRPCServerOptions()...)
+	defer stop()
+
+	spec, err := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_GO).
+		Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "long"})
+	fmt.Println(len(spec.GetPrompt()), err)
+	// Output: 5000000 <nil>
+}
+
+// The generated client, used directly, needs GRPCDialOptions for a spec
+// over 4 MiB.
+func ExampleGRPCDialOptions() {
+	reg := taskspec.NewRegistry()
+	_ = reg.Register(careless{})
+	plain, stop := serve(reg)
+	defer stop()
+
+	opts := append(taskspec.GRPCDialOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	conn, err := grpc.NewClient(plain.Target(), opts...)
+	if err != nil {
+		panic(err)
+	}
+	defer conn.Close()
+	resp, err := taskspecv1.NewGeneratorServiceClient(conn).Generate(context.Background(), &taskspecv1.GenerateRequest{
+		Language: taskspecv1.Language_LANGUAGE_GO,
+		Options:  &taskspecv1.GenerateOptions{TemplateId: "long"},
+	})
+	fmt.Println(len(resp.GetTaskSpec().GetPrompt()), err)
+	// Output: 5000000 <nil>
 }
 
 func ExampleNewGeneratorServer() {

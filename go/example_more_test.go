@@ -191,7 +191,7 @@ func ExampleStrictError() {
 	fmt.Println(err)
 	// Output:
 	// verification.timeout_seconds 17 22
-	// eval: decode task spec: line 17: verification.timeout_seconds: expected an integer, got the non-integral number "1.5"
+	// eval: decode task spec: line 17, column 22: verification.timeout_seconds: expected an integer, got the non-integral number "1.5"
 }
 
 func ExampleEnumError() {

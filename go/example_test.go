@@ -39,8 +39,7 @@ func ExampleParseYAML() {
 	fmt.Println(err)
 	// Output:
 	// kg-go-impl-mathx-gcd LANGUAGE_GO [go test ./mathx/...]
-	// eval: decode task spec: yaml: unmarshal errors:
-	//   line 2: field bogus not found in type eval.TaskSpec
+	// eval: decode task spec: line 2, column 1: bogus: unknown field "bogus"; expected one of: task_spec_version, task_id, language, difficulty, difficulty_signals, generated_from, prompt, solution_artifacts, verification
 }
 
 func ExampleValidate() {
@@ -145,8 +144,7 @@ func ExampleDecodeError() {
 	fmt.Println(err)
 	// Output:
 	// taskid at 2:1: did you mean "task_id"?
-	// eval: decode task spec: yaml: unmarshal errors:
-	//   line 2: field taskid not found in type eval.TaskSpec
+	// eval: decode task spec: line 2, column 1: taskid: unknown field "taskid"; did you mean "task_id"?
 }
 
 func ExampleAgentView() {

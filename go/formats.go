@@ -42,7 +42,7 @@ func ParseFormat(name string) (Format, error) {
 	for i, f := range formats {
 		names[i] = string(f)
 	}
-	return "", fmt.Errorf("%sunknown format %s; expected one of: %s", errPrefix, pyQuote(name), strings.Join(names, ", "))
+	return "", fmt.Errorf("%sunknown format %q; expected one of: %s", errPrefix, name, strings.Join(names, ", "))
 }
 
 // FormatForPath returns the format a file name's extension names,
@@ -94,21 +94,26 @@ func ParseJSON(data []byte) (*taskspecv1.TaskSpec, error) {
 // as the protobuf encoding specifies. A spec that breaks a rule gives a
 // *ValidationError.
 func ParseBinpb(data []byte) (*taskspecv1.TaskSpec, error) {
+	spec, err := decodeBinpb(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := Validate(spec); err != nil {
+		return nil, err
+	}
+	return spec, nil
+}
+
+// decodeBinpb reads data as a binary protobuf TaskSpec, without Validate.
+func decodeBinpb(data []byte) (*taskspecv1.TaskSpec, error) {
 	if len(data) > MaxDocumentBytes {
 		return nil, decodeError("", 0, 0, fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
 	}
 	spec := &taskspecv1.TaskSpec{}
 	if err := proto.Unmarshal(data, spec); err != nil {
-		reason := "Wire format was corrupt"
-		if strings.Contains(err.Error(), "UTF-8") {
-			reason = "String field had bad UTF-8"
-		}
-		return nil, decodeError("", 0, 0, "invalid binary TaskSpec: "+reason)
+		return nil, decodeError("", 0, 0, "invalid binary TaskSpec: "+wireProblem(data, spec.ProtoReflect().Descriptor()))
 	}
 	if err := unknownFields(spec.ProtoReflect(), ""); err != nil {
-		return nil, err
-	}
-	if err := Validate(spec); err != nil {
 		return nil, err
 	}
 	return spec, nil

@@ -16,16 +16,91 @@ import (
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 )
 
-// decodeError is a *DecodeError with the Python library's message for the
-// same input, after the "eval: " prefix, and the position before it when
-// there is one ("eval: line 3, column 3: invalid JSON: Expecting ','
-// delimiter"), as the Python library's DecodeError prints.
+// decodeError is a *DecodeError holding one problem: msg, the Python
+// library's message for the same input, at path, line and column (0 when
+// unknown). Its code is read from the message's kind, and a message that
+// ends in a suggestion ("; expected one of: ...") has it as its hint, as
+// the Python library has it.
 func decodeError(path string, line, column int, msg string) *DecodeError {
-	text := msg
-	if line > 0 {
-		text = fmt.Sprintf("line %d, column %d: %s", line, column, msg)
+	v := Violation{FieldPath: path, Line: line, Column: column, Message: msg, Severity: severityError}
+	for _, sep := range []string{"; expected one of: ", "; did you mean "} {
+		if i := strings.Index(msg, sep); i >= 0 {
+			v.Message, v.Hint = msg[:i], msg[i+2:]
+			break
+		}
 	}
-	return &DecodeError{FieldPath: path, Line: line, Column: column, Err: errors.New(errPrefix + text)}
+	switch {
+	case strings.HasPrefix(msg, "invalid JSON: "):
+		v.Code = codeJSONSyntax
+	case strings.HasPrefix(msg, "invalid binary TaskSpec: "):
+		v.Code = codeBinarySyntax
+	case strings.HasPrefix(msg, "unknown field"), strings.Contains(msg, ": unknown field"):
+		v.Code = codeUnknownKey
+	case strings.Contains(msg, " is given twice"), strings.Contains(msg, "duplicate key"):
+		v.Code = codeDuplicateKey
+	default:
+		v.Code = reasonCode(strings.TrimPrefix(v.Message, path+": "))
+	}
+	de := newDecodeError([]Violation{v}, nil)
+	de.prefix = errPrefix
+	return de
+}
+
+// jsonMessages are the catalogue's words for the kinds of JSON syntax
+// error the scanner finds, by the start of its message.
+var jsonMessages = []struct{ start, words string }{
+	{"Expecting value", "expected a value"},
+	{"Expecting property name", "expected a property name in double quotes"},
+	{"Expecting ':'", "expected ':'"},
+	{"Unterminated string", "a string is not closed"},
+	{"Invalid control character", "a control character must be escaped in a string"},
+	{`Invalid \`, "unknown escape in a string"},
+	{"Extra data", "text after the end of the document"},
+}
+
+// jsonMessage is the catalogue's message for a JSON syntax error of kind
+// msg met at offset pos of text. A missing comma is worded by what it is
+// missing in: the innermost array or object open at pos.
+func jsonMessage(msg, text string, pos int) string {
+	if strings.HasPrefix(msg, "Expecting ',' delimiter") {
+		closer := "}"
+		if openAt(text, pos) == '[' {
+			closer = "]"
+		}
+		return "invalid JSON: expected ',' or '" + closer + "'"
+	}
+	for _, m := range jsonMessages {
+		if strings.HasPrefix(msg, m.start) {
+			return "invalid JSON: " + m.words
+		}
+	}
+	return "invalid JSON: the text cannot be read past this point"
+}
+
+// openAt is the innermost bracket ('[' or '{') still open at offset pos of
+// text, outside strings, or 0.
+func openAt(text string, pos int) byte {
+	var stack []byte
+	for i := 0; i < pos && i < len(text); i++ {
+		switch c := text[i]; c {
+		case '"':
+			for i++; i < len(text) && text[i] != '"'; i++ {
+				if text[i] == '\\' {
+					i++
+				}
+			}
+		case '[', '{':
+			stack = append(stack, c)
+		case ']', '}':
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	if len(stack) == 0 {
+		return 0
+	}
+	return stack[len(stack)-1]
 }
 
 // decodeJSON reads data as proto3 JSON into a message, as the Python
@@ -47,7 +122,7 @@ func decodeJSON(data []byte) (*taskspecv1.TaskSpec, error) {
 		var serr *jsonSyntaxError
 		if errors.As(err, &serr) {
 			line, col := lineColumn(string(text), serr.pos)
-			return nil, decodeError("", line, col, "invalid JSON: "+serr.msg)
+			return nil, decodeError("", line, col, jsonMessage(serr.msg, string(text), serr.pos))
 		}
 		return nil, decodeError("", 0, 0, "invalid JSON: "+err.(*jsonValueError).msg)
 	}
@@ -108,38 +183,160 @@ func checkJSONFields(obj *jsonValue, md protoreflect.MessageDescriptor, path str
 				where = " in " + path
 			}
 			return decodeError(join(path, key), 0, 0, fmt.Sprintf("unknown field %s%s; expected one of: %s",
-				jsonQuote(key), where, strings.Join(names, ", ")))
+				q(key), where, strings.Join(names, ", ")))
 		}
 		fieldPath := join(path, string(fd.Name()))
 		if first, ok := seen[fd.Name()]; ok {
 			return decodeError(fieldPath, 0, 0, fmt.Sprintf("field %s is given twice, as %s and %s",
-				fieldPath, strconv.Quote(first), strconv.Quote(key)))
+				fieldPath, q(first), q(key)))
 		}
 		seen[fd.Name()] = key
-		if fd.Message() == nil || fd.IsMap() || value.kind == jsonNull {
-			continue
-		}
-		var items []*jsonValue
-		var paths []string
-		switch {
-		case !fd.IsList():
-			items, paths = []*jsonValue{value}, []string{fieldPath}
-		case value.kind == jsonArray:
-			items = value.values
-			for j := range items {
-				paths = append(paths, fmt.Sprintf("%s[%d]", fieldPath, j))
-			}
-		}
-		for j, item := range items {
-			if item.kind != jsonObject {
-				return decodeError(paths[j], 0, 0, paths[j]+": expected an object, got "+jsonKindName(item))
-			}
-			if err := checkJSONFields(item, fd.Message(), paths[j]); err != nil {
-				return err
-			}
+		if err := checkJSONValue(fd, value, fieldPath); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// checkJSONValue refuses a value of the wrong type for field fd at path,
+// in the Python library's words (its _check_value), before json_format's
+// reader would refuse it in its runtime's. null is the field's default.
+func checkJSONValue(fd protoreflect.FieldDescriptor, value *jsonValue, path string) error {
+	if value.kind == jsonNull {
+		return nil
+	}
+	switch {
+	case fd.IsMap():
+		if value.kind != jsonObject {
+			return wrongJSON(path, "an object", value)
+		}
+		for i, k := range value.keys {
+			if err := checkJSONScalar(fd.MapValue(), value.values[i], fmt.Sprintf("%s[%q]", path, k)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case fd.IsList():
+		if value.kind != jsonArray {
+			return wrongJSON(path, "an array", value)
+		}
+		for i, item := range value.values {
+			if err := checkJSONItem(fd, item, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return checkJSONItem(fd, value, path)
+}
+
+func checkJSONItem(fd protoreflect.FieldDescriptor, value *jsonValue, path string) error {
+	if fd.Message() == nil {
+		return checkJSONScalar(fd, value, path)
+	}
+	if value.kind != jsonObject {
+		return decodeError(path, 0, 0, path+": expected an object, got "+jsonKindName(value))
+	}
+	return checkJSONFields(value, fd.Message(), path)
+}
+
+var jsonIntegerText = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)$`)
+
+// checkJSONScalar refuses a string, integer or enum value of the wrong
+// type or out of its range.
+func checkJSONScalar(fd protoreflect.FieldDescriptor, value *jsonValue, path string) error {
+	switch {
+	case fd.Kind() == protoreflect.StringKind:
+		if value.kind != jsonString {
+			return wrongJSON(path, "a string", value)
+		}
+		if value.surrogate {
+			return decodeError(path, 0, 0, fmt.Sprintf("%s: the string holds a lone surrogate (\\u%04x), which UTF-8 cannot carry", path, value.lone))
+		}
+		return nil
+	case fd.Kind() == protoreflect.EnumKind:
+		ed := fd.Enum()
+		if value.kind == jsonString {
+			if ed.Values().ByName(protoreflect.Name(value.text)) != nil {
+				return nil
+			}
+			names := make([]string, ed.Values().Len())
+			for i := range names {
+				names[i] = string(ed.Values().Get(i).Name())
+			}
+			return decodeError(path, 0, 0, fmt.Sprintf("%s: expected a %s value name, got the string %s; expected one of: %s",
+				path, ed.FullName(), q(value.text), strings.Join(names, ", ")))
+		}
+		if n, ok := jsonInt(value); ok && value.kind == jsonNumber && !strings.ContainsAny(value.text, ".eE") &&
+			n.IsInt64() && n.Int64() >= math.MinInt32 && n.Int64() <= math.MaxInt32 {
+			return nil
+		}
+		return wrongJSON(path, "an enum value name", value)
+	}
+	low, high, name := big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64), "int64"
+	if fd.Kind() == protoreflect.Int32Kind || fd.Kind() == protoreflect.Sint32Kind || fd.Kind() == protoreflect.Sfixed32Kind {
+		low, high, name = big.NewInt(math.MinInt32), big.NewInt(math.MaxInt32), "int32"
+	}
+	n, ok := jsonInt(value)
+	if !ok {
+		return wrongJSON(path, "an integer", value)
+	}
+	if n.Cmp(low) < 0 || n.Cmp(high) > 0 {
+		shown := n.String()
+		if value.kind == jsonString {
+			shown = value.text
+		}
+		return decodeError(path, 0, 0, fmt.Sprintf("%s: integer %s is out of the %s range", path, q(shown), name))
+	}
+	return nil
+}
+
+// jsonInt is the integer a JSON value holds as Python reads it: an
+// integer, a float with no fraction, or a string of decimal digits.
+func jsonInt(value *jsonValue) (*big.Int, bool) {
+	switch value.kind {
+	case jsonNumber:
+		if !strings.ContainsAny(value.text, ".eE") {
+			return new(big.Int).SetString(value.text, 10)
+		}
+		f, err := strconv.ParseFloat(value.text, 64)
+		if err != nil || math.IsInf(f, 0) || f != math.Trunc(f) {
+			return nil, false
+		}
+		n, _ := new(big.Float).SetFloat64(f).Int(nil)
+		return n, true
+	case jsonString:
+		if jsonIntegerText.MatchString(value.text) {
+			return new(big.Int).SetString(value.text, 10)
+		}
+	}
+	return nil, false
+}
+
+// wrongJSON is a value of the wrong type: `path: expected X, got Y`.
+func wrongJSON(path, expected string, value *jsonValue) *DecodeError {
+	return decodeError(path, 0, 0, fmt.Sprintf("%s: expected %s, got %s", path, expected, jsonShown(value)))
+}
+
+// jsonShown is a value for a message: its kind, and a string's or a
+// number's text as Python writes it.
+func jsonShown(value *jsonValue) string {
+	switch value.kind {
+	case jsonString:
+		return "the string " + q(value.text)
+	case jsonNumber:
+		text := value.text
+		if n, ok := new(big.Int).SetString(text, 10); ok && !strings.ContainsAny(text, ".eE") {
+			text = n.String()
+		} else if f, err := strconv.ParseFloat(text, 64); err == nil || math.IsInf(f, 0) {
+			text = pyFloat(f)
+			if math.IsInf(f, 0) {
+				text = map[bool]string{true: "Infinity", false: "-Infinity"}[f > 0]
+			}
+		}
+		return "the number " + clip(text)
+	}
+	return jsonKindName(value)
 }
 
 // jsonReader lays a checked JSON object onto a message. Its first failure

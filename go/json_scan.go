@@ -13,6 +13,7 @@ type jsonValue struct {
 	kind      jsonKind
 	text      string // a string's value, or a number's text
 	surrogate bool   // a string with an unpaired \uD800-\uDFFF escape (kept as U+FFFD)
+	lone      rune   // the first such escape's value
 	keys      []string
 	values    []*jsonValue // an object's values, in the order of keys, or an array's items
 }
@@ -314,6 +315,9 @@ func (sc *jsonScanner) str(i int) (*jsonValue, int, bool) {
 			}
 		}
 		if utf16.IsSurrogate(r) {
+			if !v.surrogate {
+				v.lone = r
+			}
 			v.surrogate = true
 			r = utf8.RuneError
 		}

@@ -1,7 +1,6 @@
 package taskspec
 
 import (
-	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -65,55 +64,6 @@ func (w *walker) noteLarge(n *yaml.Node, path string, typ reflect.Type) {
 	w.large.types = append(w.large.types, typ)
 }
 
-type keyID struct {
-	kind  yaml.Kind
-	value string
-}
-
-// check returns the error yaml.v3 gives for the first large mapping with
-// two keys written alike (same kind, same text), or, since a struct has a
-// handful of fields, for a large mapping that should decode into a struct:
-// the unknown fields. Duplicates are listed as yaml.v3 lists them, each
-// pair once, ordered by the first key and then the second; so that a key
-// written 40,000 times cannot produce a message of a billion lines, the
-// list stops at one line per entry of the mapping.
-func (l *largeMappings) check(w *walker) error {
-	for m, n := range l.nodes {
-		groups := make(map[keyID][]*yaml.Node, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			id := keyID{k.Kind, k.Value}
-			groups[id] = append(groups[id], k)
-		}
-		if len(groups) == len(n.Content)/2 {
-			if l.types[m] != nil && l.types[m].Kind() == reflect.Struct {
-				return typeError(w.typeErrs)
-			}
-			continue
-		}
-		var errs []string
-		most := len(n.Content) / 2
-		done := make(map[keyID]int, len(groups))
-		for i := 0; i+1 < len(n.Content) && len(errs) < most; i += 2 {
-			k := n.Content[i]
-			id := keyID{k.Kind, k.Value}
-			done[id]++
-			for _, later := range groups[id][done[id]:] {
-				if len(errs) == most {
-					break
-				}
-				errs = append(errs, fmt.Sprintf("line %d: mapping key %#v already defined at line %d", later.Line, later.Value, k.Line))
-			}
-		}
-		return typeError(errs)
-	}
-	return nil
-}
-
-func typeError(errs []string) error {
-	return fmt.Errorf("%s%w", decodePrefix, &yaml.TypeError{Errors: errs})
-}
-
 // decodeMirror decodes the document into m as yaml.v3 would, keeping the
 // large mappings (which check has found free of duplicates, so maps) from
 // yaml.v3's decoder: they are detached while it runs and decoded here,
@@ -132,9 +82,6 @@ func (w *walker) decodeMirror(doc *yaml.Node, m *eval.TaskSpec) error {
 	}
 	if err != nil {
 		return err
-	}
-	if w.unknown {
-		return &yaml.TypeError{Errors: w.typeErrs}
 	}
 	var errs []string
 	for i, n := range w.large.nodes {

@@ -76,14 +76,17 @@ func TestEnumTablesMatchDescriptors(t *testing.T) {
 func TestValidateOrderWordingAndAllViolations(t *testing.T) {
 	s := &taskspecv1.TaskSpec{Language: 7, Verification: &taskspecv1.Verification{TimeoutSeconds: -1}}
 	want := []taskspec.Violation{
-		{FieldPath: "task_spec_version", Message: "unsupported task_spec_version 0 (this build produces v1)"},
-		{FieldPath: "task_id", Message: "task_id is required"},
-		{FieldPath: "language", Message: `invalid language "7"`},
-		{FieldPath: "difficulty", Message: `invalid difficulty ""`},
-		{FieldPath: "generated_from.kind", Message: `invalid generated_from.kind ""`},
-		{FieldPath: "prompt", Message: "prompt is required"},
-		{FieldPath: "verification.test_cmd", Message: "verification.test_cmd is required"},
-		{FieldPath: "verification.timeout_seconds", Message: "verification.timeout_seconds must be non-negative, got -1"},
+		{FieldPath: "task_spec_version", Message: "unsupported task_spec_version 0 (this build produces v1)", Code: "TS105"},
+		{FieldPath: "task_id", Message: "task_id is required", Code: "TS101"},
+		{FieldPath: "language", Message: `invalid language "7"`, Code: "TS103"},
+		{FieldPath: "difficulty", Message: `invalid difficulty ""`, Code: "TS103"},
+		{FieldPath: "generated_from.kind", Message: `invalid generated_from.kind ""`, Code: "TS103"},
+		{FieldPath: "prompt", Message: "prompt is required", Code: "TS101"},
+		{FieldPath: "verification.test_cmd", Message: "verification.test_cmd is required", Code: "TS102"},
+		{FieldPath: "verification.timeout_seconds", Message: "verification.timeout_seconds must be non-negative, got -1", Code: "TS104"},
+	}
+	for i := range want {
+		want[i].Severity = "error"
 	}
 	if got := taskspec.Violations(s); !reflect.DeepEqual(got, want) {
 		t.Errorf("Violations = %#v", got)
@@ -112,9 +115,11 @@ func TestParseYAMLLocatesViolations(t *testing.T) {
 		t.Fatalf("ParseYAML = %v", err)
 	}
 	want := []taskspec.Violation{
-		{FieldPath: "language", Message: `invalid language "cobol"`, Line: 3, Column: 11},
-		{FieldPath: "verification.test_cmd", Message: "verification.test_cmd is required", Line: 9, Column: 5},
-		{FieldPath: "verification.timeout_seconds", Message: "verification.timeout_seconds must be non-negative, got -3", Line: 9, Column: 22},
+		{FieldPath: "language", Message: `invalid language "cobol"`, Line: 3, Column: 11, Code: "TS103", Severity: "error"},
+		{FieldPath: "verification.test_cmd", Message: "verification.test_cmd is required", Line: 9, Column: 5, Code: "TS102",
+			Severity: "error"},
+		{FieldPath: "verification.timeout_seconds", Message: "verification.timeout_seconds must be non-negative, got -3", Line: 9, Column: 22,
+			Code: "TS104", Severity: "error"},
 	}
 	if !reflect.DeepEqual(verr.Violations, want) {
 		t.Errorf("violations = %#v", verr.Violations)
@@ -293,12 +298,12 @@ func TestDecodeErrorLocatesAnUnknownKeyAndSuggestsTheField(t *testing.T) {
 	if !errors.As(err, &de) {
 		t.Fatalf("got %T %v", err, err)
 	}
-	want := taskspec.DecodeError{FieldPath: "generated_from.kindd", Line: 3, Column: 5, Hint: `did you mean "kind"?`, Err: de.Err}
-	if *de != want {
+	if de.FieldPath != "generated_from.kindd" || de.Line != 3 || de.Column != 5 || de.Hint != `did you mean "kind"?` || de.Code != "TS001" {
 		t.Errorf("got %+v", *de)
 	}
-	if err.Error() != "eval: decode task spec: yaml: unmarshal errors:\n  line 3: field kindd not found in type eval.GeneratedFrom" {
-		t.Errorf("the Go package's words changed: %q", err)
+	want := `eval: decode task spec: line 3, column 5: generated_from.kindd: unknown field "kindd" in generated_from; did you mean "kind"?`
+	if err.Error() != want {
+		t.Errorf("got %q, want %q", err, want)
 	}
 	var strict *taskspec.StrictError
 	_, err = taskspec.ParseYAML([]byte("task_spec_version: 1.5\n"))

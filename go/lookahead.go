@@ -311,7 +311,7 @@ func (w *walker) scanDoubleQuoted(i int) (int, error) {
 			if j+1 < len(data) && data[j+1] == '\'' {
 				line, column := w.lineColumn(j)
 				return 0, &StrictError{Line: line, Column: column,
-					Reason: "invalid YAML: while parsing a quoted scalar, found unknown escape character"}
+					Reason: badEscapeReason}
 			}
 			j++
 		}

@@ -140,9 +140,9 @@ func TestClosingBracketReadsTheCollectionTokenByToken(t *testing.T) {
 func TestBlockScalarErrorIsWhatLibyamlScansTheBlockScalarWith(t *testing.T) {
 	for text, want := range map[string]string{
 		"|\n  a\n":         "",
-		"|-2\n  a\n \tb\n": "eval: decode task spec: line 3: invalid YAML: a tab character cannot indent YAML; use spaces",
-		"|\n  a\n\tb\n":    "eval: decode task spec: line 3: invalid YAML: a tab character cannot indent YAML; use spaces",
-		"|\n\n \t\n":       "eval: decode task spec: line 3: invalid YAML: a tab character cannot indent YAML; use spaces",
+		"|-2\n  a\n \tb\n": "eval: decode task spec: line 3: invalid YAML: a tab character cannot indent YAML",
+		"|\n  a\n\tb\n":    "eval: decode task spec: line 3: invalid YAML: a tab character cannot indent YAML",
+		"|\n\n \t\n":       "eval: decode task spec: line 3: invalid YAML: a tab character cannot indent YAML",
 		"|\n  a\n   \tb\n": "", // past the indentation, a tab is text
 		"|\n  a\nb\n\tc":   "", // the scalar ended at "b"
 		"|0\n":             "yaml: line 1: while scanning a block scalar, found an indentation indicator equal to 0",

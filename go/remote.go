@@ -3,6 +3,7 @@ package taskspec
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strconv"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
@@ -14,18 +15,34 @@ import (
 )
 
 // RemoteError reports a failed call to a remote generator. Code is the
-// gRPC status code (NotFound, InvalidArgument, Internal, DeadlineExceeded,
-// Canceled, Unavailable when no connection could be made, ...) and Message
-// the server's message, so a caller can tell its own mistakes from the
-// generator's and from the network's. It implements GRPCStatus, so
-// status.Code(err) works on it as on any gRPC error.
+// gRPC status code (NotFound, InvalidArgument, FailedPrecondition, Internal,
+// DeadlineExceeded, Canceled, Unavailable when no connection could be
+// made, ...) and Message the server's message, so a caller can tell its own
+// mistakes from the generator's and from the network's. It implements
+// GRPCStatus, so status.Code(err) works on it as on any gRPC error.
+//
+// Violations holds the problems of a refused spec or request: those the
+// status details carried (a taskspec.v1.Problems, see NewGeneratorServer),
+// or those this client found in a spec a server returned. A RemoteError
+// with problems unwraps to a *ValidationError holding them, so
+// errors.As(err, &validationErr) handles a spec refused over the network
+// as one refused here.
+//
+// gRPC's own refusal of a message over the limit is not ResourceExhausted
+// here, which the service keeps for "the server is at its call limit, try
+// again later" and a retry of it would be refused again: it is
+// FailedPrecondition, whichever side refused the message, with a message
+// that names the limit.
 type RemoteError struct {
 	Language taskspecv1.Language
 	Code     codes.Code
 	Message  string
-	// Status is the status the call ended with, details included; nil for
-	// a server that broke the contract after a successful call.
-	Status *status.Status
+	// Status is the status the call ended with, details included (with
+	// Code and Message, when gRPC's refusal of a message over the limit was
+	// reworded); nil for a server that broke the contract after a
+	// successful call.
+	Status     *status.Status
+	Violations []Violation
 }
 
 // Error returns "eval: remote generator for language "python": NotFound: ...".
@@ -35,17 +52,23 @@ func (e *RemoteError) Error() string {
 	return fmt.Sprintf("%sremote generator for language %q: %s: %s", errPrefix, languageText(e.Language), e.Code, e.Message)
 }
 
-// GRPCStatus returns the error as a gRPC status.
+// GRPCStatus returns the error as a gRPC status, with its Violations as
+// details, so that a generator that returns it passes them on.
 func (e *RemoteError) GRPCStatus() *status.Status {
 	if e.Status != nil {
 		return e.Status
+	}
+	if len(e.Violations) > 0 {
+		return problemStatus(e.Code, e.Message, e.Violations)
 	}
 	return status.New(e.Code, e.Message)
 }
 
 // Unwrap makes errors.Is(err, context.DeadlineExceeded) and
 // errors.Is(err, context.Canceled) true for a call that ended so, whether
-// the caller's context or the server's deadline ended it.
+// the caller's context or the server's deadline ended it, and
+// errors.As(err, &ve) find a *ValidationError with the Violations of a
+// call refused for its problems.
 func (e *RemoteError) Unwrap() error {
 	switch e.Code {
 	case codes.DeadlineExceeded:
@@ -53,7 +76,49 @@ func (e *RemoteError) Unwrap() error {
 	case codes.Canceled:
 		return context.Canceled
 	}
+	if len(e.Violations) > 0 {
+		return &ValidationError{Violations: e.Violations}
+	}
 	return nil
+}
+
+// overLimit matches gRPC's refusal of a message over its limit, in
+// grpc-go's words ("grpc: received message larger than max (N vs. M)",
+// "grpc: trying to send message larger than max ...") and gRPC C-core's
+// ("Received message larger than max (N vs. M)", "Sent message ..."), as
+// the client's own error or a server's status.
+var overLimit = regexp.MustCompile(`(?i)\b(?:received|sent|send) message (?:after decompression )?larger than max \((\d+) vs\. (\d+)\)`)
+
+// remoteError is the *RemoteError for a call to lang that failed with err.
+func remoteError(lang taskspecv1.Language, err error) *RemoteError {
+	st := status.Convert(err)
+	re := &RemoteError{Language: lang, Code: st.Code(), Message: st.Message(), Status: st}
+	for _, d := range st.Details() {
+		if problems, ok := d.(*taskspecv1.Problems); ok {
+			for _, p := range problems.GetProblems() {
+				re.Violations = append(re.Violations, ViolationFromProto(p))
+			}
+			return re
+		}
+	}
+	if m := overLimit.FindStringSubmatch(st.Message()); m != nil && st.Code() == codes.ResourceExhausted {
+		re.Code = codes.FailedPrecondition
+		size, _ := strconv.ParseInt(m[1], 10, 64)
+		limit, _ := strconv.ParseInt(m[2], 10, 64)
+		re.Message = overLimitMessage(size, limit)
+		re.Status = status.New(re.Code, re.Message)
+	}
+	return re
+}
+
+// overLimitMessage says that a message of size bytes is over limit, in the
+// Python client's words.
+func overLimitMessage(size, limit int64) string {
+	ours := ""
+	if limit == maxMessageBytes {
+		ours = fmt.Sprintf(" (the task spec document limit of %d bytes plus 64 KiB)", MaxDocumentBytes)
+	}
+	return fmt.Sprintf("a message of %d bytes is over the limit of %d bytes%s", size, limit, ours)
 }
 
 // languageText is l's spelling, or its digits for a number the schema does
@@ -69,10 +134,9 @@ func languageText(l taskspecv1.Language) string {
 // languages it has generators for; a failed call is a *RemoteError (with
 // Language unset).
 func ListLanguages(ctx context.Context, conn grpc.ClientConnInterface) ([]taskspecv1.Language, error) {
-	resp, err := taskspecv1.NewGeneratorServiceClient(conn).ListLanguages(ctx, &taskspecv1.ListLanguagesRequest{})
+	resp, err := taskspecv1.NewGeneratorServiceClient(conn).ListLanguages(ctx, &taskspecv1.ListLanguagesRequest{}, callOptions...)
 	if err != nil {
-		st := status.Convert(err)
-		return nil, &RemoteError{Code: st.Code(), Message: st.Message(), Status: st}
+		return nil, remoteError(taskspecv1.Language_LANGUAGE_UNSPECIFIED, err)
 	}
 	return resp.GetLanguages(), nil
 }
@@ -98,8 +162,10 @@ func RegisterHealth(s grpc.ServiceRegistrar) *health.Server {
 // Generate passes ctx's deadline and cancellation on to the server, where
 // the generator sees them. It returns a spec that passed validation on both
 // ends and is for language, or a *RemoteError: a server that breaks the
-// contract cannot get an invalid spec into this process either. conn stays
-// the caller's to close.
+// contract cannot get an invalid spec into this process either, and a spec
+// refused for its problems, on either end, unwraps to a *ValidationError.
+// Each call takes and sends messages up to MaxDocumentBytes plus 64 KiB of
+// framing (see GRPCServerOptions), whatever conn's defaults. conn stays the caller's to close.
 func NewRemoteGenerator(conn grpc.ClientConnInterface, language taskspecv1.Language) Generator {
 	return &remoteGenerator{client: taskspecv1.NewGeneratorServiceClient(conn), language: language}
 }
@@ -112,13 +178,16 @@ type remoteGenerator struct {
 func (g *remoteGenerator) Language() taskspecv1.Language { return g.language }
 
 func (g *remoteGenerator) Generate(ctx context.Context, opts *taskspecv1.GenerateOptions) (*taskspecv1.TaskSpec, error) {
-	resp, err := g.client.Generate(ctx, &taskspecv1.GenerateRequest{Language: g.language, Options: opts})
+	resp, err := g.client.Generate(ctx, &taskspecv1.GenerateRequest{Language: g.language, Options: opts}, callOptions...)
 	if err != nil {
-		st := status.Convert(err)
-		return nil, &RemoteError{Language: g.language, Code: st.Code(), Message: st.Message(), Status: st}
+		return nil, remoteError(g.language, err)
 	}
-	if problem := specProblem(resp.GetTaskSpec(), g.language); problem != "" {
-		return nil, &RemoteError{Language: g.language, Code: codes.Internal, Message: "server " + problem}
+	spec := resp.GetTaskSpec()
+	if spec == nil {
+		return nil, &RemoteError{Language: g.language, Code: codes.Internal, Message: "server returned no task spec"}
 	}
-	return resp.GetTaskSpec(), nil
+	if message, problems := specProblems(spec, g.language, "server"); message != "" {
+		return nil, &RemoteError{Language: g.language, Code: codes.FailedPrecondition, Message: message, Violations: problems}
+	}
+	return spec, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -65,6 +66,10 @@ func (s *scripted) Generate(ctx context.Context, opts *taskspecv1.GenerateOption
 		return spec, nil
 	case "wrong-language":
 		return validScripted(taskspecv1.Language_LANGUAGE_TYPESCRIPT, "wrong-language"), nil
+	case "long", "huge":
+		spec := validScripted(s.lang, opts.GetTemplateId())
+		spec.Prompt = scriptedPrompt(opts.GetTemplateId())
+		return spec, nil
 	case "nil":
 		return nil, nil
 	case "wait":
@@ -87,6 +92,16 @@ func (s *scripted) Generate(ctx context.Context, opts *taskspecv1.GenerateOption
 	return validScripted(s.lang, opts.GetTemplateId()), nil
 }
 
+// scriptedPrompt is the prompt of the "long" script, 5 MB (more than
+// gRPC's default limit of 4 MiB, valid), and of "huge", 20 MB (over the
+// document limit: TS107).
+func scriptedPrompt(template string) string {
+	if template == "huge" {
+		return strings.Repeat("x", 20_000_000)
+	}
+	return strings.Repeat("x", 5_000_000)
+}
+
 // serveLoopback serves reg on 127.0.0.1 and returns a client connection.
 func serveLoopback(t *testing.T, reg *Registry) (*grpc.Server, *grpc.ClientConn) {
 	t.Helper()
@@ -94,7 +109,7 @@ func serveLoopback(t *testing.T, reg *Registry) (*grpc.Server, *grpc.ClientConn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := grpc.NewServer()
+	srv := grpc.NewServer(GRPCServerOptions()...)
 	taskspecv1.RegisterGeneratorServiceServer(srv, NewGeneratorServer(reg))
 	go func() { _ = srv.Serve(lis) }()
 	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -156,8 +171,8 @@ func TestRemoteStatusCodes(t *testing.T) {
 	}{
 		{"fail", codes.Internal, `generator for language "go" failed: scripted failure`},
 		{"panic", codes.Internal, `generator for language "go" failed: panic: scripted panic`},
-		{"invalid", codes.Internal, `generator for language "go" returned an invalid task spec: task_id: task_id is required; verification.test_cmd: verification.test_cmd is required`},
-		{"wrong-language", codes.Internal, `generator for language "go" returned a task spec for language "typescript", not "go"`},
+		{"invalid", codes.FailedPrecondition, `generator for language "go" returned an invalid task spec: task_id: task_id is required; verification.test_cmd: verification.test_cmd is required`},
+		{"wrong-language", codes.FailedPrecondition, `generator for language "go" returned a task spec for language "typescript", not "go"`},
 		{"nil", codes.Internal, `generator for language "go" returned no task spec`},
 	}
 	for _, c := range cases {
@@ -177,6 +192,14 @@ func TestRemoteStatusCodes(t *testing.T) {
 		_, err := client.Generate(context.Background(), &taskspecv1.GenerateRequest{Language: lang})
 		if st := status.Convert(err); st.Code() != codes.InvalidArgument || st.Message() != want {
 			t.Errorf("language %d: got %v", lang, st)
+		}
+		// The problem travels as status details, and NewRemoteGenerator
+		// turns it back into a *ValidationError.
+		_, err = NewRemoteGenerator(conn, lang).Generate(context.Background(), nil)
+		var invalid *ValidationError
+		if !errors.As(err, &invalid) || status.Code(err) != codes.InvalidArgument ||
+			fmt.Sprint(invalid.Violations) != fmt.Sprint([]Violation{{FieldPath: "language", Message: want, Code: "TS103", Severity: "error"}}) {
+			t.Errorf("language %d: got %v %#v", lang, err, invalid)
 		}
 	}
 	langs, err := client.ListLanguages(context.Background(), &taskspecv1.ListLanguagesRequest{})
@@ -285,4 +308,192 @@ func TestGracefulStopFinishesCallsInFlight(t *testing.T) {
 		}
 	}
 	<-stopped
+}
+
+// problemsOf returns the problems err carries as a *ValidationError,
+// failing the test when it is none or its status is not code.
+func problemsOf(t *testing.T, err error, code codes.Code) []Violation {
+	t.Helper()
+	var re *RemoteError
+	var invalid *ValidationError
+	if !errors.As(err, &re) || !errors.As(err, &invalid) {
+		t.Fatalf("got %T %v, want a *RemoteError that unwraps to a *ValidationError", err, err)
+	}
+	if status.Code(err) != code || re.Code != code {
+		t.Fatalf("got %v, want %v", status.Code(err), code)
+	}
+	if fmt.Sprint(invalid.Violations) != fmt.Sprint(re.Violations) {
+		t.Fatalf("ValidationError %v, RemoteError %v", invalid.Violations, re.Violations)
+	}
+	return invalid.Violations
+}
+
+func TestRemoteProblemsArriveAsAValidationError(t *testing.T) {
+	_, _, _, remote := setup(t)
+	invalid := validScripted(taskspecv1.Language_LANGUAGE_GO, "invalid")
+	invalid.TaskId = " "
+	invalid.Verification.TestCmd = nil
+	_, err := remote.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "invalid"})
+	got := problemsOf(t, err, codes.FailedPrecondition)
+	if want := Violations(invalid); len(want) != 2 || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %#v, want %#v", got, want)
+	}
+	_, err = remote.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "wrong-language"})
+	got = problemsOf(t, err, codes.FailedPrecondition)
+	want := []Violation{{FieldPath: "language", Message: `language "typescript" is not "go", the language asked for`, Code: "TS103", Severity: "error"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %#v, want %#v", got, want)
+	}
+}
+
+func TestRemoteMessageSize(t *testing.T) {
+	_, _, _, remote := setup(t)
+	spec, err := remote.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "long"})
+	if err != nil || spec.GetPrompt() != scriptedPrompt("long") {
+		t.Fatalf("a 5 MB prompt: %d bytes, %v", len(spec.GetPrompt()), err)
+	}
+	huge := validScripted(taskspecv1.Language_LANGUAGE_GO, "huge")
+	huge.Prompt = scriptedPrompt("huge")
+	want := Violations(huge)
+	_, err = remote.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "huge"})
+	got := problemsOf(t, err, codes.FailedPrecondition)
+	if len(want) != 1 || want[0].Code != "TS107" || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("got %#v, want %#v", got, want)
+	}
+	if !strings.Contains(err.Error(), fmt.Sprint(MaxDocumentBytes)) {
+		t.Errorf("%v does not name the limit", err)
+	}
+}
+
+// oversized is a server that breaks the contract: it sends a spec over the
+// document limit, unchecked.
+type oversized struct {
+	taskspecv1.UnimplementedGeneratorServiceServer
+}
+
+func (oversized) Generate(context.Context, *taskspecv1.GenerateRequest) (*taskspecv1.GenerateResponse, error) {
+	spec := validScripted(taskspecv1.Language_LANGUAGE_GO, "huge")
+	spec.Prompt = scriptedPrompt("huge")
+	return &taskspecv1.GenerateResponse{TaskSpec: spec}, nil
+}
+
+func TestRemoteOverTheLimitIsNoRetry(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer(grpc.MaxSendMsgSize(64 << 20))
+	taskspecv1.RegisterGeneratorServiceServer(srv, oversized{})
+	go func() { _ = srv.Serve(lis) }()
+	defer srv.Stop()
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	remote := NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_GO)
+	limit := fmt.Sprintf("over the limit of %d bytes (the task spec document limit of %d bytes plus 64 KiB)", MaxDocumentBytes+64<<10, MaxDocumentBytes)
+	// Received: the server sent more than the contract allows.
+	_, err = remote.Generate(context.Background(), &taskspecv1.GenerateOptions{})
+	code, msg := remoteCode(t, err)
+	if code != codes.FailedPrecondition || !strings.HasPrefix(msg, "a message of 2000") || !strings.HasSuffix(msg, limit) {
+		t.Errorf("received: got %v %q", code, msg)
+	}
+	// Sent: this client's own request is over the limit.
+	_, err = remote.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: strings.Repeat("x", MaxDocumentBytes+64<<10)})
+	code, msg = remoteCode(t, err)
+	if code != codes.FailedPrecondition || !strings.HasPrefix(msg, "a message of 168") || !strings.HasSuffix(msg, limit) {
+		t.Errorf("sent: got %v %q", code, msg)
+	}
+}
+
+// careless is a server that breaks the contract: it sends an invalid spec.
+type careless struct {
+	taskspecv1.UnimplementedGeneratorServiceServer
+}
+
+func (careless) Generate(context.Context, *taskspecv1.GenerateRequest) (*taskspecv1.GenerateResponse, error) {
+	spec := validScripted(taskspecv1.Language_LANGUAGE_GO, "x")
+	spec.Prompt = ""
+	return &taskspecv1.GenerateResponse{TaskSpec: spec}, nil
+}
+
+func TestRemoteClientValidatesWhatAServerReturns(t *testing.T) {
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := grpc.NewServer()
+	taskspecv1.RegisterGeneratorServiceServer(srv, careless{})
+	go func() { _ = srv.Serve(lis) }()
+	defer srv.Stop()
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_, err = NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_GO).Generate(context.Background(), nil)
+	got := problemsOf(t, err, codes.FailedPrecondition)
+	if fmt.Sprint(got) != fmt.Sprint([]Violation{{FieldPath: "prompt", Message: "prompt is required", Code: "TS101", Severity: "error"}}) {
+		t.Errorf("got %#v", got)
+	}
+	if _, msg := remoteCode(t, err); msg != "server returned an invalid task spec: prompt: prompt is required" {
+		t.Errorf("got %q", msg)
+	}
+}
+
+// front is a Go generator that calls another server's, as a chain does.
+type front struct{ back Generator }
+
+func (front) Language() taskspecv1.Language { return taskspecv1.Language_LANGUAGE_PYTHON }
+
+func (f front) Generate(ctx context.Context, opts *taskspecv1.GenerateOptions) (*taskspecv1.TaskSpec, error) {
+	return f.back.Generate(ctx, opts)
+}
+
+func TestRemoteProblemsArePassedOnThroughAChain(t *testing.T) {
+	_, _, _, back := setup(t)
+	remote := NewRemoteGenerator(serveWith(t, front{back}), taskspecv1.Language_LANGUAGE_PYTHON)
+	_, err := remote.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "invalid"})
+	got := problemsOf(t, err, codes.FailedPrecondition)
+	if len(got) != 2 || got[0].Code != "TS101" || got[1].FieldPath != "verification.test_cmd" {
+		t.Errorf("got %#v", got)
+	}
+	// A RemoteError made here, with no status, carries its problems too.
+	re := &RemoteError{Code: codes.FailedPrecondition, Message: "m", Violations: got}
+	if st := re.GRPCStatus(); len(st.Details()) != 1 || fmt.Sprint(remoteError(0, st.Err()).Violations) != fmt.Sprint(got) {
+		t.Errorf("got %v", st.Details())
+	}
+}
+
+func TestTheProblemsOfOneStatusAreBounded(t *testing.T) {
+	// The same case as the Python server's test: trailers stay within a
+	// C-core client's 8 KiB of metadata, and both servers keep the same.
+	many := make([]Violation, 40)
+	for i := range many {
+		many[i] = Violation{FieldPath: fmt.Sprintf("f%d", i), Message: strings.Repeat("é", 600), Code: "TS101", Severity: "error"}
+	}
+	kept, left := statusProblems(many)
+	if len(kept) != 3 || left != 37 {
+		t.Fatalf("kept %d, left %d", len(kept), left)
+	}
+	for _, v := range kept {
+		if v.Message != strings.Repeat("é", 256) {
+			t.Fatalf("message of %d bytes", len(v.Message))
+		}
+	}
+	if text := listProblems(kept, left); !strings.HasSuffix(text, "é (and 37 more problems)") {
+		t.Errorf("got %q", text)
+	}
+	if text := listProblems(kept[:1], 1); !strings.HasSuffix(text, "é (and 1 more problem)") {
+		t.Errorf("got %q", text)
+	}
+	if one, left := statusProblems(many[:1]); len(one) != 1 || left != 0 || one[0] != kept[0] {
+		t.Errorf("got %v %d", one, left)
+	}
+	// A string that is not UTF-8 (proto strings must be) is mended first.
+	bad, _ := statusProblems([]Violation{{FieldPath: "difficulty_signals[\"\xff\"]", Message: "m"}})
+	if bad[0].FieldPath != "difficulty_signals[\"\uFFFD\"]" {
+		t.Errorf("got %q", bad[0].FieldPath)
+	}
 }

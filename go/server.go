@@ -6,10 +6,13 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
 // NewGeneratorServer returns the GeneratorService over registry, for
@@ -22,19 +25,32 @@ import (
 // its own mistakes from the generator's:
 //
 //   - InvalidArgument: the request's language is UNSPECIFIED or a number the
-//     schema does not define;
+//     schema does not define (with a TS103 problem for "language");
 //   - NotFound: no generator is registered for the language;
 //   - the generator's own code: a generator that returns a status error
 //     with NotFound, InvalidArgument, FailedPrecondition, Unavailable or
 //     DeadlineExceeded reaches the caller with that code and message;
-//   - ResourceExhausted: WithMaxConcurrentCalls calls are already running;
-//   - Internal: the generator returned any other error or panicked (the message
-//     carries the error's text), or returned a spec that fails Validate or is
-//     for another language (the message lists the violations). An invalid
-//     spec is never passed on;
+//   - FailedPrecondition: the generator returned a spec that fails Validate
+//     (TS107 for one over the document limit included) or is for another
+//     language. Retrying gives the same spec: the generator must be fixed.
+//     The message lists the problems; the spec is never passed on;
+//   - ResourceExhausted: WithMaxConcurrentCalls calls are already running,
+//     the one code that invites a retry later;
+//   - Internal: the generator returned any other error, or no spec, or
+//     panicked (the message carries the error's text);
 //   - DeadlineExceeded and Canceled: the call's deadline passed or the caller
 //     gave up first. The generator's ctx carries the call's deadline and is
 //     cancelled with it, so a slow generator can stop early.
+//
+// The problems of an InvalidArgument or FailedPrecondition answer travel
+// as status details (status.WithDetails: a taskspec.v1.Problems in the
+// standard grpc-status-details-bin trailer), as google.rpc.BadRequest field
+// violations do; NewRemoteGenerator, and the Python client, turn them back
+// into a *ValidationError with the same problems.
+//
+// Create the grpc.Server with GRPCServerOptions, so that it takes and
+// sends messages up to MaxDocumentBytes plus 64 KiB rather than gRPC's
+// 4 MiB: a valid spec can be larger.
 //
 // Generator failures are also logged, for the people running the server,
 // with slog.Default() or the WithLogger option's logger.
@@ -117,12 +133,15 @@ func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.Generate
 		defer cancel()
 	}
 	lang := req.GetLanguage()
-	if lang == taskspecv1.Language_LANGUAGE_UNSPECIFIED {
-		return nil, status.Error(codes.InvalidArgument, "language is required")
-	}
 	name, ok := LanguageString(lang)
-	if !ok {
-		return nil, status.Errorf(codes.InvalidArgument, "language %d is not defined in taskspec.v1.Language", int32(lang))
+	if !ok || lang == taskspecv1.Language_LANGUAGE_UNSPECIFIED {
+		bad := fmt.Sprintf("language %d is not defined in taskspec.v1.Language", int32(lang))
+		if lang == taskspecv1.Language_LANGUAGE_UNSPECIFIED {
+			bad = "language is required"
+		}
+		return nil, problemStatus(codes.InvalidArgument, bad, []Violation{
+			{FieldPath: "language", Message: bad, Code: codeDefinedValue, Severity: severityError},
+		}).Err()
 	}
 	who := fmt.Sprintf("generator for language %q", name)
 	gen, ok := s.registry.Lookup(lang)
@@ -147,9 +166,13 @@ func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.Generate
 		s.log.ErrorContext(ctx, who+" failed", "error", err)
 		return nil, status.Errorf(codes.Internal, "%s failed: %v", who, err)
 	}
-	if problem := specProblem(spec, lang); problem != "" {
-		s.log.ErrorContext(ctx, who+" "+problem)
-		return nil, status.Errorf(codes.Internal, "%s %s", who, problem)
+	if spec == nil {
+		s.log.ErrorContext(ctx, who+" returned no task spec")
+		return nil, status.Error(codes.Internal, who+" returned no task spec")
+	}
+	if message, problems := specProblems(spec, lang, who); message != "" {
+		s.log.ErrorContext(ctx, message)
+		return nil, problemStatus(codes.FailedPrecondition, message, problems).Err()
 	}
 	return &taskspecv1.GenerateResponse{TaskSpec: spec}, nil
 }
@@ -170,28 +193,133 @@ func safeGenerate(ctx context.Context, gen Generator, opts *taskspecv1.GenerateO
 	return gen.Generate(ctx, opts)
 }
 
-// specProblem says why spec may not be handed to a caller who asked for
-// lang, or returns "". The wording is the Python library's, so both servers
-// and both clients report a broken generator alike.
-func specProblem(spec *taskspecv1.TaskSpec, lang taskspecv1.Language) string {
-	if spec == nil {
-		return "returned no task spec"
-	}
+// codeDefinedValue is TS103, an enum value missing or not one the call
+// allows: the request's language, and the language of a generated spec.
+var codeDefinedValue = fmt.Sprintf("TS%03d", int32(taskspecv1.ProblemCode_PROBLEM_CODE_DEFINED))
+
+// specProblems says why spec may not be handed to a caller who asked for
+// lang: the status message (who first) and the problems, every broken rule
+// of the contract, or a TS103 on "language" for a spec for another
+// language (its value is not the one value the call allows). It returns
+// "" for a spec that may. The wording is the Python library's, so both
+// servers and both clients report a broken generator alike.
+func specProblems(spec *taskspecv1.TaskSpec, lang taskspecv1.Language, who string) (string, []Violation) {
 	if vs := Violations(spec); len(vs) > 0 {
-		listed := make([]string, len(vs))
-		for i, v := range vs {
-			if v.FieldPath != "" {
-				listed[i] = v.FieldPath + ": " + v.Message
-			} else {
-				listed[i] = v.Message
-			}
-		}
-		return "returned an invalid task spec: " + strings.Join(listed, "; ")
+		kept, left := statusProblems(vs)
+		return who + " returned an invalid task spec: " + listProblems(kept, left), kept
 	}
 	if spec.GetLanguage() != lang {
 		got, _ := LanguageString(spec.GetLanguage())
 		want, _ := LanguageString(lang)
-		return fmt.Sprintf("returned a task spec for language %q, not %q", got, want)
+		return fmt.Sprintf("%s returned a task spec for language %q, not %q", who, got, want), []Violation{{
+			FieldPath: "language", Message: fmt.Sprintf("language %q is not %q, the language asked for", got, want),
+			Code: codeDefinedValue, Severity: severityError,
+		}}
 	}
-	return ""
+	return "", nil
 }
+
+// The bounds on the problems one status carries, so that its trailers stay
+// well within the 8 KiB of metadata a gRPC C-core client (Python's)
+// accepts by default; the Python server keeps the same, so both answer
+// alike. Each problem's strings are cut to problemTextBytes at a
+// character's start, and problems are taken in order while the encoded
+// taskspec.v1.Problems stays within problemsBytes (the first always). Only
+// a hostile spec comes near.
+const (
+	problemTextBytes = 512
+	problemsBytes    = 2048
+)
+
+// cutText is s as valid UTF-8 (proto strings must be), cut to
+// problemTextBytes at a character's start.
+func cutText(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if len(s) <= problemTextBytes {
+		return s
+	}
+	n := problemTextBytes
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// statusProblems returns the problems one status carries, each cut, and
+// how many are left out.
+func statusProblems(vs []Violation) (kept []Violation, left int) {
+	var enc taskspecv1.Problems
+	for _, v := range vs {
+		v.FieldPath, v.Message, v.Hint = cutText(v.FieldPath), cutText(v.Message), cutText(v.Hint)
+		enc.Problems = append(enc.Problems, v.Proto())
+		if len(kept) > 0 && proto.Size(&enc) > problemsBytes {
+			break
+		}
+		kept = append(kept, v)
+	}
+	return kept, len(vs) - len(kept)
+}
+
+// listProblems is the problems as a status message lists them:
+// "path: message; ...", then how many were left out.
+func listProblems(vs []Violation, left int) string {
+	listed := make([]string, len(vs))
+	for i, v := range vs {
+		if v.FieldPath != "" {
+			listed[i] = v.FieldPath + ": " + v.Message
+		} else {
+			listed[i] = v.Message
+		}
+	}
+	text := strings.Join(listed, "; ")
+	switch {
+	case left == 1:
+		text += " (and 1 more problem)"
+	case left > 1:
+		text += fmt.Sprintf(" (and %d more problems)", left)
+	}
+	return text
+}
+
+// problemStatus is a status with code and message whose details carry vs
+// as a taskspec.v1.Problems.
+func problemStatus(code codes.Code, message string, vs []Violation) *status.Status {
+	st := status.New(code, message)
+	problems := &taskspecv1.Problems{Problems: make([]*taskspecv1.Problem, len(vs))}
+	for i, v := range vs {
+		problems.Problems[i] = v.Proto()
+	}
+	if detailed, err := st.WithDetails(problems); err == nil {
+		return detailed
+	}
+	return st // cannot happen: the problems' strings are UTF-8
+}
+
+// maxMessageBytes is the largest GeneratorService message the Go server
+// (with GRPCServerOptions) and client take or send: the contract's document
+// limit (MaxDocumentBytes), within which a valid spec's canonical YAML is,
+// plus 64 KiB for the rest of the response. gRPC's default of 4 MiB would
+// refuse valid specs. The Python library uses the same
+// (taskspec.remote.MAX_MESSAGE_BYTES).
+const maxMessageBytes = MaxDocumentBytes + 64<<10
+
+// GRPCServerOptions returns the options a grpc.Server that serves
+// NewGeneratorServer needs: messages up to MaxDocumentBytes plus 64 KiB of
+// framing each way, rather than gRPC's 4 MiB, so that a spec of any valid
+// size crosses.
+//
+//	srv := grpc.NewServer(taskspec.GRPCServerOptions()...)
+func GRPCServerOptions() []grpc.ServerOption {
+	return []grpc.ServerOption{grpc.MaxRecvMsgSize(maxMessageBytes), grpc.MaxSendMsgSize(maxMessageBytes)}
+}
+
+// GRPCDialOptions returns the options for a client connection over which
+// the generated GeneratorService client is used directly: messages up to
+// MaxDocumentBytes plus 64 KiB of framing each way, as GRPCServerOptions. NewRemoteGenerator needs none of them, since it
+// sets the limits on each call itself.
+func GRPCDialOptions() []grpc.DialOption {
+	return []grpc.DialOption{grpc.WithDefaultCallOptions(callOptions...)}
+}
+
+// callOptions set a call's message limits to maxMessageBytes.
+var callOptions = []grpc.CallOption{grpc.MaxCallRecvMsgSize(maxMessageBytes), grpc.MaxCallSendMsgSize(maxMessageBytes)}

@@ -3,6 +3,7 @@ package taskspec
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,23 +14,44 @@ import (
 	"google.golang.org/grpc/status"
 )
 
+// tableProblem is one problem of a status in the table: the fields a
+// status's details carry, with no position, hint or warning.
+type tableProblem struct {
+	Code      string `json:"code"`
+	FieldPath string `json:"field_path"`
+	Message   string `json:"message"`
+}
+
+// tableStatus is one case of the table.
+type tableStatus struct {
+	Code     string         `json:"code"`
+	Message  string         `json:"message"`
+	Problems []tableProblem `json:"problems"`
+}
+
 // statusTable reads tests/contract/grpc_status.json, which the Python
 // server's tests read too.
-func statusTable(t *testing.T) map[string][2]string {
+func statusTable(t *testing.T) map[string]tableStatus {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join("..", "tests", "contract", "grpc_status.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
-		Statuses []struct{ Case, Code, Message string }
+		Statuses []struct {
+			Case string `json:"case"`
+			tableStatus
+		} `json:"statuses"`
 	}
 	if err := json.Unmarshal(raw, &doc); err != nil || len(doc.Statuses) < 8 {
 		t.Fatalf("%d statuses, %v", len(doc.Statuses), err)
 	}
-	out := map[string][2]string{}
+	out := map[string]tableStatus{}
 	for _, s := range doc.Statuses {
-		out[s.Case] = [2]string{s.Code, s.Message}
+		if s.Problems == nil {
+			t.Fatalf("%s: no problems list", s.Case)
+		}
+		out[s.Case] = s.tableStatus
 	}
 	return out
 }
@@ -49,19 +71,32 @@ func grpcName(c codes.Code) string {
 
 func TestTheStatusTableIsWhatTheServerAnswers(t *testing.T) {
 	table := statusTable(t)
-	want := func(c string, values ...string) [2]string {
+	want := func(c string, values ...string) tableStatus {
 		entry, ok := table[c]
 		if !ok {
 			t.Fatalf("no case %q in the table", c)
 		}
 		r := strings.NewReplacer(append(values, "{language}", "go")...)
-		return [2]string{entry[0], r.Replace(entry[1])}
+		filled := tableStatus{Code: entry.Code, Message: r.Replace(entry.Message), Problems: []tableProblem{}}
+		for _, p := range entry.Problems {
+			filled.Problems = append(filled.Problems, tableProblem{p.Code, p.FieldPath, r.Replace(p.Message)})
+		}
+		return filled
 	}
 	seen := map[string]bool{}
 	check := func(c string, err error, values ...string) {
 		t.Helper()
 		st := status.Convert(err)
-		if got, w := [2]string{grpcName(st.Code()), st.Message()}, want(c, values...); got != w {
+		got := tableStatus{Code: grpcName(st.Code()), Message: st.Message(), Problems: []tableProblem{}}
+		for _, d := range st.Details() {
+			for _, p := range d.(*taskspecv1.Problems).GetProblems() {
+				if p.GetLine() != 0 || p.GetColumn() != 0 || p.GetHint() != "" || p.GetSeverity() != taskspecv1.Severity_SEVERITY_ERROR {
+					t.Errorf("%s: %v", c, p)
+				}
+				got.Problems = append(got.Problems, tableProblem{p.GetCode(), p.GetFieldPath(), p.GetMessage()})
+			}
+		}
+		if w := want(c, values...); fmt.Sprint(got) != fmt.Sprint(w) {
 			t.Errorf("%s: got %q, want %q", c, got, w)
 		}
 		seen[c] = true

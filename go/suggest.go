@@ -22,6 +22,13 @@ func suggest(word string, candidates []string) string {
 			choice = c
 		}
 	}
+	if alias, ok := suggestAliases[norm]; ok && choice == "" {
+		for _, c := range candidates {
+			if strings.ToLower(c) == alias {
+				choice = c
+			}
+		}
+	}
 	if choice == "" {
 		limit := 2
 		if len([]rune(norm)) < 6 {
@@ -60,6 +67,16 @@ func suggest(word string, candidates []string) string {
 		return ""
 	}
 	return choice
+}
+
+// suggestAliases are the other names people give enum values, as the
+// Python library's taskspec._suggest.ALIASES lists them: a suggestion is
+// made for one only when its value is a candidate.
+var suggestAliases = map[string]string{
+	"golang": "go", "py": "python", "py3": "python", "python3": "python", "cpython": "python",
+	"ts": "typescript", "tsx": "typescript",
+	"moderate": "medium", "intermediate": "medium", "normal": "medium",
+	"simple": "easy", "trivial": "easy", "difficult": "hard",
 }
 
 func abs(n int) int {

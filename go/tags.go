@@ -31,8 +31,8 @@ import (
 // tagSyntaxError is libyaml's error for a tag it ends before yaml.v3 does,
 // and tagNoSuffixError for a handle it ends so with nothing after it.
 const (
-	tagSyntaxError   = "invalid YAML: while scanning a tag, did not find expected whitespace or line break"
-	tagNoSuffixError = "invalid YAML: while parsing a tag, did not find expected tag URI"
+	tagSyntaxError   = "invalid YAML: a tag (!) cannot be read"
+	tagNoSuffixError = tagSyntaxError
 )
 
 // isAnchorChar reports whether c may be part of an anchor's name: a letter,

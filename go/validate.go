@@ -2,6 +2,7 @@ package taskspec
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -14,29 +15,82 @@ import (
 // without changing its logs, alerts or tests.
 const errPrefix = "eval: "
 
-// A Violation is one broken rule of the contract, found by Validate or
-// ParseYAML.
+// A Violation is one problem of a spec or document: a broken rule of the
+// contract (Validate), a document that cannot be read (ParseYAML, Check),
+// or a warning (Check). It is the contract's Problem model, the same in
+// the Python library, the CLI's JSON and gRPC errors (taskspec.v1.Problem).
 //
-// FieldPath names the field with the canonical YAML keys joined by dots
-// ("generated_from.kind"). Message is the Go package's wording without its
-// "eval: " prefix, which is also the message the Python library's
-// Violation carries, so logs from services in either language read alike.
-// Line and Column are the 1-based position of the offending value when the
-// spec came from a document (for a missing field, the position of its
-// nearest enclosing mapping), and 0 for a spec built in memory.
+// Code is the kind of problem, a code of the catalogue ("TS101"; see
+// Lookup and Explain). FieldPath names the field with the canonical YAML
+// keys joined by dots ("generated_from.kind"), list indices and map keys
+// in brackets. Message is what is wrong: for a broken rule the Go
+// package's wording without its "eval: " prefix, for anything else the
+// catalogue's; it never holds the hint. Line and Column are the 1-based
+// position of the offending value when the spec came from a document (for
+// a missing field, the position of its nearest enclosing mapping), and 0
+// for none; a Line with a Column of 0 is a line whose column is unknown.
+// Hint says how to fix it, or is "". Severity is "error" or "warning"; a
+// Violation with none is an error.
 type Violation struct {
 	FieldPath string
 	Message   string
 	Line      int
 	Column    int
+	Code      string
+	Hint      string
+	Severity  string
 }
 
-// String returns the message, after the position when there is one.
+// String renders the problem as the contract writes it as text:
+// "line L, column C: message; hint", the position left out when there is
+// none (Line 0), "; hint" when there is no hint. It is the Python
+// library's str(Violation).
 func (v Violation) String() string {
+	var b strings.Builder
 	if v.Line > 0 {
-		return fmt.Sprintf("line %d, column %d: %s", v.Line, v.Column, v.Message)
+		fmt.Fprintf(&b, "line %d, column %d: ", v.Line, v.Column)
 	}
-	return v.Message
+	b.WriteString(v.Message)
+	if v.Hint != "" {
+		b.WriteString("; " + v.Hint)
+	}
+	return b.String()
+}
+
+// Proto returns the problem as the contract's taskspec.v1.Problem, the
+// shape it has in CLI JSON and gRPC status details. An empty Severity is
+// an error.
+func (v Violation) Proto() *taskspecv1.Problem {
+	sev := taskspecv1.Severity_SEVERITY_ERROR
+	if v.Severity == severityWarning {
+		sev = taskspecv1.Severity_SEVERITY_WARNING
+	}
+	return &taskspecv1.Problem{
+		Code: v.Code, FieldPath: v.FieldPath, Line: clampInt32(v.Line), Column: clampInt32(v.Column),
+		Message: v.Message, Hint: v.Hint, Severity: sev,
+	}
+}
+
+// ViolationFromProto returns the Violation a taskspec.v1.Problem carries,
+// as Proto wrote it. A nil problem is the zero Violation; an unspecified
+// severity reads as an error, since a problem that says nothing else
+// refuses.
+func ViolationFromProto(p *taskspecv1.Problem) Violation {
+	if p == nil {
+		return Violation{}
+	}
+	sev := severityError
+	if p.GetSeverity() == taskspecv1.Severity_SEVERITY_WARNING {
+		sev = severityWarning
+	}
+	return Violation{
+		FieldPath: p.GetFieldPath(), Message: p.GetMessage(), Line: int(p.GetLine()), Column: int(p.GetColumn()),
+		Code: p.GetCode(), Hint: p.GetHint(), Severity: sev,
+	}
+}
+
+func clampInt32(n int) int32 {
+	return int32(max(min(n, math.MaxInt32), math.MinInt32))
 }
 
 // A ValidationError reports a spec that breaks the contract. Violations
@@ -147,7 +201,7 @@ func check(c *checked) []Violation {
 			v = r.proto(c.proto)
 		}
 		if r.broken(v) {
-			out = append(out, Violation{FieldPath: r.path, Message: r.format(v)})
+			out = append(out, Violation{FieldPath: r.path, Message: r.format(v), Code: ruleCode[r.check], Severity: severityError})
 		}
 	}
 	return out
@@ -158,8 +212,13 @@ func check(c *checked) []Violation {
 // ValidationError.violations holds for the same spec. An enum number the
 // schema does not define is reported by its digits (invalid language "7").
 // A nil spec is checked as an empty one, as the generated getters read it.
+//
+// After the rules come the two checks that make a valid spec portable, so
+// that it can be saved, read back and sent in either language: every
+// string (field, list item, map key) is UTF-8 (TS106), and the spec's
+// canonical YAML is within MaxDocumentBytes (TS107).
 func Violations(spec *taskspecv1.TaskSpec) []Violation {
-	return check(checkedFromProto(spec))
+	return append(check(checkedFromProto(spec)), portability(spec)...)
 }
 
 // Validate checks spec against the contract and returns nil or a

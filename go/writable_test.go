@@ -35,9 +35,11 @@ func TestSaveRefusesYAMLOverTheSizeLimit(t *testing.T) {
 	spec.Prompt = strings.Repeat("x", taskspec.MaxDocumentBytes)
 	path := filepath.Join(t.TempDir(), "taskspec.yaml")
 	err := taskspec.Save(path, spec)
-	var we *taskspec.WriteError
-	if !errors.As(err, &we) || we.FieldPath != "prompt" ||
-		!strings.Contains(err.Error(), "more than the 16,777,216 a reader accepts (prompt takes 16,777,2") {
+	// Valid means portable: Validate refuses it first (TS107).
+	var verr *taskspec.ValidationError
+	if !errors.As(err, &verr) || len(verr.Violations) != 1 || verr.Violations[0].Code != "TS107" ||
+		!strings.HasPrefix(err.Error(), "eval: task spec is too large: its canonical YAML is 16777") ||
+		!strings.HasSuffix(err.Error(), "bytes, more than the limit of 16777216") {
 		t.Fatalf("got %v", err)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {

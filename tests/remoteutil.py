@@ -8,6 +8,10 @@ any language picks it per call without a side channel; the Go peer
 - ``fail``: raises (Go: returns an error) with the message ``scripted failure``;
 - ``invalid``: returns a spec with a blank task_id and no test command;
 - ``wrong-language``: returns a valid spec for another language;
+- ``long``: returns a valid spec whose prompt is :data:`LONG_PROMPT_BYTES`
+  (5 MB, more than gRPC's default message limit of 4 MiB);
+- ``huge``: returns a spec whose prompt is :data:`HUGE_PROMPT_BYTES` (20 MB),
+  over the document limit (TS107);
 - ``wait``: blocks until the call ends (deadline or cancellation), at most
   :data:`WAIT_BOUND` seconds; then fails if the call ended (Go: returns the
   context's error), or returns a valid spec;
@@ -39,13 +43,32 @@ from taskspec import (
 )
 from taskspec.remote import GeneratorError, current_call
 
-__all__ = ["WAIT_BOUND", "ScriptedGenerator", "valid_spec"]
+__all__ = [
+    "GO_TEST_CMD",
+    "HUGE_PROMPT_BYTES",
+    "LONG_PROMPT_BYTES",
+    "WAIT_BOUND",
+    "ScriptedGenerator",
+    "scripted_spec",
+    "valid_spec",
+]
 
 #: The longest a ``wait`` call blocks when nothing ends it, so no test hangs.
 WAIT_BOUND = 30.0
 
 
-def valid_spec(language: Language, template_id: str) -> TaskSpec:
+#: The prompts of the ``long`` and ``huge`` scripts, in bytes.
+LONG_PROMPT_BYTES = 5_000_000
+HUGE_PROMPT_BYTES = 20_000_000
+
+#: The test command of the Go generators' specs (the Go peer's, and the Go
+#: library's tests'); the Python generator's is ``pytest -q``.
+GO_TEST_CMD = ("go", "test", "./...")
+
+
+def valid_spec(
+    language: Language, template_id: str, test_cmd: tuple[str, ...] = ("pytest", "-q")
+) -> TaskSpec:
     """A spec that passes validation, for *language*, echoing *template_id*."""
     band, signals = derive_difficulty(2, 3, 2)
     spec = TaskSpec(
@@ -58,7 +81,26 @@ def valid_spec(language: Language, template_id: str) -> TaskSpec:
     spec.difficulty_signals.update(signals)
     spec.generated_from.kind = GeneratedKind.KG_TEMPLATE.to_proto()  # type: ignore[assignment]
     spec.generated_from.template_id = template_id
-    spec.verification.test_cmd.extend(["pytest", "-q"])
+    spec.verification.test_cmd.extend(test_cmd)
+    return spec
+
+
+def scripted_spec(
+    language: Language, script: str, test_cmd: tuple[str, ...] = ("pytest", "-q")
+) -> TaskSpec:
+    """The spec a scripted generator for *language* returns for *script*.
+
+    ``invalid``, ``long`` and ``huge`` as the module doc says, any other
+    script :func:`valid_spec`. *test_cmd* is :data:`GO_TEST_CMD` for the Go
+    peer's generator, so that a test can validate here what the Go side
+    refused there and compare the problems.
+    """
+    spec = valid_spec(language, script, test_cmd)
+    if script == "invalid":
+        spec.task_id = " "
+        spec.verification.ClearField("test_cmd")
+    elif script in ("long", "huge"):
+        spec.prompt = "x" * (LONG_PROMPT_BYTES if script == "long" else HUGE_PROMPT_BYTES)
     return spec
 
 
@@ -93,11 +135,8 @@ class ScriptedGenerator:
             self.seen_remaining.append(call.time_remaining())
         if script == "fail":
             raise ValueError("scripted failure")
-        if script == "invalid":
-            spec = valid_spec(self._language, script)
-            spec.task_id = " "
-            spec.verification.ClearField("test_cmd")
-            return spec
+        if script in ("invalid", "long", "huge"):
+            return scripted_spec(self._language, script)
         if script == "wrong-language":
             other = Language.GO if self._language is not Language.GO else Language.PYTHON
             return valid_spec(other, script)

@@ -311,6 +311,7 @@ _OUTPUT_CASES = {
     "fmt -": ["fmt", "-"],
     "fmt --diff": ["fmt", "--diff", "{unformatted}"],
     "validate": ["validate", "{invalid}"],
+    "explain": ["explain", "TS011"],
 }
 
 

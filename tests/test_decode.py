@@ -454,7 +454,7 @@ def test_malformed_yaml_reports_line_and_column() -> None:
         b"a: b: c\n",
         DecodeError,
         path="",
-        message="mapping values are not allowed",
+        message="invalid YAML: a mapping value is not allowed here",
         line=1,
         column=5,
     )

@@ -49,7 +49,7 @@ def test_a_file_named_on_the_command_line_is_checked_whatever_its_name(
     code, out, _ = run(capsys, "validate", "config/settings.yaml", ".venv/pyvenv.cfg")
     assert code == 1
     lines = out.splitlines()
-    assert lines[0].startswith("config/settings.yaml:2:1: TS005 invalid YAML: ")
+    assert lines[0].startswith("config/settings.yaml:2:1: TS013 invalid YAML: ")
     assert lines[1].startswith(".venv/pyvenv.cfg:1:1: ")
 
 
@@ -149,7 +149,7 @@ def test_a_file_named_dash_below_dot_is_a_file_not_standard_input(
     assert walked(".", include=["-"], use_config=False) == [os.path.join(os.curdir, "-")]
     code, out, _ = run(capsys, "validate", "--include", "-", ".")
     assert code == 1
-    assert out.startswith("./-:2:1: TS005 invalid YAML: ")
+    assert out.startswith("./-:2:1: TS015 invalid YAML: ")
 
 
 def test_a_directory_without_sidecars_warns(

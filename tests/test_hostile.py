@@ -85,7 +85,11 @@ def test_out_of_range_escapes_leave_the_fast_path_for_the_decoders_message(escap
     doc = doc_with(b"task_id: kg-go-impl-mathx-gcd", b'task_id: "' + escape + b'"')
     assert parse_canonical(doc) is None
     check_invalid(
-        doc, DecodeError, path="", message="found invalid Unicode character escape code", line=2
+        doc,
+        DecodeError,
+        path="",
+        message="invalid YAML: invalid Unicode escape in a double-quoted value",
+        line=2,
     )
 
 

@@ -19,25 +19,37 @@ from typing import Any
 
 import grpc
 import pytest
+from google.rpc import status_pb2
 from grpc_health.v1 import health_pb2
 
 import taskspec
-from taskspec import GenerateOptions, Generator, Language, Registry, TaskSpecError
+from taskspec import (
+    GenerateOptions,
+    Generator,
+    Language,
+    Registry,
+    TaskSpecError,
+    ValidationError,
+    Violation,
+)
+from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.remote import (
     DEFAULT_MAX_CONCURRENT_CALLS,
     DEFAULT_TIMEOUT,
+    MAX_MESSAGE_BYTES,
     SERVICE_NAME,
     GeneratorError,
     GeneratorServer,
     RemoteError,
     RemoteGenerator,
+    RemoteValidationError,
     list_languages,
     serve,
 )
 from taskspec.v1 import generator_service_pb2 as service_pb2
 from taskspec.v1 import generator_service_pb2_grpc as service_grpc
-from taskspec.v1 import taskspec_pb2
-from tests.remoteutil import ScriptedGenerator, valid_spec
+from taskspec.v1 import problems_pb2, taskspec_pb2
+from tests.remoteutil import LONG_PROMPT_BYTES, ScriptedGenerator, scripted_spec, valid_spec
 
 #: How far grpc's rounding of a deadline (sent as a timeout) may move it, in seconds.
 ROUNDING = 0.25
@@ -66,7 +78,9 @@ def remote(server: GeneratorServer) -> Iterator[RemoteGenerator]:
         yield gen
 
 
-def _generate_against(servicer: Any) -> pytest.ExceptionInfo[RemoteError]:
+def _generate_against(
+    servicer: Any, opts: GenerateOptions | None = None
+) -> pytest.ExceptionInfo[RemoteError]:
     """Call Generate through RemoteGenerator on a raw gRPC server with *servicer*."""
     raw = grpc.server(ThreadPoolExecutor(max_workers=2))
     service_grpc.add_GeneratorServiceServicer_to_server(servicer, raw)
@@ -77,7 +91,7 @@ def _generate_against(servicer: Any) -> pytest.ExceptionInfo[RemoteError]:
             RemoteGenerator(f"127.0.0.1:{port}", "python") as gen,
             pytest.raises(RemoteError) as info,
         ):
-            gen.generate(GenerateOptions())
+            gen.generate(opts if opts is not None else GenerateOptions())
     finally:
         raw.stop(None).wait()
     return info
@@ -159,6 +173,21 @@ def test_invalid_argument(server: GeneratorServer, number: int, details: str) ->
     assert isinstance(err, grpc.Call)
     assert err.code() is grpc.StatusCode.INVALID_ARGUMENT
     assert err.details() == details
+    # The problem travels in the standard trailer, as a google.rpc.Status
+    # with the call's code and message whose one detail is the problems.
+    [raw] = [v for k, v in err.trailing_metadata() or () if k == "grpc-status-details-bin"]
+    assert isinstance(raw, bytes)
+    rpc_status = status_pb2.Status.FromString(raw)
+    assert (rpc_status.code, rpc_status.message) == (
+        grpc.StatusCode.INVALID_ARGUMENT.value[0],
+        details,
+    )
+    [detail] = rpc_status.details
+    problems = problems_pb2.Problems()
+    assert detail.Unpack(problems)
+    assert [Violation.from_proto(p) for p in problems.problems] == [
+        Violation("language", details, code="TS103")
+    ]
 
 
 def test_generator_exception_is_internal_without_traceback(
@@ -179,27 +208,152 @@ def test_generator_exception_is_internal_without_traceback(
     assert record.exc_info is not None and str(record.exc_info[1]) == "scripted failure"
 
 
+def _local_problems(spec: taskspec_pb2.TaskSpec) -> list[Violation]:
+    """The problems taskspec.validate finds in *spec* here."""
+    with pytest.raises(ValidationError) as info:
+        taskspec.validate(spec)
+    return info.value.violations
+
+
 @pytest.mark.parametrize(
-    ("script", "details"),
+    ("script", "details", "problems"),
     [
         (
             "invalid",
             'generator for language "python" returned an invalid task spec: '
             "task_id: task_id is required; verification.test_cmd: verification.test_cmd is "
             "required",
+            _local_problems(scripted_spec(Language.PYTHON, "invalid")),
         ),
         (
             "wrong-language",
             'generator for language "python" returned a task spec for language "go", not "python"',
+            [
+                Violation(
+                    "language",
+                    'language "go" is not "python", the language asked for',
+                    code="TS103",
+                )
+            ],
         ),
-        ("not-a-spec", 'generator for language "python" returned str, not a taskspec.v1.TaskSpec'),
     ],
 )
-def test_invalid_spec_is_internal(remote: RemoteGenerator, script: str, details: str) -> None:
-    with pytest.raises(RemoteError) as info:
+def test_a_spec_that_breaks_the_contract_is_a_failed_precondition_with_its_problems(
+    remote: RemoteGenerator, script: str, details: str, problems: list[Violation]
+) -> None:
+    with pytest.raises(ValidationError) as info:
         remote.generate(GenerateOptions(template_id=script))
+    err = info.value
+    assert isinstance(err, RemoteValidationError) and isinstance(err, RemoteError)
+    assert err.code is grpc.StatusCode.FAILED_PRECONDITION
+    assert err.details == details
+    assert str(err) == f"FAILED_PRECONDITION: {details}"
+    assert err.violations == problems
+    assert len(problems) == (2 if script == "invalid" else 1)
+    assert [v.code for v in problems] == (["TS101", "TS102"] if script == "invalid" else ["TS103"])
+
+
+def test_a_generator_that_returns_no_spec_is_internal(remote: RemoteGenerator) -> None:
+    with pytest.raises(RemoteError) as info:
+        remote.generate(GenerateOptions(template_id="not-a-spec"))
+    assert not isinstance(info.value, ValidationError)
     assert info.value.code is grpc.StatusCode.INTERNAL
-    assert info.value.details == details
+    assert info.value.details == (
+        'generator for language "python" returned str, not a taskspec.v1.TaskSpec'
+    )
+
+
+def test_a_spec_over_4_mib_crosses_and_one_over_the_limit_is_refused(
+    remote: RemoteGenerator,
+) -> None:
+    spec = remote.generate(GenerateOptions(template_id="long"))
+    assert spec == scripted_spec(Language.PYTHON, "long")
+    assert len(spec.prompt) == LONG_PROMPT_BYTES > 4 << 20
+    with pytest.raises(RemoteValidationError) as info:
+        remote.generate(GenerateOptions(template_id="huge"))
+    assert info.value.code is grpc.StatusCode.FAILED_PRECONDITION
+    [problem] = info.value.violations
+    assert info.value.violations == _local_problems(scripted_spec(Language.PYTHON, "huge"))
+    assert problem.code == "TS107"
+    assert f"more than the limit of {MAX_DOCUMENT_BYTES}" in info.value.details
+    assert info.value.details == (
+        f'generator for language "python" returned an invalid task spec: {problem.message}'
+    )
+
+
+def test_a_message_over_the_limit_is_no_retry() -> None:
+    """gRPC's own RESOURCE_EXHAUSTED for a message too large would invite a retry."""
+
+    class Oversized:
+        def Generate(  # noqa: N802
+            self, request: service_pb2.GenerateRequest, context: grpc.ServicerContext
+        ) -> service_pb2.GenerateResponse:
+            return service_pb2.GenerateResponse(task_spec=scripted_spec(Language.PYTHON, "huge"))
+
+        def ListLanguages(  # noqa: N802
+            self, request: service_pb2.ListLanguagesRequest, context: grpc.ServicerContext
+        ) -> service_pb2.ListLanguagesResponse:
+            return service_pb2.ListLanguagesResponse()
+
+    limit = (
+        f"over the limit of {MAX_MESSAGE_BYTES} bytes "
+        f"(the task spec document limit of {MAX_DOCUMENT_BYTES} bytes plus 64 KiB)"
+    )
+    assert MAX_MESSAGE_BYTES == MAX_DOCUMENT_BYTES + 65536
+    # Received: the server sent more than the contract allows.
+    info = _generate_against(Oversized())
+    assert info.value.code is grpc.StatusCode.FAILED_PRECONDITION
+    assert info.value.details.startswith("a message of 2000")
+    assert info.value.details.endswith(limit)
+    # Sent: the request would be over the limit.
+    info = _generate_against(Oversized(), GenerateOptions(template_id="x" * MAX_MESSAGE_BYTES))
+    assert info.value.code is grpc.StatusCode.FAILED_PRECONDITION
+    assert info.value.details.startswith(f"a message of {MAX_MESSAGE_BYTES + 12} bytes")
+    assert info.value.details.endswith(limit)
+
+
+def test_problems_are_passed_on_through_a_chain(scripted: ScriptedGenerator) -> None:
+    """A RemoteValidationError a generator lets through keeps its code and its problems."""
+    back = Registry()
+    back.register(scripted)
+
+    class Front:
+        language = Language.GO
+
+        def __init__(self, target: str) -> None:
+            self.remote = RemoteGenerator(target, "python")
+
+        def generate(self, opts: GenerateOptions) -> taskspec_pb2.TaskSpec:
+            return self.remote.generate(opts)
+
+    with serve(back) as back_srv:
+        front = Registry()
+        front.register(Front(back_srv.address))
+        with (
+            serve(front) as front_srv,
+            RemoteGenerator(front_srv.address, "go") as gen,
+            pytest.raises(RemoteValidationError) as info,
+        ):
+            gen.generate(GenerateOptions(template_id="invalid"))
+    assert info.value.code is grpc.StatusCode.FAILED_PRECONDITION
+    assert info.value.details.startswith('generator for language "python" returned an invalid')
+    assert info.value.violations == _local_problems(scripted_spec(Language.PYTHON, "invalid"))
+
+
+def test_the_problems_of_one_status_are_bounded() -> None:
+    """Trailers stay within a C-core client's 8 KiB; the Go server keeps the same bound."""
+    from taskspec.remote import _bounded, _listed  # noqa: PLC0415 - the private helpers
+
+    many = [Violation(f"f{i}", "é" * 600, code="TS101") for i in range(40)]
+    kept, left = _bounded(many)
+    # Each message is cut to 512 bytes at a character's start (256 "é"), and
+    # the encoded problems stay within 2048 bytes: three of them.
+    assert [len(v.message) for v in kept] == [256, 256, 256]
+    assert (len(kept), left) == (3, 37)
+    assert problems_pb2.Problems(problems=[v.to_proto() for v in kept]).ByteSize() <= 2048
+    assert _listed(kept, left).endswith("é (and 37 more problems)")
+    assert _bounded(many[:1]) == (kept[:1], 0)
+    assert _listed(kept[:1], 1).endswith("é (and 1 more problem)")
 
 
 def test_deadline_reaches_the_generator(
@@ -303,8 +457,10 @@ def test_client_validates_what_a_server_returns() -> None:
             return service_pb2.ListLanguagesResponse()
 
     info = _generate_against(Careless())
-    assert info.value.code is grpc.StatusCode.INTERNAL
+    assert isinstance(info.value, RemoteValidationError)
+    assert info.value.code is grpc.StatusCode.FAILED_PRECONDITION
     assert info.value.details.endswith("returned an invalid task spec: prompt: prompt is required")
+    assert info.value.violations == [Violation("prompt", "prompt is required", code="TS101")]
 
 
 def test_health_service(server: GeneratorServer) -> None:
@@ -683,20 +839,49 @@ def _status(case: str, **values: object) -> tuple[str, str]:
     return entry["code"], entry["message"].format(**values)
 
 
+def _status_problems(case: str, **values: object) -> list[Violation]:
+    """The problems of *case* in tests/contract/grpc_status.json, filled in."""
+    (entry,) = [s for s in _STATUSES if s["case"] == case]
+    return [
+        Violation(p["field_path"], p["message"].format(**values), code=p["code"])
+        for p in entry["problems"]
+    ]
+
+
+def _problems_sent(err: grpc.Call) -> list[Violation]:
+    """The problems in a call's grpc-status-details-bin, read here by hand."""
+    found = []
+    for key, value in err.trailing_metadata() or ():
+        if key == "grpc-status-details-bin":
+            assert isinstance(value, bytes)
+            for detail in status_pb2.Status.FromString(value).details:
+                problems = problems_pb2.Problems()
+                assert detail.Unpack(problems)
+                found += [Violation.from_proto(p) for p in problems.problems]
+    return found
+
+
 def test_the_status_table_is_what_the_server_answers(
     server: GeneratorServer, remote: RemoteGenerator
 ) -> None:
     """Every case of the table the Go server's tests read too, with Python's values."""
     seen = set()
 
-    def check(case: str, code: grpc.StatusCode, details: str, **values: object) -> None:
+    def check(
+        case: str,
+        code: grpc.StatusCode,
+        details: str,
+        problems: list[Violation],
+        **values: object,
+    ) -> None:
         assert (code.name, details) == _status(case, language="python", **values), case
+        assert problems == _status_problems(case, language="python", **values), case
         seen.add(case)
 
     for number, case in ((0, "language unspecified"), (99, "language not defined")):
         err = raw_generate(server, number)
         assert isinstance(err, grpc.Call)
-        check(case, err.code(), err.details())
+        check(case, err.code(), err.details(), _problems_sent(err))
     with RemoteGenerator(server.address, Language.GO) as go, pytest.raises(RemoteError) as info:
         go.generate(GenerateOptions())
     assert (info.value.code.name, info.value.details) == _status("no generator", language="go")
@@ -709,6 +894,11 @@ def test_the_status_table_is_what_the_server_answers(
     ):
         with pytest.raises(RemoteError) as info:
             remote.generate(GenerateOptions(template_id=script))
-        check(case, info.value.code, info.value.details, **values)
+        assert isinstance(info.value.__cause__, grpc.Call)
+        sent = _problems_sent(info.value.__cause__)
+        assert (
+            info.value.violations == sent if sent else not isinstance(info.value, ValidationError)
+        )
+        check(case, info.value.code, info.value.details, sent, **values)
     # "too many calls" is test_calls_beyond_the_limit_are_refused_and_the_rest_answers's.
     assert seen | {"too many calls"} == {s["case"] for s in _STATUSES}

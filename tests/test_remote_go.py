@@ -23,19 +23,29 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2
 
-from taskspec import GenerateOptions, Language, Registry
+import taskspec
+from taskspec import GenerateOptions, Language, Registry, ValidationError, Violation
+from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.remote import (
     SERVICE_NAME,
     GeneratorServer,
     RemoteError,
     RemoteGenerator,
+    RemoteValidationError,
+    _rpc_error,
     list_languages,
     serve,
 )
 from taskspec.v1 import generator_service_pb2 as service_pb2
 from taskspec.v1 import generator_service_pb2_grpc as service_grpc
 from taskspec.v1 import taskspec_pb2
-from tests.remoteutil import ScriptedGenerator
+from tests.remoteutil import (
+    GO_TEST_CMD,
+    HUGE_PROMPT_BYTES,
+    LONG_PROMPT_BYTES,
+    ScriptedGenerator,
+    scripted_spec,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 PEER = ROOT / ".bin" / "taskspec-grpc-peer"
@@ -119,8 +129,6 @@ def test_go_client_python_server_status_codes(
     requests: list[dict[str, Any]] = [
         {"language": PYTHON, "template": "t-7"},
         {"language": PYTHON, "template": "fail"},
-        {"language": PYTHON, "template": "invalid"},
-        {"language": PYTHON, "template": "wrong-language"},
         {"language": GO},
         {"language": 0, "raw": True},
         {"language": 99, "raw": True},
@@ -132,22 +140,13 @@ def test_go_client_python_server_status_codes(
     # Which side notices the passed deadline first is a race: the Go client's
     # own context ("context deadline exceeded") or the Python server, whose
     # status gRPC words as "Deadline Exceeded". The code is the same either way.
-    deadline = results.pop(7)
+    deadline = results.pop(5)
     assert deadline["code"] == "DeadlineExceeded"
     assert deadline["deadline"] is True  # errors.Is(err, context.DeadlineExceeded)
     assert deadline["message"] in {"context deadline exceeded", "Deadline Exceeded"}
     assert results == [
         {"code": "OK", "task_id": "scripted-python-t-7", "template": "t-7"},
         {"code": "Internal", "message": f"{who} failed: ValueError: scripted failure"},
-        {
-            "code": "Internal",
-            "message": f"{who} returned an invalid task spec: task_id: task_id is required; "
-            "verification.test_cmd: verification.test_cmd is required",
-        },
-        {
-            "code": "Internal",
-            "message": f'{who} returned a task spec for language "go", not "python"',
-        },
         {"code": "NotFound", "message": 'no generator for language "go"'},
         {"code": "InvalidArgument", "message": "language is required"},
         {
@@ -211,15 +210,6 @@ def events(proc: Lines, until: str) -> list[dict[str, Any]]:
     [
         ("fail", 'generator for language "go" failed: scripted failure'),
         ("panic", 'generator for language "go" failed: panic: scripted panic'),
-        (
-            "invalid",
-            'generator for language "go" returned an invalid task spec: task_id: task_id is '
-            "required; verification.test_cmd: verification.test_cmd is required",
-        ),
-        (
-            "wrong-language",
-            'generator for language "go" returned a task spec for language "python", not "go"',
-        ),
     ],
 )
 def test_python_client_go_server_internal(
@@ -228,6 +218,7 @@ def test_python_client_go_server_internal(
     proc, address = go_server
     with RemoteGenerator(address, "go", timeout=60) as gen, pytest.raises(RemoteError) as info:
         gen.generate(GenerateOptions(template_id=template))
+    assert not isinstance(info.value, ValidationError)
     assert info.value.code is grpc.StatusCode.INTERNAL
     assert info.value.details == details
     assert events(proc, "entered") == [{"event": "entered", "template": template}]
@@ -259,6 +250,11 @@ def test_python_client_go_server(go_server: tuple[Lines, str]) -> None:
                 grpc.StatusCode.INVALID_ARGUMENT,
                 details,
             )
+            # The Go server's problem, as the Python client reads it.
+            err = _rpc_error(raw.value)
+            assert isinstance(err, RemoteValidationError) and isinstance(err, ValidationError)
+            assert (err.code, err.details) == (grpc.StatusCode.INVALID_ARGUMENT, details)
+            assert err.violations == [Violation("language", details, code="TS103")]
 
 
 def test_python_client_go_server_deadline_and_cancellation(
@@ -550,3 +546,160 @@ def test_python_server_refuses_the_go_servers_port(go_server: tuple[Lines, str])
         "(is another server listening on it?)"
     )
     assert list_languages(address, timeout=10) == [Language.GO]
+
+
+# --- problems and message sizes, in all four directions ----------------------------
+#
+# Each direction is checked on the same scripts: "invalid" (a spec that fails
+# validation), "wrong-language", a request with no language (Go clients only:
+# the Python client refuses to send one), "long" (a 5 MB prompt, more than
+# gRPC's default message limit) and "huge" (a 20 MB prompt, over the
+# document limit: TS107). The problems expected are the ones the Python
+# library finds in the same spec here, so the Go server's and the Python
+# server's are compared with each other too.
+
+
+def problem_dicts(violations: list[Violation]) -> list[dict[str, Any]]:
+    """*violations* as the Go peer reports a ValidationError's."""
+    return [
+        {
+            "code": v.code,
+            "field_path": v.field_path,
+            "line": v.line,
+            "column": v.column,
+            "message": v.message,
+            "hint": v.hint,
+            "severity": v.severity,
+        }
+        for v in violations
+    ]
+
+
+def local_problems(language: Language, script: str, server: str) -> list[Violation]:
+    """What taskspec.validate finds here in the spec *server*'s generator returns for *script*."""
+    spec = scripted_spec(language, script, GO_TEST_CMD if server == "go" else ("pytest", "-q"))
+    with pytest.raises(ValidationError) as info:
+        taskspec.validate(spec)
+    return info.value.violations
+
+
+def wrong_language(got: str, asked: str) -> list[Violation]:
+    return [
+        Violation(
+            "language", f'language "{got}" is not "{asked}", the language asked for', code="TS103"
+        )
+    ]
+
+
+def expected(server: str) -> dict[str, tuple[str, str, list[Violation]]]:
+    """For each script: the Python code name, message and problems *server* answers with."""
+    language, other = (Language.GO, "python") if server == "go" else (Language.PYTHON, "go")
+    who = f'generator for language "{language.value}"'
+    huge = local_problems(language, "huge", server)
+    return {
+        "invalid": (
+            "FAILED_PRECONDITION",
+            f"{who} returned an invalid task spec: task_id: task_id is required; "
+            "verification.test_cmd: verification.test_cmd is required",
+            local_problems(language, "invalid", server),
+        ),
+        "wrong-language": (
+            "FAILED_PRECONDITION",
+            f'{who} returned a task spec for language "{other}", not "{language.value}"',
+            wrong_language(other, language.value),
+        ),
+        "huge": (
+            "FAILED_PRECONDITION",
+            f"{who} returned an invalid task spec: {huge[0].message}",
+            huge,
+        ),
+    }
+
+
+GO_NAMES = {"FAILED_PRECONDITION": "FailedPrecondition", "INVALID_ARGUMENT": "InvalidArgument"}
+
+
+def check_go_client(results: list[dict[str, Any]], server: str) -> None:
+    """The Go client's results for PROBLEM_REQUESTS against *server*."""
+    want = expected(server)
+    language = "go" if server == "go" else "python"
+    assert results[0] == {
+        "code": "OK",
+        "task_id": f"scripted-{language}-long",
+        "template": "long",
+        "prompt_bytes": LONG_PROMPT_BYTES,
+    }
+    for result, script in zip(results[1:4], ["invalid", "wrong-language", "huge"], strict=True):
+        code, message, problems = want[script]
+        assert result == {
+            "code": GO_NAMES[code],
+            "message": message,
+            "problems": problem_dicts(problems),
+        }, script
+    huge = want["huge"][2]
+    assert [v.code for v in huge] == ["TS107"]
+    assert f"more than the limit of {MAX_DOCUMENT_BYTES}" in huge[0].message
+    for result, message in zip(
+        results[4:],
+        ["language is required", "language 99 is not defined in taskspec.v1.Language"],
+        strict=True,
+    ):
+        assert result == {
+            "code": "InvalidArgument",
+            "message": message,
+            "problems": problem_dicts([Violation("language", message, code="TS103")]),
+        }
+
+
+def problem_requests(language: int) -> list[dict[str, Any]]:
+    return [
+        {"language": language, "template": "long", "timeout_ms": 60_000},
+        {"language": language, "template": "invalid"},
+        {"language": language, "template": "wrong-language"},
+        {"language": language, "template": "huge", "timeout_ms": 60_000},
+        # Through NewRemoteGenerator, which sends what it is given.
+        {"language": 0},
+        {"language": 99},
+    ]
+
+
+def test_go_client_python_server_problems_and_sizes(peer: Path, py_server: GeneratorServer) -> None:
+    check_go_client(go_calls(peer, py_server.address, problem_requests(PYTHON)), "python")
+
+
+def test_go_client_go_server_problems_and_sizes(peer: Path, go_server: tuple[Lines, str]) -> None:
+    proc, address = go_server
+    results = go_calls(peer, address, problem_requests(GO))
+    assert [json.loads(proc.next())["template"] for _ in range(4)] == [
+        "long",
+        "invalid",
+        "wrong-language",
+        "huge",
+    ]
+    check_go_client(results, "go")
+
+
+@pytest.mark.parametrize("server", ["python", "go"])
+def test_python_client_problems_and_sizes(
+    server: str, py_server: GeneratorServer, go_server: tuple[Lines, str]
+) -> None:
+    proc, go_address = go_server
+    address, language = (go_address, "go") if server == "go" else (py_server.address, "python")
+    with RemoteGenerator(address, language, timeout=60) as gen:
+        spec = gen.generate(GenerateOptions(template_id="long"))
+        assert len(spec.prompt) == LONG_PROMPT_BYTES
+        assert spec.task_id == f"scripted-{language}-long"
+        for script, (code, message, problems) in expected(server).items():
+            with pytest.raises(ValidationError) as info:
+                gen.generate(GenerateOptions(template_id=script))
+            err = info.value
+            assert isinstance(err, RemoteValidationError), script
+            assert (err.code.name, err.details, err.violations) == (code, message, problems)
+    if server == "go":
+        assert [json.loads(proc.next())["template"] for _ in range(4)] == [
+            "long",
+            "invalid",
+            "wrong-language",
+            "huge",
+        ]
+    assert len(scripted_spec(Language.GO, "huge").prompt) == HUGE_PROMPT_BYTES

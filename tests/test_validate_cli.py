@@ -179,29 +179,33 @@ def test_json_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     records = document["problems"]
     assert records[0] == {
         "path": str(run_dir(tmp_path, 3) / "taskspec.yaml"),
-        "line": 2,
-        "column": 1,
         "code": "TS001",
         "field_path": "taskid",
+        "line": 2,
+        "column": 1,
         "message": 'taskid: unknown field "taskid"',  # the hint is apart, as for an enum
         "hint": 'did you mean "task_id"?',
+        "severity": "error",
     }
     assert records[2] == {
         "path": str(run_dir(tmp_path, 7) / "taskspec.yaml"),
-        "line": 3,
-        "column": 11,
         "code": "TS103",
         "field_path": "language",
+        "line": 3,
+        "column": 11,
         "message": 'invalid language "golang"',  # Go's wording, untouched
         "hint": 'did you mean "go"?',
+        "severity": "error",
     }
-    assert records[4] == {  # no hint key when there is no hint
+    assert records[4] == {  # every key, always: no hint is ""
         "path": str(run_dir(tmp_path, 11) / "taskspec.yaml"),
-        "line": 14,
-        "column": 9,
         "code": "TS101",
         "field_path": "prompt",
+        "line": 14,
+        "column": 9,
         "message": "prompt is required",
+        "hint": "",
+        "severity": "error",
     }
     assert len(records) == 5
     assert document["summary"] == {
@@ -231,11 +235,13 @@ def test_suggestions_are_hints_and_go_messages_stay_exact() -> None:
         taskspec.parse_task_spec(VALID_DOC.replace(b"task_id:", b"taskid:"))
     assert decode_info.value.violations[0].hint == 'did you mean "task_id"?'
 
-    # No guess, no hint: the message lists the valid keys instead.
+    # No guess: the hint lists the valid keys instead, and the message stays without it.
     with pytest.raises(taskspec.DecodeError) as none_info:
         taskspec.parse_task_spec(VALID_DOC + b"bogus: 1\n")
-    assert none_info.value.violations[0].hint == ""
-    assert "expected one of: task_spec_version, task_id," in str(none_info.value)
+    (bogus,) = none_info.value.violations
+    assert bogus.message == 'bogus: unknown field "bogus"'
+    assert bogus.hint.startswith("expected one of: task_spec_version, task_id,")
+    assert "; expected one of: task_spec_version, task_id," in str(none_info.value)
 
 
 def test_show_shows_hints_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -306,15 +312,15 @@ def test_a_crash_on_one_file_does_not_stop_the_run(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     make_tree(tmp_path, 3)
-    real = taskspec.parse_task_spec
+    real = taskspec.check
 
-    def parse(data: bytes) -> taskspec.TaskSpec:
+    def check(data: bytes, fmt: str, *, strict_paths: bool) -> list[taskspec.Violation]:
         if b"taskid" in data:
             raise RuntimeError("boom")
-        return real(data)
+        return real(data, fmt, strict_paths=strict_paths)
 
     (run_dir(tmp_path, 1) / "taskspec.yaml").write_bytes(VALID_DOC.replace(b"task_id:", b"taskid:"))
-    monkeypatch.setattr(_cmd_validate, "parse_all", parse)
+    monkeypatch.setattr(_cmd_validate, "check", check)
     code, out, err = run(capsys, str(tmp_path))
     assert code == 1
     assert out == (
@@ -559,7 +565,7 @@ def test_json_clips_a_megabyte_field_path_as_the_message_does(tmp_path: Path) ->
 
 ESCAPING_DOC = VALID_DOC.replace(b"path: mathx/gcd.go", b"path: ../../etc/passwd")
 ESCAPING_MESSAGE = (
-    'TS301 warning: artifact path "../../etc/passwd" is not allowed:'
+    'TS301 artifact path "../../etc/passwd" is not allowed:'
     " the path climbs out of the workspace with .."
 )
 
@@ -569,9 +575,11 @@ def test_an_escaping_artifact_path_is_a_warning_and_the_file_stays_valid(tmp_pat
     (tmp_path / "taskspec.yaml").write_bytes(ESCAPING_DOC)
     res = run_cli(["validate", str(tmp_path)])
     assert res.code == 0, res
-    assert res.out.decode() == f"{tmp_path / 'taskspec.yaml'}: {ESCAPING_MESSAGE}\n"
+    assert res.out.decode() == f"{tmp_path / 'taskspec.yaml'}:16:13: warning: {ESCAPING_MESSAGE}\n"
     res = run_cli(["validate", "--format", "github", str(tmp_path)])
-    assert res.out.decode().startswith("::warning file=") and ",title=TS301::" in res.out.decode()
+    assert res.out.decode().startswith(
+        f"::warning file={tmp_path / 'taskspec.yaml'},line=16,col=13,title=TS301::"
+    )
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -584,6 +592,6 @@ def test_strict_paths_makes_an_escaping_path_a_problem(tmp_path: Path, jobs: str
     assert res.code == 1, res
     lines = res.out.decode().splitlines()
     assert len(lines) == _cmd_validate.MIN_FILES_PER_JOB
-    assert all(line.endswith(ESCAPING_MESSAGE.replace(" warning:", "")) for line in lines)
+    assert all(line.endswith(f".taskspec.yaml:16:13: {ESCAPING_MESSAGE}") for line in lines)
     n = _cmd_validate.MIN_FILES_PER_JOB
     assert f"{n} valid, {n} invalid" in res.err

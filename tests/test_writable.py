@@ -17,7 +17,7 @@ import yaml
 from hypothesis import given, settings
 
 import taskspec
-from taskspec import DecodeError, TaskSpec, TaskSpecError
+from taskspec import DecodeError, TaskSpec, TaskSpecError, ValidationError, Violation
 from taskspec._limits import MAX_DEPTH, MAX_DOCUMENT_BYTES, MAX_NODES
 from taskspec.bridge import _emit
 from tests.cliutil import run_cli
@@ -103,8 +103,13 @@ def test_the_size_limit_is_met_exactly(tmp_path: Path) -> None:
     assert path.stat().st_size == MAX_DOCUMENT_BYTES
     assert taskspec.load(path) == spec
     spec.prompt += "x"
-    with pytest.raises(TaskSpecError, match="more than the 16,777,216 a reader accepts"):
+    with pytest.raises(ValidationError) as info:
         taskspec.save(path, spec)
+    assert str(info.value) == (
+        f"task spec is too large: its canonical YAML is {MAX_DOCUMENT_BYTES + 1} bytes,"
+        f" more than the limit of {MAX_DOCUMENT_BYTES}"
+    )
+    assert info.value.violations[0].code == "TS107"
     with pytest.raises(DecodeError, match="larger than"):
         taskspec.parse_task_spec(taskspec.marshal_yaml(spec))
 
@@ -119,13 +124,17 @@ def test_save_refuses_a_17_mib_prompt_and_writes_nothing(tmp_path: Path) -> None
     path.write_bytes(VALID_DOC)
     spec = valid_spec()
     spec.prompt = "p" * (17 << 20)
-    with pytest.raises(TaskSpecError) as info:
+    with pytest.raises(ValidationError) as info:
         taskspec.save(path, spec)
-    assert str(info.value) == (
-        "cannot write: the YAML would be 17,826,320 bytes, more than the 16,777,216 a reader"
-        " accepts (prompt takes 17,825,790 of them)"
-    )
-    assert info.value.field_path == "prompt"
+    # Validate refuses it (TS107): a spec no reader could read back is not valid.
+    assert info.value.violations == [
+        Violation(
+            "",
+            "task spec is too large: its canonical YAML is 17826320 bytes, more than the limit"
+            " of 16777216",
+            code="TS107",
+        )
+    ]
     _assert_nothing_written(tmp_path, path, VALID_DOC)
 
 
@@ -190,13 +199,19 @@ def _expanding_doc(copies: int) -> bytes:
     )
 
 
-def test_convert_to_binpb_refuses_what_aliases_expand_past_the_limit() -> None:
+def test_a_spec_whose_aliases_expand_past_the_limit_is_invalid() -> None:
+    """A 1 MiB document is read, and the 20 MiB spec it expands to breaks TS107."""
     doc = _expanding_doc(20)
-    assert len(taskspec.parse_task_spec(doc).verification.test_cmd) == 20
-    with pytest.raises(TaskSpecError) as info:
-        taskspec.convert(doc, "yaml", "binpb")
-    assert info.value.field_path == "verification"
-    assert "the binary protobuf would be 20,97" in str(info.value)
+    assert len(doc) < 2 << 20
+    for read in (
+        taskspec.parse_task_spec,
+        lambda d: taskspec.convert(d, "yaml", "binpb"),
+    ):
+        with pytest.raises(ValidationError) as info:
+            read(doc)
+        assert [v.code for v in info.value.violations] == ["TS107"]
+        assert str(info.value).startswith("task spec is too large: its canonical YAML is 20972")
+    assert [v.code for v in taskspec.check(doc)] == ["TS107"]
 
 
 @pytest.mark.parametrize("comments", [False, True])
@@ -208,8 +223,8 @@ def test_fmt_refuses_what_aliases_expand_past_the_limit(tmp_path: Path, comments
     path.write_bytes(doc)
     result = run_cli(["fmt", str(path)])
     assert (result.code, result.out) == (1, b"")
-    assert result.err.startswith(f"{path}: TS006 cannot write: the YAML would be 20,97")
-    assert "a reader accepts (verification takes 20,97" in result.err
+    # The spec it reads is invalid (TS107), so there is nothing fmt may write.
+    assert result.err.startswith(f"{path}: TS107 ")
     _assert_nothing_written(tmp_path, path, doc)
 
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from taskspec._agent import agent_view
     from taskspec._api import marshal_yaml, parse_task_spec, signal_keys, validate
     from taskspec._artifacts import artifact_path, is_local_path
+    from taskspec._check import check
     from taskspec._convert import (
         Format,
         convert,
@@ -70,6 +71,7 @@ __all__ = [
     "Violation",
     "agent_view",
     "artifact_path",
+    "check",
     "convert",
     "derive_difficulty",
     "format_for_path",
@@ -115,6 +117,7 @@ _LAZY: dict[str, str] = {
     "Violation": "taskspec._errors",
     "agent_view": "taskspec._agent",
     "artifact_path": "taskspec._artifacts",
+    "check": "taskspec._check",
     "convert": "taskspec._convert",
     "derive_difficulty": "taskspec._difficulty",
     "format_for_path": "taskspec._convert",

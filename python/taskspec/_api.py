@@ -8,8 +8,10 @@ identical to what the Go package writes.
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from taskspec import _validate
-from taskspec._errors import ValidationError, Violation, require_task_spec
+from taskspec._errors import TaskSpecError, Violation, require_task_spec
 from taskspec.bridge import _emit, _fastpath
 from taskspec.v1 import taskspec_pb2
 
@@ -27,6 +29,8 @@ def parse_task_spec(data: bytes | bytearray | memoryview | str) -> taskspec_pb2.
     problems raise :class:`~taskspec.DecodeError`; a well-formed document
     that breaks a contract rule raises :class:`~taskspec.ValidationError`,
     whose violations carry the line and column of the offending value.
+    Either holds every problem of the document (:func:`taskspec.check`),
+    the first the one Go's ``ParseTaskSpec`` stops at.
     """
     if isinstance(data, (bytes, str)):
         # Canonical documents (the common case) skip composing; the fast
@@ -38,11 +42,26 @@ def parse_task_spec(data: bytes | bytearray | memoryview | str) -> taskspec_pb2.
     # first use: a run that meets only canonical documents never loads it.
     from taskspec.bridge import _decode  # noqa: PLC0415
 
-    decoded = _decode.decode(data)
+    try:
+        decoded = _decode.decode(data)
+    except TaskSpecError as err:
+        if not err.violations or not isinstance(data, (bytes, bytearray, memoryview, str)):
+            raise
+        _raise_all(err.violations[0], data)
     violations = _validate.check(decoded.spec, decoded.raw_enums, decoded.positions)
     if violations:
-        raise ValidationError([_locate(v, decoded.positions) for v in violations])
+        _raise_all(_locate(violations[0], decoded.positions), data)
     return decoded.spec
+
+
+def _raise_all(first: Violation, data: bytes | bytearray | memoryview | str) -> NoReturn:
+    """Raise every problem of *data* (see :func:`taskspec.check`), *first* first.
+
+    Only a document that failed pays for the second, collecting read.
+    """
+    from taskspec._check import raise_all  # noqa: PLC0415
+
+    raise_all(first, data, "yaml")
 
 
 def _locate(violation: Violation, positions: dict[str, tuple[int, int]]) -> Violation:

@@ -23,22 +23,39 @@ from typing import Any, Final
 from taskspec.v1 import options_pb2, problems_pb2
 
 __all__ = [
+    "ANCHOR_ALIAS_TAG",
     "ARTIFACT_PATH",
+    "BAD_ESCAPE",
+    "BINARY_SYNTAX",
+    "BLOCK_SCALAR_HEADER",
+    "CANNOT_START_VALUE",
     "CATALOGUE",
     "CODES",
     "COMMENT",
+    "CONTROL_CHARACTER",
+    "DIRECTIVE",
     "DUPLICATE_KEY",
+    "ENCODING",
     "ERROR",
+    "INDENTATION",
     "INTERNAL",
+    "JSON_SYNTAX",
     "LIMIT",
+    "MAPPING_VALUE",
     "NOT_READABLE",
     "RULE_CODES",
     "SYNTAX",
+    "TAB_INDENT",
+    "TOO_LARGE",
     "UNCHANGED",
+    "UNCLOSED_FLOW",
+    "UNCLOSED_QUOTE",
     "UNKNOWN_KEY",
+    "UNREADABLE_CODES",
     "UNSUPPORTED",
     "WARNING",
     "WRONG_TYPE",
+    "YAML_LINE_BREAK",
     "Kind",
     "code_of",
     "explain",
@@ -124,6 +141,42 @@ ARTIFACT_PATH: Final = _code("ARTIFACT_PATH")
 NOT_READABLE: Final = _code("NOT_READABLE")
 UNCHANGED: Final = _code("UNCHANGED")
 INTERNAL: Final = _code("INTERNAL")
+ENCODING: Final = _code("ENCODING")
+CONTROL_CHARACTER: Final = _code("CONTROL_CHARACTER")
+TAB_INDENT: Final = _code("TAB_INDENT")
+CANNOT_START_VALUE: Final = _code("CANNOT_START_VALUE")
+UNCLOSED_QUOTE: Final = _code("UNCLOSED_QUOTE")
+UNCLOSED_FLOW: Final = _code("UNCLOSED_FLOW")
+MAPPING_VALUE: Final = _code("MAPPING_VALUE")
+INDENTATION: Final = _code("INDENTATION")
+BAD_ESCAPE: Final = _code("BAD_ESCAPE")
+BLOCK_SCALAR_HEADER: Final = _code("BLOCK_SCALAR_HEADER")
+DIRECTIVE: Final = _code("DIRECTIVE")
+ANCHOR_ALIAS_TAG: Final = _code("ANCHOR_ALIAS_TAG")
+JSON_SYNTAX: Final = _code("JSON_SYNTAX")
+BINARY_SYNTAX: Final = _code("BINARY_SYNTAX")
+TOO_LARGE: Final = _code("TOO_LARGE")
+YAML_LINE_BREAK: Final = _code("YAML_LINE_BREAK")
+
+#: The codes of YAML that cannot be read at all, reported alone.
+UNREADABLE_CODES: Final = frozenset(
+    {
+        SYNTAX,
+        ENCODING,
+        CONTROL_CHARACTER,
+        LIMIT,
+        TAB_INDENT,
+        CANNOT_START_VALUE,
+        UNCLOSED_QUOTE,
+        UNCLOSED_FLOW,
+        MAPPING_VALUE,
+        INDENTATION,
+        BAD_ESCAPE,
+        BLOCK_SCALAR_HEADER,
+        DIRECTIVE,
+        ANCHOR_ALIAS_TAG,
+    }
+)
 
 #: The code of each kind of check of a contract rule, by
 #: :class:`taskspec._rules.Check` value: the ProblemCode value named as the

@@ -44,7 +44,14 @@ from google.protobuf.unknown_fields import UnknownFieldSet
 
 from taskspec import _validate
 from taskspec._api import marshal_yaml, parse_task_spec
-from taskspec._codes import DUPLICATE_KEY, UNKNOWN_KEY, WRONG_TYPE
+from taskspec._codes import (
+    BINARY_SYNTAX,
+    DUPLICATE_KEY,
+    ENCODING,
+    JSON_SYNTAX,
+    UNKNOWN_KEY,
+    WRONG_TYPE,
+)
 from taskspec._errors import (
     DecodeError,
     TaskSpecError,
@@ -54,6 +61,7 @@ from taskspec._errors import (
 )
 from taskspec._gowire import go_binary, go_json, is_map
 from taskspec._writable import check_nodes, check_size
+from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
 
 __all__ = [
@@ -147,7 +155,36 @@ def parse_json(data: Data | str) -> taskspec_pb2.TaskSpec:
     Both the lowerCamelCase names and the proto field names are accepted,
     as proto3 JSON requires; unknown fields, duplicate keys, a field given
     under both of its names, and anything but an object at the top are
-    rejected. A UTF-8 byte order mark is allowed.
+    rejected. A UTF-8 byte order mark is allowed. A failure raises every
+    problem of the document (see :func:`taskspec.check`), the first the
+    one a reader that stops at one meets.
+    """
+    try:
+        spec, _ = read_json(data)
+    except TaskSpecError as err:
+        _raise_all(err.violations[0], data, Format.JSON)
+    broken = _validate.check(spec)
+    if broken:
+        _raise_all(broken[0], data, Format.JSON)
+    return spec
+
+
+def _raise_all(first: Violation, data: Data | str, fmt: Format) -> NoReturn:
+    """Raise every problem of *data*, *first* (the fast reader's) first."""
+    from taskspec._check import raise_all  # noqa: PLC0415 - only a failure needs it
+
+    raise_all(first, data, fmt)
+
+
+def read_json(
+    data: Data | str, *, collect: bool = False
+) -> tuple[taskspec_pb2.TaskSpec, list[Violation]]:
+    """The TaskSpec a proto3 JSON document holds, not validated, and its decode problems.
+
+    Without *collect* the first decode problem is raised. With it, an
+    unknown key, a field given twice and a value of the wrong type are
+    returned and left out of the spec, so that every one of them is found in
+    one run; JSON that cannot be read is still raised, alone.
     """
     data = require_document(data)
     try:
@@ -155,7 +192,13 @@ def parse_json(data: Data | str) -> taskspec_pb2.TaskSpec:
     except UnicodeDecodeError as err:
         offset = err.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
         raise DecodeError(
-            f"input is not valid UTF-8 (byte 0x{data[offset]:02x} at offset {offset})"
+            [
+                Violation(
+                    "",
+                    f"input is not valid UTF-8 (byte 0x{data[offset]:02x} at offset {offset})",
+                    code=ENCODING,
+                )
+            ]
         ) from None
 
     too_deep = _too_deep_at(text)
@@ -163,29 +206,97 @@ def parse_json(data: Data | str) -> taskspec_pb2.TaskSpec:
         obj = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
     except json.JSONDecodeError as err:
         if too_deep is not None and err.pos >= too_deep:
-            raise DecodeError("invalid JSON: nested too deeply") from None
+            raise _json_error("nested too deeply") from None
         raise DecodeError(
-            [Violation("", f"invalid JSON: {err.msg}", err.lineno, err.colno)]
+            [
+                Violation(
+                    "",
+                    _json_message(err.msg, text, err.pos),
+                    err.lineno,
+                    err.colno,
+                    code=JSON_SYNTAX,
+                )
+            ]
         ) from None
     except _JSONValueError as err:
-        raise DecodeError(f"invalid JSON: {err}") from None
+        raise _json_error(str(err)) from None
     except RecursionError:
-        raise DecodeError("invalid JSON: nested too deeply") from None
+        raise _json_error("nested too deeply") from None
     except ValueError:  # only an integer literal too long for int() is left
-        raise DecodeError("invalid JSON: a number has too many digits") from None
+        raise _json_error("a number has too many digits") from None
     if too_deep is not None:
-        raise DecodeError("invalid JSON: nested too deeply")
+        raise _json_error("nested too deeply")
     if not isinstance(obj, dict):
-        raise DecodeError(f"expected a JSON object at the top, got {_json_kind(obj)}")
-    _check_fields(obj, cast(Descriptor, taskspec_pb2.TaskSpec.DESCRIPTOR), "")
+        raise DecodeError(
+            [
+                Violation(
+                    "",
+                    f"expected a JSON object at the top, got {_json_kind(obj)}",
+                    code=WRONG_TYPE,
+                )
+            ]
+        )
+    problems: list[Violation] = []
+    _check_fields(obj, cast(Descriptor, taskspec_pb2.TaskSpec.DESCRIPTOR), "", problems, collect)
 
     spec = taskspec_pb2.TaskSpec()
     try:
         json_format.ParseDict(obj, spec, ignore_unknown_fields=False)
-    except json_format.Error as err:
-        raise DecodeError(f"invalid TaskSpec JSON: {_json_format_reason(err)}") from None
-    _validate.validate(spec)
-    return spec
+    except (json_format.Error, TypeError, ValueError) as err:  # pragma: no cover - checked above
+        where = _json_format_path(err) or "the document"
+        v = Violation(
+            "", f"invalid TaskSpec JSON: a value of {where} cannot be read", code=WRONG_TYPE
+        )
+        if not collect:
+            raise DecodeError([v]) from None
+        problems.append(v)
+        spec = taskspec_pb2.TaskSpec()
+    return spec, problems
+
+
+def _json_error(reason: str) -> DecodeError:
+    return DecodeError([Violation("", f"invalid JSON: {reason}", code=JSON_SYNTAX)])
+
+
+#: Python's json messages, by their start, as the catalogue words them.
+_JSON_MESSAGES: Final = (
+    ("Expecting value", "expected a value"),
+    ("Expecting property name", "expected a property name in double quotes"),
+    ("Expecting ':'", "expected ':'"),
+    ("Unterminated string", "a string is not closed"),
+    ("Invalid control character", "a control character must be escaped in a string"),
+    ("Invalid \\", "unknown escape in a string"),
+    ("Extra data", "text after the end of the document"),
+    ("Illegal trailing comma before end of object", "expected a property name in double quotes"),
+    ("Illegal trailing comma before end of array", "expected a value"),
+)
+
+
+def _json_message(msg: str, text: str, pos: int) -> str:
+    """The catalogue's message for Python's json message *msg*, met at offset *pos* of *text*.
+
+    A missing comma is worded by what it is missing in: the innermost
+    array or object open at *pos*.
+    """
+    if msg.startswith("Expecting ',' delimiter"):
+        closer = "]" if _open_at(text, pos) == "[" else "}"
+        return f"invalid JSON: expected ',' or '{closer}'"
+    for start, words in _JSON_MESSAGES:
+        if msg.startswith(start):
+            return f"invalid JSON: {words}"
+    return "invalid JSON: the text cannot be read past this point"
+
+
+def _open_at(text: str, pos: int) -> str:
+    """The innermost bracket (``[`` or ``{``) still open at offset *pos* of *text*, or ""."""
+    stack: list[str] = []
+    for match in _JSON_TOKEN.finditer(text, 0, pos):
+        c = match.group()
+        if c in "[{":
+            stack.append(c)
+        elif c in "]}" and stack:
+            stack.pop()
+    return stack[-1] if stack else ""
 
 
 def parse_binpb(data: Data) -> taskspec_pb2.TaskSpec:
@@ -195,7 +306,29 @@ def parse_binpb(data: Data) -> taskspec_pb2.TaskSpec:
     refused, naming the field; protobuf would keep it aside as an unknown
     field. A singular field that occurs more than once keeps its last value
     (and a message field merges its occurrences), as the protobuf encoding
-    specifies and every protobuf library, Go's included, does.
+    specifies and every protobuf library, Go's included, does. A failure
+    raises every problem of the data (see :func:`taskspec.check`).
+    """
+    try:
+        spec, _ = read_binpb(data)
+    except TaskSpecError as err:
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise
+        _raise_all(err.violations[0], data, Format.BINPB)
+    broken = _validate.check(spec)
+    if broken:
+        _raise_all(broken[0], data, Format.BINPB)
+    return spec
+
+
+def read_binpb(
+    data: Data, *, collect: bool = False
+) -> tuple[taskspec_pb2.TaskSpec, list[Violation]]:
+    """The TaskSpec binary protobuf *data* holds, not validated, and its decode problems.
+
+    Without *collect* the first is raised; with it, every unknown field and
+    field of the wrong wire type is returned (data that is not protobuf at
+    all is still raised, alone).
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise DecodeError(f"expected bytes, got {type(data).__name__}")
@@ -203,34 +336,107 @@ def parse_binpb(data: Data) -> taskspec_pb2.TaskSpec:
     spec = taskspec_pb2.TaskSpec()
     try:
         spec.ParseFromString(data)
-    except pb_message.Error as err:
-        raise DecodeError(f"invalid binary TaskSpec: {_reason(err)}") from None
+    except pb_message.Error:
+        raise DecodeError(
+            [Violation("", f"invalid binary TaskSpec: {_binpb_reason(data)}", code=BINARY_SYNTAX)]
+        ) from None
+    problems: list[Violation] = []
     for path, number, message_name, wire_type in _unknown_fields(spec, ""):
         where = f" in {path}" if path else ""
         known = _field_by_number(message_name, number)
         if known is not None:
             field_path = f"{path}.{known.name}" if path else known.name
-            raise DecodeError(
-                [
-                    Violation(
-                        field_path,
-                        f"wrong wire type for field {field_path} (number {number}):"
-                        f" {_WIRE_TYPES.get(wire_type, str(wire_type))}, where"
-                        f" {_expected_wire(known)} was expected",
-                    )
-                ]
+            v = Violation(
+                field_path,
+                f"wrong wire type for field {field_path} (number {number}):"
+                f" {_WIRE_TYPES.get(wire_type, str(wire_type))}, where"
+                f" {_expected_wire(known)} was expected",
+                code=WRONG_TYPE,
             )
-        raise DecodeError(
-            [
-                Violation(
-                    path,
-                    f"unknown field number {number}{where} ({message_name}): "
-                    "the data is not a TaskSpec v1 or was written by a newer schema",
-                )
-            ]
-        )
-    _validate.validate(spec)
-    return spec
+        else:
+            v = Violation(
+                path,
+                f"unknown field number {number}{where} ({message_name}): "
+                "the data is not a TaskSpec v1 or was written by a newer schema",
+                code=UNKNOWN_KEY,
+            )
+        if not collect:
+            raise DecodeError([v])
+        problems.append(v)
+    return spec, problems
+
+
+def _binpb_reason(data: bytes) -> str:
+    """Why *data*, which protobuf refused, is not a TaskSpec, in the catalogue's words.
+
+    protobuf says only that the wire format was corrupt; the first field
+    that cannot be read is found by walking the encoding here.
+    """
+    desc = cast(Descriptor, taskspec_pb2.TaskSpec.DESCRIPTOR)
+    return _wire_problem(data, desc, "", 0) or "the data is not a protobuf message"
+
+
+def _wire_problem(data: bytes, desc: Descriptor, path: str, depth: int) -> str:
+    """The first problem of the wire encoding of a *desc* message at *path*, or ""."""
+    if depth > 100:
+        return "messages are nested too deeply"
+    at = 0
+    end = len(data)
+    while at < end:
+        tag, at = _varint(data, at)
+        if tag is None:
+            return "the data ends inside a field's tag"
+        number, wire = tag >> 3, tag & 7
+        if number == 0:
+            return "a field has the number 0"
+        fd = desc.fields_by_number.get(number)
+        name = (f"{path}.{fd.name}" if path else fd.name) if fd is not None else str(number)
+        if wire == 0:
+            value, at = _varint(data, at)
+            if value is None:
+                return f"the data ends inside field {name}'s varint"
+        elif wire == 1:
+            if at + 8 > end:
+                return f"the data ends inside field {name}'s fixed 64-bit value"
+            at += 8
+        elif wire == 5:
+            if at + 4 > end:
+                return f"the data ends inside field {name}'s fixed 32-bit value"
+            at += 4
+        elif wire == 2:
+            size, at = _varint(data, at)
+            if size is None:
+                return f"the data ends inside field {name}'s length"
+            if at + size > end:
+                return f"field {name} is longer than the data"
+            body = data[at : at + size]
+            at += size
+            if fd is not None and fd.message_type is not None:
+                problem = _wire_problem(body, fd.message_type, name, depth + 1)
+                if problem:
+                    return problem
+            elif fd is not None and fd.type == FieldDescriptor.TYPE_STRING:
+                try:
+                    body.decode("utf-8")
+                except UnicodeDecodeError:
+                    return f"field {name} is not valid UTF-8"
+        elif wire in (3, 4):
+            return f"field {name} is a group, which a TaskSpec has none of"
+        else:
+            return f"field {name} has the wire type {wire}, which does not exist"
+    return ""
+
+
+def _varint(data: bytes, at: int) -> tuple[int | None, int]:
+    value = shift = 0
+    while at < len(data) and shift < 70:
+        b = data[at]
+        at += 1
+        value |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return value, at
+        shift += 7
+    return None, at
 
 
 # -- writing -------------------------------------------------------------------
@@ -288,7 +494,9 @@ def convert(data: Data | str, source: Format | str, target: Format | str) -> byt
     spec = parse(data, source)
     target = _format(target)
     if target is Format.YAML:
+        # parse validated it, and Validate refuses YAML over the size limit (TS107).
         check_nodes(spec)
+        return marshal_yaml(spec)
     return check_size(spec, marshal(spec, target), target.value)
 
 
@@ -300,7 +508,10 @@ def _format(fmt: Format | str) -> Format:
         return Format(fmt)
     except ValueError:
         names = ", ".join(f.value for f in Format)
-        raise TaskSpecError(f"unknown format {fmt!r}; expected one of: {names}") from None
+        shown = go_quote(fmt) if isinstance(fmt, str) else type(fmt).__name__
+        raise TaskSpecError(
+            [Violation("", f"unknown format {shown}", hint=f"expected one of: {names}")]
+        ) from None
 
 
 def _one_line(text: str) -> str:
@@ -316,20 +527,6 @@ def _clipped(text: str, limit: int = _QUOTE_CHARS) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
-def _json_quote(key: str) -> str:
-    """*key* as JSON for a message, cut past _QUOTE_CHARS characters."""
-    if len(key) <= _QUOTE_CHARS:
-        return json.dumps(key, ensure_ascii=False)
-    return f"{json.dumps(key[:_QUOTE_CHARS], ensure_ascii=False)}... ({len(key)} characters)"
-
-
-def _reason(err: Exception) -> str:
-    # upb's messages name the message type first; the reason follows the colon.
-    text = _one_line(str(err))
-    _, sep, rest = text.partition("': ")
-    return rest if sep else text
-
-
 class _JSONValueError(ValueError):
     """JSON that json.loads would accept and misread.
 
@@ -342,7 +539,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise _JSONValueError(f"duplicate key {_json_quote(key)}")
+            raise _JSONValueError(f"duplicate key {_quoted(key)}")
         out[key] = value
     return out
 
@@ -373,82 +570,177 @@ def _json_fields(desc: Descriptor) -> dict[str, FieldDescriptor]:
     return names
 
 
-def _check_fields(obj: dict[str, Any], desc: Descriptor, path: str) -> None:
-    """Reject unknown keys, and one field given under both of its names.
+def _check_fields(
+    obj: dict[str, Any], desc: Descriptor, path: str, problems: list[Violation], collect: bool
+) -> None:
+    """Refuse unknown keys, one field given under both of its names, and values of a wrong type.
 
     json_format rejects unknown keys too, but its message names the proto
-    types rather than the field path a person can look for. It only
-    compares keys as written, so ``{"taskId": "a", "task_id": "b"}`` would
-    quietly become ``task_id: b``. Values of the wrong shape are left for
-    json_format to report, except that a message must be an object:
-    json_format would read ``[]`` as an empty message.
+    types rather than the field path a person can look for, and its words
+    for a value of the wrong type are the runtime's. It only compares keys
+    as written, so ``{"taskId": "a", "task_id": "b"}`` would quietly become
+    ``task_id: b``. A key at fault is removed from *obj* and its problem
+    added to *problems*; without *collect* the first is raised.
     """
     fields = _json_fields(desc)
     seen: dict[str, str] = {}
-    for key, value in obj.items():
+    for key, value in list(obj.items()):
         fd = fields.get(key)
+        problem: Violation | None = None
         if fd is None:
             expected = ", ".join(f.json_name for f in desc.fields)
-            raise DecodeError(
-                [
-                    Violation(
-                        f"{path}.{key}" if path else key,
-                        f"unknown field {_json_quote(key)}"
-                        f"{f' in {path}' if path else ''}; expected one of: {expected}",
-                        code=UNKNOWN_KEY,
-                    )
-                ]
+            problem = Violation(
+                f"{path}.{key}" if path else key,
+                f"unknown field {_quoted(key)}{f' in {path}' if path else ''}",
+                hint=f"expected one of: {expected}",
+                code=UNKNOWN_KEY,
             )
-        field_path = f"{path}.{fd.name}" if path else fd.name
-        if fd.name in seen:
-            raise DecodeError(
-                [
-                    Violation(
-                        field_path,
-                        f"field {field_path} is given twice, as {json.dumps(seen[fd.name])} "
-                        f"and {json.dumps(key)}",
-                        code=DUPLICATE_KEY,
-                    )
-                ]
-            )
-        seen[fd.name] = key
-        if fd.message_type is None or is_map(fd) or value is None:
-            continue
-        if not fd.is_repeated:
-            items = [(field_path, value)]
-        elif isinstance(value, list):
-            items = [(f"{field_path}[{i}]", item) for i, item in enumerate(value)]
         else:
-            continue  # json_format reports a list field that is not a list
-        for item_path, item in items:
-            if not isinstance(item, dict):
-                raise DecodeError(
-                    [
-                        Violation(
-                            item_path,
-                            f"{item_path}: expected an object, got {_json_kind(item)}",
-                            code=WRONG_TYPE,
-                        )
-                    ]
+            field_path = f"{path}.{fd.name}" if path else fd.name
+            if fd.name in seen:
+                problem = Violation(
+                    field_path,
+                    f"field {field_path} is given twice, as {_quoted(seen[fd.name])}"
+                    f" and {_quoted(key)}",
+                    code=DUPLICATE_KEY,
                 )
-            _check_fields(item, fd.message_type, item_path)
+            else:
+                seen[fd.name] = key
+                problem = _check_value(fd, value, field_path, problems, collect)
+        if problem is not None:
+            del obj[key]
+            if not collect:
+                raise DecodeError([problem])
+            problems.append(problem)
 
 
-def _json_format_reason(err: Exception) -> str:
-    """json_format's message without its nesting: ``taskId: expected string ...``.
+def _check_value(
+    fd: FieldDescriptor, value: Any, path: str, problems: list[Violation], collect: bool
+) -> Violation | None:
+    """The problem of *value* for field *fd*, or None; message values are checked in turn."""
+    if value is None:
+        return None  # proto3 JSON: null is the field's default
+    if is_map(fd):
+        if not isinstance(value, dict):
+            return _wrong(path, "an object", value)
+        value_fd = cast(Descriptor, fd.message_type).fields_by_name["value"]
+        for k, item in value.items():
+            wrong = _scalar_problem(value_fd, item, f"{path}[{go_quote(k)}]")
+            if wrong is not None:
+                return wrong
+        return None
+    if fd.is_repeated:
+        if not isinstance(value, list):
+            return _wrong(path, "an array", value)
+        for i, item in enumerate(value):
+            wrong = _item_problem(fd, item, f"{path}[{i}]", problems, collect)
+            if wrong is not None:
+                return wrong
+        return None
+    return _item_problem(fd, value, path, problems, collect)
 
-    json_format wraps an error once per enclosing field ("Failed to parse
-    generatedFrom field: Failed to parse kgQuery field: ..."); the chain of
-    field names becomes a dotted prefix.
-    """
+
+def _item_problem(
+    fd: FieldDescriptor, value: Any, path: str, problems: list[Violation], collect: bool
+) -> Violation | None:
+    if fd.message_type is None:
+        return _scalar_problem(fd, value, path)
+    if not isinstance(value, dict):
+        return Violation(
+            path, f"{path}: expected an object, got {_json_kind(value)}", code=WRONG_TYPE
+        )
+    _check_fields(value, fd.message_type, path, problems, collect)
+    return None
+
+
+_INTEGER_TEXT: Final = re.compile(r"-?(?:0|[1-9][0-9]*)")
+#: A lone surrogate, which a JSON escape (``"\\ud800"``) can write and UTF-8 cannot.
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+_INT_RANGES: Final = {
+    FieldDescriptor.TYPE_INT64: (-(2**63), 2**63 - 1, "int64"),
+    FieldDescriptor.TYPE_INT32: (-(2**31), 2**31 - 1, "int32"),
+}
+
+
+def _scalar_problem(fd: FieldDescriptor, value: Any, path: str) -> Violation | None:
+    """The problem of a string, integer or enum *value* for field *fd*, or None."""
+    if fd.type == FieldDescriptor.TYPE_STRING:
+        if not isinstance(value, str):
+            return _wrong(path, "a string", value)
+        surrogate = _SURROGATE.search(value)
+        if surrogate is None:
+            return None
+        return Violation(
+            path,
+            f"{path}: the string holds a lone surrogate"
+            f" ({go_quote(surrogate.group()).strip(chr(34))}), which UTF-8 cannot carry",
+            code=ENCODING,
+        )
+    if fd.enum_type is not None:
+        if isinstance(value, str):
+            if value in fd.enum_type.values_by_name:
+                return None
+            return Violation(
+                path,
+                f"{path}: expected a {fd.enum_type.full_name} value name,"
+                f" got the string {_quoted(value)}",
+                hint="expected one of: " + ", ".join(v.name for v in fd.enum_type.values),
+                code=WRONG_TYPE,
+            )
+        if isinstance(value, int) and not isinstance(value, bool) and -(2**31) <= value < 2**31:
+            return None
+        return _wrong(path, "an enum value name", value)
+    low, high, name = _INT_RANGES.get(fd.type, (-(2**63), 2**63 - 1, "int64"))
+    number: int | None = None
+    if isinstance(value, bool):
+        number = None
+    elif isinstance(value, int):
+        number = value
+    elif (isinstance(value, float) and value.is_integer()) or (
+        isinstance(value, str) and _INTEGER_TEXT.fullmatch(value)
+    ):
+        number = int(value)
+    if number is None:
+        return _wrong(path, "an integer", value)
+    if not low <= number <= high:
+        shown = value if isinstance(value, str) else str(number)
+        return Violation(
+            path, f"{path}: integer {_quoted(shown)} is out of the {name} range", code=WRONG_TYPE
+        )
+    return None
+
+
+def _wrong(path: str, expected: str, value: Any) -> Violation:
+    return Violation(
+        path, f"{path}: expected {expected}, got {_json_shown(value)}", code=WRONG_TYPE
+    )
+
+
+def _json_shown(value: Any) -> str:
+    """*value* for a message: its kind, and a string's or number's text."""
+    if isinstance(value, str):
+        return f"the string {_quoted(value)}"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"the number {_clipped(json.dumps(value))}"
+    return _json_kind(value)
+
+
+def _quoted(text: str) -> str:
+    """*text* quoted as Go's ``%q`` quotes it, cut past _QUOTE_CHARS characters."""
+    if len(text) <= _QUOTE_CHARS:
+        return go_quote(text)
+    return f"{go_quote(text[:_QUOTE_CHARS])}... ({len(text)} characters)"
+
+
+def _json_format_path(err: Exception) -> str:
+    """The dotted field names json_format's message *err* nests its failure in ("" for none)."""
     text = _one_line(str(err))
     names: list[str] = []
     prefix, marker = "Failed to parse ", " field: "
     while text.startswith(prefix) and marker in text:
         name, _, text = text[len(prefix) :].partition(marker)
         names.append(name)
-    text = _clipped(text.rstrip("."), 2 * _QUOTE_CHARS)
-    return f"{'.'.join(names)}: {text}" if names else text
+    return ".".join(names)
 
 
 #: The wire types of the protobuf encoding, as messages name them.
@@ -505,7 +797,7 @@ def _unknown_fields(msg: pb_message.Message, path: str) -> Iterator[tuple[str, i
         if is_map(fd):
             if fd.message_type.fields_by_name["value"].message_type is not None:
                 for key in sorted(value):
-                    yield from _unknown_fields(value[key], f"{sub}[{key!r}]")
+                    yield from _unknown_fields(value[key], f"{sub}[{go_quote(key)}]")
         elif fd.is_repeated:
             for i, item in enumerate(value):
                 yield from _unknown_fields(item, f"{sub}[{i}]")

@@ -14,11 +14,11 @@ to know *where* as much as *what*.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
-from taskspec._codes import LIMIT, SYNTAX
+from taskspec._codes import ENCODING, ERROR, LIMIT, WARNING
 from taskspec._limits import MAX_DOCUMENT_BYTES
-from taskspec.v1 import taskspec_pb2
+from taskspec.v1 import problems_pb2, taskspec_pb2
 
 __all__ = [
     "DecodeError",
@@ -31,25 +31,27 @@ __all__ = [
 
 
 class Violation:
-    """One problem with one field.
+    """One problem with one field: the contract's Problem model in Python.
 
     ``field_path`` uses the canonical YAML keys joined by dots, with list
     indices in brackets (``verification.test_cmd[2]``); it is empty for a
     problem with the document as a whole. ``line`` and ``column`` are
-    1-based positions in the YAML source, or 0 when the problem was found
-    on an in-memory message that never had a source. ``hint`` is an optional
-    suggestion for the reader ("did you mean ..."); it is kept apart from
-    ``message`` so that messages stay exactly Go's wording. ``code`` is the
-    kind of problem, a stable code from :data:`taskspec._codes.CODES`
-    (``TS001``: unknown key), or "" when none applies; it takes no part in
-    comparing violations, so that Go's violations and these compare equal.
+    1-based positions in the YAML source, or 0 when there is no position (a
+    message that never had a source). ``message`` is what is wrong, in the
+    catalogue's words (a broken rule's is the Go package's) and never holds
+    the hint; ``hint`` is how to fix it ("did you mean ..."), or "".
+    ``code`` is the kind of problem, a code of the catalogue
+    (:data:`taskspec._codes.CATALOGUE`; ``TS001``: unknown key), or "" when
+    none applies; ``severity`` is ``"error"`` or ``"warning"``. Every field
+    takes part in comparing violations: the Go library's carry the same
+    fields, so the two compare whole.
     """
 
     # A frozen value, written out rather than made with dataclasses, whose
     # import (with inspect, ast and dis) costs more than the rest of the
     # validate path's own modules.
-    __slots__ = ("code", "column", "field_path", "hint", "line", "message")
-    __match_args__ = ("field_path", "message", "line", "column", "hint", "code")
+    __slots__ = ("code", "column", "field_path", "hint", "line", "message", "severity")
+    __match_args__ = ("field_path", "message", "line", "column", "hint", "code", "severity")
 
     field_path: str
     message: str
@@ -57,6 +59,7 @@ class Violation:
     column: int
     hint: str
     code: str
+    severity: str
 
     def __init__(  # noqa: PLR0917 - the positional signature the dataclass had
         self,
@@ -66,6 +69,7 @@ class Violation:
         column: int = 0,
         hint: str = "",
         code: str = "",
+        severity: str = ERROR,
     ) -> None:
         init = object.__setattr__
         init(self, "field_path", field_path)
@@ -74,9 +78,18 @@ class Violation:
         init(self, "column", column)
         init(self, "hint", hint)
         init(self, "code", code)
+        init(self, "severity", severity)
 
-    def _fields(self) -> tuple[str, str, int, int, str]:
-        return (self.field_path, self.message, self.line, self.column, self.hint)
+    def _fields(self) -> tuple[str, str, int, int, str, str, str]:
+        return (
+            self.field_path,
+            self.message,
+            self.line,
+            self.column,
+            self.hint,
+            self.code,
+            self.severity,
+        )
 
     def __setattr__(self, name: str, value: Any) -> NoReturn:
         raise AttributeError(f"cannot assign to field {name!r}")
@@ -96,19 +109,68 @@ class Violation:
         return (
             f"Violation(field_path={self.field_path!r}, message={self.message!r},"
             f" line={self.line!r}, column={self.column!r}, hint={self.hint!r},"
-            f" code={self.code!r})"
+            f" code={self.code!r}, severity={self.severity!r})"
         )
 
-    def __reduce__(self) -> tuple[type[Violation], tuple[str, str, int, int, str, str]]:
-        return (self.__class__, (*self._fields(), self.code))
+    def __reduce__(
+        self,
+    ) -> tuple[type[Violation], tuple[str, str, int, int, str, str, str]]:
+        return (self.__class__, self._fields())
 
     def _moved(self, line: int, column: int) -> Violation:
         """The same violation at another position."""
-        return Violation(self.field_path, self.message, line, column, self.hint, self.code)
+        return Violation(
+            self.field_path, self.message, line, column, self.hint, self.code, self.severity
+        )
+
+    def _with(self, *, hint: str | None = None, severity: str | None = None) -> Violation:
+        """The same violation with another hint or severity."""
+        return Violation(
+            self.field_path,
+            self.message,
+            self.line,
+            self.column,
+            self.hint if hint is None else hint,
+            self.code,
+            self.severity if severity is None else severity,
+        )
 
     def __str__(self) -> str:
+        """``line L, column C: message; hint``, the position left out when 0, the hint when ""."""
         where = f"line {self.line}, column {self.column}: " if self.line else ""
-        return f"{where}{self.message}"
+        hint = f"; {self.hint}" if self.hint else ""
+        return f"{where}{self.message}{hint}"
+
+    def to_proto(self) -> problems_pb2.Problem:
+        """This violation as the contract's ``taskspec.v1.Problem`` message."""
+        return problems_pb2.Problem(
+            code=self.code,
+            field_path=self.field_path,
+            line=self.line,
+            column=self.column,
+            message=self.message,
+            hint=self.hint,
+            severity=_SEVERITY_NUMBER.get(self.severity, problems_pb2.SEVERITY_UNSPECIFIED),
+        )
+
+    @classmethod
+    def from_proto(cls, p: problems_pb2.Problem) -> Violation:
+        """The violation a ``taskspec.v1.Problem`` carries (an unset severity reads as error)."""
+        return cls(
+            p.field_path,
+            p.message,
+            p.line,
+            p.column,
+            p.hint,
+            p.code,
+            WARNING if p.severity == problems_pb2.SEVERITY_WARNING else ERROR,
+        )
+
+
+_SEVERITY_NUMBER: Final = {
+    ERROR: problems_pb2.SEVERITY_ERROR,
+    WARNING: problems_pb2.SEVERITY_WARNING,
+}
 
 
 class TaskSpecError(ValueError):
@@ -156,17 +218,20 @@ class DecodeError(TaskSpecError):
     """The bytes are not a well-formed TaskSpec document.
 
     Raised for malformed or hostile YAML, non-UTF-8 input, unknown or
-    duplicate keys and values of the wrong type. Decoding stops at the first
-    such problem, so ``violations`` holds exactly one entry.
+    duplicate keys and values of the wrong type. ``violations`` holds every
+    problem of the document (see :func:`taskspec.check`): the one the fast
+    reader stopped at first, so that ``str(err)`` names it, then the others
+    in document order, broken rules and warnings among them.
     """
 
 
 class ValidationError(TaskSpecError):
     """The TaskSpec is well-formed but breaks a contract rule.
 
-    ``violations`` lists every broken rule in the order the Go package
-    checks them, so ``str(err)`` begins with exactly the message Go's
-    ``Validate`` returns (without Go's ``eval: `` prefix).
+    ``violations`` lists every broken rule, the first the one Go's
+    ``Validate`` returns, so ``str(err)`` begins with exactly Go's message
+    (without Go's ``eval: `` prefix), with no position and no hint. A parsed
+    document's warnings follow its broken rules.
     """
 
     def _render(self) -> str:
@@ -205,7 +270,7 @@ def require_document(data: object) -> bytes:
             raw = data.encode("utf-8")
         except UnicodeEncodeError as err:
             message = f"input is not valid Unicode (lone surrogate at character {err.start})"
-            raise DecodeError([Violation("", message, code=SYNTAX)]) from None
+            raise DecodeError([Violation("", message, code=ENCODING)]) from None
     elif isinstance(data, (bytes, bytearray, memoryview)):
         raw = bytes(data)
     else:

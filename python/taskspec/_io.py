@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from taskspec._api import marshal_yaml, parse_task_spec, validate
 from taskspec._limits import MAX_DOCUMENT_BYTES
-from taskspec._writable import check_nodes, check_size
+from taskspec._writable import check_nodes
 from taskspec.v1 import taskspec_pb2
 
 if TYPE_CHECKING:
@@ -191,16 +191,19 @@ def save(path: StrPath, spec: taskspec_pb2.TaskSpec) -> None:
     """Validate *spec* and write its canonical YAML to *path* atomically.
 
     Nothing is written that :func:`load` would refuse: the spec is
-    validated first, and YAML over a reader's limits (its size, or its
-    node count: 60,000 signals are 120,000 nodes) is refused with a
+    validated first, which refuses YAML over the size limit
+    (:class:`~taskspec.ValidationError`, TS107), and YAML over a reader's
+    node count (60,000 signals are 120,000 nodes) is refused with a
     :class:`~taskspec.TaskSpecError` naming the field that takes most of
     it (see :mod:`taskspec._writable`). On any failure the previous file,
     if any, is left exactly as it was and no temporary file remains. A
     symbolic link is written through: the file it points at gets the bytes.
     """
+    # Validate refuses a spec whose YAML is over the size limit (TS107);
+    # only the node count is left to check.
     validate(spec)
     check_nodes(spec)
-    atomic_write(path, check_size(spec, marshal_yaml(spec), "yaml"))
+    atomic_write(path, marshal_yaml(spec))
 
 
 def write_target(path: StrPath) -> Path:

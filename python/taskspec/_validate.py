@@ -8,6 +8,11 @@ compiles that table into a tight loop, since :func:`check` runs on every
 parse. Go stops at the first failure; this layer collects every failure in
 Go's order, so the first one is exactly Go's message and the rest save a
 person a round trip per mistake.
+
+After the Go package's rules comes the contract's own (TS107): a spec whose
+canonical YAML is over the document limit is not valid, since no reader
+could read it back; it is measured only when a cheap bound on its size
+says it could be.
 """
 
 from __future__ import annotations
@@ -16,8 +21,9 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from taskspec import _rules
-from taskspec._codes import RULE_CODES
+from taskspec._codes import RULE_CODES, TOO_LARGE
 from taskspec._errors import TaskSpecError, ValidationError, Violation, require_task_spec
+from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec._rules import CURRENT_TASK_SPEC_VERSION
 from taskspec._suggest import suggest
 from taskspec.bridge import _layout
@@ -90,7 +96,49 @@ def check(
                     hint = f"did you mean {go_quote(guess)}?"
         line, column = positions.get(path, _NOWHERE) if positions else _NOWHERE
         found.append(Violation(path, message(value), line, column, hint, code))
+    if _could_be_too_large(spec):
+        too_large = _too_large(spec)
+        if too_large is not None:
+            found.append(too_large)
     return found
+
+
+#: The most bytes of canonical YAML one byte of a spec's binary encoding can
+#: become: an escape (``\x07`` for one byte), a line break and its
+#: indentation in a block scalar, an empty list item's ``- ""`` for its two
+#: bytes. The binary size bounds the strings' UTF-8 bytes and counts every
+#: list item and map entry, and protobuf computes it in C.
+_WORST_YAML_PER_BINARY_BYTE: Final = 16
+#: Everything a spec's YAML has that its binary encoding does not count:
+#: the keys of its fields and enum spellings.
+_FIXED_BYTES: Final = 16_384
+
+
+def _could_be_too_large(spec: taskspec_pb2.TaskSpec) -> bool:
+    """Whether *spec*'s canonical YAML could be over MAX_DOCUMENT_BYTES: a cheap upper bound.
+
+    A spec of ordinary size, by far the common case, is never written out
+    to be measured.
+    """
+    bound = spec.ByteSize() * _WORST_YAML_PER_BINARY_BYTE + _FIXED_BYTES
+    return bound > MAX_DOCUMENT_BYTES
+
+
+def _too_large(spec: taskspec_pb2.TaskSpec) -> Violation | None:
+    """The TS107 problem of *spec* if its canonical YAML is over MAX_DOCUMENT_BYTES."""
+    from taskspec.bridge._emit import marshal  # noqa: PLC0415 - only a huge spec needs it
+
+    try:
+        size = len(marshal(spec))
+    except TaskSpecError:
+        return None  # not writable at all (an undefined enum): a rule says so already
+    if size <= MAX_DOCUMENT_BYTES:
+        return None
+    message = (
+        f"task spec is too large: its canonical YAML is {size} bytes, more than the limit"
+        f" of {MAX_DOCUMENT_BYTES}"
+    )
+    return Violation("", message, code=TOO_LARGE)
 
 
 def validate(spec: taskspec_pb2.TaskSpec) -> None:

@@ -11,25 +11,44 @@ in a local Registry like any other.
 The status codes are the service's contract and the Go side uses the same:
 
 - ``INVALID_ARGUMENT``: the request's language is UNSPECIFIED or a number
-  the schema does not define;
+  the schema does not define (with a problem for ``language``, TS103);
 - ``NOT_FOUND``: no generator is served for the language;
 - the generator's own code: a generator that raises :class:`GeneratorError`
   with ``NOT_FOUND``, ``INVALID_ARGUMENT``, ``FAILED_PRECONDITION``,
   ``UNAVAILABLE`` or ``DEADLINE_EXCEEDED`` fails the call with that code and
   message;
+- ``FAILED_PRECONDITION``: the generator returned a spec that breaks the
+  contract (it fails validation, TS107 for one over the document limit
+  included) or is for another language: retrying gives the same spec, the
+  generator must be fixed. The message lists the problems and the spec is
+  never passed on;
 - ``RESOURCE_EXHAUSTED``: the server is already running its limit of
-  generator calls (``max_concurrent_calls`` of :func:`serve`);
+  generator calls (``max_concurrent_calls`` of :func:`serve`): the one code
+  that invites a retry later;
 - ``INTERNAL``: the generator raised anything else, ``SystemExit`` and
   ``KeyboardInterrupt`` included (the message carries the exception's type
   and message, never its traceback, which is logged on the server), or
-  returned something that is not a valid TaskSpec for the language (the
-  message lists the violations; the spec is never passed on);
+  returned no TaskSpec at all;
 - ``DEADLINE_EXCEEDED`` and ``CANCELLED``: the call's deadline passed, or
   the caller gave up, first. A served generator sees the deadline and the
   cancellation through :func:`current_call`.
 
+The problems of an ``INVALID_ARGUMENT`` or ``FAILED_PRECONDITION`` answer
+travel as structured status details, as ``google.rpc.BadRequest`` field
+violations do: a ``google.rpc.Status`` in the standard
+``grpc-status-details-bin`` trailer whose details hold a
+``taskspec.v1.Problems``. :class:`RemoteGenerator` turns them back into a
+:class:`RemoteValidationError`, a :class:`~taskspec.ValidationError` with
+the same problems, as the Go client returns a ``*ValidationError``.
+
+Messages are accepted up to :data:`MAX_MESSAGE_BYTES` each way (the
+document limit plus 64 KiB of framing), not gRPC's 4 MiB default, so that
+every valid spec crosses; past it the call fails with a code that does not
+invite a retry and a message that names the limit.
+
 This module needs the optional ``grpc`` extra (``pip install
-'taskspec[grpc]'``): grpcio and grpcio-health-checking. ``import taskspec``
+'taskspec[grpc]'``): grpcio, grpcio-health-checking and
+googleapis-common-protos (for ``google.rpc.Status``). ``import taskspec``
 never imports it, so the rest of the package works without grpc.
 """
 
@@ -39,40 +58,50 @@ import contextvars
 import errno
 import logging
 import math
+import re
 import socket
 import threading
 import time
+from collections.abc import Sequence
 from concurrent import futures
 from types import TracebackType
 from typing import Final, Never, Self, cast
 
 try:
     import grpc
+    from google.rpc import status_pb2
     from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 except ImportError as err:  # pragma: no cover - exercised only without the extra
     raise ImportError(
         f"taskspec.remote needs the grpc extra: pip install 'taskspec[grpc]' ({err})"
     ) from err
 
+from google.protobuf.message import DecodeError
+
 from taskspec._api import validate
+from taskspec._codes import code_of
 from taskspec._enums import Language
-from taskspec._errors import TaskSpecError, ValidationError
+from taskspec._errors import TaskSpecError, ValidationError, Violation
+from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec._registry import Registry
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import generator_service_pb2 as service_pb2
 from taskspec.v1 import generator_service_pb2_grpc as service_grpc
-from taskspec.v1 import taskspec_pb2
+from taskspec.v1 import problems_pb2, taskspec_pb2
 
 __all__ = [
     "DEFAULT_ADDRESS",
     "DEFAULT_MAX_CONCURRENT_CALLS",
     "DEFAULT_TIMEOUT",
+    "MAX_MESSAGE_BYTES",
+    "MESSAGE_OPTIONS",
     "SERVICE_NAME",
     "CallContext",
     "GeneratorError",
     "GeneratorServer",
     "RemoteError",
     "RemoteGenerator",
+    "RemoteValidationError",
     "current_call",
     "list_languages",
     "serve",
@@ -92,6 +121,50 @@ DEFAULT_MAX_CONCURRENT_CALLS: Final = 64
 #: The deadline, in seconds, of a :class:`RemoteGenerator` call or a
 #: :func:`list_languages` call unless told otherwise.
 DEFAULT_TIMEOUT: Final = 60.0
+
+#: The largest message a GeneratorService server or client of this module
+#: sends or accepts, in bytes: the contract's document limit (a valid spec's
+#: canonical YAML is within it, and its binary encoding is no larger) plus
+#: 64 KiB for the rest of the response. gRPC's default of 4 MiB would refuse
+#: valid specs.
+MAX_MESSAGE_BYTES: Final = MAX_DOCUMENT_BYTES + 64 * 1024
+
+#: The channel (and server) options that raise gRPC's message limits to
+#: :data:`MAX_MESSAGE_BYTES`. :func:`serve` and a :class:`RemoteGenerator`
+#: given an address use them; pass them to a channel of your own
+#: (``grpc.insecure_channel(target, options=MESSAGE_OPTIONS)``), since gRPC
+#: Python sets the limits per channel only.
+MESSAGE_OPTIONS: Final[tuple[tuple[str, int], ...]] = (
+    ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+)
+
+# The trailer in which gRPC carries a google.rpc.Status, details included.
+_DETAILS_KEY: Final = "grpc-status-details-bin"
+
+# The type URL of taskspec.v1.Problems in a google.protobuf.Any.
+_PROBLEMS_TYPE_URL: Final = "type.googleapis.com/" + problems_pb2.Problems.DESCRIPTOR.full_name
+
+# The bounds on the problems one status carries, so that its trailers stay
+# well within the 8 KiB of metadata a gRPC C-core client accepts by default
+# (the Go server keeps the same, so both answer alike): each problem's
+# strings are cut to _PROBLEM_TEXT_BYTES of UTF-8, and problems are taken in
+# order while the encoded taskspec.v1.Problems stays within
+# _PROBLEMS_BYTES (the first always). The status message lists the same
+# problems, then how many were left out. Only a hostile spec comes near.
+_PROBLEM_TEXT_BYTES: Final = 512
+_PROBLEMS_BYTES: Final = 2048
+
+# gRPC's own refusal of a message over its limit, in C-core's words
+# ("Received message larger than max (N vs. M)", "Sent message ...") and
+# grpc-go's ("grpc: received message larger than max (N vs. M)", "grpc:
+# trying to send message larger than max ..."), as a server's status or the
+# client's own. It comes as RESOURCE_EXHAUSTED, which the service keeps for
+# "the server is at its call limit, try again later".
+_OVER_LIMIT = re.compile(
+    r"(?i)\b(?:received|sent|send) message (?:after decompression )?"
+    r"larger than max \((\d+) vs\. (\d+)\)"
+)
 
 # The threads a server keeps beyond its generator calls, so that
 # ListLanguages, the health service and the refusal of a call beyond the
@@ -122,14 +195,17 @@ class RemoteError(TaskSpecError):
     """A call to a remote generator failed; ``code`` says how.
 
     ``code`` is the :class:`grpc.StatusCode` (``NOT_FOUND``,
-    ``INVALID_ARGUMENT``, ``INTERNAL``, ``RESOURCE_EXHAUSTED``,
+    ``INVALID_ARGUMENT``, ``FAILED_PRECONDITION``, ``INTERNAL``,
+    ``RESOURCE_EXHAUSTED`` (only the server at its call limit: a message
+    over :data:`MAX_MESSAGE_BYTES` is ``FAILED_PRECONDITION``),
     ``DEADLINE_EXCEEDED``, ``CANCELLED``, ``UNAVAILABLE`` when no connection
     could be made, or the code a generator failed with, see
     :class:`GeneratorError`) and ``details`` the message, as sent, so a
     caller can tell its own mistakes from the generator's and from the
     network's. ``trailing_metadata`` is the call's trailing metadata, where a
     server puts richer error details (``grpc-status-details-bin``); empty
-    when there was none. It is a :class:`~taskspec.TaskSpecError`, so code
+    when there was none. A status whose details carry problems is raised as
+    the subclass :class:`RemoteValidationError`. It is a :class:`~taskspec.TaskSpecError`, so code
     that catches the package's errors catches these too; grpc's own
     exceptions never escape (the grpc error is kept as ``__cause__``).
     """
@@ -148,6 +224,44 @@ class RemoteError(TaskSpecError):
         self.details = details
         self.trailing_metadata = trailing_metadata
         super().__init__(f"{code.name}: {details}")
+
+
+class RemoteValidationError(RemoteError, ValidationError):
+    """A call answered with the problems of a spec or a request.
+
+    The server refused a generated spec that breaks the contract
+    (``FAILED_PRECONDITION``: it fails validation or is for another
+    language) or a request's bad options (``INVALID_ARGUMENT``), and sent
+    the problems as status details (a ``taskspec.v1.Problems`` in
+    ``grpc-status-details-bin``); or this client found such a spec in a
+    server's answer itself. ``violations`` holds them, as
+    :meth:`Violation.from_proto <taskspec.Violation.from_proto>` reads them:
+    the same codes, field paths and messages as on the server.
+
+    It is both a :class:`RemoteError` (``code``, ``details``, and ``str()``
+    is ``"CODE: details"``, since the call failed) and a
+    :class:`~taskspec.ValidationError`, so code that handles invalid specs
+    handles one that came over the network too, as the Go client's error
+    unwraps to a ``*ValidationError``.
+    """
+
+    def __init__(
+        self,
+        code: grpc.StatusCode,
+        details: str,
+        violations: Sequence[Violation],
+        trailing_metadata: tuple[tuple[str, str | bytes], ...] = (),
+    ) -> None:
+        self.code = code
+        self.details = details
+        self.trailing_metadata = trailing_metadata
+        self.violations = list(violations)
+        # Neither base's __init__: RemoteError's would render one violation
+        # of its text, ValidationError's the first problem without the call.
+        Exception.__init__(self, self._render())
+
+    def _render(self) -> str:
+        return f"{self.code.name}: {self.details}"
 
 
 class GeneratorError(TaskSpecError):
@@ -272,23 +386,121 @@ def _language_name(number: int) -> str:
         return str(number)
 
 
-def _spec_problem(spec: object, language: Language) -> str | None:
-    """Why *spec* may not be handed to a caller who asked for *language*, or None."""
-    if not isinstance(spec, taskspec_pb2.TaskSpec):
-        return f"returned {type(spec).__name__}, not a taskspec.v1.TaskSpec"
+def _spec_problems(
+    spec: taskspec_pb2.TaskSpec, language: Language, who: str
+) -> tuple[str, list[Violation]] | None:
+    """Why *spec* may not be handed to a caller who asked for *language*, or None.
+
+    The answer is the status message (*who* first) and the problems: every
+    broken rule of the contract, or the language that is not the one asked
+    for (TS103 on ``language``: the field's value is not the one value the
+    call allows). Either is the generator's fault, and the same spec would
+    come again: ``FAILED_PRECONDITION``, never a retry.
+    """
     try:
         validate(spec)
     except ValidationError as err:
-        listed = "; ".join(
-            f"{v.field_path}: {v.message}" if v.field_path else v.message for v in err.violations
-        )
-        return f"returned an invalid task spec: {listed}"
+        kept, left = _bounded(err.violations)
+        return f"{who} returned an invalid task spec: {_listed(kept, left)}", kept
     if spec.language != _proto(language):
+        got, want = _language_name(spec.language), go_quote(language.value)
         return (
-            f"returned a task spec for language {_language_name(spec.language)}, "
-            f"not {go_quote(language.value)}"
+            f"{who} returned a task spec for language {got}, not {want}",
+            [
+                Violation(
+                    "language",
+                    f"language {got} is not {want}, the language asked for",
+                    code=_DEFINED,
+                )
+            ],
         )
     return None
+
+
+# TS103: an enum value missing or not one the call allows (the request's
+# language, and the language of a generated spec).
+_DEFINED: Final = code_of(problems_pb2.PROBLEM_CODE_DEFINED)
+
+
+def _cut(text: str) -> str:
+    """*text* cut to _PROBLEM_TEXT_BYTES of UTF-8, at a character's start."""
+    data = text.encode("utf-8")
+    if len(data) <= _PROBLEM_TEXT_BYTES:
+        return text
+    return data[:_PROBLEM_TEXT_BYTES].decode("utf-8", "ignore")
+
+
+def _bounded(violations: Sequence[Violation]) -> tuple[list[Violation], int]:
+    """The problems one status carries, each cut, and how many are left out.
+
+    The Go server's statusProblems keeps the same ones: the encoded size of
+    a taskspec.v1.Problems is the same in both languages.
+    """
+    kept: list[Violation] = []
+    encoded = problems_pb2.Problems()
+    for v in violations:
+        cut = Violation(
+            _cut(v.field_path), _cut(v.message), v.line, v.column, _cut(v.hint), v.code, v.severity
+        )
+        encoded.problems.append(cut.to_proto())
+        if kept and encoded.ByteSize() > _PROBLEMS_BYTES:
+            break
+        kept.append(cut)
+    return kept, len(violations) - len(kept)
+
+
+def _listed(violations: Sequence[Violation], left: int) -> str:
+    """The problems as a status message lists them: ``path: message; ...``."""
+    listed = "; ".join(
+        f"{v.field_path}: {v.message}" if v.field_path else v.message for v in violations
+    )
+    if left:
+        listed += f" (and {left} more problem{'s' if left > 1 else ''})"
+    return listed
+
+
+def _status_details(code: grpc.StatusCode, message: str, violations: Sequence[Violation]) -> bytes:
+    """The ``grpc-status-details-bin`` value of a status with *violations*.
+
+    A ``google.rpc.Status`` with the call's own code and message (gRPC
+    clients check that they agree) whose one detail is a
+    ``taskspec.v1.Problems``.
+    """
+    rpc_status = status_pb2.Status(code=code.value[0], message=message)
+    rpc_status.details.add().Pack(
+        problems_pb2.Problems(problems=[v.to_proto() for v in violations])
+    )
+    encoded: bytes = rpc_status.SerializeToString()
+    return encoded
+
+
+def _abort_with_problems(
+    context: grpc.ServicerContext,
+    code: grpc.StatusCode,
+    message: str,
+    violations: Sequence[Violation],
+) -> Never:
+    """Fail the call with *code* and *message*, the problems as its status details."""
+    context.set_trailing_metadata(((_DETAILS_KEY, _status_details(code, message, violations)),))
+    context.abort(code, message)
+
+
+def _problems_of(trailing: tuple[tuple[str, str | bytes], ...]) -> list[Violation]:
+    """The problems a call's status details carry, or [] for none (or details unreadable)."""
+    for key, value in trailing:
+        if key != _DETAILS_KEY or not isinstance(value, bytes):
+            continue
+        rpc_status = status_pb2.Status()
+        try:
+            rpc_status.ParseFromString(value)
+            for detail in rpc_status.details:
+                if detail.type_url == _PROBLEMS_TYPE_URL:
+                    problems = problems_pb2.Problems()
+                    detail.Unpack(problems)
+                    return [Violation.from_proto(p) for p in problems.problems]
+        except DecodeError:
+            return []
+    return []
 
 
 class _GeneratorServicer:
@@ -336,14 +548,19 @@ class _GeneratorServicer:
         self, request: service_pb2.GenerateRequest, context: grpc.ServicerContext
     ) -> service_pb2.GenerateResponse:
         number = request.language
-        if number == taskspec_pb2.LANGUAGE_UNSPECIFIED:
-            context.abort(grpc.StatusCode.INVALID_ARGUMENT, "language is required")
         try:
             language = Language.from_proto(number)
         except ValueError:
-            context.abort(
+            bad = (
+                "language is required"
+                if number == taskspec_pb2.LANGUAGE_UNSPECIFIED
+                else f"language {number} is not defined in taskspec.v1.Language"
+            )
+            _abort_with_problems(
+                context,
                 grpc.StatusCode.INVALID_ARGUMENT,
-                f"language {number} is not defined in taskspec.v1.Language",
+                bad,
+                [Violation("language", bad, code=_DEFINED)],
             )
         generator = self._registry.lookup(language)
         who = f"generator for language {go_quote(language.value)}"
@@ -357,10 +574,15 @@ class _GeneratorServicer:
             self._abort_failed(context, call, who, err)
         finally:
             _CURRENT.reset(token)
-        problem = _spec_problem(spec, language)
-        if problem is not None:
-            self._log.error("%s %s", who, problem)
-            context.abort(grpc.StatusCode.INTERNAL, f"{who} {problem}")
+        if not isinstance(spec, taskspec_pb2.TaskSpec):
+            message = f"{who} returned {type(spec).__name__}, not a taskspec.v1.TaskSpec"
+            self._log.error("%s", message)
+            context.abort(grpc.StatusCode.INTERNAL, message)
+        refused = _spec_problems(spec, language, who)
+        if refused is not None:
+            message, problems = refused
+            self._log.error("%s", message)
+            _abort_with_problems(context, grpc.StatusCode.FAILED_PRECONDITION, message, problems)
         return service_pb2.GenerateResponse(task_spec=spec)
 
     def _abort_failed(
@@ -382,6 +604,9 @@ class _GeneratorServicer:
         if passed is not None and passed[0] in _PASSED_CODES:
             code, message = passed
             self._log.info("%s refused the call: %s: %s", who, code.name, message)
+            if isinstance(err, RemoteValidationError):
+                # A chain passes the problems on with the code.
+                _abort_with_problems(context, code, message, err.violations)
             context.abort(code, message)
         # The traceback is for the people running the server; the caller
         # gets the message only, since a traceback can leak paths and
@@ -496,9 +721,10 @@ def serve(
     - *max_workers* is the size of the thread pool, more than
       *max_concurrent_calls*; the default keeps 8 threads beyond it.
 
-    The standard gRPC health service (``grpc.health.v1.Health``) is served
-    alongside, SERVING for ``""`` and :data:`SERVICE_NAME` until the
-    server stops.
+    Messages up to :data:`MAX_MESSAGE_BYTES` are taken and sent, so that a
+    spec of any valid size crosses. The standard gRPC health service
+    (``grpc.health.v1.Health``) is served alongside, SERVING for ``""`` and
+    :data:`SERVICE_NAME` until the server stops.
     """
     if isinstance(max_concurrent_calls, bool) or not isinstance(max_concurrent_calls, int):
         raise TaskSpecError(f"max_concurrent_calls must be an int, got {max_concurrent_calls!r}")
@@ -530,7 +756,7 @@ def serve(
         futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="taskspec-serve"),
         # grpc sets SO_REUSEPORT by default, so a second server on a port in
         # use would start and split the calls with the first.
-        options=[("grpc.so_reuseport", 0)],
+        options=[("grpc.so_reuseport", 0), *MESSAGE_OPTIONS],
     )
     servicer = _GeneratorServicer(
         registry,
@@ -589,18 +815,42 @@ def _rpc_error(err: grpc.RpcError) -> RemoteError:
 
     (The message is never reworded: a generator's ``UNAVAILABLE`` reaches
     the caller as the generator wrote it. grpc's own words for a server it
-    cannot reach already name the address.)
+    cannot reach already name the address.) A status whose details carry
+    problems is a :class:`RemoteValidationError`. gRPC's refusal of a
+    message over its limit is no ``RESOURCE_EXHAUSTED`` here, which would
+    invite a retry that refuses the same message again: it is
+    ``FAILED_PRECONDITION``, whichever side refused the message, with a
+    message that names the limit.
     """
     if not isinstance(err, grpc.Call):
         return RemoteError(grpc.StatusCode.UNKNOWN, str(err))
     trailing = tuple((key, value) for key, value in err.trailing_metadata() or ())
-    return RemoteError(err.code(), err.details() or "", trailing)
+    code, details = err.code(), err.details() or ""
+    problems = _problems_of(trailing)
+    if problems:
+        return RemoteValidationError(code, details, problems, trailing)
+    over = _OVER_LIMIT.search(details) if code is grpc.StatusCode.RESOURCE_EXHAUSTED else None
+    if over is not None:
+        return RemoteError(
+            grpc.StatusCode.FAILED_PRECONDITION, _over_limit(int(over[1]), int(over[2])), trailing
+        )
+    return RemoteError(code, details, trailing)
+
+
+def _over_limit(size: int, limit: int) -> str:
+    """The words for a message of *size* bytes that gRPC refused at *limit*, as Go says them."""
+    ours = (
+        f" (the task spec document limit of {MAX_DOCUMENT_BYTES} bytes plus 64 KiB)"
+        if limit == MAX_MESSAGE_BYTES
+        else ""
+    )
+    return f"a message of {size} bytes is over the limit of {limit} bytes{ours}"
 
 
 def _channel(target: str | grpc.Channel) -> tuple[grpc.Channel, str, bool]:
     """The channel for *target*, a name for messages, and whether the caller must close it."""
     if isinstance(target, str):
-        return grpc.insecure_channel(target), target, True
+        return grpc.insecure_channel(target, options=MESSAGE_OPTIONS), target, True
     return target, "the channel's server", False
 
 
@@ -633,7 +883,11 @@ class RemoteGenerator:
     by that call's remaining time.
 
     :meth:`generate` returns a spec that passed validation on both ends and
-    is for *language*; every failure raises :class:`RemoteError`.
+    is for *language*; every failure raises :class:`RemoteError`, and a spec
+    refused for its problems (by the server, or by this client) a
+    :class:`RemoteValidationError`, which is also a
+    :class:`~taskspec.ValidationError`. A channel of the caller's own should
+    have :data:`MESSAGE_OPTIONS`, or gRPC refuses answers over 4 MiB.
     """
 
     def __init__(
@@ -667,16 +921,14 @@ class RemoteGenerator:
             response = self._stub.Generate(request, timeout=_timeout(self._timeout))
         except grpc.RpcError as err:
             raise _rpc_error(err) from err
+        if not response.HasField("task_spec"):
+            raise RemoteError(grpc.StatusCode.INTERNAL, f"{self._target} returned no task spec")
+        spec: taskspec_pb2.TaskSpec = response.task_spec
         # The server validated the spec already; a server that does not keep
         # the contract must not get an invalid spec into this process either.
-        problem = (
-            _spec_problem(response.task_spec, self._language)
-            if response.HasField("task_spec")
-            else "returned no task spec"
-        )
-        if problem is not None:
-            raise RemoteError(grpc.StatusCode.INTERNAL, f"{self._target} {problem}")
-        spec: taskspec_pb2.TaskSpec = response.task_spec
+        refused = _spec_problems(spec, self._language, self._target)
+        if refused is not None:
+            raise RemoteValidationError(grpc.StatusCode.FAILED_PRECONDITION, *refused)
         return spec
 
     def close(self) -> None:

@@ -109,6 +109,26 @@ class GoConsumer:
     def validate(self, spec: TaskSpec) -> GoResult:
         return self.request(op="validate", spec=spec_to_json(spec))
 
+    def check(self, data: bytes, fmt: str = "yaml") -> list[dict[str, Any]]:
+        """The Go library's CheckFormat: every problem of *data* in format *fmt*.
+
+        Each problem is the contract's Problem as a dict: code, field_path,
+        line, column, message, hint and severity.
+        """
+        return self.check_all([data], fmt)[0]
+
+    def check_all(self, docs: Sequence[bytes], fmt: str = "yaml") -> list[list[dict[str, Any]]]:
+        """:meth:`check` for many documents in one batch."""
+        results = self.batch(
+            [{"op": "lib_check", "yaml_b64": _b64(doc), "format": fmt} for doc in docs]
+        )
+        out: list[list[dict[str, Any]]] = []
+        for res in results:
+            if not res.get("ok"):
+                raise RuntimeError(f"lib_check failed: {res.get('error')}")
+            out.append(cast(list[dict[str, Any]], res["problems"]))
+        return out
+
     @staticmethod
     def _with_yaml(res: GoResult) -> GoResult:
         if "yaml_b64" in res:

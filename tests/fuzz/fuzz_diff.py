@@ -1,18 +1,21 @@
 """Differential fuzzing: the Python and Go libraries must agree on every input (atheris).
 
-The two libraries promise the same contract, so for any bytes whatsoever:
+The two libraries promise the same contract (``docs/problems.md``), so for
+any bytes whatsoever:
 
 - both accept or both refuse;
 - when both accept, they decode the same message (compared as Go's
   deterministic binary encoding, which ``marshal_binpb`` writes) and write
   the same canonical YAML;
 - when both refuse, they refuse at the same stage: a broken rule
-  (``ValidationError`` / ``*ValidationError``, with the same violations:
-  field path, message, line and column) or a document they will not read
-  (``DecodeError`` / a decode or strict error; the wording of a decode
-  error differs by design, since Go's are yaml.v3's, but a strict error is
-  one of the rules both libraries share, so its field path, reason and line
-  must be Python's, word for word);
+  (``ValidationError`` / ``*ValidationError``) or a document they will not
+  read (``DecodeError`` / ``*DecodeError``);
+- every problem of the document (``taskspec.check`` / ``Check``) is the
+  same in both, code, field path, line, column, message, hint and
+  severity, in the same order, except a YAML syntax problem: which parser
+  stops first, and where, may differ on hostile text, so where either
+  library reports one, both must, each with a syntax code (the exact code
+  and line are compared on ``tests/contract/problems.json`` instead);
 - the Go side never panics.
 
 The Go library is driven through the conformance consumer's ``lib_parse``
@@ -59,9 +62,36 @@ def _python(data: bytes) -> tuple[str, Any]:
     try:
         return "ok", _api.parse_task_spec(data)
     except ValidationError as err:
-        return "validate", [(v.field_path, v.message, v.line, v.column) for v in err.violations]
+        return "validate", err
     except DecodeError as err:
         return "decode", err
+
+
+def _syntax_codes() -> frozenset[str]:
+    from taskspec._codes import CATALOGUE  # noqa: PLC0415
+
+    return frozenset(
+        code
+        for code, kind in CATALOGUE.items()
+        if kind.stage == "decode" and kind.messages[0].startswith("invalid YAML")
+    )
+
+
+def _problems(data: bytes) -> list[dict[str, Any]]:
+    from taskspec import check as check_all  # noqa: PLC0415
+
+    return [
+        {
+            "code": v.code,
+            "field_path": v.field_path,
+            "line": v.line,
+            "column": v.column,
+            "message": v.message,
+            "hint": v.hint,
+            "severity": v.severity,
+        }
+        for v in check_all(data)
+    ]
 
 
 def check(data: bytes, go: Any = None) -> None:
@@ -69,9 +99,13 @@ def check(data: bytes, go: Any = None) -> None:
     from taskspec import marshal_binpb, marshal_yaml  # noqa: PLC0415
 
     go = go or _go()
-    res = go.request(op="lib_parse", yaml_b64=base64.b64encode(data).decode("ascii"))
-    error = res.get("error", "")
-    assert not error.startswith("panic:"), f"the Go library panicked: {error}"
+    encoded = base64.b64encode(data).decode("ascii")
+    res = go.request(op="lib_parse", yaml_b64=encoded)
+    checked = go.request(op="lib_check", yaml_b64=encoded)
+    error = res.get("error", "") + checked.get("error", "")
+    assert not error.startswith("panic:") and "panic:" not in error, (
+        f"the Go library panicked: {error}"
+    )
     kind, value = _python(data)
     go_kind = (
         "ok" if res["ok"] else ("validate" if res.get("error_kind") == "validate" else "decode")
@@ -87,23 +121,16 @@ def check(data: bytes, go: Any = None) -> None:
         assert marshal_yaml(value) == base64.b64decode(res["yaml_b64"]), (
             f"the libraries write different YAML for {data[:200]!r}"
         )
-    elif res.get("error_kind") == "strict":
-        # Go refuses what the Go package would read: the refusal is one of
-        # the rules both libraries share, and must be the same, word for word.
-        from taskspec.bridge._decode_msg import _shown_path  # noqa: PLC0415
-
-        (theirs,) = res["violations"]
-        got = value.violations[0]
-        # The message starts with the path as shown, cut when a key makes it long.
-        prefix = f"{_shown_path(got.field_path)}: " if got.field_path else ""
-        ours = (got.field_path, got.message.removeprefix(prefix), got.line)
-        want = (theirs["field_path"], theirs["message"], theirs["line"])
-        assert ours == want, f"refusals differ on {data[:200]!r}: {ours} != {want}"
-    elif kind == "validate":
-        theirs = [
-            (v["field_path"], v["message"], v["line"], v["column"]) for v in res["violations"]
-        ]
-        assert value == theirs, f"violations differ on {data[:200]!r}: {value} != {theirs}"
+    ours, theirs = _problems(data), checked["problems"]
+    syntax = _syntax_codes()
+    ours_syntax = bool(ours) and ours[0]["code"] in syntax
+    theirs_syntax = bool(theirs) and theirs[0]["code"] in syntax
+    if ours_syntax or theirs_syntax:
+        assert ours_syntax and theirs_syntax, (
+            f"only one library reports a syntax problem on {data[:200]!r}: {ours} != {theirs}"
+        )
+    else:
+        assert ours == theirs, f"problems differ on {data[:200]!r}: {ours} != {theirs}"
 
 
 def _one_input(data: bytes) -> None:

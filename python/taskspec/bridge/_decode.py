@@ -52,6 +52,7 @@ from taskspec.bridge._decode_msg import describe, fail
 from taskspec.bridge._decode_scalar import is_null
 from taskspec.bridge._decode_tags import check_tag_commas
 from taskspec.bridge._decode_walk import Decoded, Walker
+from taskspec.bridge._syntax import prompt_hint
 
 __all__ = [
     "STRICTER_THAN_GO",
@@ -167,5 +168,24 @@ def decode(data: bytes | bytearray | memoryview | str, *, collect: bool = False)
         # A null document ("---", "~") decodes to the zero spec, as in Go, and
         # then fails Validate with Go's message.
         raise fail("", f"expected a mapping at the top of the document, got {describe(root)}", root)
-    walker.document(root)
+    try:
+        walker.document(root)
+    except DecodeError as err:
+        raise DecodeError(_hinted(err.violations, source)) from None
+    if out.problems:
+        out.problems = _hinted(out.problems, source)
+    return out
+
+
+def _hinted(violations: list[Violation], source: str) -> list[Violation]:
+    """*violations* with the prompt-mistake hint where one applies and none is given.
+
+    A value of the wrong type or tag (``prompt: [see] the docs``) is most
+    often a prompt that starts with an indicator; the walk does not keep
+    the text, so the hint is worked out here, from the line.
+    """
+    out = []
+    for v in violations:
+        hint = prompt_hint(v.code, v.message, source, v.line) if not v.hint and v.line else ""
+        out.append(v._with(hint=hint) if hint else v)
     return out

@@ -29,10 +29,19 @@ from yaml._yaml import CParser
 from yaml.composer import Composer
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from taskspec._codes import LIMIT, SYNTAX, UNSUPPORTED
+from taskspec._codes import CONTROL_CHARACTER, ENCODING, LIMIT, SYNTAX, TAB_INDENT, UNSUPPORTED
 from taskspec._errors import DecodeError, Violation, require_document
 from taskspec._limits import MAX_DEPTH
 from taskspec.bridge._gostr import go_quote
+from taskspec.bridge._syntax import (
+    CONTROL_CHARACTER_MESSAGE,
+    LINE_BREAK,
+    LINE_ENDS,
+    TAB,
+    TEXT_AFTER_DOCUMENT,
+    prompt_hint,
+    syntax_problem,
+)
 
 __all__ = [
     "MAPPING",
@@ -164,9 +173,11 @@ def position(node: Node) -> tuple[int, int]:
     return mark.line + 1, mark.column + 1
 
 
-def _at(message: str, mark: Any, code: str = SYNTAX) -> DecodeError:
+def _at(message: str, mark: Any, code: str = SYNTAX, source: str = "") -> DecodeError:
+    """The error *message* of *code* at *mark*, with the prompt-mistake hint *source* gives."""
     line, column = mark_position(mark)
-    return DecodeError([Violation("", message, line, column, code=code)])
+    hint = prompt_hint(code, message, source, line) if source else ""
+    return DecodeError([Violation("", message, line, column, hint, code)])
 
 
 def source_of(data: bytes | bytearray | memoryview | str) -> tuple[bytes, str]:
@@ -178,7 +189,7 @@ def source_of(data: bytes | bytearray | memoryview | str) -> tuple[bytes, str]:
     """
     raw = require_document(data)
     if raw.startswith(_WIDE_BOMS):
-        raise DecodeError([Violation("", WIDE_ENCODING, 1, 1, code=SYNTAX)])
+        raise DecodeError([Violation("", WIDE_ENCODING, 1, 1, code=ENCODING)])
     if raw.startswith(_TWO_BOMS):
         raise DecodeError(
             [
@@ -214,7 +225,7 @@ def _utf8_error(data: bytes, err: UnicodeDecodeError) -> DecodeError:
                 f"input is not valid UTF-8 (byte 0x{data[offset]:02x} at offset {offset})",
                 line,
                 column,
-                code=SYNTAX,
+                code=ENCODING,
             )
         ]
     )
@@ -230,19 +241,28 @@ _WIDE_BOMS: Final = (b"\xfe\xff", b"\xff\xfe", b"\x00\x00\xfe\xff")
 
 
 def yaml_error(err: yaml.YAMLError, source: str = "") -> DecodeError:
-    """A libyaml failure as a decode error, at its line and column when it has one.
+    """A libyaml failure as a decode error in the catalogue's words, at its line and column.
 
-    Three failures are what yaml.v3 reads differently, and are worded as
-    the strictness they are: a second document (libyaml's composer refuses
-    it; yaml.v3 ignores it), text after the first document's end marker,
-    and a plain scalar ending in ':' inside [] or {} (given *source*).
+    The parser's problem is mapped to a code and message by
+    :func:`taskspec.bridge._syntax.syntax_problem`; libyaml's own text never
+    reaches the message. Two failures are what yaml.v3 reads differently,
+    and are worded as the strictness they are: a second document that a
+    marker starts (libyaml's composer refuses it; yaml.v3 ignores it), and
+    a plain scalar ending in ':' inside [] or {} (given *source*). Text
+    after the root node with no marker before it is a syntax error (TS005),
+    which yaml.v3 does not reach: it stops at the root.
     """
     if isinstance(err, yaml.MarkedYAMLError):
         mark = err.problem_mark or err.context_mark
-        if err.context == "expected a single document in the stream" or (
-            err.problem == "did not find expected <document start>"
-        ):
+        if err.context == "expected a single document in the stream":
             return _at(MORE_THAN_ONE_DOCUMENT, mark, UNSUPPORTED)
+        if err.problem == "did not find expected <document start>" and not _directive_before(
+            source, mark
+        ):
+            # Text right after the root node, with no marker to start a second
+            # document: a syntax error to libyaml, where yaml.v3 stops reading
+            # at the root and drops the rest.
+            return _at(TEXT_AFTER_DOCUMENT, mark, SYNTAX, source)
         start = err.context_mark
         if (
             source
@@ -260,20 +280,51 @@ def yaml_error(err: yaml.YAMLError, source: str = "") -> DecodeError:
         tab = _tab_at(err, mark, source)
         if tab is not None:
             line, column = tab
-            return DecodeError([Violation("", TAB, line, column, code=SYNTAX)])
-        parts = [p for p in (err.context, err.problem) if p]
-        message = "invalid YAML: " + (", ".join(parts) if parts else "syntax error")
-        return _at(message, mark)
+            hint = prompt_hint(TAB_INDENT, TAB, source, line)
+            return DecodeError([Violation("", TAB, line, column, hint, TAB_INDENT)])
+        code, message = syntax_problem(err.context, err.problem)
+        return _at(message, mark, code, source)
     if isinstance(err, yaml.reader.ReaderError):
-        reason = err.reason
-        return DecodeError(
-            [
-                Violation(
-                    "", f"invalid YAML: {reason} (character #x{err.character:04X})", code=SYNTAX
-                )
-            ]
-        )
-    return DecodeError([Violation("", f"invalid YAML: {err}", code=SYNTAX)])
+        message = f"{CONTROL_CHARACTER_MESSAGE} (character #x{err.character:04X})"
+        # libyaml's offset counts bytes; the character is the text's first
+        # one that YAML refuses, so its first occurrence is where it stands.
+        index = source.find(chr(err.character)) if source else -1
+        line, column = _char_position(source, index)
+        return DecodeError([Violation("", message, line, column, code=CONTROL_CHARACTER)])
+    return DecodeError([Violation("", _SYNTAX_FALLBACK, code=SYNTAX)])
+
+
+_SYNTAX_FALLBACK: Final = syntax_problem(None, None)[1]
+
+
+def _char_position(source: str, index: int) -> tuple[int, int]:
+    """1-based (line, column) of character *index* of *source*, lines as YAML counts them."""
+    if not 0 <= index < len(source):
+        return 0, 0
+    line = 1
+    start = 0
+    for match in LINE_BREAK.finditer(source, 0, index):
+        line += 1
+        start = match.end()
+    return line, index - start + 1
+
+
+def _directive_before(source: str, mark: Any) -> bool:
+    """Whether a directive line (``%...``) opens the document that ends at *mark*.
+
+    libyaml says "did not find expected <document start>" both of a
+    directive not followed by ``---`` and of text after a document's end
+    marker (``...``); only the first is a directive problem.
+    """
+    if not source or mark is None:
+        return False
+    before = source[: mark.index]
+    for text in reversed(LINE_BREAK.split(before)):
+        if text.startswith("..."):
+            return False
+        if text.startswith("%"):
+            return True
+    return False
 
 
 def _folded(text: str) -> str:
@@ -297,11 +348,6 @@ def _folded(text: str) -> str:
 
 
 _LINE_BREAK: Final = re.compile("\r\n|\r|\n|\x85")
-
-
-#: A tab where YAML takes only spaces, said as such: libyaml's words for it
-#: ("found character that cannot start any token") do not name the tab.
-TAB: Final = "invalid YAML: a tab character cannot indent YAML; use spaces"
 
 
 def _tab_at(err: yaml.MarkedYAMLError, mark: Any, source: str) -> tuple[int, int] | None:
@@ -443,9 +489,9 @@ def check_yaml_version(data: bytes | str, source: str = "") -> None:
 
 
 #: The characters that end a line in YAML 1.1, after which libyaml skips a BOM.
-_LINE_ENDS: Final = "\r\n\x85\u2028\u2029"
+_LINE_ENDS: Final = LINE_ENDS
 #: The line breaks libyaml counts lines by (CR LF is one).
-_BREAKS: Final = re.compile(f"\r\n|[{_LINE_ENDS}]").findall
+_BREAKS: Final = LINE_BREAK.findall
 
 
 def check_line_start_boms(data: bytes | str, source: str) -> None:

@@ -23,7 +23,7 @@ from taskspec.bridge._gostr import go_quote
 from taskspec.bridge._layout import MessageInfo
 from taskspec.bridge._resolve import resolve
 
-__all__ = ["clip", "describe", "fail", "join", "q", "short_tag", "unknown_field"]
+__all__ = ["clip", "describe", "fail", "join", "q", "short_tag", "shown_path", "unknown_field"]
 
 #: Most characters of an offending value a decode message quotes. A value
 #: can be megabytes long; a message quoting all of it buries the problem.
@@ -53,7 +53,7 @@ def short_tag(tag: str) -> str:
     return "!!" + tag[len(TAG_PREFIX) :] if tag.startswith(TAG_PREFIX) else tag
 
 
-def _shown_path(path: str) -> str:
+def shown_path(path: str) -> str:
     """*path* as a message begins with it: cut when a long key makes it long.
 
     Field names keep paths short; only a mapping key (an unknown field, a
@@ -74,27 +74,27 @@ def fail(path: str, message: str, node: Node | None, code: str = WRONG_TYPE) -> 
     of the wrong type.
     """
     line, column = position(node) if node is not None else (0, 0)
-    where = f"{_shown_path(path)}: " if path else ""
+    where = f"{shown_path(path)}: " if path else ""
     return DecodeError([Violation(path, f"{where}{message}", line, column, code=code)])
 
 
 def unknown_field(path: str, key: str, info: MessageInfo, node: Node) -> DecodeError:
     """An unknown key, with the field the writer most likely meant when there is one.
 
-    With a suggestion the message names just that field (also given as the
-    violation's hint); without one it lists every field the mapping takes.
+    The message says only that the key is unknown; the hint names the
+    likely field, or, without one, lists every field the mapping takes.
     """
     where = f" in {path}" if path else ""
     sub = join(path, key)
     guess = suggest(key, info.by_name)
     line, column = position(node)
     # The path the message starts with: none for the empty key at the top.
-    shown = f"{_shown_path(sub)}: " if sub else ""
+    shown = f"{shown_path(sub)}: " if sub else ""
+    message = f"{shown}unknown field {q(key)}{where}"
     if guess is None:
-        message = f"{shown}unknown field {q(key)}{where}; expected one of: {info.expected}"
-        return DecodeError([Violation(sub, message, line, column, code=UNKNOWN_KEY)])
-    hint = f"did you mean {go_quote(guess)}?"
-    message = f"{shown}unknown field {q(key)}{where}; {hint}"
+        hint = f"expected one of: {info.expected}"
+    else:
+        hint = f"did you mean {go_quote(guess)}?"
     return DecodeError([Violation(sub, message, line, column, hint, UNKNOWN_KEY)])
 
 

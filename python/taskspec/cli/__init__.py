@@ -1,4 +1,4 @@
-"""The ``taskspec`` command line: validate, fmt, convert, show, schema, serve.
+"""The ``taskspec`` command line: validate, fmt, convert, show, schema, explain, serve.
 
 Only :func:`main` is public. Each subcommand lives in its own ``_cmd_*``
 module; what they share (the bounded reader, the read-check-report step,

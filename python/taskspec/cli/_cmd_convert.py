@@ -21,6 +21,7 @@ from taskspec.cli._kit import (
     add_input_options,
     display_name,
     read_checked,
+    read_format,
 )
 
 __all__ = ["DESCRIPTION", "add_arguments", "run"]
@@ -33,7 +34,8 @@ DESCRIPTION: Final = (
     "Read one spec (a file, or stdin when FILE is - or absent), validate it "
     "and write it to stdout in another format. Without --from, the format is "
     "guessed from the file extension (.yaml/.yml, .json, .binpb/.pb); stdin "
-    "is read as YAML. Binary output is refused when stdout is a terminal."
+    "is read as YAML, or by the extension of --stdin-filename. Binary output is "
+    "refused when stdout is a terminal."
 )
 
 
@@ -43,7 +45,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--from",
         dest="source",
         choices=_FORMATS,
-        help="input format (default: from the file extension, or yaml for stdin)",
+        help="input format (default: from the file extension; for stdin, from "
+        "--stdin-filename's, else yaml)",
     )
     add_input_options(p, discovery=False)
     p.add_argument("path", nargs="?", default="-", metavar="FILE")
@@ -60,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     if args.source is not None:
         source = Format(args.source)
     elif stdin:
-        source = Format.YAML
+        source = Format(read_format(args.stdin_filename or STDIN))
     else:
         guessed = format_for_path(args.path)
         if guessed is None:

@@ -23,6 +23,12 @@ format: the file is invalid"), at its first problem, with that problem's
 code: ``taskspec validate`` lists every problem, and a pre-commit run that
 has both hooks shows each problem once.
 
+``fmt`` formats YAML only. A file whose extension names another format
+(``.json``, ``.binpb``; for standard input, ``--stdin-filename``'s), as
+``convert`` and ``validate`` tell them apart, is refused without being
+read, with code TS903 and a pointer to ``convert``: read as YAML, JSON
+would give a list of false problems, and binary protobuf none that helps.
+
 An editor may save a file while ``fmt`` works on it, and its save is newer
 than anything ``fmt`` could write: a file is replaced only if it still holds
 exactly the bytes that were formatted, and a file that changed is reported,
@@ -36,6 +42,7 @@ import difflib
 import sys
 from typing import Final
 
+from taskspec._codes import code_of
 from taskspec._errors import DecodeError, TaskSpecError, ValidationError, Violation
 from taskspec._io import ChangedError, atomic_write, read_snapshot
 from taskspec.cli._discover import ConfigError, Selection, walk
@@ -49,8 +56,10 @@ from taskspec.cli._kit import (
     display_name,
     escape_controls,
     read_checked,
+    read_format,
     warn_no_sidecars,
 )
+from taskspec.v1 import problems_pb2
 
 __all__ = ["DESCRIPTION", "add_arguments", "run"]
 
@@ -97,6 +106,21 @@ def _diff(name: str, before: bytes, after: bytes) -> str:
 
 #: What fmt says of an invalid file instead of its problems, which validate lists.
 INVALID: Final = "cannot format: the file is invalid (taskspec validate lists its problems)"
+
+
+#: The code of a file in a format the command does not take.
+UNSUPPORTED_FORMAT: Final = code_of(problems_pb2.PROBLEM_CODE_UNSUPPORTED_FORMAT)
+#: What each format fmt does not take is called in its refusal.
+_FORMAT_NAMES: Final = {"json": "proto3 JSON", "binpb": "binary protobuf"}
+
+
+def not_yaml(fmt: str) -> Violation:
+    """fmt's refusal of a file in format *fmt* (not YAML): TS903, naming ``convert``."""
+    message = (
+        f"fmt formats YAML only, and this file is {_FORMAT_NAMES.get(fmt, fmt)}"
+        " (taskspec convert --to yaml turns it into YAML)"
+    )
+    return Violation("", message, code=UNSUPPORTED_FORMAT)
 
 
 def _crlf(data: bytes) -> bool:
@@ -160,6 +184,10 @@ def run(args: argparse.Namespace) -> int:
             continue
         name = display_name(item, args.stdin_filename)
         files += item != STDIN
+        fmt = read_format(name)
+        if fmt != "yaml":  # refused unread: no stdin is waited on, no file opened
+            report.problems(name, [not_yaml(fmt)])
+            continue
         snapshot = None
         if item != STDIN:
             try:

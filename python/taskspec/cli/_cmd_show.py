@@ -2,12 +2,18 @@
 
 ``--agent`` prints what the agent may see (:func:`taskspec.agent_view`), so
 a harness can hand the agent exactly these bytes and nothing more.
+
+The file is read in the format its extension names, as ``convert`` reads it
+(``.json`` proto3 JSON, ``.binpb`` binary protobuf, else YAML; for standard
+input, the extension of ``--stdin-filename``), so ``show`` also prints a
+JSON or binary spec as its canonical YAML.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import Final
 
 from taskspec._agent import agent_view
@@ -19,13 +25,19 @@ from taskspec.cli._kit import (
     add_input_options,
     display_name,
     read_checked,
+    read_format,
 )
+from taskspec.v1.taskspec_pb2 import TaskSpec
 
 __all__ = ["DESCRIPTION", "add_arguments", "run"]
 
 
 #: What ``taskspec show --help`` says the command does.
-DESCRIPTION: Final = "Parse and validate one file (- for stdin) and print its canonical YAML."
+DESCRIPTION: Final = (
+    "Parse and validate one file (- for stdin) and print its canonical YAML. The file "
+    "is read by its extension, as convert reads it: .json as proto3 JSON, .binpb as "
+    "binary protobuf, anything else as YAML."
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -38,9 +50,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", metavar="FILE")
 
 
+def _reader(fmt: str) -> Callable[[bytes], TaskSpec]:
+    """The parser of format *fmt*: YAML's own, without loading the converter, or convert's."""
+    if fmt == "yaml":
+        return parse_task_spec
+    from taskspec._convert import parse  # noqa: PLC0415 - JSON and binary only
+
+    return lambda data: parse(data, fmt)
+
+
 def run(args: argparse.Namespace) -> int:
     name = display_name(args.path, args.stdin_filename)
-    checked = read_checked(Report(sys.stderr), args.path, name, parse_task_spec)
+    fmt = read_format(name)
+    checked = read_checked(Report(sys.stderr), args.path, name, _reader(fmt))
     if checked is None:
         return EXIT_INVALID
     _, spec = checked

@@ -14,16 +14,24 @@ is pickled per file. A worker holds the chunk it checks and the next one,
 so it never waits for the parent, and the parent writes results in chunk
 order, which makes the output the same for any number of jobs; it streams
 while later chunks are still being checked.
-A worker reads each file through the CLI's one bounded read-check-report
-step (:func:`taskspec.cli._kit.read_checked`). Ctrl-C stops the run with
+A worker reads each file with the CLI's bounded reader
+(:func:`taskspec.cli._kit.read_input`) and gets every problem of it from
+the library (:func:`taskspec.check`): decode problems, broken rules and
+warnings, in one list, each at its own position. Ctrl-C stops the run with
 status 130.
 
 Only sidecars are checked below a directory (see :mod:`taskspec.cli._discover`);
 a file named on the command line is always checked, and ``-`` reads
-standard input. Every problem of a file is reported, each on one line of
-stdout with its code (``--format``: text, JSON Lines, or GitHub
-annotations); ``--format json`` holds the lines back and writes one JSON
-document at the end, with the summary in it. The progress indicator and the closing
+standard input. A file is read in the format its extension names, as
+``convert`` reads it (:func:`taskspec.cli._kit.read_format`; ``--stdin-filename``
+names standard input's): ``.json`` as proto3 JSON, ``.binpb`` as binary
+protobuf, anything else as YAML. Every problem of a file is reported, each
+on one line of stdout with its code and severity (``--format``: text, JSON
+Lines, or GitHub annotations; see :mod:`taskspec.cli._kit`); ``--format
+json`` holds the lines back and writes one JSON document at the end, with
+the summary in it. A file is invalid when one of its problems is an error;
+warnings (TS301, TS302) leave it valid, and ``--strict-paths`` makes TS301
+an error. The progress indicator and the closing
 summary go to stderr, so stdout stays a clean list of problems for editors,
 CI and scripts. An unreadable file or directory is reported like any other
 problem and the run goes on; the exit status is 1 if anything was not valid.
@@ -46,10 +54,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final
 
-from taskspec._artifacts import local_path_problem
-from taskspec._codes import ARTIFACT_PATH
-from taskspec._errors import Violation
-from taskspec.bridge._gostr import go_quote
+from taskspec._check import check
 from taskspec.cli._discover import ConfigError, Selection, walk
 from taskspec.cli._kit import (
     EXIT_INVALID,
@@ -61,12 +66,10 @@ from taskspec.cli._kit import (
     Report,
     add_input_options,
     display_name,
-    format_problem,
     json_document,
     os_reason,
-    parse_all,
     positive_int,
-    read_checked,
+    read_format,
     read_input,
     warn_no_sidecars,
 )
@@ -122,9 +125,12 @@ def _default_jobs() -> int:
 DESCRIPTION: Final = (
     "Check sidecars: files named on the command line (- for stdin), and "
     "below directories every taskspec.yaml or *.taskspec.yaml (hidden directories "
-    "included; .git, node_modules and virtualenvs skipped), in parallel. Prints "
-    "path:line:col: message for each problem on stdout, and a summary on stderr. "
-    "Exits 0 when all are valid, 1 otherwise."
+    "included; .git, node_modules and virtualenvs skipped), in parallel. A file is "
+    "read by its extension, as convert reads it: .json as proto3 JSON, .binpb as "
+    "binary protobuf, anything else as YAML. Prints every problem of every file on "
+    "stdout, one a line (path:line:col: CODE message; hint, and "
+    "path:line:col: warning: CODE message; hint for a warning), and a summary on "
+    "stderr. Exits 0 when every file is valid (warnings allowed), 1 otherwise."
 )
 
 
@@ -141,15 +147,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--format",
         choices=FORMATS,
         default="text",
-        help="text: path:line:col: CODE message; json: one JSON document, every problem "
-        "and a summary; jsonl: one JSON object per problem per line, as found; "
-        "github: GitHub Actions annotations",
+        help="text: path:line:col: CODE message; hint (warning: before the code of a "
+        "warning; the position left out when unknown); json: one JSON document, every "
+        "problem and a summary; jsonl: one JSON object per problem per line, as found "
+        "(path, code, field_path, line, column, message, hint, severity: always all "
+        'there, line and column 0 when unknown, hint "" when none); github: GitHub '
+        "Actions annotations (::error or ::warning)",
     )
     p.add_argument(
         "--strict-paths",
         action="store_true",
-        help="count a solution artifact path that would lead out of the workspace "
-        "(absolute, .., a NUL byte) as a problem, not a warning (code TS301)",
+        help="make a solution artifact path that would lead out of the workspace "
+        "(absolute, .., a NUL byte; code TS301) an error that makes the file invalid, "
+        "not a warning",
     )
     add_input_options(p, discovery=True)
     p.add_argument("paths", nargs="+", metavar="PATH")
@@ -159,33 +169,6 @@ def _configure(fmt: str, strict_paths: bool = False) -> None:
     global _format, _strict_paths  # noqa: PLW0603 - per-process settings of the hot loop
     _format = fmt
     _strict_paths = strict_paths
-
-
-def _check_paths(report: Report, name: str, spec: Any) -> bool:
-    """Report the artifact paths of a valid *spec* that leave its workspace; True if none.
-
-    The Go package accepts any string there, so the parser must too, but a
-    harness that joins such a path to its workspace can be led outside it
-    (see :func:`taskspec.artifact_path`). Without --strict-paths that is a
-    warning and the file stays valid.
-    """
-    clean = True
-    for i, artifact in enumerate(spec.solution_artifacts):
-        problem = local_path_problem(artifact.path)
-        if not problem:
-            continue
-        clean = False
-        v = Violation(
-            f"solution_artifacts[{i}].path",
-            f"artifact path {go_quote(artifact.path)} is not allowed: {problem}",
-            code=ARTIFACT_PATH,
-        )
-        if _strict_paths:
-            report.invalid += 1
-            report.out.write(format_problem(report.fmt, name, v))
-        else:
-            report.warning(name, v)
-    return clean or not _strict_paths
 
 
 def check_chunk(items: Sequence[Item]) -> ChunkResult:
@@ -199,21 +182,26 @@ def check_chunk(items: Sequence[Item]) -> ChunkResult:
     out = io.StringIO()
     report = Report(out, _format)
     for item in items:
-        source: str | bytes
+        data: bytes
         if isinstance(item, str):
-            name = source = item
+            name = item
+            try:
+                data = read_input(item)
+            except OSError as err:
+                report.os_error(name, err)
+                continue
         else:
             name, detail = item
             if isinstance(detail, str):  # a directory the walk could not list
                 report.os_error(name, detail)
                 continue
-            source = detail  # standard input, read by the parent
+            data = detail  # standard input, read by the parent
         try:
-            checked = read_checked(report, source, name, parse_all)
+            problems = check(data, read_format(name), strict_paths=_strict_paths)
         except Exception as err:  # a bug must not cost the report on every other file
             report.internal_error(name, err)
             continue
-        if checked is not None and _check_paths(report, name, checked[1]):
+        if not problems or report.problems(name, problems):
             valid += 1
     return valid, report.invalid, report.unreadable, out.getvalue()
 
@@ -478,15 +466,11 @@ def run(args: argparse.Namespace) -> int:
         progress.clear()
         print("interrupted", file=sys.stderr)
         return 128 + signal.SIGINT
-    except BrokenPipeError:
-        # The reader went away (``| head``): stop quietly, and keep Python's
-        # exit-time flush of stdout from failing again.
+    finally:
+        # Whatever ends the run, the indicator is erased first. An OSError
+        # writing stdout (a closed pipe, a full disk) goes on to main, which
+        # stops quietly or in one line, as for every command.
         progress.clear()
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-        return EXIT_INVALID
-    progress.clear()
     valid, invalid, unreadable_count = counts
     summary = f"{valid} valid, {invalid} invalid"
     if unreadable_count:

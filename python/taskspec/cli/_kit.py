@@ -3,26 +3,37 @@
 Every command reads through :func:`read_input` (a file or ``-``, bounded
 and non-blocking: the same read as :func:`taskspec.load`, see
 :mod:`taskspec._io`), and the commands that read a file, check it and report
-what is wrong (``show``, ``convert``, ``fmt``, ``validate``) do all three
-through :func:`read_checked`. Problems are reported through
-:func:`format_problem`, the one place a location is written, one line each,
-each with its stable code (:mod:`taskspec._codes`), in one of four formats:
+what is wrong (``show``, ``convert``, ``fmt``) do all three through
+:func:`read_checked`; ``validate`` asks :func:`taskspec.check` for every
+problem of a file, warnings included, and reports them through
+:meth:`Report.problems`. Problems are reported through
+:func:`format_problem`, the one place a problem is written, one line each,
+each with its stable code (:mod:`taskspec._codes`) and in the contract's
+one Problem model (code, field path, line, column, message, hint,
+severity), in one of four formats:
 
-- ``text``: the compiler convention ``path:line:col: CODE message``, so
-  editors and terminals jump to the spot; a problem with no position (a
-  file that cannot be read) is ``path: CODE message``, with no invented
-  ``1:1``;
-- ``jsonl``: one JSON object a line, for scripts that stream;
+- ``text``: the compiler convention ``path:line:col: CODE message; hint``,
+  so editors and terminals jump to the spot; a warning reads
+  ``path:line:col: warning: CODE message; hint``, as compilers mark theirs.
+  What is unknown is left out rather than invented: a problem with no
+  position (a file that cannot be read) is ``path: CODE message``, one with
+  a line and no column ``path:line: CODE message``, and ``; hint`` is there
+  only when there is a hint;
+- ``jsonl``: one JSON object a line, for scripts that stream: exactly the
+  fields of the proto ``taskspec.v1.Problem`` (``code``, ``field_path``,
+  ``line``, ``column``, ``message``, ``hint``, ``severity``, the last as
+  ``"error"`` or ``"warning"``) and ``path``, the file, every key always
+  there: no position is ``0``, no hint ``""``, never null;
 - ``json``: the same objects as one JSON document, with a summary; its
   lines are written as ``jsonl`` and wrapped by the command at the end
   (:func:`json_document`);
 - ``github``: GitHub Actions workflow commands
-  (``::error file=...,line=...,col=...,title=CODE::message``), which
-  annotate the pull request's diff.
+  (``::error file=...,line=...,col=...,title=CODE::message; hint``, and
+  ``::warning`` for a warning), which annotate the pull request's diff;
+  ``line`` and ``col`` are given whenever they are known.
 
-A hint ("did you mean ...") reads the same in every format: after the
-message and ``; `` in text and github, in a ``hint`` field of its own in
-JSON, where ``message`` is without it.
+A message never holds its hint: text and github write ``; hint`` after it,
+JSON gives it a field of its own.
 
 A file name may hold a line break or any other control character, and a
 crafted one could forge a line of its own (``x\nother.yaml:1:1: ...``) or
@@ -32,35 +43,24 @@ drive the terminal: the text and github formats escape them
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TextIO, TypeVar
+from typing import Any, TextIO, TypeVar
 
-from taskspec._codes import (
-    DUPLICATE_KEY,
-    INTERNAL,
-    NOT_READABLE,
-    RULE_CODES,
-    SYNTAX,
-    UNCHANGED,
-    UNKNOWN_KEY,
-    WRONG_TYPE,
-)
-from taskspec._errors import DecodeError, TaskSpecError, ValidationError, Violation
+from taskspec._codes import INTERNAL, NOT_READABLE, SYNTAX, UNCHANGED, WARNING, WRONG_TYPE
+from taskspec._errors import DecodeError, TaskSpecError, Violation
 from taskspec._io import read_file, read_stream
-from taskspec.bridge._gostr import go_quote
-
-if TYPE_CHECKING:
-    from taskspec.v1.taskspec_pb2 import TaskSpec
 
 __all__ = [
     "EXIT_INVALID",
     "EXIT_OK",
     "EXIT_USAGE",
     "FORMATS",
+    "RECORD_KEYS",
     "STDIN",
     "Progress",
     "Report",
@@ -70,8 +70,9 @@ __all__ = [
     "format_problem",
     "json_document",
     "os_reason",
-    "parse_all",
+    "problem_record",
     "read_checked",
+    "read_format",
     "read_input",
     "render",
     "unreadable",
@@ -113,7 +114,8 @@ def add_input_options(p: Any, *, discovery: bool) -> None:
     p.add_argument(
         "--stdin-filename",
         metavar="NAME",
-        help="the name messages use for standard input (-)",
+        help="the name messages use for standard input (-); its extension says the "
+        "format stdin is read in, as for a file (.json, .binpb; else YAML)",
     )
     if discovery:
         p.add_argument(
@@ -158,21 +160,32 @@ def read_input(path: str) -> bytes:
     return read_file(path)
 
 
-def render(v: Violation) -> str:
-    """A violation's message followed by its hint, as one line for a person.
+def read_format(name: str) -> str:
+    """The format file *name* is read in: the one its extension names, else YAML.
 
-    Decode messages are worded here and already end in their hint
-    (``; did you mean "task_id"?``); validation messages are Go's and
-    cannot, so their hint is appended the same way.
+    ``convert``'s rule (:func:`taskspec.format_for_path`: ``.json`` proto3
+    JSON, ``.binpb`` or ``.pb`` binary protobuf), applied by ``validate``,
+    ``show`` and ``fmt`` to every file, and to standard input by the name
+    ``--stdin-filename`` gives it. A YAML name is told apart here, without
+    loading the converter: a pre-commit run over YAML sidecars never pays
+    for it.
     """
-    if not v.hint or v.message.endswith(f"; {v.hint}"):
-        return v.message
-    return f"{v.message}; {v.hint}"
+    ext = os.path.splitext(name)[1].lower()
+    if ext in _YAML_EXTENSIONS:
+        return "yaml"
+    from taskspec._convert import format_for_path  # noqa: PLC0415 - other files only
+
+    fmt = format_for_path(name)
+    return "yaml" if fmt is None else fmt.value
 
 
-def bare_message(v: Violation) -> str:
-    """A violation's message without its hint, for formats that give the hint apart."""
-    return v.message.removesuffix(f"; {v.hint}") if v.hint else v.message
+#: Extensions read as YAML without asking the converter: the YAML ones, and none.
+_YAML_EXTENSIONS = frozenset({".yaml", ".yml", ""})
+
+
+def render(v: Violation) -> str:
+    """A violation's message followed by its hint, as one line for a person: ``message; hint``."""
+    return f"{v.message}; {v.hint}" if v.hint else v.message
 
 
 #: Control characters (C0, DEL, C1) and the Unicode line and paragraph
@@ -206,45 +219,65 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def format_problem(fmt: str, path: str, v: Violation, level: str = "error") -> str:
+#: The keys of a problem's JSON record: ``path`` and the proto Problem's fields, in its order.
+RECORD_KEYS = ("path", "code", "field_path", "line", "column", "message", "hint", "severity")
+
+
+def problem_record(path: str, v: Violation) -> dict[str, str | int]:
+    """The JSON record of problem *v* of file *path*, as ``--format json``/``jsonl`` write it.
+
+    Every key is always there, with the proto's zero value when there is
+    nothing to say (``0`` for no position, ``""`` for no hint), so that a
+    script reads each record the same way, and a record is exactly a
+    ``taskspec.v1.Problem`` in proto3 JSON with its field names (and
+    ``severity`` spelled as :class:`~taskspec.Violation` spells it), plus
+    the file's ``path``.
+    """
+    from taskspec.bridge._decode_msg import clip  # noqa: PLC0415
+
+    return {
+        "path": path,
+        "code": v.code,
+        # A key can be a megabyte long; the message quotes it clipped, and so does this.
+        "field_path": clip(v.field_path),
+        "line": v.line,
+        "column": v.column,
+        "message": v.message,
+        "hint": v.hint,
+        "severity": v.severity,
+    }
+
+
+def format_problem(fmt: str, path: str, v: Violation) -> str:
     """One problem as one report line (with its newline) in format *fmt*.
 
     ``json`` gives the same line as ``jsonl``: the command wraps the lines
-    into one document (:func:`json_document`). A *level* of ``warning``
-    marks a line about a file that is still valid: ``warning:`` before the
-    message, a ``level`` in JSON, a ``::warning`` annotation.
+    into one document (:func:`json_document`). A problem of severity
+    ``warning`` is marked as one in every format (``warning:`` before the
+    code in text, a ``::warning`` annotation, its ``severity`` in JSON).
     """
     code = v.code
+    warning = v.severity == WARNING
     if fmt in ("json", "jsonl"):
         import json  # noqa: PLC0415 - only --format json pays for it
 
-        from taskspec.bridge._decode_msg import clip  # noqa: PLC0415
-
-        record: dict[str, str | int | None] = {
-            "path": path,
-            "line": v.line or None,
-            "column": v.column or None,
-            "code": code,
-            # A key can be a megabyte long; the message quotes it clipped, and so does this.
-            "field_path": clip(v.field_path),
-            "message": bare_message(v),
-        }
-        if v.hint:
-            record["hint"] = v.hint
-        if level != "error":
-            record["level"] = level
-        return json.dumps(record) + "\n"
+        return json.dumps(problem_record(path, v)) + "\n"
     if fmt == "github":
         where = f"file={_escape_property(path)}"
         if v.line:
-            where += f",line={v.line},col={v.column}"
+            where += f",line={v.line}"
+            if v.column:
+                where += f",col={v.column}"
         if code:
             where += f",title={_escape_property(code)}"
+        level = "warning" if warning else "error"
         return f"::{level} {where}::{_escape_data(render(v))}\n"
-    shown = render(v) if level == "error" else f"{level}: {render(v)}"
-    shown = f"{code} {shown}" if code else shown
+    shown = f"{code} {render(v)}" if code else render(v)
+    if warning:
+        shown = f"warning: {shown}"
     if v.line:
-        return escape_controls(f"{path}:{v.line}:{v.column}: {shown}") + "\n"
+        where = f"{v.line}:{v.column}" if v.column else f"{v.line}"
+        return escape_controls(f"{path}:{where}: {shown}") + "\n"
     return escape_controls(f"{path}: {shown}") + "\n"
 
 
@@ -303,21 +336,30 @@ class Report:
         self.out.write(format_problem(self.fmt, path, Violation("", message, code=UNCHANGED)))
 
     def error(self, path: str, err: TaskSpecError) -> None:
-        """A file whose content is wrong: one line per violation."""
+        """A file refused with *err*: invalid, one line per violation it holds."""
         self.invalid += 1
         fallback = SYNTAX if isinstance(err, DecodeError) else WRONG_TYPE
-        self.out.write(
-            "".join(format_problem(self.fmt, path, _coded(v, fallback)) for v in err.violations)
-        )
+        self._write(path, [_coded(v, fallback) for v in err.violations])
+
+    def problems(self, path: str, problems: Sequence[Violation]) -> bool:
+        """Every problem of one file, one line each; True if the file is valid.
+
+        A file is valid when none of its problems is an error: warnings are
+        written and leave it valid.
+        """
+        self._write(path, problems)
+        if any(v.severity != WARNING for v in problems):
+            self.invalid += 1
+            return False
+        return True
 
     def os_error(self, path: str, err: OSError | str, action: str = "read") -> None:
         """A path that cannot be read (or written), with the OS's reason."""
         self.unreadable += 1
         self.out.write(format_problem(self.fmt, path, unreadable(err, action)))
 
-    def warning(self, path: str, v: Violation) -> None:
-        """A valid file with something a careful reader should look at: it stays valid."""
-        self.out.write(format_problem(self.fmt, path, v, level="warning"))
+    def _write(self, path: str, problems: Sequence[Violation]) -> None:
+        self.out.write("".join(format_problem(self.fmt, path, v) for v in problems))
 
     def internal_error(self, path: str, err: Exception) -> None:
         """A bug met while checking a file, reported like a problem with it."""
@@ -351,89 +393,6 @@ def read_checked(
     except TaskSpecError as err:
         report.error(name, err)
         return None
-
-
-def parse_all(data: bytes) -> TaskSpec:
-    """:func:`~taskspec.parse_task_spec`, except that a failure lists every problem of the file.
-
-    The library stops at the first decode problem, as Go does; a person
-    running ``validate`` wants them all at once. So a file that fails is
-    decoded again in collecting mode (see :mod:`taskspec.bridge._decode_walk`):
-    every unknown key, duplicate key and value of the wrong type, then every
-    broken rule of what could be read, each at its own line and column, in
-    the order of the file. YAML that cannot be read at all is reported
-    alone, as it was raised. A rule broken only because a value could not be
-    read (``task_id: [a]`` is also a blank ``task_id``) is left out: it says
-    the same thing twice. Valid files, the common case, cost one parse.
-    """
-    from taskspec._api import parse_task_spec  # noqa: PLC0415
-
-    try:
-        return parse_task_spec(data)
-    except TaskSpecError as first:
-        err = first
-    from taskspec import _validate  # noqa: PLC0415
-    from taskspec.bridge._decode import decode  # noqa: PLC0415
-
-    decoded = decode(data, collect=True)  # unreadable YAML raises here, alone
-    problems = list(decoded.problems)
-    unread = tuple(
-        v.field_path
-        for v in problems
-        if v.field_path and v.code not in (UNKNOWN_KEY, DUPLICATE_KEY)
-    )
-    # A misspelt key whose hint names the field already says that field is missing.
-    meant = {m for v in problems if v.code == UNKNOWN_KEY and v.hint for m in (_meant(v),) if m}
-    for v in _validate.check(decoded.spec, decoded.raw_enums, decoded.positions):
-        path = v.field_path
-        if path in meant:
-            continue
-        if not any(path == p or path.startswith((f"{p}.", f"{p}[")) for p in unread):
-            problems.append(_placed(v, decoded.positions))
-    if not problems:  # pragma: no cover - the second read finds what the first did
-        raise err
-    problems.sort(key=_position)
-    if decoded.problems:
-        raise DecodeError(problems)
-    raise ValidationError(problems)
-
-
-def _meant(v: Violation) -> str | None:
-    """The path of the field an unknown key's hint suggests, when the key was misspelt."""
-    from taskspec._suggest import suggest  # noqa: PLC0415
-    from taskspec.bridge import _layout  # noqa: PLC0415
-
-    parent, _, key = v.field_path.rpartition(".")
-    info: _layout.MessageInfo | None = _layout.TASK_SPEC
-    for name in parent.split(".") if parent else ():
-        fi = info.by_name.get(name) if info is not None else None
-        info = fi.message if fi is not None else None  # a list item ("a[0]") is no field
-    guess = suggest(key, info.by_name) if info is not None else None
-    return None if guess is None else f"{parent}.{guess}" if parent else guess
-
-
-def _position(v: Violation) -> tuple[int, int]:
-    return v.line, v.column
-
-
-def _placed(v: Violation, positions: dict[str, tuple[int, int]]) -> Violation:
-    """A broken rule at its value, or for a missing key at the mapping that lacks it.
-
-    The message stays Go's (``invalid language ""``); where Go's wording does
-    not say the key is missing, the hint does (``key "language" is missing``).
-    """
-    path = v.field_path
-    if path in positions:
-        return v
-
-    parent, _, name = path.rpartition(".")
-    while parent and parent not in positions:
-        parent, _, name = parent.rpartition(".")
-    line, column = positions.get(parent, (1, 1))
-    hint = v.hint
-    if not hint and v.code not in (RULE_CODES["not blank"], RULE_CODES["not empty"]):
-        hint = f"key {go_quote(name)} is missing" + (f" in {parent}" if parent else "")
-    return Violation(v.field_path, v.message, line, column, hint, v.code)
 
 
 def warn(message: str) -> None:

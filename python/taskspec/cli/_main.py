@@ -43,6 +43,11 @@ COMMANDS: Final = (
         "taskspec.cli._cmd_convert",
     ),
     ("schema", "print the JSON Schema of taskspec.yaml", "taskspec.cli._cmd_schema"),
+    (
+        "explain",
+        "explain a problem's code (TS001 ...), or list them all",
+        "taskspec.cli._cmd_explain",
+    ),
     ("serve", "serve the installed generators over gRPC", "taskspec.cli._cmd_serve"),
 )
 

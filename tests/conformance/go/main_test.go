@@ -334,3 +334,34 @@ func TestServeStyles(t *testing.T) {
 		t.Errorf("styles without texts: %v", resps[1])
 	}
 }
+
+func TestServeLibCheck(t *testing.T) {
+	doc := strings.Replace(minimal, "language: go", "language: golang\nbogus: 1", 1)
+	resps := run(t,
+		req(t, map[string]any{"op": "lib_check", "yaml_b64": b64s([]byte(doc))}),
+		req(t, map[string]any{"op": "lib_check", "yaml_b64": b64s([]byte(minimal))}),
+		req(t, map[string]any{"op": "lib_check", "yaml_b64": b64s([]byte(`{"taskId": 5}`)), "format": "json"}),
+		req(t, map[string]any{"op": "lib_check", "yaml_b64": b64s([]byte("x")), "format": "xml"}),
+	)
+	problems := resps[0]["problems"].([]any)
+	if len(problems) != 2 {
+		t.Fatalf("problems = %v", problems)
+	}
+	first := problems[0].(map[string]any)
+	if first["code"] != "TS001" || first["field_path"] != "bogus" || first["severity"] != "error" ||
+		first["hint"] == "" || first["message"] != `bogus: unknown field "bogus"` {
+		t.Errorf("first problem = %v", first)
+	}
+	if second := problems[1].(map[string]any); second["code"] != "TS103" || second["hint"] != `did you mean "go"?` {
+		t.Errorf("second problem = %v", second)
+	}
+	if got := resps[1]["problems"].([]any); resps[1]["ok"] != true || len(got) != 0 {
+		t.Errorf("a valid document: %v", resps[1])
+	}
+	if got := resps[2]["problems"].([]any)[0].(map[string]any); got["message"] != "task_id: expected a string, got the number 5" {
+		t.Errorf("JSON: %v", got)
+	}
+	if resps[3]["ok"] != false || !strings.Contains(resps[3]["error"].(string), `unknown format "xml"`) {
+		t.Errorf("unknown format: %v", resps[3])
+	}
+}

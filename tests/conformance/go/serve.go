@@ -51,7 +51,12 @@ package main
 //	  -> {"ok":true,"data_b64":B} or {"ok":false,"error":E,"error_kind":K,"violations":[V]}
 //	     K is "validate", "decode" (a *DecodeError: its path, line, column
 //	     and hint), "write" (a *WriteError: its path and message) or "other"
-//	V = {"field_path":P,"message":M,"line":N,"column":N}
+//	V = {"field_path":P,"message":M,"line":N,"column":N,"hint":H,"code":C}
+//	    (hint and code left out when empty; a decode violation is the
+//	    DecodeError's first problem)
+//	{"op":"lib_check","yaml_b64":B,"format":F}  taskspec.CheckFormat (F "yaml",
+//	  "json" or "binpb"; "yaml" when left out) -> {"ok":true,"problems":[P,...]}
+//	  P = {"code","field_path","line","column","message","hint","severity"}
 //
 // wire_encode builds the message with the library's enum spellings, and
 // wire_decode writes it as YAML with taskspec.MarshalYAML and reads that
@@ -95,6 +100,7 @@ type request struct {
 	DataB64  *string         `json:"data_b64,omitempty"`
 	From     string          `json:"from,omitempty"`
 	To       string          `json:"to,omitempty"`
+	Format   string          `json:"format,omitempty"`
 }
 
 type response struct {
@@ -112,6 +118,7 @@ type response struct {
 	ErrorKind      string          `json:"error_kind,omitempty"`
 	Violations     *[]violation    `json:"violations,omitempty"`
 	Styles         *[]styleRecord  `json:"styles,omitempty"`
+	Problems       *[]problem      `json:"problems,omitempty"`
 	DataB64        *string         `json:"data_b64,omitempty"`
 }
 
@@ -121,14 +128,37 @@ type violation struct {
 	Line      int    `json:"line"`
 	Column    int    `json:"column"`
 	Hint      string `json:"hint,omitempty"`
+	Code      string `json:"code,omitempty"`
 }
 
 func violationsJSON(vs []taskspec.Violation) *[]violation {
 	out := make([]violation, len(vs))
 	for i, v := range vs {
-		out[i] = violation{FieldPath: v.FieldPath, Message: v.Message, Line: v.Line, Column: v.Column}
+		out[i] = violation{FieldPath: v.FieldPath, Message: v.Message, Line: v.Line, Column: v.Column, Hint: v.Hint, Code: v.Code}
 	}
 	return &out
+}
+
+// decodeViolation is a DecodeError's first problem, as lib_parse and
+// lib_convert report it.
+func decodeViolation(derr *taskspec.DecodeError) *[]violation {
+	v := violation{FieldPath: derr.FieldPath, Line: derr.Line, Column: derr.Column, Hint: derr.Hint, Code: derr.Code}
+	if len(derr.Violations) > 0 {
+		v.Message = derr.Violations[0].Message
+	}
+	return &[]violation{v}
+}
+
+// problem is one problem as lib_check reports it: the contract's Problem
+// model, every field present.
+type problem struct {
+	Code      string `json:"code"`
+	FieldPath string `json:"field_path"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	Message   string `json:"message"`
+	Hint      string `json:"hint"`
+	Severity  string `json:"severity"`
 }
 
 // requestError marks a malformed request; its message gets "request: ".
@@ -315,14 +345,14 @@ func dispatch(req *request) (*response, error) {
 			var serr *taskspec.StrictError
 			var derr *taskspec.DecodeError
 			if errors.As(err, &derr) {
-				resp.Violations = &[]violation{{FieldPath: derr.FieldPath, Line: derr.Line, Column: derr.Column, Hint: derr.Hint}}
+				resp.Violations = decodeViolation(derr)
 			}
 			switch {
 			case errors.As(err, &verr):
 				resp.ErrorKind, resp.Violations = "validate", violationsJSON(verr.Violations)
 			case errors.As(err, &serr):
 				resp.ErrorKind = "strict"
-				resp.Violations = &[]violation{{FieldPath: serr.FieldPath, Message: serr.Reason, Line: serr.Line, Column: serr.Column}}
+				resp.Violations = &[]violation{{FieldPath: serr.FieldPath, Message: serr.Reason, Line: serr.Line, Column: serr.Column, Code: derr.Code}}
 			}
 			return resp, err
 		}
@@ -338,6 +368,23 @@ func dispatch(req *request) (*response, error) {
 			return nil, fmt.Errorf("marshal: %w", err)
 		}
 		return &response{OK: true, BinpbB64: b64(bin), YAMLB64: b64(out)}, nil
+	case "lib_check":
+		data, err := needBytes(req.Op, "yaml_b64", req.YAMLB64)
+		if err != nil {
+			return nil, err
+		}
+		f := taskspec.YAML
+		if req.Format != "" {
+			if f, err = taskspec.ParseFormat(req.Format); err != nil {
+				return nil, badRequest("%v", err)
+			}
+		}
+		out := []problem{}
+		for _, v := range taskspec.CheckFormat(f, data) {
+			out = append(out, problem{Code: v.Code, FieldPath: v.FieldPath, Line: v.Line, Column: v.Column,
+				Message: v.Message, Hint: v.Hint, Severity: v.Severity})
+		}
+		return &response{OK: true, Problems: &out}, nil
 	case "lib_marshal", "lib_validate", "lib_save":
 		bin, err := needBytes(req.Op, "binpb_b64", req.BinpbB64)
 		if err != nil {
@@ -354,8 +401,12 @@ func dispatch(req *request) (*response, error) {
 			if err := taskspec.Save(*req.Path, &msg); err != nil {
 				resp := &response{}
 				var werr *taskspec.WriteError
-				if errors.As(err, &werr) {
+				var verr *taskspec.ValidationError
+				switch {
+				case errors.As(err, &werr):
 					resp.Violations = &[]violation{{FieldPath: werr.FieldPath, Message: werr.Message}}
+				case errors.As(err, &verr): // Validate refuses a spec too large to write (TS107)
+					resp.Violations = violationsJSON(verr.Violations)
 				}
 				return resp, err
 			}
@@ -442,7 +493,7 @@ func convertFailure(err error) *response {
 	case errors.As(err, &verr):
 		return &response{ErrorKind: "validate", Violations: violationsJSON(verr.Violations)}
 	case errors.As(err, &derr):
-		return &response{ErrorKind: "decode", Violations: &[]violation{{FieldPath: derr.FieldPath, Line: derr.Line, Column: derr.Column, Hint: derr.Hint}}}
+		return &response{ErrorKind: "decode", Violations: decodeViolation(derr)}
 	case errors.As(err, &werr):
 		return &response{ErrorKind: "write", Violations: &[]violation{{FieldPath: werr.FieldPath, Message: werr.Message}}}
 	}

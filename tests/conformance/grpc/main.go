@@ -37,6 +37,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -137,6 +138,12 @@ func (s *scripted) Generate(ctx context.Context, opts *taskspecv1.GenerateOption
 		return spec, nil
 	case "wrong-language":
 		return valid(taskspecv1.Language_LANGUAGE_PYTHON, template), nil
+	case "long", "huge":
+		// 5 MB: more than gRPC's default limit, valid; 20 MB: over the
+		// document limit (TS107).
+		spec := valid(s.Language(), template)
+		spec.Prompt = strings.Repeat("x", map[string]int{"long": 5_000_000, "huge": 20_000_000}[template])
+		return spec, nil
 	case "wait":
 		deadline, has := ctx.Deadline()
 		remaining := -1.0
@@ -170,7 +177,7 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
-	srv := grpc.NewServer()
+	srv := grpc.NewServer(taskspec.GRPCServerOptions()...)
 	taskspecv1.RegisterGeneratorServiceServer(srv, taskspec.NewGeneratorServer(reg,
 		taskspec.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, nil))),
 		taskspec.WithMaxConcurrentCalls(*maxCalls),
@@ -212,20 +219,35 @@ type request struct {
 	Background bool   `json:"background"`
 }
 
+// problem is a taskspec.Violation as the Python side compares it.
+type problem struct {
+	Code      string `json:"code"`
+	FieldPath string `json:"field_path"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	Message   string `json:"message"`
+	Hint      string `json:"hint"`
+	Severity  string `json:"severity"`
+}
+
 // result is what a call ended with. Code is the gRPC code's Go name;
 // Deadline and Canceled say whether errors.Is(err, context.DeadlineExceeded)
-// and errors.Is(err, context.Canceled) hold.
+// and errors.Is(err, context.Canceled) hold; Problems, present only then,
+// are the Violations of the *ValidationError the error unwraps to.
+// PromptBytes is the length of a returned spec's prompt.
 type result struct {
-	Code      string   `json:"code"`
-	Message   string   `json:"message,omitempty"`
-	Deadline  bool     `json:"deadline,omitempty"`
-	Canceled  bool     `json:"canceled,omitempty"`
-	TaskID    string   `json:"task_id,omitempty"`
-	Template  string   `json:"template,omitempty"`
-	Failures  []string `json:"failures,omitempty"`
-	Languages []int32  `json:"languages,omitempty"`
-	Health    string   `json:"health,omitempty"`
-	Results   []result `json:"results,omitempty"`
+	Code        string    `json:"code"`
+	Message     string    `json:"message,omitempty"`
+	Problems    []problem `json:"problems,omitempty"`
+	PromptBytes int       `json:"prompt_bytes,omitempty"`
+	Deadline    bool      `json:"deadline,omitempty"`
+	Canceled    bool      `json:"canceled,omitempty"`
+	TaskID      string    `json:"task_id,omitempty"`
+	Template    string    `json:"template,omitempty"`
+	Failures    []string  `json:"failures,omitempty"`
+	Languages   []int32   `json:"languages,omitempty"`
+	Health      string    `json:"health,omitempty"`
+	Results     []result  `json:"results,omitempty"`
 }
 
 func call(addr string) error {
@@ -273,12 +295,20 @@ func call(addr string) error {
 // failed is the result of a call that failed with err.
 func failed(err error) result {
 	st := status.Convert(err)
-	return result{
+	res := result{
 		Code:     st.Code().String(),
 		Message:  st.Message(),
 		Deadline: errors.Is(err, context.DeadlineExceeded),
 		Canceled: errors.Is(err, context.Canceled),
 	}
+	var invalid *taskspec.ValidationError
+	if errors.As(err, &invalid) {
+		res.Problems = []problem{}
+		for _, v := range invalid.Violations {
+			res.Problems = append(res.Problems, problem{v.Code, v.FieldPath, v.Line, v.Column, v.Message, v.Hint, v.Severity})
+		}
+	}
+	return res
 }
 
 func do(conn *grpc.ClientConn, req request) result {
@@ -352,5 +382,14 @@ func once(conn *grpc.ClientConn, req request) result {
 	if err != nil {
 		return failed(err)
 	}
-	return result{Code: "OK", TaskID: spec.GetTaskId(), Template: spec.GetGeneratedFrom().GetTemplateId()}
+	return result{Code: "OK", TaskID: spec.GetTaskId(), Template: spec.GetGeneratedFrom().GetTemplateId(), PromptBytes: promptBytes(spec)}
+}
+
+// promptBytes is the length of a long prompt (over 4 MiB, gRPC's default
+// limit), and 0 for the others, which the tests need not see.
+func promptBytes(spec *taskspecv1.TaskSpec) int {
+	if n := len(spec.GetPrompt()); n > 4<<20 {
+		return n
+	}
+	return 0
 }

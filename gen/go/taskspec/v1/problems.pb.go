@@ -589,23 +589,23 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\bSeverity\x12\x18\n" +
 	"\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEVERITY_ERROR\x10\x01\x12\x14\n" +
-	"\x10SEVERITY_WARNING\x10\x02*\xfe\x7f\n" +
+	"\x10SEVERITY_WARNING\x10\x02*\xb9\x8a\x01\n" +
 	"\vProblemCode\x12\x1c\n" +
-	"\x18PROBLEM_CODE_UNSPECIFIED\x10\x00\x12\xeb\x04\n" +
-	"\x18PROBLEM_CODE_UNKNOWN_KEY\x10\x01\x1a\xcc\x04\xd2\xf3\x18\xc7\x04\n" +
-	"\vunknown key\x10\x01\x1a\x06decode\"\x1b{path}: unknown field {key}\"'{path}: unknown field {key} in {parent}\"[{path}: unknown field {key}; the data is not a TaskSpec v1 or was written by a newer schema*\x13did you mean {key}?*\x19expected one of: {fields}2\x87\x02A key that names no field of its mapping is refused, at every level, so that a sidecar written for another version, or a misspelt key, is never read as if the key were not there. The hint names the field you most likely meant, or lists the fields the mapping has.:\x1dtask_id: t1\n" +
+	"\x18PROBLEM_CODE_UNSPECIFIED\x10\x00\x12\xf1\x06\n" +
+	"\x18PROBLEM_CODE_UNKNOWN_KEY\x10\x01\x1a\xd2\x06\xd2\xf3\x18\xcd\x06\n" +
+	"\vunknown key\x10\x01\x1a\x06decode\"\x1b{path}: unknown field {key}\"'{path}: unknown field {key} in {parent}\"\x13unknown field {key}\"\x1funknown field {key} in {parent}\"aunknown field number {n} ({what}): the data is not a TaskSpec v1 or was written by a newer schema\"kunknown field number {n} in {path} ({what}): the data is not a TaskSpec v1 or was written by a newer schema\"[{path}: unknown field {key}; the data is not a TaskSpec v1 or was written by a newer schema*\x13did you mean {key}?*\x19expected one of: {fields}2\x87\x02A key that names no field of its mapping is refused, at every level, so that a sidecar written for another version, or a misspelt key, is never read as if the key were not there. The hint names the field you most likely meant, or lists the fields the mapping has.:\x1dtask_id: t1\n" +
 	"timeout_secs: 60\n" +
 	"B2task_id: t1\n" +
 	"verification:\n" +
 	"    timeout_seconds: 60\n" +
-	"\x12\xf0\x02\n" +
-	"\x1aPROBLEM_CODE_DUPLICATE_KEY\x10\x02\x1a\xcf\x02\xd2\xf3\x18\xca\x02\n" +
-	"\rduplicate key\x10\x01\x1a\x06decode\"7{path}: duplicate key {key} (first defined at line {n})\"6{path}: field {key} is given twice, as {key} and {key}2\x95\x01A key given twice in one mapping has two values, and readers differ on which wins. It is refused, also when one of the two is spelt through an alias.:\x18task_id: t1\n" +
+	"\x12\xa1\x03\n" +
+	"\x1aPROBLEM_CODE_DUPLICATE_KEY\x10\x02\x1a\x80\x03\xd2\xf3\x18\xfb\x02\n" +
+	"\rduplicate key\x10\x01\x1a\x06decode\"7{path}: duplicate key {key} (first defined at line {n})\"6{path}: field {key} is given twice, as {key} and {key}\"/field {path} is given twice, as {key} and {key}2\x95\x01A key given twice in one mapping has two values, and readers differ on which wins. It is refused, also when one of the two is spelt through an alias.:\x18task_id: t1\n" +
 	"task_id: t2\n" +
 	"B\ftask_id: t2\n" +
-	"\x12\xd9\a\n" +
-	"\x17PROBLEM_CODE_WRONG_TYPE\x10\x03\x1a\xbb\a\xd2\xf3\x18\xb6\a\n" +
-	"\x17value of the wrong type\x10\x01\x1a\x06decode\"#{path}: expected {what}, got {what}\"1{path}: expected a mapping for {path}, got {what}\"9expected a mapping at the top of the document, got {what}\"+empty document: expected a TaskSpec mapping\"0{path}: mapping keys must be strings, got {what}\"7{path}: cannot read {value} as an !!int: it is a {what}\"1{path}: integer {value} is out of the int64 range\"0{path}: number {value} is out of the int64 range\"O{path}: number {value} does not survive float64, which yaml.v3 reads it through*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\x80\x02Each field holds one type: a string, an integer, a list or a mapping. A value of another type, or an integer that an int64 cannot hold exactly, is refused rather than converted. Quote a value to make it a string; write digits without quotes for an integer.:*verification:\n" +
+	"\x12\xd8\t\n" +
+	"\x17PROBLEM_CODE_WRONG_TYPE\x10\x03\x1a\xba\t\xd2\xf3\x18\xb5\t\n" +
+	"\x17value of the wrong type\x10\x01\x1a\x06decode\"#{path}: expected {what}, got {what}\"1{path}: expected a mapping for {path}, got {what}\"9expected a mapping at the top of the document, got {what}\"+empty document: expected a TaskSpec mapping\"0{path}: mapping keys must be strings, got {what}\"(mapping keys must be strings, got {what}\"7{path}: cannot read {value} as an !!int: it is a {what}\"1{path}: integer {value} is out of the int64 range\"0{path}: number {value} is out of the int64 range\"O{path}: number {value} does not survive float64, which yaml.v3 reads it through\"-expected a JSON object at the top, got {what}\"Pwrong wire type for field {path} (number {n}): {what}, where {what} was expected\"7invalid TaskSpec JSON: a value of {path} cannot be read*Qa value that starts with {value} must be quoted, or written as a block scalar (|)*\x19expected one of: {values}2\x80\x02Each field holds one type: a string, an integer, a list or a mapping. A value of another type, or an integer that an int64 cannot hold exactly, is refused rather than converted. Quote a value to make it a string; write digits without quotes for an integer.:*verification:\n" +
 	"    test_cmd: go test ./...\n" +
 	"B.verification:\n" +
 	"    test_cmd: [go, test, ./...]\n" +
@@ -615,20 +615,20 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"    test_cmd: [go, ~, test]\n" +
 	"B,verification:\n" +
 	"    test_cmd: [go, \"~\", test]\n" +
-	"\x12\x9e\x02\n" +
-	"\x13PROBLEM_CODE_SYNTAX\x10\x05\x1a\x84\x02\xd2\xf3\x18\xff\x01\n" +
-	"\x18YAML that cannot be read\x10\x01\x1a\x06decode\"9invalid YAML: the document cannot be read past this point2|The text is not YAML. This code is for the syntax errors no finer code names; the position is where the YAML reader stopped.:\x12task_id: t1\n" +
+	"\x12\xca\x03\n" +
+	"\x13PROBLEM_CODE_SYNTAX\x10\x05\x1a\xb0\x03\xd2\xf3\x18\xab\x03\n" +
+	"\x18YAML that cannot be read\x10\x01\x1a\x06decode\"9invalid YAML: the document cannot be read past this point\"0invalid YAML: text after the end of the document2\xf5\x01The text is not YAML. This code is for the syntax errors no finer code names, and for text after the end of the document's root value (a second document must start with ---, and taskspec reads one); the position is where the YAML reader stopped.:\x12task_id: t1\n" +
 	"---- \n" +
 	"B\ftask_id: t1\n" +
-	"\x12\xe6\x04\n" +
-	"\x12PROBLEM_CODE_LIMIT\x10\x06\x1a\xcd\x04\xd2\xf3\x18\xc8\x04\n" +
-	")document over a size, depth or node limit\x10\x01\x1a\x06decode\"!document is larger than {n} bytes\")document is nested deeper than {n} levels\" document has more than {n} nodes\"'document expands to more than {n} nodes2\xe3\x01Readers bound the size of a document (16 MiB), its nesting (64 levels) and its nodes (100,000, alias expansions included), so that a hostile document stays cheap to refuse. No real sidecar comes near them. It is reported alone.:\x83\x01a: &a [x, x, x, x, x, x, x, x, x, x]\n" +
+	"\x12\xfe\x04\n" +
+	"\x12PROBLEM_CODE_LIMIT\x10\x06\x1a\xe5\x04\xd2\xf3\x18\xe0\x04\n" +
+	")document over a size, depth or node limit\x10\x01\x1a\x06decode\"!document is larger than {n} bytes\")document is nested deeper than {n} levels\" document has more than {n} nodes\"'document expands to more than {n} nodes\"\x16cannot write: {reason}2\xe3\x01Readers bound the size of a document (16 MiB), its nesting (64 levels) and its nodes (100,000, alias expansions included), so that a hostile document stays cheap to refuse. No real sidecar comes near them. It is reported alone.:\x83\x01a: &a [x, x, x, x, x, x, x, x, x, x]\n" +
 	"b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n" +
 	"# ... and so on, each level ten times the last\n" +
 	"B\ftask_id: t1\n" +
-	"\x12\xb5\x03\n" +
-	"\x15PROBLEM_CODE_ENCODING\x10\a\x1a\x99\x03\xd2\xf3\x18\x94\x03\n" +
-	"\x16text that is not UTF-8\x10\x01\x1a\x06decode\"1input is not valid UTF-8 (byte {n} at offset {n})\"<input is not valid Unicode (lone surrogate at character {n})\"<UTF-16 and UTF-32 input is not supported: sidecars are UTF-82\x8c\x01Sidecars are UTF-8. Text in another encoding is refused rather than guessed at, since a guess can change the prompt. Save the file as UTF-8.:\x1aprompt: caf\\xe9 (Latin-1)\n" +
+	"\x12\x84\x04\n" +
+	"\x15PROBLEM_CODE_ENCODING\x10\a\x1a\xe8\x03\xd2\xf3\x18\xe3\x03\n" +
+	"\x16text that is not UTF-8\x10\x01\x1a\x06decode\"1input is not valid UTF-8 (byte {n} at offset {n})\"<input is not valid Unicode (lone surrogate at character {n})\"<UTF-16 and UTF-32 input is not supported: sidecars are UTF-8\"M{path}: the string holds a lone surrogate ({value}), which UTF-8 cannot carry2\x8c\x01Sidecars are UTF-8. Text in another encoding is refused rather than guessed at, since a guess can change the prompt. Save the file as UTF-8.:\x1aprompt: caf\\xe9 (Latin-1)\n" +
 	"B\x16prompt: café (UTF-8)\n" +
 	"\x12\xbb\x03\n" +
 	"\x1ePROBLEM_CODE_CONTROL_CHARACTER\x10\b\x1a\x96\x03\xd2\xf3\x18\x91\x03\n" +
@@ -646,19 +646,19 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"#character that cannot start a value\x10\x01\x1a\x06decode\"3invalid YAML: a character here cannot start a value*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xc7\x01Some characters are reserved by YAML and cannot start a plain (unquoted) value: a backtick and @ among them. Prompts and commands often start with one. Quote the value, or write it as a block scalar.:\x1fprompt: `gcd` must handle zero\n" +
 	"B&prompt: |-\n" +
 	"    `gcd` must handle zero\n" +
-	"\x12\xee\x03\n" +
-	"\x1bPROBLEM_CODE_UNCLOSED_QUOTE\x10\f\x1a\xcc\x03\xd2\xf3\x18\xc7\x03\n" +
-	"\x1fquoted value that is not closed\x10\x01\x1a\x06decode\"*invalid YAML: a quoted value is not closed\"Cinvalid YAML: a quoted value is not closed before a document marker*Iclose the quote; inside \"...\" write \\\" for a quote, inside '...' write ''2\xb2\x01A value that starts with a quote runs to the matching quote. A quote inside it must be escaped (\\\" in double quotes, '' in single quotes), or the value written as a block scalar.:\x12prompt: \"say \"hi\"\n" +
+	"\x12\xc1\x04\n" +
+	"\x1bPROBLEM_CODE_UNCLOSED_QUOTE\x10\f\x1a\x9f\x04\xd2\xf3\x18\x9a\x04\n" +
+	"\x1fquoted value that is not closed\x10\x01\x1a\x06decode\"*invalid YAML: a quoted value is not closed\"Cinvalid YAML: a quoted value is not closed before a document marker*Iclose the quote; inside \"...\" write \\\" for a quote, inside '...' write ''*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xb2\x01A value that starts with a quote runs to the matching quote. A quote inside it must be escaped (\\\" in double quotes, '' in single quotes), or the value written as a block scalar.:\x12prompt: \"say \"hi\"\n" +
 	"B\x15prompt: \"say \\\"hi\\\"\"\n" +
-	"\x12\xf7\x03\n" +
-	"\x1aPROBLEM_CODE_UNCLOSED_FLOW\x10\r\x1a\xd6\x03\xd2\xf3\x18\xd1\x03\n" +
-	"\x19[ or { that is not closed\x10\x01\x1a\x06decode\"+invalid YAML: a [ list is not closed with ]\".invalid YAML: a { mapping is not closed with }*3close it, or quote the value if the bracket is text2\xc6\x01A value that starts with [ or { is a list or mapping written on one line (flow style), and must be closed. A prompt or command that starts with a bracket must be quoted or written as a block scalar.:&verification:\n" +
+	"\x12\xca\x04\n" +
+	"\x1aPROBLEM_CODE_UNCLOSED_FLOW\x10\r\x1a\xa9\x04\xd2\xf3\x18\xa4\x04\n" +
+	"\x19[ or { that is not closed\x10\x01\x1a\x06decode\"+invalid YAML: a [ list is not closed with ]\".invalid YAML: a { mapping is not closed with }*3close it, or quote the value if the bracket is text*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xc6\x01A value that starts with [ or { is a list or mapping written on one line (flow style), and must be closed. A prompt or command that starts with a bracket must be quoted or written as a block scalar.:&verification:\n" +
 	"    test_cmd: [go, test\n" +
 	"B'verification:\n" +
 	"    test_cmd: [go, test]\n" +
-	"\x12\xa8\x04\n" +
-	"\x1aPROBLEM_CODE_MAPPING_VALUE\x10\x0e\x1a\x87\x04\xd2\xf3\x18\x82\x04\n" +
-	"&': ' where no mapping value is allowed\x10\x01\x1a\x06decode\"1invalid YAML: a mapping value is not allowed here*Ha value that holds ': ' must be quoted, or written as a block scalar (|)*Acheck the indentation of this key: it is deeper than its siblings2\xd1\x01A colon followed by a space starts a mapping value. Inside a plain value it is refused, and so is a key indented deeper than the keys beside it. Quote the value or write it as a block scalar; or align the key.:\x1bprompt: Note: keep the API\n" +
+	"\x12\xfb\x04\n" +
+	"\x1aPROBLEM_CODE_MAPPING_VALUE\x10\x0e\x1a\xda\x04\xd2\xf3\x18\xd5\x04\n" +
+	"&': ' where no mapping value is allowed\x10\x01\x1a\x06decode\"1invalid YAML: a mapping value is not allowed here*Ha value that holds ': ' must be quoted, or written as a block scalar (|)*Acheck the indentation of this key: it is deeper than its siblings*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xd1\x01A colon followed by a space starts a mapping value. Inside a plain value it is refused, and so is a key indented deeper than the keys beside it. Quote the value or write it as a block scalar; or align the key.:\x1bprompt: Note: keep the API\n" +
 	"B\x1dprompt: \"Note: keep the API\"\n" +
 	"\x12\xf2\x05\n" +
 	"\x18PROBLEM_CODE_INDENTATION\x10\x0f\x1a\xd3\x05\xd2\xf3\x18\xce\x05\n" +
@@ -668,18 +668,18 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"B9generated_from:\n" +
 	"    kind: kg_template\n" +
 	"    template_id: t\n" +
-	"\x12\x9a\x04\n" +
-	"\x17PROBLEM_CODE_BAD_ESCAPE\x10\x10\x1a\xfc\x03\xd2\xf3\x18\xf7\x03\n" +
-	"\x1aescape that does not exist\x10\x01\x1a\x06decode\"5invalid YAML: unknown escape in a double-quoted value\"=invalid YAML: invalid Unicode escape in a double-quoted value*Kwrite \\\\ for a backslash, or use single quotes, where a backslash is itself2\xcb\x01Inside double quotes a backslash starts an escape, and only YAML's escapes exist (\\n, \\t, \\\\, \\\", \\xXX, \\uXXXX, ...). A Windows path or a regular expression usually wants single quotes or a block scalar.:\x1eprompt: \"edit C:\\src\\main.go\"\n" +
+	"\x12\xed\x04\n" +
+	"\x17PROBLEM_CODE_BAD_ESCAPE\x10\x10\x1a\xcf\x04\xd2\xf3\x18\xca\x04\n" +
+	"\x1aescape that does not exist\x10\x01\x1a\x06decode\"5invalid YAML: unknown escape in a double-quoted value\"=invalid YAML: invalid Unicode escape in a double-quoted value*Kwrite \\\\ for a backslash, or use single quotes, where a backslash is itself*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xcb\x01Inside double quotes a backslash starts an escape, and only YAML's escapes exist (\\n, \\t, \\\\, \\\", \\xXX, \\uXXXX, ...). A Windows path or a regular expression usually wants single quotes or a block scalar.:\x1eprompt: \"edit C:\\src\\main.go\"\n" +
 	"B\x1eprompt: 'edit C:\\src\\main.go'\n" +
-	"\x12\x9b\x04\n" +
-	" PROBLEM_CODE_BLOCK_SCALAR_HEADER\x10\x11\x1a\xf4\x03\xd2\xf3\x18\xef\x03\n" +
-	"'block scalar header that cannot be read\x10\x01\x1a\x06decode\">invalid YAML: a block scalar header (| or >) must end its line\"Cinvalid YAML: a block scalar's indentation indicator must be 1 to 9*Ostart the text on the next line, indented; or quote the value if | or > is text2\xb2\x01A value that starts with | or > is a block scalar: its header (|, |-, >+2, ...) ends the line and the text follows on the lines below, indented. Text after the header is refused.:\x14prompt: | use pipes\n" +
+	"\x12\xee\x04\n" +
+	" PROBLEM_CODE_BLOCK_SCALAR_HEADER\x10\x11\x1a\xc7\x04\xd2\xf3\x18\xc2\x04\n" +
+	"'block scalar header that cannot be read\x10\x01\x1a\x06decode\">invalid YAML: a block scalar header (| or >) must end its line\"Cinvalid YAML: a block scalar's indentation indicator must be 1 to 9*Ostart the text on the next line, indented; or quote the value if | or > is text*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xb2\x01A value that starts with | or > is a block scalar: its header (|, |-, >+2, ...) ends the line and the text follows on the lines below, indented. Text after the header is refused.:\x14prompt: | use pipes\n" +
 	"B\x19prompt: |-\n" +
 	"    use pipes\n" +
-	"\x12\xdc\x03\n" +
-	"\x16PROBLEM_CODE_DIRECTIVE\x10\x12\x1a\xbf\x03\xd2\xf3\x18\xba\x03\n" +
-	"\x1ddirective that cannot be read\x10\x01\x1a\x06decode\"6invalid YAML: a %YAML or %TAG directive cannot be read\"Dinvalid YAML: a directive must be followed by a document start (---)*Fa line that starts with % is a directive: quote the value if % is text2\x94\x01A line that starts with % is a YAML directive, and must be %YAML 1.1 or a %TAG directive followed by ---. A value that starts with % must be quoted.:\x16%YAML 1.1\n" +
+	"\x12\xaf\x04\n" +
+	"\x16PROBLEM_CODE_DIRECTIVE\x10\x12\x1a\x92\x04\xd2\xf3\x18\x8d\x04\n" +
+	"\x1ddirective that cannot be read\x10\x01\x1a\x06decode\"6invalid YAML: a %YAML or %TAG directive cannot be read\"Dinvalid YAML: a directive must be followed by a document start (---)*Fa line that starts with % is a directive: quote the value if % is text*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\x94\x01A line that starts with % is a YAML directive, and must be %YAML 1.1 or a %TAG directive followed by ---. A value that starts with % must be quoted.:\x16%YAML 1.1\n" +
 	"task_id: t1\n" +
 	"B\x1a%YAML 1.1\n" +
 	"---\n" +

@@ -1,0 +1,848 @@
+package taskspec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	"github.com/taskspec/taskspec/go/internal/eval"
+)
+
+// This file turns what the decoder and the rules find into the contract's
+// problems (see docs/problems.md): a code and the catalogue's words for
+// each, every problem of a document at once (Check), and the prompt-mistake
+// hints. The Python library's taskspec.check gives the same list.
+
+// Check returns every problem of the YAML document data, first first:
+// decode problems (each unknown key, duplicate key and value of the wrong
+// type, in document order), then the broken rules of what could be read,
+// then warnings (TS301, an artifact path that leaves the workspace; TS302,
+// a raw NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR). YAML that cannot be
+// read at all (a syntax problem, a limit, an encoding) is reported alone.
+// One mistake gives one problem: a rule on a value that could not be read
+// is left out, and so are the rules of a field an unknown key's hint
+// names. A valid document without warnings gives nil.
+//
+// It is the Python library's taskspec.check: for every document that is
+// not a YAML syntax error, the same codes, field paths, positions,
+// messages, hints and severities in the same order.
+func Check(data []byte) []Violation { return examine(data).problems }
+
+// CheckFormat is Check for a document in format f: for JSON and binary
+// protobuf, the problem that refuses the document, or the broken rules
+// and warnings of the spec it holds.
+func CheckFormat(f Format, data []byte) []Violation {
+	if f == YAML {
+		return Check(data)
+	}
+	spec, err := Parse(data, f)
+	if err == nil {
+		return warnings(spec, nil)
+	}
+	var verr *ValidationError
+	if errors.As(err, &verr) && spec == nil {
+		if s, derr := decodeFormat(data, f); derr == nil {
+			return append(slices.Clone(verr.Violations), warnings(s, nil)...)
+		}
+		return verr.Violations
+	}
+	return errorProblems(err)
+}
+
+// decodeFormat reads data in format f without Validate.
+func decodeFormat(data []byte, f Format) (*taskspecv1.TaskSpec, error) {
+	switch f {
+	case JSON:
+		return decodeJSON(data)
+	case Binpb:
+		return decodeBinpb(data)
+	}
+	return DecodeYAML(data)
+}
+
+// errorProblems returns the problems an error of this package holds.
+func errorProblems(err error) []Violation {
+	var de *DecodeError
+	var verr *ValidationError
+	switch {
+	case errors.As(err, &de):
+		return de.problems()
+	case errors.As(err, &verr):
+		return verr.Violations
+	}
+	return []Violation{{Message: strings.TrimPrefix(err.Error(), errPrefix), Code: codeSyntax, Severity: severityError}}
+}
+
+// examined is everything read from one YAML document.
+type examined struct {
+	spec     *taskspecv1.TaskSpec // nil unless the spec could be read and is valid
+	problems []Violation
+	err      error // a *DecodeError, a *ValidationError, or nil
+}
+
+func examine(data []byte) examined {
+	m, w, err := decode(data)
+	if err != nil {
+		return examined{problems: errorProblems(err), err: err}
+	}
+	vs := slices.Clone(w.problems)
+	for i := range vs {
+		if vs[i].Hint == "" {
+			vs[i].Hint = promptHint(vs[i], data)
+		}
+	}
+	decodeFailed := len(vs) > 0
+	// A value that could not be read hides the rules under it; an unknown
+	// key whose hint names a field hides that field's rules, and those of
+	// every field under it (see docs/problems.md).
+	var hidden []string
+	for _, v := range w.problems {
+		switch {
+		case v.Code == codeUnknownKey:
+			if meant := meantField(v); meant != "" {
+				hidden = append(hidden, meant)
+			}
+		case v.Code != codeDuplicateKey && v.FieldPath != "":
+			hidden = append(hidden, v.FieldPath)
+		}
+	}
+	broken := check(checkedFromMirror(m))
+	var rules []Violation
+	for _, v := range broken {
+		if !under(v.FieldPath, hidden) {
+			rules = append(rules, w.placed(v))
+		}
+	}
+	// Among the rules, document order; Go's order among rules at one place.
+	slices.SortStableFunc(rules, byPosition)
+	vs = append(vs, rules...)
+	var spec *taskspecv1.TaskSpec
+	if len(vs) == 0 {
+		s, cerr := fromMirror(m)
+		if cerr != nil {
+			return examined{problems: errorProblems(cerr), err: cerr}
+		}
+		vs = portability(s)
+		if len(vs) == 0 {
+			spec = s
+		}
+	}
+	failed := len(vs) > 0
+	if !decodeFailed && len(broken) > 0 {
+		// Validate's first broken rule, in Go's order, stays first: its
+		// message is the error's, the Go package's.
+		for i, v := range vs {
+			if v.FieldPath == broken[0].FieldPath && v.Message == broken[0].Message {
+				vs = append([]Violation{v}, slices.Delete(vs, i, i+1)...)
+				break
+			}
+		}
+	}
+	vs = append(vs, warnings(nil, w)...)
+	if len(vs) == 0 {
+		vs = nil
+	}
+	out := examined{spec: spec, problems: vs}
+	switch {
+	case decodeFailed:
+		out.err = newDecodeError(vs, nil)
+		if !w.errPlain && !w.goRejects && w.err != nil {
+			out.err.(*DecodeError).Err = w.err
+		}
+	case failed:
+		out.err = &ValidationError{Violations: vs}
+	}
+	return out
+}
+
+// under reports whether path is one of roots or a field under one.
+func under(path string, roots []string) bool {
+	for _, r := range roots {
+		if path == r || strings.HasPrefix(path, r+".") || strings.HasPrefix(path, r+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// meantField is the path of the field an unknown key's hint names
+// ("generated_from" for generated_frm), or "".
+func meantField(v Violation) string {
+	guess, ok := strings.CutPrefix(v.Hint, "did you mean ")
+	if !ok {
+		return ""
+	}
+	name, err := strconv.Unquote(strings.TrimSuffix(guess, "?"))
+	if err != nil {
+		return ""
+	}
+	parent := ""
+	if i := strings.LastIndexByte(v.FieldPath, '.'); i >= 0 {
+		parent = v.FieldPath[:i]
+	}
+	return join(parent, name)
+}
+
+// placed gives a broken rule its position: its value's, or for a field
+// the document leaves out, that of the nearest enclosing mapping that is
+// there, with a hint that names the missing key when the catalogue has
+// one for the rule's code. A misspelt enum gets its did-you-mean.
+func (w *walker) placed(v Violation) Violation {
+	if p, ok := w.pos[v.FieldPath]; ok {
+		v.Line, v.Column = p.line, p.column
+		if strings.HasPrefix(v.Message, "invalid ") {
+			v.Hint = enumHint(v.FieldPath, w.enumText(v.FieldPath))
+		}
+		return v
+	}
+	parent, name := "", v.FieldPath
+	if i := strings.LastIndexByte(v.FieldPath, '.'); i >= 0 {
+		parent, name = v.FieldPath[:i], v.FieldPath[i+1:]
+	}
+	for parent != "" {
+		if _, ok := w.pos[parent]; ok {
+			break
+		}
+		name = parent
+		parent = ""
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			parent, name = name[:i], name[i+1:]
+		}
+	}
+	p, ok := w.pos[parent]
+	if !ok {
+		p = position{1, 1}
+	}
+	v.Line, v.Column = p.line, p.column
+	// NOT_BLANK's and NOT_EMPTY's messages ("task_id is required") say
+	// the key is missing already.
+	if v.Hint == "" && v.Code != ruleCode[checkNotBlank] && v.Code != ruleCode[checkNotEmpty] {
+		v.Hint = "key " + strconv.Quote(name) + " is missing"
+		if parent != "" {
+			v.Hint += " in " + parent
+		}
+	}
+	return v
+}
+
+// enumText is the text an enum field holds in the document.
+func (w *walker) enumText(path string) string {
+	if w.values == nil {
+		return ""
+	}
+	return w.values[path]
+}
+
+// enumHint is the did-you-mean of a misspelt enum value, or "".
+func enumHint(path, text string) string {
+	for _, t := range enumTables {
+		if t.fieldPath() != path {
+			continue
+		}
+		if guess := suggest(text, t.texts()); guess != "" {
+			return "did you mean " + strconv.Quote(guess) + "?"
+		}
+	}
+	return ""
+}
+
+// warnings returns the warnings of a spec read from a document (w, with
+// the mirror m it decoded) or of spec: TS301 for each artifact path that
+// leaves the workspace, then TS302 for the raw line breaks of YAML 1.1.
+func warnings(spec *taskspecv1.TaskSpec, w *walker) []Violation {
+	var out []Violation
+	var paths []string
+	if w != nil {
+		paths = w.artifactPaths
+	} else {
+		for _, a := range spec.GetSolutionArtifacts() {
+			paths = append(paths, a.GetPath())
+		}
+	}
+	for i, p := range paths {
+		reason := ArtifactPathProblem(p)
+		if reason == "" {
+			continue
+		}
+		v := Violation{FieldPath: fmt.Sprintf("solution_artifacts[%d].path", i),
+			Message: "artifact path " + strconv.Quote(p) + " is not allowed: " + reason,
+			Code:    codeArtifactPath, Severity: severityWarning}
+		if w != nil {
+			if p, ok := w.pos[v.FieldPath]; ok {
+				v.Line, v.Column = p.line, p.column
+			}
+		}
+		out = append(out, v)
+	}
+	if w != nil {
+		if breaks := w.lineBreaks(); len(breaks) > 0 {
+			out = append(out, breaks...)
+			slices.SortStableFunc(out, byPosition)
+		}
+	}
+	return out
+}
+
+// rawBreaks are the characters YAML 1.1 readers read as line breaks and
+// YAML 1.2 readers keep, with their names and escapes.
+var rawBreaks = []struct{ text, name, escape string }{
+	{"\u0085", "NEL (U+0085)", `"\N"`},
+	{"\u2028", "LINE SEPARATOR (U+2028)", `"\L"`},
+	{"\u2029", "PARAGRAPH SEPARATOR (U+2029)", `"\P"`},
+}
+
+// lineBreaks returns a TS302 warning for each field whose text holds a raw
+// NEL, LS or PS, at the first such character: the field is the deepest one
+// whose value starts before it.
+func (w *walker) lineBreaks() []Violation {
+	if !bytes.Contains(w.data, []byte("\u0085")) && !bytes.Contains(w.data, []byte("\u2028")) &&
+		!bytes.Contains(w.data, []byte("\u2029")) {
+		return nil
+	}
+	var out []Violation
+	seen := map[string]bool{}
+	for at := 0; at < len(w.data); {
+		r, size := utf8.DecodeRune(w.data[at:])
+		for _, b := range rawBreaks {
+			if string(r) != b.text {
+				continue
+			}
+			line, column := w.lineColumn(at)
+			path := w.fieldBefore(line, column)
+			if seen[path] {
+				break
+			}
+			seen[path] = true
+			msg := "a raw " + b.name + " in the text is a line break to YAML 1.1 readers"
+			out = append(out, Violation{FieldPath: path, Message: withPath(path, msg), Line: line, Column: column,
+				Code: codeLineBreak, Hint: "write it as an escape in a double-quoted string (" + b.escape + "), or remove it",
+				Severity: severityWarning})
+		}
+		at += size
+	}
+	return out
+}
+
+// fieldBefore is the deepest field whose value starts before line and
+// column: the one starting last, on a tie the deeper, then the greater
+// path; "" for none. List items and map entries are not fields.
+func (w *walker) fieldBefore(line, column int) string {
+	best, bestAt, bestDepth := "", position{}, -1
+	for path, p := range w.pos {
+		if path == "" || strings.HasSuffix(path, "]") || p.line > line || p.line == line && p.column >= column {
+			continue
+		}
+		depth := strings.Count(path, ".") + strings.Count(path, "[")
+		if p.line > bestAt.line || p.line == bestAt.line && p.column > bestAt.column ||
+			p == bestAt && (depth > bestDepth || depth == bestDepth && path > best) {
+			best, bestAt, bestDepth = path, p, depth
+		}
+	}
+	return best
+}
+
+func byPosition(a, b Violation) int {
+	if a.Line != b.Line {
+		return a.Line - b.Line
+	}
+	return a.Column - b.Column
+}
+
+// withPath is a message at path: "path: reason", or the reason alone for
+// the document as a whole. A path a long key makes long is cut in the
+// message, as the Python library cuts it; the problem keeps it whole.
+func withPath(path, reason string) string {
+	if path == "" {
+		return reason
+	}
+	if utf8.RuneCountInString(path) > 2*quoteChars {
+		path = clip(path)
+	}
+	return path + ": " + reason
+}
+
+// reasonCode is the code of a refusal of the walk or the decoder, from its
+// reason.
+func reasonCode(reason string) string {
+	switch {
+	case strings.HasPrefix(reason, "duplicate key "):
+		return codeDuplicateKey
+	case strings.HasPrefix(reason, "unknown field "):
+		return codeUnknownKey
+	case strings.HasPrefix(reason, "document "):
+		return codeLimit
+	case strings.HasPrefix(reason, "input is not valid"), strings.HasPrefix(reason, "UTF-16"):
+		return codeEncoding
+	case strings.HasPrefix(reason, "expected an integer, got the tagged string"):
+		return codeUnsupported
+	case strings.HasPrefix(reason, "expected "), strings.HasPrefix(reason, "cannot read "),
+		strings.HasPrefix(reason, "number "), strings.HasPrefix(reason, "integer "),
+		strings.HasPrefix(reason, "mapping keys must be strings"), strings.HasPrefix(reason, "empty document"):
+		return codeWrongType
+	}
+	return codeUnsupported
+}
+
+// unknownKey records a key that names no field of the mapping at path, as
+// the Python library words it: `path: unknown field "x"`, ` in parent`
+// after a nested one, and a hint naming the field it most likely meant, or
+// else every field the mapping takes.
+func (w *walker) unknownKey(k *yaml.Node, path string, fields map[string]field, typ reflect.Type) {
+	sub := join(path, k.Value)
+	msg := "unknown field " + q(k.Value)
+	if path != "" {
+		msg += " in " + path
+	}
+	h := hint(k.Value, fields)
+	if h == "" {
+		h = "expected one of: " + strings.Join(yamlKeys(typ), ", ")
+	}
+	w.problems = append(w.problems, Violation{FieldPath: sub, Message: withPath(sub, msg), Line: k.Line, Column: k.Column,
+		Code: codeUnknownKey, Hint: h, Severity: severityError})
+	if w.err == nil {
+		w.err = &StrictError{FieldPath: sub, Line: k.Line, Column: k.Column, Reason: msg}
+		w.errPlain = true
+	}
+	w.markBad(k)
+}
+
+// empty marks a message-list item that is not a mapping: the spec read
+// keeps an empty message in its place, as the Python library's does.
+func (w *walker) empty(n *yaml.Node) {
+	if w.emptied == nil {
+		w.emptied = make(map[*yaml.Node]bool)
+	}
+	w.emptied[n] = true
+}
+
+// isNullNode reports whether n is null to both readers: a plain scalar
+// spelling null, or !!null on such text.
+func isNullNode(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null" && nullText(n.Value) &&
+		n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0
+}
+
+// describe is what node n is, for "expected X, got Y" messages: "a
+// mapping", "a sequence", `the string "x"`, `the int "5"`, `!!binary "x"`.
+func (w *walker) describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a sequence"
+	}
+	if n.Style&yaml.TaggedStyle != 0 {
+		return n.Tag + " " + q(n.Value)
+	}
+	if n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return "the string " + q(n.Value)
+	}
+	kind := strings.TrimPrefix((&yaml.Node{Kind: yaml.ScalarNode, Value: n.Value}).ShortTag(), "!!")
+	if kind == "str" {
+		kind = "string"
+	}
+	return "the " + kind + " " + q(n.Value)
+}
+
+// decodeRead decodes into m what the walk could read: the tree without
+// the entries and items it refused.
+func (w *walker) decodeRead(doc *yaml.Node, m *eval.TaskSpec) error {
+	w.collectRead(doc)
+	if len(w.bad) == 0 && len(w.emptied) == 0 {
+		return w.decodeMirror(doc, m)
+	}
+	copies := make(map[*yaml.Node]*yaml.Node)
+	pruned := w.pruned(doc, copies)
+	if w.large != nil {
+		saved := w.large.nodes
+		nodes := make([]*yaml.Node, len(saved))
+		for i, n := range saved {
+			if c, ok := copies[n]; ok {
+				nodes[i] = c
+			} else {
+				nodes[i] = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+			}
+		}
+		w.large.nodes = nodes
+		defer func() { w.large.nodes = saved }()
+	}
+	return w.decodeMirror(pruned, m)
+}
+
+// pruned is a copy of n without the entries and items the walk refused.
+func (w *walker) pruned(n *yaml.Node, copies map[*yaml.Node]*yaml.Node) *yaml.Node {
+	if n == nil {
+		return nil
+	}
+	if c, ok := copies[n]; ok {
+		return c
+	}
+	c := *n
+	copies[n] = &c
+	if w.emptied[n] || w.emptied[deref(n)] {
+		c = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
+		return &c
+	}
+	if n.Kind == yaml.AliasNode {
+		c.Alias = w.pruned(n.Alias, copies)
+		return &c
+	}
+	isBad := func(x *yaml.Node) bool { return w.bad[x] || w.bad[deref(x)] }
+	c.Content = nil
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if isBad(n.Content[i]) || isBad(n.Content[i+1]) {
+				continue
+			}
+			c.Content = append(c.Content, w.pruned(n.Content[i], copies), w.pruned(n.Content[i+1], copies))
+		}
+	case yaml.SequenceNode:
+		for _, item := range n.Content {
+			if isBad(item) && !w.emptied[item] && !w.emptied[deref(item)] {
+				continue
+			}
+			c.Content = append(c.Content, w.pruned(item, copies))
+		}
+	default:
+		for _, item := range n.Content {
+			c.Content = append(c.Content, w.pruned(item, copies))
+		}
+	}
+	return &c
+}
+
+// collectRead notes what the rules and warnings need of the document as
+// written: the text of each enum field, and each artifact's path.
+func (w *walker) collectRead(doc *yaml.Node) {
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return
+	}
+	root := deref(doc.Content[0])
+	if root.Kind != yaml.MappingNode {
+		return
+	}
+	w.values = map[string]string{}
+	var walk func(n *yaml.Node, path string)
+	walk = func(n *yaml.Node, path string) {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := deref(n.Content[i]), deref(n.Content[i+1])
+			if w.bad[k] || w.bad[v] || k.Kind != yaml.ScalarNode {
+				continue
+			}
+			sub := join(path, k.Value)
+			switch {
+			case v.Kind == yaml.MappingNode && sub == "generated_from":
+				walk(v, sub)
+			case v.Kind == yaml.ScalarNode:
+				if _, seen := w.values[sub]; !seen {
+					w.values[sub] = v.Value
+				}
+			}
+		}
+	}
+	walk(root, "")
+}
+
+// unreadable records a value yaml.v3 could not decode that the walk did
+// not refuse: a gap in the walk, reported rather than lost.
+func (w *walker) unreadable(err error) {
+	var te *yaml.TypeError
+	lines := []string{err.Error()}
+	if errors.As(err, &te) {
+		lines = te.Errors
+	}
+	for _, text := range lines {
+		v := Violation{Code: codeWrongType, Severity: severityError}
+		if m := errLine.FindStringSubmatch(text); m != nil {
+			v.Line, _ = strconv.Atoi(m[1])
+			for path, p := range w.pos {
+				if p.line == v.Line && (v.FieldPath == "" || len(path) > len(v.FieldPath)) {
+					v.FieldPath, v.Column = path, p.column
+				}
+			}
+		}
+		v.Message = withPath(v.FieldPath, "the value cannot be read as this field's type")
+		w.problems = append(w.problems, v)
+	}
+}
+
+var errLine = regexp.MustCompile(`line (\d+)`)
+
+// errEmptyDocument is a text with no document in it.
+var errEmptyDocument = &StrictError{Reason: "empty document: expected a TaskSpec mapping"}
+
+// alone turns the refusal of a document that cannot be read at all into
+// its one problem.
+func alone(err error, data []byte) *DecodeError {
+	v := Violation{Severity: severityError}
+	var strict *StrictError
+	var verr *ValidationError
+	switch {
+	case errors.As(err, &verr):
+		return newDecodeError(verr.Violations, err)
+	case errors.As(err, &strict):
+		v.FieldPath, v.Line, v.Column = strict.FieldPath, strict.Line, strict.Column
+		if rest, ok := strings.CutPrefix(strict.Reason, "invalid YAML: "); ok {
+			v.Code, v.Message = syntaxProblem(rest)
+			if v.Code == codeControl {
+				v.Message = strict.Reason
+			}
+		} else {
+			v.Code, v.Message = reasonCode(strict.Reason), withPath(strict.FieldPath, strict.Reason)
+		}
+	case errors.Is(err, io.EOF):
+		v.Code, v.Message = codeWrongType, errEmptyDocument.Reason
+	case !utf8.Valid(data):
+		s := notUTF8(data)
+		v.Line, v.Column, v.Code, v.Message = s.Line, s.Column, codeEncoding, s.Reason
+	default:
+		text := strings.TrimPrefix(strings.TrimPrefix(err.Error(), decodePrefix), "yaml: ")
+		// yaml.v3 names the line of the problem's context, or else of the
+		// problem: 1-based for a scanner's problem, 0-based for a parser's,
+		// and none at all for 0.
+		v.Line = 1
+		if m := yamlLine.FindStringSubmatch(text); m != nil {
+			v.Line, _ = strconv.Atoi(m[1])
+			text = text[len(m[0]):]
+			if parserProblem(text) {
+				v.Line++
+			}
+		}
+		v.Code, v.Message = syntaxProblem(text)
+		if m := unknownAnchor.FindStringSubmatch(text); m != nil {
+			v.Line, v.Column = aliasAt(data, m[1])
+		} else if v.Code == codeTabIndent {
+			// The first tab of the line's indentation.
+			line := yamlLineText(data, v.Line)
+			if tab := bytes.IndexByte(line, '\t'); tab >= 0 && len(bytes.TrimLeft(line[:tab], " ")) == 0 {
+				v.Column = tab + 1
+			}
+		}
+		switch v.Code {
+		case codeControl:
+			if r, found := firstControl(data, len(data)); found {
+				v.Message = fmt.Sprintf("invalid YAML: control characters are not allowed (character #x%04X)", r)
+			}
+		case codeLimit:
+			v.Line, v.Column = 0, 0
+		}
+	}
+	w := &walker{data: data}
+	switch {
+	case v.Code == codeControl:
+		// At the character, where libyaml's reader stops.
+		if at := controlAt(data); at >= 0 {
+			v.Line, v.Column = w.lineColumn(at)
+		}
+	case v.Code == codeTabIndent && v.Column == 0:
+		// The first tab that indents a line, from the line yaml.v3 names on.
+		for l := max(v.Line, 1); l <= len(w.lineStarts()); l++ {
+			line := yamlLineText(data, l)
+			if tab := bytes.IndexByte(line, '\t'); tab >= 0 && len(bytes.Trim(line[:tab], " -?:")) == 0 {
+				v.Line, v.Column = l, utf8.RuneCount(line[:tab])+1
+				break
+			}
+		}
+	case v.Message == catalogue[codeUnclosedQuote].Messages[0] && v.Column == 0:
+		// libyaml meets the end of the text, still inside the quotes.
+		v.Line, v.Column = w.lineColumn(len(data))
+	case v.Message == catalogue[codeUnclosedQuote].Messages[1] && v.Column == 0:
+		// libyaml stops at the marker that starts a line inside the quotes.
+		for l := max(v.Line, 1); l <= len(w.lineStarts()); l++ {
+			if line := yamlLineText(data, l); isMarker(line, "---") || isMarker(line, "...") {
+				v.Line, v.Column = l, 1
+				break
+			}
+		}
+	}
+	v.Hint = promptHint(v, data)
+	return newDecodeError([]Violation{v}, err)
+}
+
+// badEscapeReason is the refusal of an escape YAML does not have, which
+// libyaml refuses and yaml.v3 reads (\').
+const badEscapeReason = "invalid YAML: unknown escape in a double-quoted value"
+
+var (
+	yamlLine      = regexp.MustCompile(`^line (\d+): `)
+	unknownAnchor = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
+)
+
+// aliasAt returns the line and column of the first alias to name in
+// data, where yaml.v3 names none, or line 1 and column 0.
+func aliasAt(data []byte, name string) (int, int) {
+	for at := 0; ; {
+		i := bytes.Index(data[at:], []byte("*"+name))
+		if i < 0 {
+			return 1, 0
+		}
+		i += at
+		end := i + 1 + len(name)
+		if (i == 0 || strings.IndexByte(" \t\n\r[{,", data[i-1]) >= 0) && (end == len(data) || strings.IndexByte(" \t\n\r]},", data[end]) >= 0) {
+			w := &walker{data: data}
+			return w.lineColumn(i)
+		}
+		at = i + 1
+	}
+}
+
+// parserProblem reports whether a problem text is one of libyaml's
+// parser, not its scanner.
+func parserProblem(text string) bool {
+	for _, p := range []string{"did not find expected key", "did not find expected '-' indicator",
+		"did not find expected node content", "did not find expected ',' or", "did not find expected <document start>",
+		"found undefined tag handle", "found duplicate %", "found incompatible YAML document", "unknown anchor"} {
+		if strings.Contains(text, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// syntaxProblem maps a parser's problem text (libyaml's words, which
+// yaml.v3 shares) to its code and the catalogue's message, by the table of
+// docs/problems.md.
+func syntaxProblem(text string) (string, string) {
+	for code := range syntaxCodes {
+		for _, msg := range catalogue[code].Messages {
+			if msg == "invalid YAML: "+text {
+				return code, msg // the stricter rules use the catalogue's words
+			}
+		}
+	}
+	has := func(s string) bool { return strings.Contains(text, s) }
+	m := func(code string, i int) (string, string) { return code, catalogue[code].Messages[i] }
+	switch {
+	case has("tab character"):
+		return m(codeTabIndent, 0)
+	case has("control characters are not allowed"):
+		return codeControl, "invalid YAML: control characters are not allowed"
+	case has("excessive aliasing"):
+		return codeLimit, fmt.Sprintf("document expands to more than %d nodes", MaxNodes)
+	case has("while scanning a directive"), has("%YAML"), has("%TAG"), has("incompatible YAML document"),
+		has("found unexpected non-alphabetical character"):
+		return m(codeDirective, 0)
+	case has("did not find expected <document start>"):
+		return m(codeDirective, 1)
+	case has("unknown anchor"), has("found undefined alias"):
+		return m(codeAnchorAliasTag, 0)
+	case has("while scanning a tag"), has("while parsing a tag"), has("undefined tag handle"),
+		has("did not find expected tag URI"), has("did not find the expected '>'"), has("did not find expected '!'"):
+		return m(codeAnchorAliasTag, 2)
+	case has("while scanning an anchor"), has("while scanning an alias"), has("did not find expected alphabetic or numeric character"):
+		return m(codeAnchorAliasTag, 1)
+	case has("found character that cannot start any token"):
+		return m(codeCannotStart, 0)
+	case has("found unexpected end of stream"):
+		return m(codeUnclosedQuote, 0)
+	case has("found unexpected document indicator"):
+		return m(codeUnclosedQuote, 1)
+	case has("did not find expected ',' or ']'"):
+		return m(codeUnclosedFlow, 0)
+	case has("did not find expected ',' or '}'"):
+		return m(codeUnclosedFlow, 1)
+	case has("mapping values are not allowed in this context"):
+		return m(codeMappingValue, 0)
+	case has("did not find expected key"):
+		return m(codeIndentation, 0)
+	case has("did not find expected '-' indicator"):
+		return m(codeIndentation, 1)
+	case has("did not find expected node content"):
+		return m(codeIndentation, 2)
+	case has("could not find expected ':'"):
+		return m(codeIndentation, 3)
+	case has("found unknown escape character"), has("did not find expected hexdecimal number"):
+		return m(codeBadEscape, 0)
+	case has("found invalid Unicode character escape code"):
+		return m(codeBadEscape, 1)
+	case has("found an indentation indicator equal to 0"):
+		return m(codeBlockHeader, 1)
+	case has("while scanning a block scalar"), has("did not find expected comment or line break"):
+		return m(codeBlockHeader, 0)
+	}
+	return m(codeSyntax, 0)
+}
+
+// promptStart are the characters that cannot start a plain value, or
+// that start one that means something else: a prompt or command that
+// starts with one must be quoted or written as a block scalar.
+const promptStart = "`@%*&!|>[{\"'"
+
+var promptKey = regexp.MustCompile(`(?s)^[A-Za-z0-9_]+: +([^ ].*)$`)
+
+// promptHint is the hint that names the fix for the mistakes people make
+// in prompts and commands, computed from the text of the problem's line
+// alone, as docs/problems.md describes; "" when there is none.
+func promptHint(v Violation, data []byte) string {
+	switch {
+	case v.Code == codeTabIndent:
+		return fixedHint(v.Code)
+	case v.Code >= codeCannotStart && v.Code <= codeAnchorAliasTag:
+	case v.Code == codeWrongType && (strings.HasSuffix(v.Message, "expected a string, got a sequence") ||
+		strings.HasSuffix(v.Message, "expected a string, got a mapping")):
+	case v.Code == codeUnsupported && strings.Contains(v.Message, "unsupported tag ") && strings.Contains(v.Message, "for a string field"):
+	default:
+		return ""
+	}
+	line := string(trimLineBreak(yamlLineText(data, v.Line)))
+	rest := strings.TrimLeft(line, " ")
+	for strings.HasPrefix(rest, "- ") {
+		rest = rest[2:]
+	}
+	if m := promptKey.FindStringSubmatch(rest); m != nil {
+		value := m[1]
+		first, _ := utf8.DecodeRuneInString(value)
+		switch {
+		case strings.ContainsRune(promptStart, first):
+			return "a value that starts with " + strconv.Quote(string(first)) + " must be quoted, or written as a block scalar (|)"
+		case v.Code == codeMappingValue && strings.Contains(value, ": "):
+			return catalogue[codeMappingValue].Hints[0]
+		case v.Code == codeMappingValue:
+			return catalogue[codeMappingValue].Hints[1]
+		}
+	}
+	if v.Code >= codeCannotStart && v.Code <= codeAnchorAliasTag {
+		return fixedHint(v.Code)
+	}
+	return ""
+}
+
+// controlAt returns the offset of the first character no YAML reader
+// takes (see firstControl), or -1.
+func controlAt(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7F ||
+			r >= 0x80 && r < 0xA0 && r != 0x85 && size > 1 || r == 0xFFFE || r == 0xFFFF {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// yamlLineText is line n (1-based) of data as YAML counts lines, with its
+// line break, or nil.
+func yamlLineText(data []byte, n int) []byte {
+	w := &walker{data: data}
+	starts := w.lineStarts()
+	if n < 1 || n > len(starts) {
+		return nil
+	}
+	end := len(data)
+	if n < len(starts) {
+		end = starts[n]
+	}
+	return data[starts[n-1]:end]
+}

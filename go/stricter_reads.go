@@ -1,0 +1,160 @@
+package taskspec
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/taskspec/taskspec/go/internal/eval"
+)
+
+// Some text yaml.v3 cannot read, libyaml (and so the Python library) can,
+// and then refuses for a reason of its own: a %YAML directive other than
+// 1.1, a byte order mark at the start of a line, the escape \/ in a
+// double-quoted scalar, a '?' inside a plain scalar in [] or {}. Reporting
+// yaml.v3's syntax error for them would give another problem than the
+// Python library's; readsStricter gives the same one.
+
+var yamlDirective = regexp.MustCompile(`(?m)^%YAML[ \t]+(\d+)\.(\d+)`)
+
+// readsStricter returns the Python library's refusal of a text yaml.v3
+// could not read (err), when it has one: the spec read and the walk's
+// problems (in w) or an error. ok is false when yaml.v3's error stands.
+func (w *walker) readsStricter(err error) (*eval.TaskSpec, error, bool) {
+	text := err.Error()
+	data := w.data
+	// yaml.v3 cannot read it: the Go package refuses it, so no refusal here
+	// is a stricter one.
+	w.goRejects = true
+	switch {
+	case strings.Contains(text, "incompatible YAML document"):
+		if m := yamlDirective.FindSubmatchIndex(data); m != nil {
+			major, _ := strconv.Atoi(string(data[m[2]:m[3]]))
+			minor, _ := strconv.Atoi(string(data[m[4]:m[5]]))
+			if major == 1 && minor != 1 { // libyaml refuses another major version
+				line, _ := w.lineColumn(m[0])
+				return nil, &StrictError{Line: line, Column: 1, Reason: fmt.Sprintf(
+					"%%YAML %d.%d is not supported: yaml.v3 reads only YAML 1.1 documents (%%YAML 1.1, or no directive)", major, minor)}, true
+			}
+		}
+	case bytes.Contains(data[min(len(data), 3):], []byte(byteOrderMark)):
+		// With the marks at line starts as libyaml reads them, as a column
+		// of nothing, yaml.v3 reads it: the refusal is the mark's.
+		at := lineStartMark(data)
+		if at < 0 {
+			break
+		}
+		fixed := bytes.ReplaceAll(data, []byte("\n"+byteOrderMark), []byte("\n "))
+		var doc yaml.Node
+		if yaml.Unmarshal(fixed, &doc) == nil {
+			line, _ := w.lineColumn(at)
+			return nil, &StrictError{Line: line, Column: 1, Reason: "byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it"}, true
+		}
+	case bytes.Contains(data, []byte(`\/`)) || bytes.IndexByte(data, '?') >= 0:
+		// The same text with \/ as \\ and such a '?' as 'Q', which yaml.v3
+		// reads with the same lines and columns; the walk refuses them where
+		// the Python library does, from the text as written.
+		fixed := bytes.ReplaceAll(data, []byte(`\/`), []byte(`\\`))
+		fixed = flowQuestionsOut(fixed)
+		if bytes.Equal(fixed, data) {
+			break
+		}
+		retry := &walker{data: fixed, budget: MaxNodes, orig: data}
+		m, rerr := retry.decode()
+		if rerr != nil || len(retry.problems) == 0 {
+			break
+		}
+		retry.data, retry.orig = data, nil
+		retry.lines, retry.lastLine, retry.lastColumn, retry.lastAt = nil, 0, 0, 0
+		*w = *retry
+		w.goRejects = true
+		return m, nil, true
+	}
+	return nil, nil, false
+}
+
+// lineStartMark returns the offset of the first byte order mark that
+// starts a line after the first, or -1.
+func lineStartMark(data []byte) int {
+	i := bytes.Index(data, []byte("\n"+byteOrderMark))
+	if i < 0 {
+		return -1
+	}
+	return i + 1
+}
+
+// flowQuestionsOut returns data with each '?' that yaml.v3 would end a
+// plain scalar at inside [] or {} (one not followed by a blank) as 'Q'.
+func flowQuestionsOut(data []byte) []byte {
+	out := bytes.Clone(data)
+	depth := 0
+	for i := 0; i < len(out); i++ {
+		switch c := out[i]; {
+		case c == '#' && (i == 0 || isBlankOrBreak(out[i-1])):
+			for i < len(out) && out[i] != '\n' {
+				i++
+			}
+		case c == '"' || c == '\'':
+			if i == 0 || isBlankOrBreak(out[i-1]) || strings.IndexByte("[{,:", out[i-1]) >= 0 {
+				i = skipQuoted(out, i) - 1
+			}
+		case c == '[' || c == '{':
+			depth++
+		case (c == ']' || c == '}') && depth > 0:
+			depth--
+		case c == '?' && depth > 0 && i+1 < len(out) && !blankzAt(out, i+1):
+			out[i] = 'Q'
+		}
+	}
+	return out
+}
+
+// slashEscape reports whether the double-quoted scalar n holds the escape
+// \/ in the text as written.
+func (w *walker) slashEscape(n *yaml.Node) bool {
+	at := w.offset(n.Line, n.Column)
+	if at < 0 {
+		return false
+	}
+	start := pastProperties(w.orig, at)
+	if start >= len(w.orig) || w.orig[start] != '"' {
+		return false
+	}
+	for i := start + 1; i < len(w.orig) && w.orig[i] != '"'; i++ {
+		if w.orig[i] == '\\' {
+			if i+1 < len(w.orig) && w.orig[i+1] == '/' {
+				return true
+			}
+			i++
+		}
+	}
+	return false
+}
+
+// flowQuestion refuses the collection n written in [] or {} when one of
+// its plain scalars held a '?' as written, which yaml.v3 cannot read, as
+// the Python library refuses it: the whole collection, at the scalar.
+func (w *walker) flowQuestion(n *yaml.Node, path string) bool {
+	if w.orig == nil || n.Style&yaml.FlowStyle == 0 {
+		return false
+	}
+	for _, c := range n.Content {
+		if c.Kind != yaml.ScalarNode || c.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0 {
+			continue
+		}
+		at := w.offset(c.Line, c.Column)
+		if at < 0 || at+len(c.Value) > len(w.orig) {
+			continue
+		}
+		at = pastProperties(w.orig, at)
+		if end := at + len(c.Value); end <= len(w.orig) && bytes.IndexByte(w.orig[at:end], '?') >= 0 {
+			w.fail(c, path, "'?' in the plain scalar %s inside [] or {}: yaml.v3 cannot read it; quote the string", q(string(w.orig[at:end])))
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,304 @@
+"""Every problem of a document at once: :func:`check`, and the error the readers raise.
+
+A reader stops at the first problem, as Go's does; a person fixing a file
+wants them all, and so does a program that shows them in an editor. So
+:func:`check` decodes in collecting mode (see
+:mod:`taskspec.bridge._decode_walk`) and returns, in this order:
+
+1. the decode problems: every unknown key, duplicate key and value of the
+   wrong type, in document order;
+2. the broken rules of what could be read, each at its value, or, for a
+   missing key, at the mapping that lacks it (hint ``key "x" is missing``);
+3. the warnings: an artifact path that leads out of the workspace (TS301)
+   and a raw NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR (TS302), each at its
+   value, in document order.
+
+YAML that cannot be read at all is reported alone. One mistake gives one
+problem: a broken rule on a value that could not be read is left out
+(``task_id: [a]`` is TS003, not also TS101), and so are the broken rules of
+the field an unknown key's hint names and of every field under it
+(``generated_frm:`` is TS001, not also TS103 ``generated_from.kind``).
+
+The readers (:func:`taskspec.parse_task_spec`, :func:`taskspec.load`,
+:func:`taskspec.parse`, ...) read fast and call :func:`raise_all` only when
+they fail, so a valid document costs one parse; the error they raise holds
+this list, with the problem the fast reader stopped at first.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Final, NoReturn
+
+from taskspec import _validate
+from taskspec._artifacts import local_path_problem
+from taskspec._codes import (
+    ARTIFACT_PATH,
+    CATALOGUE,
+    DUPLICATE_KEY,
+    ERROR,
+    RULE_CODES,
+    UNKNOWN_KEY,
+    WARNING,
+    YAML_LINE_BREAK,
+)
+from taskspec._errors import DecodeError, ValidationError, Violation
+from taskspec.bridge._gostr import go_quote
+from taskspec.bridge._syntax import LINE_BREAK
+from taskspec.v1 import taskspec_pb2
+
+if TYPE_CHECKING:
+    from taskspec._convert import Data, Format
+
+__all__ = ["check", "raise_all"]
+
+Position = tuple[int, int]
+
+#: The characters YAML 1.1 readers read as line breaks and JavaScript
+#: readers keep, with their names and escapes (TS302).
+_RAW_BREAKS: Final[Mapping[str, tuple[str, str]]] = {
+    "\x85": ("NEL (U+0085)", '"\\N"'),
+    "\u2028": ("LINE SEPARATOR (U+2028)", '"\\L"'),
+    "\u2029": ("PARAGRAPH SEPARATOR (U+2029)", '"\\P"'),
+}
+_RAW_BREAK_BYTES: Final = tuple(c.encode() for c in _RAW_BREAKS)
+
+
+def check(
+    data: Data | str, format: Format | str = "yaml", *, strict_paths: bool = False
+) -> list[Violation]:
+    """Every problem of the document *data* in *format*: decode, validate and warnings.
+
+    An empty list means the document is valid and has nothing to warn of.
+    Problems come in the order described in :mod:`taskspec._check`; a
+    warning has ``severity == "warning"`` and does not make the document
+    invalid. With *strict_paths*, an artifact path that leaves the
+    workspace (TS301) is an error instead. For JSON and binary protobuf the
+    decode problems are that format's, and positions are given where the
+    reader knows them (0 otherwise).
+    """
+    # Format is a StrEnum: its values are the names. YAML, the common case,
+    # does not import the converter (and protobuf's JSON support with it).
+    name = str(format)
+    if name == "yaml":
+        return _check_yaml(data, strict_paths)
+    from taskspec._convert import Format, _format, read_binpb, read_json  # noqa: PLC0415
+
+    try:
+        if _format(format) is Format.JSON:
+            spec, problems = read_json(data, collect=True)
+        else:
+            if isinstance(data, str):
+                raise DecodeError("binary protobuf must be bytes, got str")
+            spec, problems = read_binpb(data, collect=True)
+    except DecodeError as err:  # data that cannot be read: alone
+        return list(err.violations)
+    return [*_with_rules(spec, problems, {}, {}), *_artifact_paths(spec, {}, strict_paths)]
+
+
+def _check_yaml(data: Data | str, strict_paths: bool) -> list[Violation]:
+    if isinstance(data, (bytes, str)) and not _has_raw_break(data):
+        # A canonical document, valid and with no artifact path to warn of,
+        # costs what parse_task_spec costs: the fast reader, no composing.
+        from taskspec.bridge import _fastpath  # noqa: PLC0415
+
+        spec = _fastpath.parse_canonical(data)
+        if (
+            spec is not None
+            and not _validate.check(spec)
+            and not any(local_path_problem(a.path) for a in spec.solution_artifacts)
+        ):
+            return []
+    from taskspec.bridge._decode import decode  # noqa: PLC0415
+    from taskspec.bridge._decode_load import source_of  # noqa: PLC0415
+
+    try:
+        decoded = decode(data, collect=True)
+    except DecodeError as err:  # YAML that cannot be read: alone
+        return list(err.violations)
+    found = _with_rules(decoded.spec, list(decoded.problems), decoded.raw_enums, decoded.positions)
+    warnings = _artifact_paths(decoded.spec, decoded.positions, strict_paths)
+    _, source = source_of(data)
+    if _has_raw_break(source):
+        warnings += _raw_breaks(source.removeprefix("\ufeff"), decoded.positions)
+        warnings.sort(key=_position)
+    return found + warnings
+
+
+def _has_raw_break(data: bytes | str) -> bool:
+    if isinstance(data, str):
+        return any(c in data for c in _RAW_BREAKS)
+    return any(b in data for b in _RAW_BREAK_BYTES)
+
+
+def _with_rules(
+    spec: taskspec_pb2.TaskSpec,
+    problems: list[Violation],
+    raw_enums: Mapping[str, str],
+    positions: Mapping[str, Position],
+) -> list[Violation]:
+    """*problems* (decode's, in document order), then the broken rules they leave."""
+    hidden = _hidden(problems)
+    rules = [
+        _placed(v, positions) if positions else v
+        for v in _validate.check(spec, raw_enums, positions)
+        if not _under(v.field_path, hidden)
+    ]
+    rules.sort(key=_position)  # stable: Go's order among rules at one place
+    return [*problems, *rules]
+
+
+def _hidden(problems: Sequence[Violation]) -> tuple[str, ...]:
+    """The fields whose broken rules would say again what *problems* say.
+
+    A value that could not be read (a wrong type) is left out of the spec,
+    so its rule is broken because of that; a misspelt key whose hint names
+    a field already says that field is missing.
+    """
+    hidden: list[str] = []
+    for v in problems:
+        if v.code == UNKNOWN_KEY:
+            meant = _meant(v)
+            if meant:
+                hidden.append(meant)
+        elif v.field_path and v.code != DUPLICATE_KEY:
+            hidden.append(v.field_path)
+    return tuple(hidden)
+
+
+def _under(path: str, fields: Iterable[str]) -> bool:
+    """Whether *path* is one of *fields* or a field under one."""
+    return any(path == p or path.startswith((f"{p}.", f"{p}[")) for p in fields)
+
+
+def _meant(v: Violation) -> str | None:
+    """The path of the field an unknown key's hint suggests, when the key was misspelt."""
+    if not v.hint.startswith("did you mean "):
+        return None
+    from taskspec._suggest import suggest  # noqa: PLC0415
+    from taskspec.bridge import _layout  # noqa: PLC0415
+
+    parent, _, key = v.field_path.rpartition(".")
+    info: _layout.MessageInfo | None = _layout.TASK_SPEC
+    for part in parent.split(".") if parent else ():
+        fi = info.by_name.get(part.partition("[")[0]) if info is not None else None
+        info = fi.message if fi is not None else None
+    guess = suggest(key, info.by_name) if info is not None else None
+    if guess is None:
+        return None
+    return f"{parent}.{guess}" if parent else guess
+
+
+def _position(v: Violation) -> Position:
+    return v.line, v.column
+
+
+def _placed(v: Violation, positions: Mapping[str, Position]) -> Violation:
+    """A broken rule at its value, or for a missing key at the mapping that lacks it.
+
+    The message stays Go's (``invalid language ""``); where Go's wording does
+    not say the key is missing, the hint does (``key "language" is missing``).
+    """
+    path = v.field_path
+    if not path or path in positions:
+        return v
+    parent, _, name = path.rpartition(".")
+    while parent and parent not in positions:
+        parent, _, name = parent.rpartition(".")
+    line, column = positions.get(parent, (1, 1))
+    hint = v.hint
+    if not hint and v.code not in (RULE_CODES["not blank"], RULE_CODES["not empty"]):
+        hint = f"key {go_quote(name)} is missing" + (f" in {parent}" if parent else "")
+    return Violation(v.field_path, v.message, line, column, hint, v.code, v.severity)
+
+
+def _artifact_paths(
+    spec: taskspec_pb2.TaskSpec, positions: Mapping[str, Position], strict_paths: bool
+) -> list[Violation]:
+    """TS301 for every artifact path that leads out of the workspace, at the path's value."""
+    found = []
+    for i, artifact in enumerate(spec.solution_artifacts):
+        problem = local_path_problem(artifact.path)
+        if not problem:
+            continue
+        path = f"solution_artifacts[{i}].path"
+        line, column = positions.get(path, (0, 0))
+        found.append(
+            Violation(
+                path,
+                f"artifact path {go_quote(artifact.path)} is not allowed: {problem}",
+                line,
+                column,
+                code=ARTIFACT_PATH,
+                severity=ERROR if strict_paths else WARNING,
+            )
+        )
+    return found
+
+
+def _raw_breaks(source: str, positions: Mapping[str, Position]) -> list[Violation]:
+    """TS302: each field's first raw NEL, LS or PS, at the character.
+
+    The field is the deepest one whose value starts before the character
+    (the last to start, the longer path on a tie), or "" when none does.
+    """
+    fields = sorted(
+        ((pos, path.count(".") + path.count("["), path) for path, pos in positions.items() if path)
+    )
+    starts = [(pos, depth) for pos, depth, _ in fields]
+    found: dict[str, Violation] = {}
+    line, line_start = 1, 0
+    for match in LINE_BREAK.finditer(source):
+        char = match.group()
+        if char in _RAW_BREAKS:
+            at = (line, match.start() - line_start + 1)
+            index = bisect_left(starts, (at, -1)) - 1
+            path = fields[index][2] if index >= 0 else ""
+            if path not in found:
+                what, escape = _RAW_BREAKS[char]
+                shown = f"{_shown(path)}: " if path else ""
+                found[path] = Violation(
+                    path,
+                    f"{shown}a raw {what} in the text is a line break to YAML 1.1 readers",
+                    *at,
+                    hint=f"write it as an escape in a double-quoted string ({escape}),"
+                    " or remove it",
+                    code=YAML_LINE_BREAK,
+                    severity=WARNING,
+                )
+        line += 1
+        line_start = match.end()
+    return list(found.values())
+
+
+def _shown(path: str) -> str:
+    from taskspec.bridge._decode_msg import shown_path  # noqa: PLC0415 - with the decoder
+
+    return shown_path(path)
+
+
+def raise_all(first: Violation, data: Data | str, fmt: Format | str) -> NoReturn:
+    """Raise the error of a document that failed to read: every problem, *first* first.
+
+    *first* is the problem the fast reader stopped at (a decode problem, or
+    the first broken rule, Go's); the others follow in :func:`check`'s
+    order. The error is a :class:`DecodeError` when any problem is of the
+    decode stage, else a :class:`ValidationError`.
+    """
+    problems = check(data, fmt)
+    key = (first.code, first.field_path, first.message)
+    for i, v in enumerate(problems):
+        if (v.code, v.field_path, v.message) == key:
+            problems = [v, *problems[:i], *problems[i + 1 :]]
+            break
+    else:
+        problems = [first, *problems]
+    if any(_is_decode(v) for v in problems):
+        raise DecodeError(problems)
+    raise ValidationError(problems)
+
+
+def _is_decode(v: Violation) -> bool:
+    kind = CATALOGUE.get(v.code)
+    return kind is not None and kind.stage == "decode"

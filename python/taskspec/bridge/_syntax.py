@@ -1,0 +1,235 @@
+"""YAML syntax problems in the catalogue's words: the parser's problem to a code and message.
+
+libyaml (and yaml.v3, its port) says what went wrong in its own terms
+("while scanning for the next token, found character that cannot start any
+token"). Those words are the parser's, not the contract's: the Go library
+meets the same problems worded by yaml.v3. So each parser problem is mapped
+here, in one table (:data:`_TABLE`, the design's in ``docs/problems.md``),
+to a code of the catalogue and that code's message; no parser text reaches
+a user.
+
+The mistakes people make in prompts and commands (a value that starts with
+a backtick, ``: `` inside a plain value, a key indented too deep) get a
+hint computed from the text of the line alone (:func:`prompt_hint`), the
+same way in both libraries.
+
+This module also holds YAML's notion of a line break (:data:`LINE_ENDS`),
+which libyaml counts lines by and the decoder's other scans share.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from taskspec._codes import (
+    ANCHOR_ALIAS_TAG,
+    BAD_ESCAPE,
+    BLOCK_SCALAR_HEADER,
+    CANNOT_START_VALUE,
+    CATALOGUE,
+    DIRECTIVE,
+    INDENTATION,
+    MAPPING_VALUE,
+    SYNTAX,
+    TAB_INDENT,
+    UNCLOSED_FLOW,
+    UNCLOSED_QUOTE,
+    UNSUPPORTED,
+    WRONG_TYPE,
+)
+from taskspec.bridge._gostr import go_quote
+
+__all__ = [
+    "CONTROL_CHARACTER_MESSAGE",
+    "LINE_BREAK",
+    "LINE_ENDS",
+    "TAB",
+    "TEXT_AFTER_DOCUMENT",
+    "line_text",
+    "prompt_hint",
+    "syntax_problem",
+]
+
+#: The characters that end a line in YAML 1.1 (CR LF is one break).
+LINE_ENDS: Final = "\r\n\x85\u2028\u2029"
+#: One line break, as libyaml counts lines.
+LINE_BREAK: Final = re.compile(f"\r\n|[{LINE_ENDS}]")
+
+#: The message of a tab where YAML takes only spaces (our tab rule, and
+#: libyaml's two problems that name a tab).
+TAB: Final = "invalid YAML: a tab character cannot indent YAML"
+#: The message of text right after the root node with no marker to start a
+#: second document ("did not find expected <document start>" with no
+#: directive before it).
+TEXT_AFTER_DOCUMENT: Final = "invalid YAML: text after the end of the document"
+#: The message of a raw control character, with the character's number.
+CONTROL_CHARACTER_MESSAGE: Final = "invalid YAML: control characters are not allowed"
+
+_FALLBACK: Final = (SYNTAX, "invalid YAML: the document cannot be read past this point")
+
+_CANNOT_START: Final = "invalid YAML: a character here cannot start a value"
+_QUOTE: Final = "invalid YAML: a quoted value is not closed"
+_QUOTE_MARKER: Final = "invalid YAML: a quoted value is not closed before a document marker"
+_LIST: Final = "invalid YAML: a [ list is not closed with ]"
+_MAPPING: Final = "invalid YAML: a { mapping is not closed with }"
+_VALUE_HERE: Final = "invalid YAML: a mapping value is not allowed here"
+_KEY: Final = "invalid YAML: expected a key at this indentation"
+_ITEM: Final = "invalid YAML: expected a list item ('- ') at this indentation"
+_NODE: Final = "invalid YAML: expected a value at this indentation"
+_COLON: Final = "invalid YAML: a key must be followed by ':'"
+_ESCAPE: Final = "invalid YAML: unknown escape in a double-quoted value"
+_UNICODE: Final = "invalid YAML: invalid Unicode escape in a double-quoted value"
+_HEADER: Final = "invalid YAML: a block scalar header (| or >) must end its line"
+_INDICATOR: Final = "invalid YAML: a block scalar's indentation indicator must be 1 to 9"
+_DIRECTIVE: Final = "invalid YAML: a %YAML or %TAG directive cannot be read"
+_DOCUMENT_START: Final = "invalid YAML: a directive must be followed by a document start (---)"
+_ALIAS: Final = "invalid YAML: an alias (*name) names no anchor"
+_NAME: Final = "invalid YAML: an anchor (&) or alias (*) has no name"
+_TAG: Final = "invalid YAML: a tag (!) cannot be read"
+
+#: The design's table: (context prefix, problem prefix, code, message); the
+#: first row that matches wins. An empty context matches any context, an
+#: empty problem any problem; a problem prefix also matches a context (the
+#: composer says some problems as its context).
+_TABLE: Final[Sequence[tuple[str, str, str, str]]] = (
+    ("", "found a tab character", TAB_INDENT, TAB),
+    ("", "found character that cannot start any token", CANNOT_START_VALUE, _CANNOT_START),
+    ("while scanning a quoted scalar", "found unexpected end of stream", UNCLOSED_QUOTE, _QUOTE),
+    ("while scanning a quoted scalar", "found unexpected document indicator", UNCLOSED_QUOTE,
+     _QUOTE_MARKER),
+    ("", "did not find expected ',' or ']'", UNCLOSED_FLOW, _LIST),
+    ("", "did not find expected ',' or '}'", UNCLOSED_FLOW, _MAPPING),
+    ("", "mapping values are not allowed in this context", MAPPING_VALUE, _VALUE_HERE),
+    ("", "did not find expected key", INDENTATION, _KEY),
+    ("", "did not find expected '-' indicator", INDENTATION, _ITEM),
+    ("", "did not find expected node content", INDENTATION, _NODE),
+    ("", "could not find expected ':'", INDENTATION, _COLON),
+    ("", "found unknown escape character", BAD_ESCAPE, _ESCAPE),
+    ("", "did not find expected hexdecimal number", BAD_ESCAPE, _ESCAPE),
+    ("", "found invalid Unicode character escape code", BAD_ESCAPE, _UNICODE),
+    ("while scanning a block scalar", "did not find expected comment or line break",
+     BLOCK_SCALAR_HEADER, _HEADER),
+    ("", "found an indentation indicator equal to 0", BLOCK_SCALAR_HEADER, _INDICATOR),
+    ("while scanning a directive", "", DIRECTIVE, _DIRECTIVE),
+    ("while scanning a %YAML directive", "", DIRECTIVE, _DIRECTIVE),
+    ("while scanning a %TAG directive", "", DIRECTIVE, _DIRECTIVE),
+    ("while parsing a %YAML directive", "", DIRECTIVE, _DIRECTIVE),
+    ("while parsing a %TAG directive", "", DIRECTIVE, _DIRECTIVE),
+    ("", "found duplicate %YAML directive", DIRECTIVE, _DIRECTIVE),
+    ("", "found duplicate %TAG directive", DIRECTIVE, _DIRECTIVE),
+    ("", "found incompatible YAML document", DIRECTIVE, _DIRECTIVE),
+    ("", "did not find expected <document start>", DIRECTIVE, _DOCUMENT_START),
+    ("", "found undefined alias", ANCHOR_ALIAS_TAG, _ALIAS),
+    ("while scanning an anchor", "", ANCHOR_ALIAS_TAG, _NAME),
+    ("while scanning an alias", "", ANCHOR_ALIAS_TAG, _NAME),
+    ("while scanning a tag", "", ANCHOR_ALIAS_TAG, _TAG),
+    ("", "found undefined tag handle", ANCHOR_ALIAS_TAG, _TAG),
+)  # fmt: skip
+
+
+def syntax_problem(context: str | None, problem: str | None) -> tuple[str, str]:
+    """The (code, message) of the libyaml problem *problem* met *context* (either may be None)."""
+    context = context or ""
+    problem = problem or ""
+    for where, what, code, message in _TABLE:
+        if where and not context.startswith(where):
+            continue
+        if what and not (problem.startswith(what) or context.startswith(what)):
+            continue
+        return code, message
+    return _FALLBACK
+
+
+def line_text(source: str, line: int) -> str:
+    """Line *line* (1-based) of *source*, lines as YAML counts them; "" past the end."""
+    if line < 1:
+        return ""
+    start = 0
+    for _ in range(line - 1):
+        match = LINE_BREAK.search(source, start)
+        if match is None:
+            return ""
+        start = match.end()
+    match = LINE_BREAK.search(source, start)
+    return source[start : match.start() if match else len(source)]
+
+
+#: ``KEY: VALUE``: a key of ASCII letters, digits and ``_``, one ``:``, spaces, a value.
+_KEY_VALUE: Final = re.compile(r"([A-Za-z0-9_]+): +([^ ].*)", re.DOTALL)
+#: The characters that cannot start a plain value as text.
+_INDICATORS: Final = frozenset("`@%*&!|>[{\"'")
+#: The codes the prompt-mistake hint applies to (TS003 and TS004 for some messages).
+_PROMPT_CODES: Final = frozenset(
+    {
+        CANNOT_START_VALUE,
+        UNCLOSED_QUOTE,
+        UNCLOSED_FLOW,
+        MAPPING_VALUE,
+        INDENTATION,
+        BAD_ESCAPE,
+        BLOCK_SCALAR_HEADER,
+        DIRECTIVE,
+        ANCHOR_ALIAS_TAG,
+    }
+)
+_WRONG_TYPE_SHAPES: Final = (
+    "expected a string, got a sequence",
+    "expected a string, got a mapping",
+)
+
+
+#: The codes whose own hint is given when the line names no prompt mistake:
+#: those the design names, each with one hint that has nothing to fill in.
+_FIXED_HINT_CODES: Final = frozenset(
+    {TAB_INDENT, UNCLOSED_QUOTE, UNCLOSED_FLOW, BAD_ESCAPE, BLOCK_SCALAR_HEADER, DIRECTIVE}
+)
+
+
+def _fixed_hint(code: str) -> str:
+    """The own hint of *code*, one of _FIXED_HINT_CODES: its hint with nothing to fill in."""
+    kind = CATALOGUE.get(code)
+    if kind is None or code not in _FIXED_HINT_CODES:
+        return ""
+    fixed = [h for h in kind.hints if "{" not in h]
+    return fixed[0] if len(fixed) == 1 else ""
+
+
+def _applies(code: str, message: str) -> bool:
+    if code in _PROMPT_CODES:
+        return True
+    if code == WRONG_TYPE:
+        return message.endswith(_WRONG_TYPE_SHAPES)
+    return code == UNSUPPORTED and "unsupported tag" in message and "for a string field" in message
+
+
+def prompt_hint(code: str, message: str, source: str, line: int) -> str:
+    """The hint for a problem of *code* at *line* of *source*: the prompt mistake it names.
+
+    The design's algorithm (docs/problems.md, "The prompt-mistake hint"):
+    the line, less its indentation and any leading ``- ``, read as
+    ``KEY: VALUE``; a value that starts with an indicator must be quoted, a
+    value that holds ``: `` too, and for a mapping value with neither, the
+    key is indented too deep. Otherwise the code's own fixed hint, if any.
+    """
+    if code == TAB_INDENT:
+        return _fixed_hint(code)
+    if not _applies(code, message):
+        return ""
+    text = line_text(source, line).lstrip(" ")
+    while text.startswith("- "):
+        text = text[2:]
+    match = _KEY_VALUE.fullmatch(text)
+    if match is not None:
+        value = match.group(2)
+        if value[0] in _INDICATORS:
+            return (
+                f"a value that starts with {go_quote(value[0])} must be quoted,"
+                " or written as a block scalar (|)"
+            )
+        if code == MAPPING_VALUE:
+            if ": " in value:
+                return "a value that holds ': ' must be quoted, or written as a block scalar (|)"
+            return "check the indentation of this key: it is deeper than its siblings"
+    return _fixed_hint(code) if code in _PROMPT_CODES else ""

@@ -1,0 +1,508 @@
+"""The documents of the shared problem table, ``tests/contract/problems.json``.
+
+Each case is a document (YAML, proto3 JSON or binary protobuf) and every
+problem the contract says it has, in the Problem shape of
+``proto/taskspec/v1/problems.proto``. The Python suite, the Go suite and
+the CLI's ``--format json`` all read the table and must give exactly these
+lists; for a YAML syntax problem the code, line, message and hint are
+compared, and for every other problem the column too (see
+``docs/problems.md``).
+
+The documents are made here, as edits of one valid sidecar, so that a case
+says in one line what it gets wrong. The expected problems are recorded by
+``python -m tests.contract.problem_cases`` (``make problems``) and reviewed
+in the diff like any golden file: recording never changes a case's problems
+silently, since the Go suite checks the same file independently.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+TABLE = HERE / "problems.json"
+
+BASE = (HERE.parent / "conformance" / "sources" / "accepted" / "base.yaml").read_bytes()
+
+
+#: Blocks of BASE that many cases replace whole.
+TEST_CMD = "    test_cmd:\n        - go\n        - test\n        - ./mathx/..."
+KG_QUERY = "    kg_query:\n        intent: code_context\n        seed_symbol: mathx.GCD"
+GENERATED_FROM = (
+    "generated_from:\n    kind: kg_template\n    template_id: impl-pure-fn\n" + KG_QUERY
+)
+VERIFICATION = (
+    "verification:\n    build_cmd:\n        - go\n        - build\n        - ./...\n"
+    + TEST_CMD
+    + "\n    timeout_seconds: 120\n"
+)
+TIMEOUT = "    timeout_seconds: 120"
+
+
+def edit(old: str, new: str) -> bytes:
+    """BASE with *old* (which must occur exactly once) replaced by *new*."""
+    src = BASE.decode()
+    assert src.count(old) == 1, old
+    return src.replace(old, new, 1).encode()
+
+
+def edits(*pairs: tuple[str, str]) -> bytes:
+    src = BASE.decode()
+    for old, new in pairs:
+        assert src.count(old) == 1, old
+        src = src.replace(old, new, 1)
+    return src.encode()
+
+
+def _yaml_cases() -> Iterator[tuple[str, bytes]]:
+    yield "valid", BASE
+    yield (
+        "valid-flow",
+        (
+            b"{task_spec_version: 1, task_id: t, language: go, difficulty: easy, generated_from: "
+            b"{kind: kg_template}, prompt: p, verification: {test_cmd: [go, test]}}\n"
+        ),
+    )
+    # Unknown keys: a misspelling at every level (with its did-you-mean), and keys with no guess.
+    for old, new in (
+        ("task_spec_version:", "task_spec_versoin:"),
+        ("task_id:", "taskid:"),
+        ("task_id:", "TaskID:"),
+        ("language:", "lang:"),
+        ("language:", "langauge:"),
+        ("difficulty:", "dificulty:"),
+        ("difficulty_signals:", "difficulty_signal:"),
+        ("generated_from:", "generated_frm:"),
+        ("generated_from:", "generatedFrom:"),
+        ("    kind:", "    knd:"),
+        ("    template_id:", "    template:"),
+        ("    template_id:", "    tempalte_id:"),
+        ("    kg_query:", "    kg_qery:"),
+        ("        intent:", "        intnet:"),
+        ("        seed_symbol:", "        seed_sym:"),
+        ("prompt:", "promt:"),
+        ("solution_artifacts:", "solution_artifact:"),
+        ("    - path:", "    - pth:"),
+        ("      role:", "      rol:"),
+        ("verification:", "verifcation:"),
+        ("    build_cmd:", "    build_command:"),
+        ("    test_cmd:", "    test_cmds:"),
+        ("    timeout_seconds:", "    timeout_secs:"),
+    ):
+        yield f"unknown-key-{new.strip(' -:')}", edit(old, new)
+    yield "unknown-key-no-guess-top", edit("prompt:", "owner: me\nprompt:")
+    yield (
+        "unknown-key-no-guess-deep",
+        edit(TIMEOUT, "    retries: 3\n    timeout_seconds: 120"),
+    )
+    yield (
+        "unknown-keys-three",
+        edits(
+            ("task_id:", "taskid:"),
+            ("    kind:", "    knd:"),
+            ("    timeout_seconds:", "    timeout:"),
+        ),
+    )
+    # The new user's file: a misspelt key, a misspelt enum value, a wrong case.
+    yield (
+        "new-user-file",
+        edits(
+            ("    timeout_seconds:", "    timeout_secs:"),
+            ("language: go", "language: golang"),
+            ("difficulty: medium", "difficulty: Medium"),
+        ),
+    )
+    # Duplicate keys.
+    for old, new in (
+        ("task_id: kg-go-impl-mathx-gcd", "task_id: a\ntask_id: b"),
+        ("prompt: Implement mathx.GCD.", "prompt: a\nprompt: b"),
+        ("    kind: kg_template", "    kind: kg_template\n    kind: benchmark_seed"),
+        ("        intent: code_context", "        intent: a\n        intent: b"),
+        ("      role: target", "      role: a\n      role: b"),
+        (TIMEOUT, "    timeout_seconds: 1\n    timeout_seconds: 2"),
+        ("    edge_count: 9", "    edge_count: 9\n    edge_count: 10"),
+    ):
+        yield f"duplicate-key-{new.split(':')[0].strip()}", edit(old, new)
+    yield (
+        "duplicate-key-through-alias",
+        edit(
+            "    cyclomatic_complexity: 4\n    edge_count: 9",
+            "    &k edge_count: 4\n    *k : 9",
+        ),
+    )
+    # Values of the wrong type.
+    for name, old, new in (
+        ("task-id-sequence", "task_id: kg-go-impl-mathx-gcd", "task_id: [a]"),
+        ("task-id-mapping", "task_id: kg-go-impl-mathx-gcd", "task_id: {a: b}"),
+        ("version-string", "task_spec_version: 1", 'task_spec_version: "1"'),
+        ("version-fraction", "task_spec_version: 1", "task_spec_version: 1.5"),
+        ("version-bool", "task_spec_version: 1", "task_spec_version: true"),
+        ("version-word", "task_spec_version: 1", "task_spec_version: one"),
+        ("version-huge", "task_spec_version: 1", "task_spec_version: 99999999999999999999"),
+        ("timeout-string", TIMEOUT, "    timeout_seconds: 2m"),
+        ("timeout-sequence", TIMEOUT, "    timeout_seconds: [1]"),
+        ("timeout-timestamp", TIMEOUT, "    timeout_seconds: 2001-12-14"),
+        ("signal-string", "    edge_count: 9", "    edge_count: lots"),
+        ("signal-null", "    edge_count: 9", "    edge_count: ~"),
+        (
+            "signals-sequence",
+            "difficulty_signals:\n    cyclomatic_complexity: 4\n    edge_count: 9",
+            "difficulty_signals: [4, 9]",
+        ),
+        ("signals-key-sequence", "    edge_count: 9", "    [a]: 9"),
+        (
+            "generated-from-string",
+            GENERATED_FROM,
+            "generated_from: kg_template",
+        ),
+        (
+            "kg-query-sequence",
+            KG_QUERY,
+            "    kg_query: [a]",
+        ),
+        (
+            "artifacts-mapping",
+            "solution_artifacts:\n    - path: mathx/gcd.go\n      role: target",
+            "solution_artifacts: {path: a}",
+        ),
+        ("artifact-string", "    - path: mathx/gcd.go\n      role: target", "    - mathx/gcd.go"),
+        ("role-sequence", "      role: target", "      role: [target]"),
+        (
+            "test-cmd-string",
+            TEST_CMD,
+            "    test_cmd: go test ./...",
+        ),
+        ("test-cmd-item-mapping", "        - test\n", "        - {a: b}\n"),
+        ("prompt-sequence", "prompt: Implement mathx.GCD.", "prompt: [a, b]"),
+        ("root-sequence", None, "- a\n- b\n"),
+        ("root-string", None, "task_spec_version: 1 and more\n"),
+        ("empty", None, ""),
+        ("comments-only", None, "# nothing here\n"),
+        ("several-wrong-types", "task_id: kg-go-impl-mathx-gcd", "task_id: [a]\nlanguage_extra: 1"),
+    ):
+        yield f"wrong-type-{name}", (new.encode() if old is None else edit(old, new))
+    yield (
+        "wrong-types-and-rules",
+        edits(
+            ("    edge_count: 9", "    edge_count: lots"),
+            ("      role: target", "      role: [target]"),
+            (TIMEOUT, "    timeout_seconds: -5"),
+            ("language: go", "language: golang"),
+        ),
+    )
+    # YAML the readers disagree on, or that loses data.
+    for name, old, new in (
+        ("null-item", "        - test\n", "        - ~\n"),
+        ("null-key", "    edge_count: 9", "    ~: 9"),
+        ("empty-key", "    edge_count: 9", "    : 9"),
+        ("merge-key", "    edge_count: 9", "    <<: {a: 1}"),
+        ("tag-on-string", "prompt: Implement mathx.GCD.", "prompt: !!binary aGVsbG8="),
+        ("local-tag", "prompt: Implement mathx.GCD.", "prompt: !important fix it"),
+        (
+            "second-document",
+            TIMEOUT,
+            "    timeout_seconds: 120\n---\ntask_id: x",
+        ),
+        ("tagged-int", TIMEOUT, '    timeout_seconds: !!int "5"'),
+        (
+            "question-in-flow",
+            TEST_CMD,
+            "    test_cmd: [go, a?b]",
+        ),
+        (
+            "colon-end-in-flow",
+            TEST_CMD,
+            "    test_cmd: [go, a:]",
+        ),
+        ("bom-at-line-start", "prompt: Implement mathx.GCD.", "\ufeffprompt: Implement mathx.GCD."),
+        ("two-boms", None, "\ufeff\ufeff" + BASE.decode()),
+        ("yaml-1-2", None, "%YAML 1.2\n---\n" + BASE.decode()),
+        ("non-specific-tag-item", "        - test\n", "        - !\n"),
+    ):
+        yield f"unsupported-{name}", (new.encode() if old is None else edit(old, new))
+    # YAML syntax problems, one per code of the mapping, and the prompt mistakes.
+    prompt = "prompt: Implement mathx.GCD."
+    for name, value in (
+        ("backtick", "`gcd` must handle zero"),
+        ("at", "@reviewer fix the build"),
+        ("percent", "%d is the format"),
+        ("star", "*bold* is required"),
+        ("ampersand", "& then more"),
+        ("pipe", "| use pipes"),
+        ("greater", "> quoted reply"),
+        ("bracket", "[WIP] fix the parser"),
+        ("brace", "{name} must be filled"),
+        ("double-quote", '"Hello" is the greeting'),
+        ("single-quote", "'hello' is the greeting"),
+        ("colon-space", "Note: keep the API"),
+        ("colon-space-twice", "Steps: a: b"),
+    ):
+        yield f"prompt-mistake-{name}", edit(prompt, f"prompt: {value}")
+    for name, value in (
+        ("backtick", "`make` test"),
+        ("colon-space", "go test -run=a: b"),
+        ("at", "@echo off"),
+    ):
+        yield f"command-mistake-{name}", edit("        - test\n", f"        - {value}\n")
+    yield "syntax-over-indented-key", edit("language: go", "  language: go")
+    yield (
+        "syntax-under-indented-key",
+        edit("    template_id: impl-pure-fn", "  template_id: impl-pure-fn"),
+    )
+    yield "syntax-tab-indent-key", edit("    edge_count: 9", "\tedge_count: 9")
+    yield "syntax-tab-indent-item", edit("        - test\n", "    \t- test\n")
+    yield "syntax-tab-after-item", edit("    kind: kg_template", "    kind: kg_template\n\t")
+    yield "syntax-unclosed-double-quote", edit(prompt, 'prompt: "Implement mathx.GCD.')
+    yield "syntax-unclosed-single-quote", edit(prompt, "prompt: 'Implement mathx.GCD.")
+    yield "syntax-quote-inside-double", edit(prompt, 'prompt: "say "hi" now"')
+    yield (
+        "syntax-unclosed-flow-sequence",
+        edit(
+            TEST_CMD,
+            "    test_cmd: [go, test",
+        ),
+    )
+    yield (
+        "syntax-unclosed-flow-mapping",
+        edit(
+            KG_QUERY,
+            "    kg_query: {intent: code_context",
+        ),
+    )
+    yield "syntax-unknown-escape", edit(prompt, 'prompt: "edit C:\\src\\main.go"')
+    yield "syntax-bad-unicode-escape", edit(prompt, 'prompt: "bad \\ud800 escape"')
+    yield "syntax-bad-hex-escape", edit(prompt, 'prompt: "bad \\xZZ escape"')
+    yield "syntax-block-indicator-zero", edit(prompt, "prompt: |0\n    text")
+    yield "syntax-block-header-text", edit(prompt, "prompt: |- text\n    more")
+    yield "syntax-directive-no-document", b"%YAML 1.1\ntask_id: t\n"
+    yield "syntax-duplicate-directive", b"%YAML 1.1\n%YAML 1.1\n---\ntask_id: t\n"
+    yield "syntax-bad-tag-directive", b"%TAG !\n---\ntask_id: t\n"
+    yield "syntax-undefined-alias", edit(prompt, "prompt: *nowhere")
+    yield "syntax-alias-no-name", edit(prompt, "prompt: * x")
+    yield "syntax-anchor-no-name", edit(prompt, "prompt: &")
+    yield "syntax-tag-no-space", edit(prompt, "prompt: !<tag")
+    yield "syntax-key-without-colon", edit("language: go", "language go")
+    yield (
+        "syntax-text-after-flow",
+        edit(
+            TEST_CMD,
+            "    test_cmd: [go, test] extra",
+        ),
+    )
+    yield "syntax-item-in-mapping", edit("language: go", "language: go\n- item")
+    yield "syntax-document-marker-in-quote", edit(prompt, 'prompt: "abc\n---\n  def"')
+    yield "syntax-control-character", edit(prompt, "prompt: ring \x07 the bell")
+    yield "syntax-nul", edit(prompt, "prompt: a\x00b")
+    yield "syntax-sequence-entry-as-value", edit(prompt, "prompt: - step one")
+    yield "syntax-lone-key", edit("language: go", "language: go\n? - a\n  - b\n: x")
+    # Encodings.
+    yield "encoding-latin-1", edit(prompt, "prompt: café").replace("é".encode(), b"\xe9")
+    yield "encoding-stray-byte", BASE + b"\xff\n"
+    yield "encoding-utf-16", "\ufefftask_id: t\n".encode("utf-16-le")
+    yield "encoding-utf-32", "task_id: t\n".encode("utf-32")
+    # Limits.
+    yield "limit-depth", b"task_id: " + b"[" * 5000 + b"]" * 5000 + b"\n"
+    bomb = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    bomb += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, 7)]
+    yield "limit-alias-bomb", ("\n".join(bomb) + "\n").encode()
+    yield (
+        "limit-alias-bomb-in-signals",
+        edit("    edge_count: 9", "    edge_count: 9\n" + "\n".join("    " + b for b in bomb)),
+    )
+    # Broken rules.
+    for name, old, new in (
+        ("version-0", "task_spec_version: 1", "task_spec_version: 0"),
+        ("version-2", "task_spec_version: 1", "task_spec_version: 2"),
+        ("version-missing", "task_spec_version: 1\n", ""),
+        ("task-id-blank", "task_id: kg-go-impl-mathx-gcd", 'task_id: "  "'),
+        ("task-id-missing", "task_id: kg-go-impl-mathx-gcd\n", ""),
+        ("language-unknown", "language: go", "language: cobol"),
+        ("language-misspelt", "language: go", "language: golang"),
+        ("language-case", "language: go", "language: Go"),
+        ("language-empty", "language: go", 'language: ""'),
+        ("language-missing", "language: go\n", ""),
+        ("difficulty-unknown", "difficulty: medium", "difficulty: Medium"),
+        ("difficulty-missing", "difficulty: medium\n", ""),
+        ("kind-unknown", "    kind: kg_template", "    kind: template"),
+        ("kind-missing", "    kind: kg_template\n", ""),
+        ("prompt-blank", "prompt: Implement mathx.GCD.", 'prompt: "\\n\\t "'),
+        ("prompt-missing", "prompt: Implement mathx.GCD.\n", ""),
+        (
+            "test-cmd-empty",
+            TEST_CMD,
+            "    test_cmd: []",
+        ),
+        (
+            "test-cmd-missing",
+            "    test_cmd:\n        - go\n        - test\n        - ./mathx/...\n",
+            "",
+        ),
+        ("timeout-negative", TIMEOUT, "    timeout_seconds: -5"),
+        (
+            "verification-missing",
+            VERIFICATION,
+            "",
+        ),
+    ):
+        yield f"rule-{name}", edit(old, new)
+    yield (
+        "rules-every-one",
+        (
+            b"task_spec_version: 3\ntask_id: ''\nlanguage: rust\ndifficulty: extreme\n"
+            b"generated_from:\n    kind: manual\nprompt: ' '\nverification:\n    test_cmd: []\n"
+            b"    timeout_seconds: -1\n"
+        ),
+    )
+    yield "rules-empty-mapping", b"{}\n"
+    # Warnings.
+    yield "warning-path-parent", edit("    - path: mathx/gcd.go", "    - path: ../../etc/passwd")
+    yield "warning-path-absolute", edit("    - path: mathx/gcd.go", "    - path: /etc/passwd")
+    yield (
+        "warning-path-and-negative-timeout",
+        edits(
+            ("    - path: mathx/gcd.go", "    - path: ../../etc/passwd"),
+            (TIMEOUT, "    timeout_seconds: -1"),
+        ),
+    )
+    yield (
+        "warning-path-two",
+        edit(
+            "    - path: mathx/gcd.go\n      role: target",
+            "    - path: /a\n      role: target\n    - path: b/../../c",
+        ),
+    )
+    yield "warning-nel-in-prompt", edit(prompt, "prompt: wait\u0085 then go")
+    yield "warning-ls-in-prompt", edit(prompt, 'prompt: "wait\u2028then go"')
+    yield "warning-ps-in-command", edit("        - test\n", "        - 'te\u2029st'\n")
+    yield "warning-nel-twice-one-field", edit(prompt, 'prompt: "a\u0085b\u0085c"')
+    yield "warning-ls-plain-continued", edit(prompt, "prompt: wait\u2028    then go")
+    yield (
+        "warning-nel-and-path",
+        edits(
+            (prompt, "prompt: wait\u0085 then go"), ("    - path: mathx/gcd.go", "    - path: /etc")
+        ),
+    )
+    yield "warning-nel-quoted-escape-is-fine", edit(prompt, 'prompt: "wait\\N then go"')
+
+
+def _json_cases() -> Iterator[tuple[str, bytes]]:
+    valid = (
+        '{"taskSpecVersion": "1", "taskId": "t", "language": "LANGUAGE_GO", '
+        '"difficulty": "DIFFICULTY_EASY", "generatedFrom": {"kind": "GENERATED_KIND_KG_TEMPLATE"}, '
+        '"prompt": "p", "verification": {"testCmd": ["go", "test"]}}'
+    )
+    yield "json-valid", valid.encode()
+    yield "json-empty", b""
+    yield "json-trailing-comma", valid.replace('"p",', '"p",,').encode()
+    yield "json-unclosed-string", b'{"taskId": "t'
+    yield "json-missing-colon", b'{"taskId" "t"}'
+    yield "json-bare-word", b'{"taskId": t}'
+    yield "json-extra-data", (valid + " {}").encode()
+    yield "json-bad-escape", b'{"taskId": "\\q"}'
+    yield "json-control-character", b'{"taskId": "a\x01b"}'
+    yield "json-single-quotes", b"{'taskId': 't'}"
+    yield "json-unknown-field", valid.replace('"prompt"', '"promt"').encode()
+    yield (
+        "json-unknown-field-no-guess",
+        valid.replace('"prompt": "p", ', '"prompt": "p", "owner": 1, ').encode(),
+    )
+    yield (
+        "json-given-twice",
+        valid.replace('"taskId": "t"', '"taskId": "t", "task_id": "u"').encode(),
+    )
+    yield "json-wrong-type", valid.replace('"prompt": "p"', '"prompt": 5').encode()
+    yield "json-bad-enum", valid.replace("LANGUAGE_GO", "LANGUAGE_COBOL").encode()
+    yield "json-rules", b'{"taskSpecVersion": "1"}'
+    yield (
+        "json-path-warning",
+        valid.replace(
+            '"prompt": "p"', '"prompt": "p", "solutionArtifacts": [{"path": "../x"}]'
+        ).encode(),
+    )
+
+
+def _binpb_cases() -> Iterator[tuple[str, bytes]]:
+    yield "binpb-empty", b""
+    yield "binpb-truncated", b"\x12\x05ab"
+    yield "binpb-bad-wire-type", b"\x0f"
+    yield "binpb-not-protobuf", b"task_id: t\n"
+    yield "binpb-rules", b"\x08\x01\x12\x01t"
+
+
+CASES: list[tuple[str, str, bytes]] = [
+    *(("yaml", n, d) for n, d in _yaml_cases()),
+    *(("json", n, d) for n, d in _json_cases()),
+    *(("binpb", n, d) for n, d in _binpb_cases()),
+]
+
+
+def _document_fields(data: bytes) -> dict[str, str]:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return {"base64": base64.b64encode(data).decode("ascii")}
+    if "\r" in text or "\x00" in text:
+        return {"base64": base64.b64encode(data).decode("ascii")}
+    return {"text": text}
+
+
+def document(case: dict[str, str]) -> bytes:
+    """A table case's document as bytes."""
+    if "base64" in case:
+        return base64.b64decode(case["base64"])
+    return case["text"].encode("utf-8")
+
+
+def record(check: Callable[[bytes, str], list[dict[str, object]]]) -> dict[str, object]:
+    """The table, with every case's problems as *check* gives them."""
+    names = [name for _, name, _ in CASES]
+    dupes = {n for n in names if names.count(n) > 1}
+    assert not dupes, f"case names given twice: {sorted(dupes)}"
+    return {
+        "description": (
+            "Documents and every problem the contract says each has, in the Problem shape "
+            "(proto/taskspec/v1/problems.proto). Python's taskspec.check, Go's CheckFormat and "
+            "taskspec validate --format json must give exactly these lists. For a YAML syntax "
+            "problem (codes TS005, TS008, TS010-TS019) the column is not compared. Made by "
+            "tests/contract/problem_cases.py (make problems)."
+        ),
+        "cases": [
+            {"name": name, "format": fmt, **_document_fields(data), "problems": check(data, fmt)}
+            for fmt, name, data in CASES
+        ],
+    }
+
+
+def _python_check(data: bytes, fmt: str) -> list[dict[str, object]]:
+    import taskspec  # noqa: PLC0415
+
+    problems = taskspec.check(data, taskspec.Format(fmt))  # type: ignore[attr-defined]
+    return [
+        {
+            "code": v.code,
+            "field_path": v.field_path,
+            "line": v.line,
+            "column": v.column,
+            "message": v.message,
+            "hint": v.hint,
+            "severity": v.severity,
+        }
+        for v in problems
+    ]
+
+
+def main() -> None:
+    table = record(_python_check)
+    text = json.dumps(table, indent=1, ensure_ascii=False) + "\n"
+    TABLE.write_text(text, encoding="utf-8")
+    cases = table["cases"]
+    assert isinstance(cases, list)
+    print(f"{TABLE.relative_to(HERE.parent.parent)}: {len(cases)} cases", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
