@@ -17,9 +17,10 @@ temporary directory and adds
 It generates Python and Go stubs with the project's own local tools, as
 ``make generate`` does (buf from the venv, protoc from grpcio-tools,
 protoc-gen-go from .bin/; no remote plugin), and builds a small Go program
-against the scratch Go stubs. Only the scratch files are generated: the
-GeneratorService stubs, whose proto is unchanged, are copied from gen/go so
-that the Go package (which serves that service) builds.
+against the scratch Go stubs. Only the scratch files are generated: the Go
+stubs of every other proto, which is unchanged (the GeneratorService, which
+the Go package serves; the problem catalogue, which it reads its codes
+from), are copied from gen/go so that the Go package builds.
 
 Python runs against the scratch stubs in a child process, ``python -m
 tests.scratchproto PYTHON_DIR``, which loads them as
@@ -342,8 +343,12 @@ def build(tmp: Path) -> Scratch:
     gen_go = tmp / "gen" / "go"
     for name in ("go.mod", "go.sum"):
         shutil.copy(GEN_GO / name, gen_go / name)
-    for name in ("generator_service.pb.go", "generator_service_grpc.pb.go"):
-        shutil.copy(GEN_GO / "taskspec" / "v1" / name, gen_go / "taskspec" / "v1" / name)
+    # Every stub the scratch schema did not generate is of a proto it leaves
+    # unchanged: copied as it is, so that a proto added later needs no edit here.
+    stubs = gen_go / "taskspec" / "v1"
+    for stub in sorted((GEN_GO / "taskspec" / "v1").glob("*.go")):
+        if not (stubs / stub.name).exists():
+            shutil.copy(stub, stubs / stub.name)
 
     probe = tmp / "probe"
     probe.mkdir()

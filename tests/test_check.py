@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from typing import Any, NoReturn
 
 import pytest
 
@@ -24,7 +25,7 @@ from taskspec import DecodeError, Format, TaskSpecError, ValidationError, Violat
 from taskspec._codes import CATALOGUE
 from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.bridge import _decode, _emit
-from taskspec.v1 import problems_pb2
+from taskspec.v1 import problems_pb2, taskspec_pb2
 from tests.helpers import VALID_DOC, valid_spec
 from tests.test_hostile import ESCAPES
 from tests.test_writable import _expanding_doc
@@ -194,6 +195,15 @@ SYNTAX_CASES: dict[str, tuple[str, str, int, int, str, str]] = {
         "invalid YAML: a quoted value is not closed before a document marker",
         "close the quote; inside \"...\" write \\\" for a quote, inside '...' write ''",
     ),
+    "TS012 on its key's line": (
+        'prompt: "say',
+        "TS012",
+        1,
+        13,
+        "invalid YAML: a quoted value is not closed",
+        # The value is quoted already: TS012's own hint, never "must be quoted".
+        "close the quote; inside \"...\" write \\\" for a quote, inside '...' write ''",
+    ),
     "TS013 list": (
         "verification:\n    test_cmd: [go, test\n",
         "TS013",
@@ -240,8 +250,8 @@ SYNTAX_CASES: dict[str, tuple[str, str, int, int, str, str]] = {
         1,
         12,
         "invalid YAML: unknown escape in a double-quoted value",
-        # The design's step 2 comes first: the value starts with a quote.
-        'a value that starts with "\\"" must be quoted, or written as a block scalar (|)',
+        # The value is quoted already: TS016's own hint, never "must be quoted".
+        "write \\\\ for a backslash, or use single quotes, where a backslash is itself",
     ),
     "TS016 unicode": (
         'task_id: x\nprompt: \n  "\\uDC00"\n',
@@ -574,6 +584,131 @@ def test_a_validation_error_keeps_go_s_first_message_and_lists_the_rest() -> Non
     assert [v.code for v in info.value.violations] == ["TS103", "TS104"]
 
 
+# -- the readers' errors: every problem, the first one unchanged ----------------------
+
+
+def _reading(reader: str, tmp_path: Path) -> tuple[Any, Any]:
+    """(a document with a decode problem, one with broken rules) for *reader*, in its format."""
+    if reader in ("parse_task_spec", "load"):
+        decode = _with_line("task_id: kg-go-impl-mathx-gcd", "taskid: kg-go-impl-mathx-gcd")
+        decode = _with_line("language: go", "language: cobol", decode)
+        # Go's Validate checks language before prompt; the file has prompt first.
+        rules = BASE.replace("language: go\n", "").replace(
+            "prompt: Implement mathx.GCD.", 'prompt: ""\nlanguage: cobol'
+        )
+        if reader == "load":
+            (tmp_path / "decode.yaml").write_text(decode)
+            (tmp_path / "rules.yaml").write_text(rules)
+            return tmp_path / "decode.yaml", tmp_path / "rules.yaml"
+        return decode, rules
+    broken = valid_spec()
+    broken.language = taskspec_pb2.LANGUAGE_UNSPECIFIED
+    broken.prompt = " "
+    if reader == "parse_json":
+        obj = json.loads(taskspec.marshal_json(broken))
+        obj = {"taskid": obj.pop("taskId"), **obj}
+        return json.dumps(obj), taskspec.marshal_json(broken)
+    data = taskspec.marshal_binpb(broken)
+    return data + b"\xf8\x7f\x05", data  # field 2047, which a TaskSpec does not have
+
+
+#: What str() of each reader's error begins with: the problem the reader
+#: stops at, rendered as it was when the error held that one problem only.
+_FIRST: dict[str, tuple[str, str]] = {
+    "parse_task_spec": (
+        'line 2, column 1: taskid: unknown field "taskid"; did you mean "task_id"?',
+        'invalid language "cobol"',
+    ),
+    "parse_json": ('unknown field "taskid"; did you mean "taskId"?', 'invalid language ""'),
+    "parse_binpb": (
+        "unknown field number 2047 (taskspec.v1.TaskSpec): "
+        "the data is not a TaskSpec v1 or was written by a newer schema",
+        'invalid language ""',
+    ),
+}
+_FIRST["load"] = _FIRST["parse_task_spec"]
+
+
+#: What may follow the first problem in str() of an error that holds more.
+_MORE = (" (and 1 more problem)", *(f" (and {n} more problems)" for n in range(2, 100)))
+
+
+@pytest.fixture
+def handed(monkeypatch: pytest.MonkeyPatch) -> list[Violation]:
+    """The problems the fast readers hand on as first, to the collecting reader."""
+    from taskspec import _check  # noqa: PLC0415
+
+    firsts: list[Violation] = []
+    real = _check.raise_all
+
+    def spy(first: Violation, data: Any, fmt: Any) -> NoReturn:
+        firsts.append(first)
+        real(first, data, fmt)
+
+    monkeypatch.setattr(_check, "raise_all", spy)
+    return firsts
+
+
+@pytest.mark.parametrize("reader", sorted(_FIRST))
+def test_a_reader_s_error_names_the_problem_it_stopped_at_first(
+    reader: str, tmp_path: Path, handed: list[Violation]
+) -> None:
+    """str(err) is the one-problem error's text, then only "(and N more problem(s))".
+
+    Issue 25 makes the readers raise every problem; callers that log or
+    match str(err) must see the same first problem as before. The one-problem
+    text is taken from the problem the fast reader hands on (spied), and
+    also written out, so that neither can drift alone.
+    """
+    read = getattr(taskspec, reader)
+    for doc, error, text in zip(
+        _reading(reader, tmp_path), (DecodeError, ValidationError), _FIRST[reader], strict=True
+    ):
+        handed.clear()
+        with pytest.raises(error) as info:
+            read(doc)
+        err = info.value
+        (first,) = handed
+        alone = str(error([first]))
+        assert alone == text
+        assert len(err.violations) > 1, err.violations
+        more = len(err.violations) - 1
+        assert str(err) == f"{alone} (and {more} more problem{'s' if more > 1 else ''})"
+        assert err.violations[0].message == first.message
+        assert (err.field_path, err.line, err.column) == (
+            first.field_path,
+            first.line,
+            first.column,
+        )
+
+
+def _table_cases() -> Iterator[tuple[str, bytes, str]]:
+    import base64  # noqa: PLC0415
+
+    table = json.loads((ROOT / "contract" / "problems.json").read_text(encoding="utf-8"))
+    for case in table["cases"]:
+        data = case["text"].encode() if "text" in case else base64.b64decode(case["base64"])
+        yield case["name"], data, case.get("format", "yaml")
+
+
+def test_every_refused_document_of_the_shared_table_names_its_first_problem_first(
+    handed: list[Violation],
+) -> None:
+    several = 0
+    for name, data, fmt in _table_cases():
+        handed.clear()
+        try:
+            taskspec.parse(data, fmt)
+        except TaskSpecError as err:
+            if not handed:  # refused before reading (not a document at all)
+                continue
+            alone = str(type(err)([handed[0]]))
+            assert str(err).startswith(alone), (name, alone, str(err))
+            assert str(err)[len(alone) :] in ("", *_MORE), (name, str(err))
+            several += len(err.violations) > 1
+    assert several >= 10
+
+
 def test_a_missing_key_is_placed_at_its_mapping_with_a_hint() -> None:
     doc = BASE.replace("    kind: kg_template\n", "")
     check_invalid(
@@ -735,6 +870,51 @@ def test_json_reports_every_unknown_key_and_wrong_value_then_the_rules() -> None
     ]
     assert problems[1].message == 'unknown field "bogus"'
     assert problems[1].hint.startswith("expected one of: taskSpecVersion, taskId,")
+
+
+@pytest.mark.parametrize(
+    ("path", "key", "meant"),
+    [
+        ((), "promt", "prompt"),
+        ((), "generated_frm", "generatedFrom"),
+        ((), "taskid", "taskId"),
+        (("generatedFrom",), "knd", "kind"),
+        (("verification",), "testCmds", "testCmd"),
+    ],
+)
+def test_a_misspelt_json_key_is_one_problem_and_its_hint_uses_json_names(
+    path: tuple[str, ...], key: str, meant: str
+) -> None:
+    """As in YAML: the hint names the field, whose broken rules (and those under it) are hidden.
+
+    The guess is YAML's, among the proto names; the hint spells it as JSON
+    does, the name marshal_json writes.
+    """
+    obj = json.loads(taskspec.marshal_json(valid_spec()))
+    target = obj
+    for part in path:
+        target = target[part]
+    target[key] = target.pop(meant)
+    parent = ".".join({"generatedFrom": "generated_from"}.get(p, p) for p in path)
+    field_path = f"{parent}.{key}" if parent else key
+    where = f" in {parent}" if parent else ""
+    check_only(
+        json.dumps(obj),
+        Violation(
+            field_path,
+            f'unknown field "{key}"{where}',
+            hint=f'did you mean "{meant}"?',
+            code="TS001",
+        ),
+        fmt=Format.JSON,
+    )
+
+
+def test_a_json_key_without_a_guess_hides_nothing() -> None:
+    obj = json.loads(taskspec.marshal_json(valid_spec()))
+    obj["zzz"] = obj.pop("prompt")
+    problems = taskspec.check(json.dumps(obj), Format.JSON)
+    assert [(v.code, v.field_path) for v in problems] == [("TS001", "zzz"), ("TS101", "prompt")]
 
 
 def test_binpb_problems_in_our_words() -> None:

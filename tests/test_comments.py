@@ -86,6 +86,7 @@ def check_refused(
     err = info.value
     assert isinstance(err, DecodeError)
     first = err.violations[0]
+    assert first.code == "TS201", first
     assert (first.line, first.column) == (line, column), str(err)
     assert first.field_path == path, (first.field_path, str(err))
     assert message in first.message, first.message

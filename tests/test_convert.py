@@ -313,6 +313,12 @@ def _with(path: tuple[str, ...], value: object) -> bytes:
         (b"[]", "", "expected a JSON object at the top, got an array"),
         (b"null", "", "expected a JSON object at the top, got null"),
         (b'"x"', "", "expected a JSON object at the top, got a string"),
+        (_with(("taskId",), {}), "task_id", "task_id: expected a string, got an object"),
+        (
+            _with(("solutionArtifacts",), {"path": "a.go"}),
+            "solution_artifacts",
+            "solution_artifacts: expected an array, got an object",
+        ),
         (b'{"taskId": "a", "taskId": "b"}', "", 'invalid JSON: duplicate key "taskId"'),
         (b'{"taskSpecVersion": NaN}', "", "invalid JSON: NaN is not a JSON value"),
         (b'{"taskSpecVersion": 1' + b"0" * 5000 + b"}", "", "too many digits"),

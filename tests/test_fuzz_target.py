@@ -12,10 +12,11 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from taskspec import DecodeError, TaskSpec, Violation, _api
+from taskspec import TaskSpec, _api
 from taskspec.bridge import _decode
 from tests.conformance.gobridge import GoConsumer
 from tests.fuzz import fuzz_diff, fuzz_parse
@@ -110,16 +111,15 @@ def test_a_different_refusal_is_caught(
     go: GoConsumer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     doc = _hostile_corpus(tmp_path)["100,001 test_cmd items"]
-    real = fuzz_diff._python
+    real = fuzz_diff._problems
 
-    def moved(data: bytes) -> tuple[str, object]:
-        kind, err = real(data)
-        assert isinstance(err, DecodeError)
-        (v,) = err.violations
-        return kind, DecodeError([Violation(v.field_path, v.message, v.line + 1, v.column)])
+    def moved(data: bytes) -> list[dict[str, Any]]:
+        problems = real(data)
+        assert problems and problems[0]["code"] == "TS006", problems
+        return [{**problems[0], "line": problems[0]["line"] + 1}, *problems[1:]]
 
-    monkeypatch.setattr(fuzz_diff, "_python", moved)
-    with pytest.raises(AssertionError, match="refusals differ"):
+    monkeypatch.setattr(fuzz_diff, "_problems", moved)
+    with pytest.raises(AssertionError, match="problems differ"):
         fuzz_diff.check(doc, go)
 
 
@@ -680,6 +680,44 @@ DISAGREED: dict[str, bytes] = {
         b"generated_from:\n    kind: kg_template\n    kg_query:\n        intent: i\n"
         b"prompt: p\nsolution_artifacts:\n    - path: a.go\n      role: target\n"
         b"verification:\n    test_cmd:\n        - x\n"
+    ),
+    # Go classified text after the first document by the line its search
+    # found, where libyaml stops at the first token after the root: "---"
+    # starts a second document (TS004), other text is a syntax error.
+    "a %YAML 1.2 directive that no marker follows": b"%YAML 1.2\n\t#c!t ",
+    "a second %YAML directive": (
+        b'%YAML 1.2\n%YAML 1.2\n!!str [a]%YAML 1.1\n?,"q"difficulty_signals:\n  "q"|-\n'
+    ),
+    "a %YAML 1.2 directive after a %TAG directive": b"%TAG ! !a\n%YAML 1.2\n\n---",
+    "text after a tagged root on the first marker's line": b'--- !t? "q"!!str \n---\n',
+    "a tagged root whose text is on the next line, then a marker": (
+        b"!t \r\nprompt\n---\n &a null: &aprompt|2\n #c\n    %YAML 1.2\n,<<: %YAML 1.1\n\n...\n x"
+    ),
+    "a plain root over unindented lines, then a marker": (
+        b'a%TAG ! !a\n"a\nb"..., %YAML 1.1\n1>\n---\n\r\n!!merge ! ? ,'
+    ),
+    "a plain root over lines a LINE SEPARATOR breaks, then a marker": (
+        b"\n  z?\xe2\x80\xa8!!str %TAG ! !a\n, \n---\n}"
+    ),
+    # yaml.v3's scanner reads on past the "---" that starts a second
+    # document, and fails there; libyaml's parser stops at the marker.
+    "a second document whose marker line yaml.v3 cannot scan": (
+        b"\n  z\r\n---   - #c-2solution_artifacts:\n  - path: \n---\n #cdifficulty_signals:\n  *a"
+    ),
+    # A byte order mark at a line start: libyaml skips it between tokens,
+    # so that "---" after it is no marker, but it ends a plain scalar's
+    # lines; and two at the start are refused before anything is read.
+    "a byte order mark then a comment, alone": b"\r\n\xef\xbb\xbf#c",
+    "a byte order mark before a marker after a mapping": b"task_id: x\n\xef\xbb\xbf---\n",
+    "two byte order marks, then text libyaml cannot read": b"\xef\xbb\xbf\xef\xbb\xbf#c\n]\n",
+    # A plain scalar ending in ':' before a flow indicator, which libyaml
+    # refuses where yaml.v3 reads on and fails later on the line.
+    "a plain scalar ending in ':' before '}', then more": b"[,b:}b:? '?']--- *a\n  - |2\n",
+    "a plain scalar ending in ':' before '?', then a tab": (
+        b"<<: [1!!map\t:? !t \r\t#ctask_id: y[a]*a x"
+    ),
+    "a value with no key before a plain scalar ending in ':'": (
+        b"\n  zverification:\n  test_cmd:\n:\t{b:{a: b}\xe2\x80\xa8\r\n\n---\n"
     ),
 }
 

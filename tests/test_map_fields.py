@@ -127,6 +127,7 @@ def test_unknown_fields_inside_map_values_are_found() -> None:
     value.MergeFromString(b"\xf8\x06\x01")  # field 111, not in Value
     msg = struct_pb2.Struct()
     msg.fields["a"].CopyFrom(value)
+    # The key is quoted as Go quotes it, as in every field path.
     assert list(_convert._unknown_fields(msg, "")) == [
-        ("fields['a']", 111, "google.protobuf.Value", 0)
+        ('fields["a"]', 111, "google.protobuf.Value", 0)
     ]

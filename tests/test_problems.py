@@ -14,6 +14,7 @@ import taskspec
 from taskspec import TaskSpec
 from taskspec._codes import CATALOGUE, CODES, RULE_CODES, explain
 from taskspec._rules import RULES
+from taskspec.cli import _cmd_explain
 from taskspec.cli._kit import RECORD_KEYS, format_problem, read_format
 from taskspec.v1 import problems_pb2
 from tests.cliutil import run_cli
@@ -195,11 +196,33 @@ def test_explain_prints_the_catalogues_explanation_of_a_code_in_any_case() -> No
     for arg in ("TS011", "ts011"):
         result = run_cli(["explain", arg])
         assert (result.code, result.err) == (0, "")
-        assert result.out.decode() == explain("TS011")
+        assert result.out.decode() == _cmd_explain.explanation("TS011")
     text = run_cli(["explain", "TS301"]).out.decode()
     assert text.startswith("TS301 (artifact_path): artifact path that leads out of the workspace\n")
     assert "Severity: warning. Reported by: lint.\n" in text
     assert "\nFixed:\n    solution_artifacts:\n" in text
+
+
+@pytest.mark.parametrize("code", list(CATALOGUE))
+def test_explain_wraps_only_the_explanation_at_79_columns(code: str) -> None:
+    """The paragraph is wrapped at word breaks; every other line is explain()'s, as it is.
+
+    taskspec._codes.explain keeps the paragraph on one line: Go's Explain
+    gives the same text, and a program wraps it as it needs.
+    """
+    printed = _cmd_explain.explanation(code).split("\n")
+    lines = explain(code).split("\n")
+    paragraph = CATALOGUE[code].explanation
+    at = lines.index(paragraph)
+    assert lines[at - 1] == lines[at + 1] == ""
+    wrapped = printed[at : len(printed) - (len(lines) - at - 1)]
+    assert printed[:at] == lines[:at]
+    assert printed[at + len(wrapped) :] == lines[at + 1 :]
+    assert " ".join(wrapped) == paragraph
+    assert all(len(line) <= _cmd_explain.WIDTH for line in wrapped), wrapped
+    assert all(line == line.strip() for line in wrapped)
+    if len(paragraph) > _cmd_explain.WIDTH:
+        assert len(wrapped) > 1
 
 
 def test_explain_of_an_unknown_code_is_a_usage_error_naming_the_range() -> None:
@@ -209,7 +232,7 @@ def test_explain_of_an_unknown_code_is_a_usage_error_naming_the_range() -> None:
         assert (result.code, result.out) == (2, b""), arg
         assert result.err.startswith("usage: taskspec explain "), arg
         assert result.err.endswith(
-            f"taskspec explain: error: argument CODE: unknown code {arg!r}: the codes run from"
+            f'taskspec explain: error: argument CODE: unknown code "{arg}": the codes run from'
             f" {first} to {last} (taskspec explain --all lists them)\n"
         ), result.err
     both = run_cli(["explain", "--all", "TS011"])

@@ -173,21 +173,29 @@ def _under(path: str, fields: Iterable[str]) -> bool:
 
 
 def _meant(v: Violation) -> str | None:
-    """The path of the field an unknown key's hint suggests, when the key was misspelt."""
-    if not v.hint.startswith("did you mean "):
+    """The path of the field an unknown key's hint names (``did you mean "x"?``), or None.
+
+    The hint names the field as the document's format spells it: by its
+    proto name in YAML, by its JSON name (``generatedFrom``) in JSON; the
+    path is made of proto names in both.
+    """
+    quoted = v.hint.removeprefix("did you mean ").removesuffix("?")
+    if quoted == v.hint or not (len(quoted) >= 2 and quoted[0] == quoted[-1] == '"'):
         return None
-    from taskspec._suggest import suggest  # noqa: PLC0415
+    name = quoted[1:-1]
     from taskspec.bridge import _layout  # noqa: PLC0415
 
-    parent, _, key = v.field_path.rpartition(".")
+    parent = v.field_path.rpartition(".")[0]
     info: _layout.MessageInfo | None = _layout.TASK_SPEC
     for part in parent.split(".") if parent else ():
         fi = info.by_name.get(part.partition("[")[0]) if info is not None else None
         info = fi.message if fi is not None else None
-    guess = suggest(key, info.by_name) if info is not None else None
-    if guess is None:
+    if info is None:
         return None
-    return f"{parent}.{guess}" if parent else guess
+    for fi in info.fields:
+        if name in (fi.name, fi.descriptor.json_name):
+            return f"{parent}.{fi.name}" if parent else fi.name
+    return None
 
 
 def _position(v: Violation) -> Position:

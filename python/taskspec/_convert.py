@@ -60,6 +60,7 @@ from taskspec._errors import (
     require_task_spec,
 )
 from taskspec._gowire import go_binary, go_json, is_map
+from taskspec._suggest import suggest
 from taskspec._writable import check_nodes, check_size
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
@@ -549,6 +550,7 @@ def _no_constants(name: str) -> NoReturn:
 
 
 def _json_kind(value: object) -> str:
+    """What a decoded JSON *value* is, for "expected X, got Y" messages."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -557,6 +559,8 @@ def _json_kind(value: object) -> str:
         return "a number"
     if isinstance(value, str):
         return "a string"
+    if isinstance(value, dict):
+        return "an object"
     return "an array"
 
 
@@ -588,11 +592,10 @@ def _check_fields(
         fd = fields.get(key)
         problem: Violation | None = None
         if fd is None:
-            expected = ", ".join(f.json_name for f in desc.fields)
             problem = Violation(
                 f"{path}.{key}" if path else key,
                 f"unknown field {_quoted(key)}{f' in {path}' if path else ''}",
-                hint=f"expected one of: {expected}",
+                hint=_unknown_key_hint(key, desc),
                 code=UNKNOWN_KEY,
             )
         else:
@@ -612,6 +615,19 @@ def _check_fields(
             if not collect:
                 raise DecodeError([problem])
             problems.append(problem)
+
+
+def _unknown_key_hint(key: str, desc: Descriptor) -> str:
+    """The field an unknown JSON *key* most likely misspells, or every field of *desc*.
+
+    The guess is made among the proto field names, as for a YAML key, so a
+    misspelling gets the same guess in both formats; the hint names the
+    field by its JSON name, the one a JSON writer uses (both are read).
+    """
+    guess = suggest(key, [f.name for f in desc.fields])
+    if guess is not None:
+        return f"did you mean {go_quote(desc.fields_by_name[guess].json_name)}?"
+    return "expected one of: " + ", ".join(f.json_name for f in desc.fields)
 
 
 def _check_value(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from yaml.nodes import MappingNode, Node, SequenceNode
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from taskspec._codes import UNKNOWN_KEY, WRONG_TYPE
 from taskspec._errors import DecodeError, Violation
@@ -111,6 +111,9 @@ def describe(node: Node) -> str:
         return f"!!{tag[len(TAG_PREFIX) :]} {q(node.value)}"
     if tag != PLAIN:
         return f"{tag} {q(node.value)}"
+    if isinstance(node, ScalarNode) and node.style:
+        # libyaml reports '! "~"' as untagged; its quotes make it a string.
+        return f"the string {q(node.value)}"
     rtag, _ = resolve(node.value)
     kind = rtag[2:]
     return f"the {kind} {q(node.value)}" if kind != "str" else f"the string {q(node.value)}"

@@ -187,6 +187,10 @@ _FIXED_HINT_CODES: Final = frozenset(
 )
 
 
+#: The codes that always get their own hint, whatever the line holds.
+_OWN_HINT_ONLY: Final = frozenset({TAB_INDENT, UNCLOSED_QUOTE, BAD_ESCAPE})
+
+
 def _fixed_hint(code: str) -> str:
     """The own hint of *code*, one of _FIXED_HINT_CODES: its hint with nothing to fill in."""
     kind = CATALOGUE.get(code)
@@ -212,8 +216,12 @@ def prompt_hint(code: str, message: str, source: str, line: int) -> str:
     ``KEY: VALUE``; a value that starts with an indicator must be quoted, a
     value that holds ``: `` too, and for a mapping value with neither, the
     key is indented too deep. Otherwise the code's own fixed hint, if any.
+
+    A tab (TS010), an unclosed quote (TS012) and a bad escape (TS016) always
+    get their code's own hint: the value they are met in is quoted already
+    (or the line is not a value at all), so "must be quoted" would be wrong.
     """
-    if code == TAB_INDENT:
+    if code in _OWN_HINT_ONLY:
         return _fixed_hint(code)
     if not _applies(code, message):
         return ""

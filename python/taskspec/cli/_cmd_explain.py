@@ -4,22 +4,28 @@ Every problem the command line, the libraries and the GeneratorService
 report carries a code of the catalogue (``proto/taskspec/v1/problems.proto``,
 read by :mod:`taskspec._codes`). A person who meets one in CI or an editor
 asks the command what it means, as ``ruff rule F401`` answers for a lint:
-its title, severity and stage, its explanation, every form of its message
-and hint, and an example with its fix. ``--all`` (or no code) lists every
-code with its severity and title, one a line. Nothing here is written out
-by hand: the catalogue is the one home of these words.
+its title, severity and stage, its explanation (wrapped at 79 columns),
+every form of its message and hint, and an example with its fix. ``--all``
+(or no code) lists every code with its severity and title, one a line.
+Nothing here is written out by hand: the catalogue is the one home of these
+words.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from typing import Final
 
 from taskspec._codes import CATALOGUE, explain
+from taskspec.bridge._gostr import go_quote
 from taskspec.cli._kit import EXIT_OK
 
-__all__ = ["DESCRIPTION", "add_arguments", "code", "listing", "run"]
+__all__ = ["DESCRIPTION", "WIDTH", "add_arguments", "code", "explanation", "listing", "run"]
+
+#: The column the explanation paragraph is wrapped at, as a terminal shows it.
+WIDTH: Final = 79
 
 #: What ``taskspec explain --help`` says the command does.
 DESCRIPTION: Final = (
@@ -40,7 +46,7 @@ def code(text: str) -> str:
     if wanted not in CATALOGUE:
         first, *_, last = CATALOGUE
         raise argparse.ArgumentTypeError(
-            f"unknown code {text!r}: the codes run from {first} to {last} "
+            f"unknown code {go_quote(text)}: the codes run from {first} to {last} "
             "(taskspec explain --all lists them)"
         )
     return wanted
@@ -64,6 +70,21 @@ def listing() -> str:
     )
 
 
+def explanation(code: str) -> str:
+    """:func:`taskspec._codes.explain` of *code*, its explanation paragraph wrapped at WIDTH.
+
+    The catalogue holds each explanation as one line, and ``explain`` (as
+    Go's ``Explain``, which must give the same text) returns it so, for a
+    program to wrap as it needs. A terminal does not wrap at word breaks,
+    so the command does. Messages, hints and examples are left as they are:
+    they are matched and copied as written.
+    """
+    text = explain(code)
+    paragraph = CATALOGUE[code].explanation
+    wrapped = textwrap.fill(paragraph, WIDTH, break_long_words=False, break_on_hyphens=False)
+    return text.replace(f"\n\n{paragraph}\n\n", f"\n\n{wrapped}\n\n", 1)
+
+
 def run(args: argparse.Namespace) -> int:
-    sys.stdout.write(listing() if args.all or args.code is None else explain(args.code))
+    sys.stdout.write(listing() if args.all or args.code is None else explanation(args.code))
     return EXIT_OK

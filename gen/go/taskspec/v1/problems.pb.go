@@ -589,7 +589,7 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\bSeverity\x12\x18\n" +
 	"\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEVERITY_ERROR\x10\x01\x12\x14\n" +
-	"\x10SEVERITY_WARNING\x10\x02*\xb9\x8a\x01\n" +
+	"\x10SEVERITY_WARNING\x10\x02*̉\x01\n" +
 	"\vProblemCode\x12\x1c\n" +
 	"\x18PROBLEM_CODE_UNSPECIFIED\x10\x00\x12\xf1\x06\n" +
 	"\x18PROBLEM_CODE_UNKNOWN_KEY\x10\x01\x1a\xd2\x06\xd2\xf3\x18\xcd\x06\n" +
@@ -646,9 +646,9 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"#character that cannot start a value\x10\x01\x1a\x06decode\"3invalid YAML: a character here cannot start a value*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xc7\x01Some characters are reserved by YAML and cannot start a plain (unquoted) value: a backtick and @ among them. Prompts and commands often start with one. Quote the value, or write it as a block scalar.:\x1fprompt: `gcd` must handle zero\n" +
 	"B&prompt: |-\n" +
 	"    `gcd` must handle zero\n" +
-	"\x12\xc1\x04\n" +
-	"\x1bPROBLEM_CODE_UNCLOSED_QUOTE\x10\f\x1a\x9f\x04\xd2\xf3\x18\x9a\x04\n" +
-	"\x1fquoted value that is not closed\x10\x01\x1a\x06decode\"*invalid YAML: a quoted value is not closed\"Cinvalid YAML: a quoted value is not closed before a document marker*Iclose the quote; inside \"...\" write \\\" for a quote, inside '...' write ''*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xb2\x01A value that starts with a quote runs to the matching quote. A quote inside it must be escaped (\\\" in double quotes, '' in single quotes), or the value written as a block scalar.:\x12prompt: \"say \"hi\"\n" +
+	"\x12\xee\x03\n" +
+	"\x1bPROBLEM_CODE_UNCLOSED_QUOTE\x10\f\x1a\xcc\x03\xd2\xf3\x18\xc7\x03\n" +
+	"\x1fquoted value that is not closed\x10\x01\x1a\x06decode\"*invalid YAML: a quoted value is not closed\"Cinvalid YAML: a quoted value is not closed before a document marker*Iclose the quote; inside \"...\" write \\\" for a quote, inside '...' write ''2\xb2\x01A value that starts with a quote runs to the matching quote. A quote inside it must be escaped (\\\" in double quotes, '' in single quotes), or the value written as a block scalar.:\x12prompt: \"say \"hi\"\n" +
 	"B\x15prompt: \"say \\\"hi\\\"\"\n" +
 	"\x12\xca\x04\n" +
 	"\x1aPROBLEM_CODE_UNCLOSED_FLOW\x10\r\x1a\xa9\x04\xd2\xf3\x18\xa4\x04\n" +
@@ -668,9 +668,9 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"B9generated_from:\n" +
 	"    kind: kg_template\n" +
 	"    template_id: t\n" +
-	"\x12\xed\x04\n" +
-	"\x17PROBLEM_CODE_BAD_ESCAPE\x10\x10\x1a\xcf\x04\xd2\xf3\x18\xca\x04\n" +
-	"\x1aescape that does not exist\x10\x01\x1a\x06decode\"5invalid YAML: unknown escape in a double-quoted value\"=invalid YAML: invalid Unicode escape in a double-quoted value*Kwrite \\\\ for a backslash, or use single quotes, where a backslash is itself*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xcb\x01Inside double quotes a backslash starts an escape, and only YAML's escapes exist (\\n, \\t, \\\\, \\\", \\xXX, \\uXXXX, ...). A Windows path or a regular expression usually wants single quotes or a block scalar.:\x1eprompt: \"edit C:\\src\\main.go\"\n" +
+	"\x12\x9a\x04\n" +
+	"\x17PROBLEM_CODE_BAD_ESCAPE\x10\x10\x1a\xfc\x03\xd2\xf3\x18\xf7\x03\n" +
+	"\x1aescape that does not exist\x10\x01\x1a\x06decode\"5invalid YAML: unknown escape in a double-quoted value\"=invalid YAML: invalid Unicode escape in a double-quoted value*Kwrite \\\\ for a backslash, or use single quotes, where a backslash is itself2\xcb\x01Inside double quotes a backslash starts an escape, and only YAML's escapes exist (\\n, \\t, \\\\, \\\", \\xXX, \\uXXXX, ...). A Windows path or a regular expression usually wants single quotes or a block scalar.:\x1eprompt: \"edit C:\\src\\main.go\"\n" +
 	"B\x1eprompt: 'edit C:\\src\\main.go'\n" +
 	"\x12\xee\x04\n" +
 	" PROBLEM_CODE_BLOCK_SCALAR_HEADER\x10\x11\x1a\xc7\x04\xd2\xf3\x18\xc2\x04\n" +
@@ -704,9 +704,9 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"    test_cmd: []\n" +
 	"B.verification:\n" +
 	"    test_cmd: [go, test, ./...]\n" +
-	"\x12\xde\x03\n" +
-	"\x14PROBLEM_CODE_DEFINED\x10g\x1a\xc3\x03\xd2\xf3\x18\xbe\x03\n" +
-	"+enum value missing or not one of its values\x10\x01\x1a\bvalidate\"\x06{rule}\"\x12{path} is required\"#{path} {n} is not defined in {enum}*\x15did you mean {value}?*\x19expected one of: {values}*\x14key {key} is missing*\x1ekey {key} is missing in {path}2\xb7\x01The field must spell one of its enum's values, in lower case as the YAML writes them. The message is the Go package's Validate message; the hint names the value you most likely meant.:\x11language: golang\n" +
+	"\x12\x97\x04\n" +
+	"\x14PROBLEM_CODE_DEFINED\x10g\x1a\xfc\x03\xd2\xf3\x18\xf7\x03\n" +
+	"+enum value missing or not one of its values\x10\x01\x1a\bvalidate\"\x06{rule}\"\x12{path} is required\"#{path} {n} is not defined in {enum}\"7language {value} is not {value}, the language asked for*\x15did you mean {value}?*\x19expected one of: {values}*\x14key {key} is missing*\x1ekey {key} is missing in {path}2\xb7\x01The field must spell one of its enum's values, in lower case as the YAML writes them. The message is the Go package's Validate message; the hint names the value you most likely meant.:\x11language: golang\n" +
 	"B\rlanguage: go\n" +
 	"\x12\x84\x02\n" +
 	"\x15PROBLEM_CODE_AT_LEAST\x10h\x1a\xe8\x01\xd2\xf3\x18\xe3\x01\n" +
