@@ -759,6 +759,15 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 		}
 		if n.Line >= last {
 			last, from, lastNode = n.Line, n.Line+1, n
+			if n.Kind == yaml.ScalarNode && n.Value != "" && (n.Anchor != "" || n.Style&yaml.TaggedStyle != 0) {
+				// yaml.v3 places a node at its properties; its value may
+				// start on a later line ("!t", then "x").
+				if at := w.offset(n.Line, n.Column); at >= 0 {
+					if line, _ := w.lineColumn(pastProperties(data, at)); line > last && pastProperties(data, at) < len(data) {
+						last, from = line, line+1
+					}
+				}
+			}
 			if end := w.scalarEndLine(n); end > last {
 				// A quoted scalar may go on over later lines, whose text
 				// is its own, not the next document's ("\"a\nb\""), and a
@@ -818,6 +827,9 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 			}
 		}
 	}
+	// A plain scalar that is the root, in no block, goes on over lines
+	// that are not indented ("a", then "b").
+	rootPlain := plain && lastNode == root
 	// Lines break where YAML breaks them, at NEL, LS and PS too.
 	starts := w.lineStarts()
 	if from < 1 {
@@ -864,7 +876,7 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 				// stops there, and an indented token after it is the next
 				// document's ("~", "  #c", then "  x").
 				continues = continues && !plain
-			case content == 0 && (len(rest) < len(trimmed) || !continues || text[0] != ' ' && text[0] != '\t' ||
+			case content == 0 && (len(rest) < len(trimmed) || !continues || text[0] != ' ' && text[0] != '\t' && !rootPlain ||
 				plain && rest[0] == ':' && blankzAt(rest, 1)):
 				// (A ':' and a blank end a plain scalar too, and the ':'
 				// starts the next document: "~", then "    : x".)

@@ -104,7 +104,7 @@ func TestCheckGivesSyntaxCodesAndPromptHints(t *testing.T) {
 		"task_id: t\n  prompt: p\n":     `TS014 line 2, column 0: invalid YAML: a mapping value is not allowed here; check the indentation of this key: it is deeper than its siblings`,
 		"prompt: \"open\n":              `TS012 line 2, column 1: invalid YAML: a quoted value is not closed; close the quote; inside "..." write \" for a quote, inside '...' write ''`,
 		"task_id: [a, b\n":              `TS013 line 2, column 0: invalid YAML: a [ list is not closed with ]; close it, or quote the value if the bracket is text`,
-		"prompt: \"a\\qb\"\n":           `TS016 line 1, column 0: invalid YAML: unknown escape in a double-quoted value; a value that starts with "\"" must be quoted, or written as a block scalar (|)`,
+		"prompt: \"a\\qb\"\n":           `TS016 line 1, column 0: invalid YAML: unknown escape in a double-quoted value; write \\ for a backslash, or use single quotes, where a backslash is itself`,
 		"task_id: t\nprompt: *nope\n":   `TS019 line 2, column 9: invalid YAML: an alias (*name) names no anchor; a value that starts with "*" must be quoted, or written as a block scalar (|)`,
 		"task_id: t\n\tprompt: p\n":     `TS010 line 2, column 1: invalid YAML: a tab character cannot indent YAML; replace the tab with spaces`,
 		"task_id: \"a\x07\"\n":          `TS008 line 1, column 12: invalid YAML: control characters are not allowed (character #x0007)`,

@@ -132,16 +132,45 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	}
 	// yaml.v3 skips the first of two byte order marks and reads the second
 	// as text, at the start of whatever comes first: a key it misnames, or
-	// no key at all. Where the Go package rejects such a document, its
-	// message stands; elsewhere the refusal is the Python library's, which
-	// refuses it before reading it.
-	twoBOMs := bytes.HasPrefix(data, []byte(byteOrderMark+byteOrderMark))
+	// no key at all. The Python library refuses such a text before reading
+	// it, and so does this package; whether the Go package's decoder
+	// refuses it too (then the refusal is no stricter one) is its own.
+	if bytes.HasPrefix(data, []byte(byteOrderMark+byteOrderMark)) {
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		dec.KnownFields(true)
+		var m eval.TaskSpec
+		w.goRejects = dec.Decode(&m) != nil
+		return nil, twoBOMsError()
+	}
 	doc, dec, err := w.parseWithinBounds(data)
 	if err != nil {
-		if _, strict := err.(*StrictError); strict && twoBOMs {
-			return nil, twoBOMsError()
+		if errors.Is(err, io.EOF) {
+			// No document: yaml.v3 read nothing but comments and blanks.
+			if e := w.commentTab(); e != nil {
+				w.goRejects = true // the Go package refuses an empty text too
+				return nil, e
+			}
 		}
 		if _, strict := err.(*StrictError); !strict && w.orig == nil {
+			// Where yaml.v3 reads on past a "---" that starts a second
+			// document, libyaml stops at the marker.
+			if e := w.markerBefore(err); e != nil {
+				w.goRejects = true
+				return nil, e
+			}
+			if strings.Contains(err.Error(), "did not find expected <document start>") {
+				line, problem := yamlProblem(strings.TrimPrefix(strings.TrimPrefix(err.Error(), decodePrefix), "yaml: "))
+				if e := w.secondDocument(problemLine(data, problem, line)); e != nil && e.Reason == moreThanOneDocument {
+					w.goRejects = true
+					return nil, e
+				}
+			}
+			// A misread inside [] or {} before where yaml.v3 fails, which
+			// the Python library meets first.
+			if e := w.flowMisreadBefore(err); e != nil {
+				w.goRejects = true
+				return nil, e
+			}
 			// yaml.v3 cannot read some text the Python library reads and
 			// then refuses for a reason of its own: the same refusal here.
 			if m, e, ok := w.readsStricter(err); ok {
@@ -169,9 +198,6 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 			var scratch eval.TaskSpec
 			w.goRejects = w.decodeMirror(doc, &scratch) != nil
 		}
-	}
-	if twoBOMs {
-		return nil, twoBOMsError()
 	}
 	if !utf8.Valid(data) {
 		// yaml.v3 read the first document without reaching the bytes that
@@ -209,12 +235,11 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 			// is a key libyaml needs a ':' for.
 			return nil, e
 		}
-		return nil, &StrictError{Line: line, Column: min(line, 1), Reason: "more than one YAML document: the Go package reads the first and ignores the rest silently"}
-	}
-	if err := w.lineStartBOM(doc); err != nil {
-		if e := w.markedMisread(doc); e != nil {
-			return nil, e // skipping the mark, libyaml fails: on "%" that then starts a line, say
+		if e := w.secondDocument(line); e != nil {
+			return nil, e
 		}
+	}
+	if err := w.lineStartBOMError(doc); err != nil {
 		return nil, err
 	}
 	if w.budget < 0 || w.stop {
@@ -223,6 +248,160 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	return &m, nil
 }
 
+// moreThanOneDocument is the refusal of a second document that a "---"
+// marker starts: both parsers read it, and yaml.v3 drops it silently.
+const moreThanOneDocument = "more than one YAML document: the Go package reads the first and ignores the rest silently"
+
+// secondDocument is the refusal of the text after the first document,
+// from line on, as libyaml's parser meets it. A second document is one
+// that "---" starts, or directives then "---" (see directivesError), after
+// something before it (TS004, at the marker or the first directive).
+// Anything else there is a syntax error: a directive that no "---"
+// follows (TS018), or text after the root value, after a "..." end marker
+// or not (TS005), at its first token. It is nil where libyaml finds
+// nothing: a byte order mark, which it skips, then blanks or a comment.
+func (w *walker) secondDocument(line int) *StrictError {
+	text := trimLineBreak(w.lineText(line))
+	if bytes.HasPrefix(text, []byte(byteOrderMark)) && isMarkedCommentOrBlank(text) {
+		// A byte order mark yaml.v3 reads as text, which libyaml skips,
+		// before a comment: no second document, but the mark's refusal.
+		return nil
+	}
+	if (isMarker(text, "---") || len(text) > 0 && text[0] == '%') && w.contentBefore(line) {
+		return &StrictError{Line: line, Column: 1, Reason: moreThanOneDocument}
+	}
+	rest := bytes.TrimLeft(bytes.TrimPrefix(text, []byte(byteOrderMark)), " \t")
+	column := 1 + utf8.RuneCount(text[:len(text)-len(rest)])
+	if w.directiveBefore(line) {
+		return &StrictError{Line: line, Column: column, Reason: catalogue[codeDirective].Messages[1]}
+	}
+	return &StrictError{Line: line, Column: column, Reason: catalogue[codeSyntax].Messages[1]}
+}
+
+// contentBefore reports whether a line before line holds more than blanks,
+// a comment or a byte order mark: a document that a "---" on line would
+// follow.
+func (w *walker) contentBefore(line int) bool {
+	for l := 1; l < line; l++ {
+		if !isMarkedCommentOrBlank(w.lineText(l)) {
+			return true
+		}
+	}
+	return false
+}
+
+// markerBefore returns the refusal of a second document when yaml.v3's
+// error err lies past a "---" line that starts one: libyaml's parser stops
+// at the marker, where yaml.v3's reads on into the second document and
+// fails there. It is nil unless the text before the marker is a first
+// document yaml.v3 reads; a stricter refusal of that document comes first,
+// as the Python library meets it before the marker.
+func (w *walker) markerBefore(err error) *StrictError {
+	line, problem := yamlProblem(strings.TrimPrefix(strings.TrimPrefix(err.Error(), decodePrefix), "yaml: "))
+	if !utf8.Valid(w.data) {
+		return nil
+	}
+	if _, found := firstControl(w.data, len(w.data)); found {
+		return nil
+	}
+	line = max(line, problemLine(w.data, problem, line))
+	starts := w.lineStarts()
+	content := false // whether a line before holds a token, past any directives
+	for l := 1; l <= min(line, len(starts)); l++ {
+		text := trimLineBreak(w.lineText(l))
+		if !isMarker(text, "---") || !content {
+			content = content || !isMarkedCommentOrBlank(text) && text[0] != '%'
+			continue
+		}
+		cut := &walker{data: w.data[:starts[l-1]], budget: MaxNodes}
+		if _, cerr := cut.decode(); cerr != nil && (cut.err == nil || cerr != error(cut.err)) {
+			// (The walk's refusal of the first document, at its top, comes
+			// after the marker's.)
+			var strict *StrictError
+			if !errors.As(cerr, &strict) || strict == errEmptyDocument {
+				return nil
+			}
+			if strict.Reason != lineStartBOMReason {
+				return strict
+			}
+			// (The Python library looks for marks at line starts only in a
+			// text of one document: the second document comes first.)
+		}
+		return &StrictError{Line: l, Column: 1, Reason: moreThanOneDocument}
+	}
+	return nil
+}
+
+// flowMisreadBefore returns the first misread inside [] or {} (see
+// flowMisread) on the line where yaml.v3 fails with err, or nil. yaml.v3
+// reads both kinds and fails further on, where it builds no tree to find
+// them in; libyaml, and so the Python library, refuses the first of them.
+func (w *walker) flowMisreadBefore(err error) *StrictError {
+	data := w.data
+	if !bytes.ContainsAny(data, "[{") || !utf8.Valid(data) {
+		return nil
+	}
+	if _, found := firstControl(data, len(data)); found {
+		return nil
+	}
+	line, problem := yamlProblem(strings.TrimPrefix(strings.TrimPrefix(err.Error(), decodePrefix), "yaml: "))
+	line = problemLine(data, problem, line)
+	starts := w.lineStarts()
+	if line < 1 || line > len(starts) {
+		return nil
+	}
+	limit := len(data)
+	if line < len(starts) {
+		limit = starts[line]
+	}
+	if len(w.markOffsets(true, limit)) > 0 {
+		return nil // libyaml skips those marks: lines read otherwise
+	}
+	if start, ok := w.directivesWithoutStart(line); ok && start <= line {
+		// libyaml's parser stops first, where no "---" follows directives.
+		return nil
+	}
+	return w.flowMisread(starts[line-1], limit, true)
+}
+
+// directiveBefore reports whether a directive line ("%...") opens the
+// document that ends on line, as the Python library's _directive_before
+// decides it: walking back over the lines, a "..." end marker first means
+// no. libyaml says "did not find expected <document start>" both of a
+// directive that no "---" follows and of text after a document's end.
+func (w *walker) directiveBefore(line int) bool {
+	for l := min(line, len(w.lineStarts())); l >= 1; l-- {
+		text := w.lineText(l)
+		if bytes.HasPrefix(text, []byte("...")) {
+			return false
+		}
+		if bytes.HasPrefix(text, []byte("%")) {
+			return true
+		}
+	}
+	return false
+}
+
+// commentTab refuses a tab that starts a line (after any spaces) of a
+// text with no document in it, nothing but blanks and comments: libyaml's
+// scanner reads it as indentation and fails, where yaml.v3 reads the
+// comments and finds no document.
+func (w *walker) commentTab() *StrictError {
+	if bytes.IndexByte(w.data, '\t') < 0 {
+		return nil
+	}
+	for l := 1; l <= len(w.lineStarts()); l++ {
+		text := trimLineBreak(w.lineText(l))
+		rest := bytes.TrimLeft(text, " ")
+		if len(rest) > 0 && rest[0] == '\t' {
+			return &StrictError{Line: l, Column: 1 + len(text) - len(rest), Reason: tabIndentReason}
+		}
+	}
+	return nil
+}
+
+// twoBOMsError is the refusal of a text that starts with two byte order
+// marks, in the Python library's words.
 func twoBOMsError() *StrictError {
 	return &StrictError{Line: 1, Column: 1, Reason: "two byte order marks at the start: yaml.v3 misreads the document; remove one"}
 }
@@ -311,8 +490,11 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
+// isNull reports whether n is null as the Python library's is_null reads
+// it: plain text that spells null, or "!!null" on such text. "!!null x" is
+// not null: yaml.v3 refuses to read it as one.
 func isNull(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null" && (n.Style&yaml.TaggedStyle == 0 || nullText(n.Value))
 }
 
 func join(path, name string) string {
@@ -534,7 +716,10 @@ func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
 			w.pos[ipath] = position{item.Line, item.Column}
 			switch {
 			case w.bangEmpty(item) && f.kind == kMessageList:
+				// As for any item that is not a mapping, the Python library
+				// adds it before it reads it: an empty one stays in the list.
 				w.fail(item, ipath, `expected a mapping for %s, got the string ""`, ipath)
+				w.empty(item)
 				continue
 			case w.bangEmpty(item):
 				w.fail(item, ipath, "the non-specific tag ! alone is the empty string, which yaml.v3 reads as null and drops from the list silently; write '' for an empty item")
@@ -800,8 +985,138 @@ func (w *walker) lineStartBOM(doc *yaml.Node) *StrictError {
 		return nil
 	}
 	line, _ := w.lineColumn(marks[0])
-	return &StrictError{Line: line, Column: 1, Reason: "byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it"}
+	return &StrictError{Line: line, Column: 1, Reason: lineStartBOMReason}
 }
+
+// lineStartBOMError is lineStartBOM, or, before it, the refusal libyaml
+// meets reading the text with those marks as it reads them (see
+// bomRefusal), which the Python library gives first.
+func (w *walker) lineStartBOMError(doc *yaml.Node) error {
+	e := w.lineStartBOM(doc)
+	if e == nil {
+		return nil
+	}
+	if err := w.bomRefusal(w.lineStartBOMs(doc, len(w.data))); err != nil {
+		return err
+	}
+	return e
+}
+
+// bomRefusal reads w.data as libyaml reads it with a byte order mark at
+// each offset of marks (ascending, each at a line start), and returns what
+// refuses that text: a syntax error, an empty document, a second document
+// or a misread, on the lines of w.data; or nil when it reads, and then the
+// marks themselves are what is refused. The Python library's parser meets
+// all of those before it looks for such marks.
+//
+// libyaml's scanner skips such a mark as it looks for the next token, as
+// one column of indentation; but a mark ends a plain or block scalar of a
+// block collection that a line break leaves off, as any character in the
+// first column does. So a mark is read as a comment line, then a space:
+// the same token in the same column, after whatever it ends. Inside [] or
+// {}, and in a document that is a lone plain scalar, nothing is ended
+// there, and a mark is read as a space.
+func (w *walker) bomRefusal(marks []int) error {
+	if len(marks) == 0 {
+		return nil
+	}
+	var probe yaml.Node
+	loneScalar := yaml.Unmarshal(withMarks(w.data, marks, ' '), &probe) == nil && rootOf(&probe).Kind == yaml.ScalarNode
+	if root := rootOf(&probe); loneScalar && w.plainGoesOn(root, marks[0]) {
+		// A plain scalar that no comment ends goes on over the mark, which
+		// it holds as text: "#" after it starts no comment.
+		return w.markedRefusal(withMarks(w.data, marks, 'x'), nil)
+	}
+	read := make([]byte, 0, len(w.data)+2*len(marks))
+	var added []int // the lines of read that hold a mark's comment line
+	from, depth := 0, 0
+	for _, at := range marks {
+		depth += flowDepth(w.data[from:at])
+		read = append(read, w.data[from:at]...)
+		if loneScalar || depth > 0 {
+			read = append(read, ' ')
+		} else {
+			line, _ := w.lineColumn(at)
+			added = append(added, line+len(added))
+			read = append(read, "#\n "...)
+		}
+		from = at + len(byteOrderMark)
+	}
+	read = append(read, w.data[from:]...)
+	return w.markedRefusal(read, added)
+}
+
+// markedRefusal is bomRefusal's refusal of read, w.data as libyaml reads
+// its marks, with a line added after each line of added (ascending, lines
+// of read), on the lines of w.data.
+func (w *walker) markedRefusal(read []byte, added []int) error {
+	again := &walker{data: read, budget: MaxNodes}
+	_, err := again.decode()
+	switch {
+	case err == nil, again.err != nil && err == error(again.err):
+		return nil // (the walk's refusal, at the top, comes after the marks')
+	case len(added) == 0:
+		return err
+	}
+	back := func(line int) int { // a line of read as a line of w.data
+		n := sort.SearchInts(added, line)
+		return line - n
+	}
+	var strict *StrictError
+	if errors.As(err, &strict) {
+		if strict.Line == 0 {
+			return strict
+		}
+		mapped := *strict
+		mapped.Line = back(strict.Line)
+		return &mapped
+	}
+	text := strings.TrimPrefix(strings.TrimPrefix(err.Error(), decodePrefix), "yaml: ")
+	m := yamlLine.FindStringSubmatch(text)
+	if m == nil {
+		return err
+	}
+	line, _ := strconv.Atoi(m[1])
+	problem := text[len(m[0]):]
+	shift := 0
+	if parserProblem(problem) {
+		shift = 1 // yaml.v3 counts a parser's lines from 0
+	}
+	return fmt.Errorf("%syaml: line %d: %s", decodePrefix, back(line+shift)-shift, problem)
+}
+
+// plainGoesOn reports whether root, the plain scalar w.data is as yaml.v3
+// reads it with marks as spaces, goes on to the line of the mark at offset
+// at: no comment ends it on a line before.
+func (w *walker) plainGoesOn(root *yaml.Node, at int) bool {
+	if root.Style&(yaml.LiteralStyle|yaml.FoldedStyle|yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0 {
+		return false
+	}
+	line, _ := w.lineColumn(at)
+	if root.Value == "" || root.Line >= line {
+		return false // no text before the mark's line to go on from
+	}
+	for l := max(root.Line, 1); l < line; l++ {
+		text := trimLineBreak(w.lineText(l))
+		if bytes.Contains(text, []byte(" #")) || bytes.Contains(text, []byte("\t#")) ||
+			bytes.HasPrefix(bytes.TrimLeft(text, " \t"), []byte("#")) {
+			return false
+		}
+	}
+	return true
+}
+
+// flowDepth returns how many more [ and { than ] and } text holds: how
+// much deeper inside [] and {} its end is than its start, as near as the
+// brackets alone tell.
+func flowDepth(text []byte) int {
+	return bytes.Count(text, []byte("[")) + bytes.Count(text, []byte("{")) -
+		bytes.Count(text, []byte("]")) - bytes.Count(text, []byte("}"))
+}
+
+// lineStartBOMReason is the refusal of a byte order mark that starts a
+// line outside a quoted scalar.
+const lineStartBOMReason = "byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it"
 
 // lineStartBOMs returns the offsets, before end, of the byte order marks
 // that start a line outside the quoted scalars of the tree doc.

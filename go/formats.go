@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -76,11 +77,11 @@ func FormatForPath(path string) (Format, bool) {
 // Validate.
 func ParseJSON(data []byte) (*taskspecv1.TaskSpec, error) {
 	spec, err := decodeJSON(data)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = Validate(spec)
 	}
-	if err := Validate(spec); err != nil {
-		return nil, err
+	if err != nil {
+		return nil, allProblems(err, data, JSON)
 	}
 	return spec, nil
 }
@@ -95,17 +96,51 @@ func ParseJSON(data []byte) (*taskspecv1.TaskSpec, error) {
 // *ValidationError.
 func ParseBinpb(data []byte) (*taskspecv1.TaskSpec, error) {
 	spec, err := decodeBinpb(data)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = Validate(spec)
 	}
-	if err := Validate(spec); err != nil {
-		return nil, err
+	if err != nil {
+		return nil, allProblems(err, data, Binpb)
 	}
 	return spec, nil
 }
 
+// allProblems is the error of a document in format f that failed to read
+// with err: every problem of CheckFormat, the one err stopped at first, so
+// that its Error() does not change, as the Python library's parse_json and
+// parse_binpb raise them. It is a *DecodeError when any problem is of the
+// decode stage, else a *ValidationError.
+func allProblems(err error, data []byte, f Format) error {
+	first := errorProblems(err)[0]
+	problems := CheckFormat(f, data)
+	i := slices.IndexFunc(problems, func(v Violation) bool {
+		return v.Code == first.Code && v.FieldPath == first.FieldPath && v.Message == first.Message
+	})
+	if i >= 0 {
+		problems = append([]Violation{problems[i]}, slices.Delete(slices.Clone(problems), i, i+1)...)
+	} else {
+		problems = append([]Violation{first}, problems...)
+	}
+	for _, v := range problems {
+		if k := catalogue[v.Code]; k != nil && k.Stage == "decode" {
+			de := newDecodeError(problems, nil)
+			de.prefix = errPrefix
+			return de
+		}
+	}
+	return &ValidationError{Violations: problems}
+}
+
 // decodeBinpb reads data as a binary protobuf TaskSpec, without Validate.
 func decodeBinpb(data []byte) (*taskspecv1.TaskSpec, error) {
+	return readBinpb(data, nil)
+}
+
+// readBinpb is decodeBinpb that, with problems not nil, adds every unknown
+// field and field of the wrong wire type to *problems instead of failing
+// on the first, as the Python library's read_binpb(collect=True) does;
+// data that is not protobuf at all is still the error.
+func readBinpb(data []byte, problems *[]Violation) (*taskspecv1.TaskSpec, error) {
 	if len(data) > MaxDocumentBytes {
 		return nil, decodeError("", 0, 0, fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
 	}
@@ -113,7 +148,7 @@ func decodeBinpb(data []byte) (*taskspecv1.TaskSpec, error) {
 	if err := proto.Unmarshal(data, spec); err != nil {
 		return nil, decodeError("", 0, 0, "invalid binary TaskSpec: "+wireProblem(data, spec.ProtoReflect().Descriptor()))
 	}
-	if err := unknownFields(spec.ProtoReflect(), ""); err != nil {
+	if err := unknownFields(spec.ProtoReflect(), "", problems); err != nil {
 		return nil, err
 	}
 	return spec, nil
@@ -147,33 +182,47 @@ func expectedWire(fd protoreflect.FieldDescriptor) string {
 	return expected
 }
 
-// unknownFields refuses the first unknown field of m, depth first (m's own
+// unknownFields refuses the unknown fields of m, depth first (m's own
 // first, then its fields in number order), as the Python library does: a
 // known number is a field sent with the wrong wire type, which protobuf
-// sets aside as unknown.
-func unknownFields(m protoreflect.Message, path string) error {
-	raw := m.GetUnknown()
-	if len(raw) > 0 {
-		num, typ, _ := protowire.ConsumeTag(raw)
-		md := m.Descriptor()
+// sets aside as unknown. With problems nil the first is the error; else
+// each is added to *problems.
+func unknownFields(m protoreflect.Message, path string, problems *[]Violation) error {
+	md := m.Descriptor()
+	for raw := m.GetUnknown(); len(raw) > 0; {
+		num, typ, n := protowire.ConsumeTag(raw)
+		if n < 0 {
+			break
+		}
+		var bad *DecodeError
 		if fd := md.Fields().ByNumber(num); fd != nil {
 			fieldPath := join(path, string(fd.Name()))
 			name, ok := wireTypes[typ]
 			if !ok {
 				name = strconv.Itoa(int(typ))
 			}
-			return decodeError(fieldPath, 0, 0, fmt.Sprintf("wrong wire type for field %s (number %d): %s, where %s was expected",
+			bad = decodeError(fieldPath, 0, 0, fmt.Sprintf("wrong wire type for field %s (number %d): %s, where %s was expected",
 				fieldPath, num, name, expectedWire(fd)))
+		} else {
+			where := ""
+			if path != "" {
+				where = " in " + path
+			}
+			bad = decodeError(path, 0, 0, fmt.Sprintf("unknown field number %d%s (%s): the data is not a TaskSpec v1 or was written by a newer schema",
+				num, where, md.FullName()))
 		}
-		where := ""
-		if path != "" {
-			where = " in " + path
+		if problems == nil {
+			return bad
 		}
-		return decodeError(path, 0, 0, fmt.Sprintf("unknown field number %d%s (%s): the data is not a TaskSpec v1 or was written by a newer schema",
-			num, where, md.FullName()))
+		*problems = append(*problems, bad.Violations...)
+		size := protowire.ConsumeFieldValue(num, typ, raw[n:])
+		if size < 0 {
+			break
+		}
+		raw = raw[n+size:]
 	}
 	var err error
-	for _, fd := range fieldsByNumber(m.Descriptor()) {
+	for _, fd := range fieldsByNumber(md) {
 		if err != nil {
 			break
 		}
@@ -193,17 +242,17 @@ func unknownFields(m protoreflect.Message, path string) error {
 			})
 			sort.Slice(keys, func(i, j int) bool { return mapKeyLess(keys[i], keys[j]) })
 			for _, k := range keys {
-				if err = unknownFields(m.Get(fd).Map().Get(k).Message(), sub+"["+pyQuote(k.String())+"]"); err != nil {
+				if err = unknownFields(m.Get(fd).Map().Get(k).Message(), sub+"["+pyQuote(k.String())+"]", problems); err != nil {
 					break
 				}
 			}
 		case fd.IsList():
 			list := m.Get(fd).List()
 			for j := 0; j < list.Len() && err == nil; j++ {
-				err = unknownFields(list.Get(j).Message(), fmt.Sprintf("%s[%d]", sub, j))
+				err = unknownFields(list.Get(j).Message(), fmt.Sprintf("%s[%d]", sub, j), problems)
 			}
 		default:
-			err = unknownFields(m.Get(fd).Message(), sub)
+			err = unknownFields(m.Get(fd).Message(), sub, problems)
 		}
 	}
 	return err

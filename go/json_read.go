@@ -104,8 +104,19 @@ func openAt(text string, pos int) byte {
 }
 
 // decodeJSON reads data as proto3 JSON into a message, as the Python
-// library's parse_json does before it validates.
+// library's parse_json does before it validates: its first decode problem
+// is the error.
 func decodeJSON(data []byte) (*taskspecv1.TaskSpec, error) {
+	return readJSON(data, nil)
+}
+
+// readJSON reads data as proto3 JSON into a message, not validated, as the
+// Python library's read_json does. With problems nil, the first decode
+// problem is the error. Else every unknown key, field given twice and
+// value of the wrong type is added to *problems and left out of the
+// message, so that all of them are found in one run (read_json's
+// collect=True); JSON that cannot be read is still the error, alone.
+func readJSON(data []byte, problems *[]Violation) (*taskspecv1.TaskSpec, error) {
 	if len(data) > MaxDocumentBytes {
 		return nil, decodeError("", 0, 0, fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
 	}
@@ -130,13 +141,18 @@ func decodeJSON(data []byte) (*taskspecv1.TaskSpec, error) {
 		return nil, decodeError("", 0, 0, "expected a JSON object at the top, got "+jsonKindName(doc))
 	}
 	spec := &taskspecv1.TaskSpec{}
-	if err := checkJSONFields(doc, spec.ProtoReflect().Descriptor(), ""); err != nil {
+	if err := checkJSONFields(doc, spec.ProtoReflect().Descriptor(), "", problems); err != nil {
 		return nil, err
 	}
 	r := jsonReader{}
 	r.message(doc, spec.ProtoReflect(), "TaskSpec")
 	if r.err != "" {
-		return nil, decodeError("", 0, 0, "invalid TaskSpec JSON: "+r.err)
+		err := decodeError("", 0, 0, "invalid TaskSpec JSON: "+r.err)
+		if problems == nil {
+			return nil, err
+		}
+		*problems = append(*problems, err.Violations...)
+		spec = &taskspecv1.TaskSpec{}
 	}
 	return spec, nil
 }
@@ -166,42 +182,75 @@ func fieldByJSONName(md protoreflect.MessageDescriptor, key string) protoreflect
 }
 
 // checkJSONFields refuses unknown keys, a field given under both of its
-// names and a message that is not an object, naming the field path, as the
-// Python library's _check_fields does, in document order.
-func checkJSONFields(obj *jsonValue, md protoreflect.MessageDescriptor, path string) error {
+// names and a value of the wrong type, naming the field path, as the
+// Python library's _check_fields does, in document order. With problems
+// nil the first is the error; else each is added to *problems and its key
+// removed from obj, so that the message is read without it.
+func checkJSONFields(obj *jsonValue, md protoreflect.MessageDescriptor, path string, problems *[]Violation) *DecodeError {
 	seen := map[protoreflect.Name]string{}
+	kept := 0
 	for i, key := range obj.keys {
 		value := obj.values[i]
+		var bad *DecodeError
 		fd := fieldByJSONName(md, key)
-		if fd == nil {
-			names := make([]string, md.Fields().Len())
-			for j := range names {
-				names[j] = md.Fields().Get(j).JSONName()
-			}
+		fieldPath := ""
+		if fd != nil {
+			fieldPath = join(path, string(fd.Name()))
+		}
+		first, given := "", false
+		if fd != nil {
+			first, given = seen[fd.Name()]
+		}
+		switch {
+		case fd == nil:
 			where := ""
 			if path != "" {
 				where = " in " + path
 			}
-			return decodeError(join(path, key), 0, 0, fmt.Sprintf("unknown field %s%s; expected one of: %s",
-				q(key), where, strings.Join(names, ", ")))
-		}
-		fieldPath := join(path, string(fd.Name()))
-		if first, ok := seen[fd.Name()]; ok {
-			return decodeError(fieldPath, 0, 0, fmt.Sprintf("field %s is given twice, as %s and %s",
+			bad = decodeError(join(path, key), 0, 0, fmt.Sprintf("unknown field %s%s; %s", q(key), where, unknownJSONKeyHint(key, md)))
+		case given:
+			bad = decodeError(fieldPath, 0, 0, fmt.Sprintf("field %s is given twice, as %s and %s",
 				fieldPath, q(first), q(key)))
+		default:
+			seen[fd.Name()] = key
+			bad = checkJSONValue(fd, value, fieldPath, problems)
 		}
-		seen[fd.Name()] = key
-		if err := checkJSONValue(fd, value, fieldPath); err != nil {
-			return err
+		if bad != nil {
+			if problems == nil {
+				return bad
+			}
+			*problems = append(*problems, bad.Violations...)
+			continue
 		}
+		obj.keys[kept], obj.values[kept] = key, value
+		kept++
 	}
+	obj.keys, obj.values = obj.keys[:kept], obj.values[:kept]
 	return nil
+}
+
+// unknownJSONKeyHint is the hint of an unknown JSON key: the field it most
+// likely misspells, guessed among the proto field names as for a YAML key
+// and named by its JSON name, the one a JSON writer uses; or else every
+// field of the message, by its JSON name.
+func unknownJSONKeyHint(key string, md protoreflect.MessageDescriptor) string {
+	names := make([]string, md.Fields().Len())
+	jsonNames := make([]string, md.Fields().Len())
+	for j := range names {
+		names[j] = string(md.Fields().Get(j).Name())
+		jsonNames[j] = md.Fields().Get(j).JSONName()
+	}
+	if guess := suggest(key, names); guess != "" {
+		return "did you mean " + strconv.Quote(md.Fields().ByName(protoreflect.Name(guess)).JSONName()) + "?"
+	}
+	return "expected one of: " + strings.Join(jsonNames, ", ")
 }
 
 // checkJSONValue refuses a value of the wrong type for field fd at path,
 // in the Python library's words (its _check_value), before json_format's
 // reader would refuse it in its runtime's. null is the field's default.
-func checkJSONValue(fd protoreflect.FieldDescriptor, value *jsonValue, path string) error {
+// The problems inside a message value go to problems, when it is not nil.
+func checkJSONValue(fd protoreflect.FieldDescriptor, value *jsonValue, path string, problems *[]Violation) *DecodeError {
 	if value.kind == jsonNull {
 		return nil
 	}
@@ -221,30 +270,30 @@ func checkJSONValue(fd protoreflect.FieldDescriptor, value *jsonValue, path stri
 			return wrongJSON(path, "an array", value)
 		}
 		for i, item := range value.values {
-			if err := checkJSONItem(fd, item, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			if err := checkJSONItem(fd, item, fmt.Sprintf("%s[%d]", path, i), problems); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return checkJSONItem(fd, value, path)
+	return checkJSONItem(fd, value, path, problems)
 }
 
-func checkJSONItem(fd protoreflect.FieldDescriptor, value *jsonValue, path string) error {
+func checkJSONItem(fd protoreflect.FieldDescriptor, value *jsonValue, path string, problems *[]Violation) *DecodeError {
 	if fd.Message() == nil {
 		return checkJSONScalar(fd, value, path)
 	}
 	if value.kind != jsonObject {
 		return decodeError(path, 0, 0, path+": expected an object, got "+jsonKindName(value))
 	}
-	return checkJSONFields(value, fd.Message(), path)
+	return checkJSONFields(value, fd.Message(), path, problems)
 }
 
 var jsonIntegerText = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)$`)
 
 // checkJSONScalar refuses a string, integer or enum value of the wrong
 // type or out of its range.
-func checkJSONScalar(fd protoreflect.FieldDescriptor, value *jsonValue, path string) error {
+func checkJSONScalar(fd protoreflect.FieldDescriptor, value *jsonValue, path string) *DecodeError {
 	switch {
 	case fd.Kind() == protoreflect.StringKind:
 		if value.kind != jsonString {

@@ -518,3 +518,117 @@ func (w *walker) columnZero(i int) bool {
 	at := sort.SearchInts(lines, i)
 	return at < len(lines) && lines[at] == i
 }
+
+// flowMisread returns the first misread inside [] or {} in the text from
+// offset from to offset limit, or nil: a plain scalar ending in ':' before
+// one of ",?[]{}" (see scanFlowPlain), which libyaml fails on, or, with
+// tags, a tag libyaml ends at ',' (see tagThenComma). yaml.v3 reads both otherwise, so where it
+// then fails further on it has no tree to find them in (see misreads); the
+// Python library refuses the first of them. The text is read token by
+// token as far as it tells where [] and {} are: quoted scalars, comments,
+// plain scalars outside them (whose brackets are text) and the lines of
+// block scalars are passed over.
+func (w *walker) flowMisread(from, limit int, tags bool) *StrictError {
+	data := w.data
+	depth, start := 0, true // start: a token may start here
+	lineIndent := 0         // the indentation of the line being read
+	for from+lineIndent < len(data) && data[from+lineIndent] == ' ' {
+		lineIndent++
+	}
+	for i := from; i < len(data) && i < limit; {
+		c := data[i]
+		if n := lineBreakAt(data, i); n > 0 {
+			i += n
+			start, lineIndent = true, 0
+			for i < len(data) && data[i] == ' ' {
+				i++
+				lineIndent++
+			}
+			continue
+		}
+		switch {
+		case isBlank(c) || c == ',' && depth > 0:
+			i++
+			start = true
+		case c == '#' && start:
+			for i < len(data) && lineBreakAt(data, i) == 0 {
+				i++
+			}
+		case (c == '[' || c == '{') && (start || depth > 0):
+			depth++
+			i++
+			start = true
+		case (c == ']' || c == '}') && depth > 0:
+			depth--
+			i++
+			start = depth > 0
+		case !start:
+			i++
+		case c == '\'' || c == '"':
+			i, start = quotedEnd(data, i, c == '"'), false
+		case c == '!' && depth > 0:
+			begin, end, _, ok := tagSpan(data, i)
+			if !ok {
+				return nil // a verbatim tag: the text is read no further
+			}
+			if tags && end < len(data) && data[end] == ',' {
+				line, column := w.lineColumn(begin)
+				return &StrictError{Line: line, Column: column, Reason: tagThenComma(string(data[begin:end]))}
+			}
+			i, start = end, false
+		case c == '!' || c == '&' || c == '*':
+			for i < len(data) && !isBlank(data[i]) && lineBreakAt(data, i) == 0 && (depth == 0 || !isFlowIndicator(data[i])) {
+				i++
+			}
+			start = false
+		case (c == '-' || c == '?' || c == ':') && (i+1 == len(data) || isBlank(data[i+1]) || lineBreakAt(data, i+1) > 0 ||
+			depth > 0 && c != '-' && isFlowIndicator(data[i+1])):
+			if c == ':' && depth == 0 && i == from+lineIndent {
+				// A value with no key starts the line: libyaml's parser
+				// fails there, before what follows is read.
+				return nil
+			}
+			i++
+		case depth > 0:
+			end, err := w.scanFlowPlain(i)
+			if err != nil {
+				strict, _ := err.(*StrictError)
+				return strict
+			}
+			i, start = max(end, i+1), false
+		case c == '|' || c == '>':
+			// A block scalar: its lines are those indented more than the
+			// line of its header.
+			for i < len(data) && lineBreakAt(data, i) == 0 {
+				i++
+			}
+			for i < len(data) {
+				next, indent := i+lineBreakAt(data, i), 0
+				for next+indent < len(data) && data[next+indent] == ' ' {
+					indent++
+				}
+				if next+indent < len(data) && lineBreakAt(data, next+indent) == 0 && indent <= lineIndent {
+					break
+				}
+				i = next + indent
+				for i < len(data) && lineBreakAt(data, i) == 0 {
+					i++
+				}
+			}
+		default:
+			// A plain scalar outside [] and {}: to the end of its line, or
+			// to ": " or " #".
+			for i < len(data) && lineBreakAt(data, i) == 0 {
+				if data[i] == ':' && (i+1 == len(data) || isBlank(data[i+1]) || lineBreakAt(data, i+1) > 0) {
+					break
+				}
+				if data[i] == '#' && isBlank(data[i-1]) {
+					break
+				}
+				i++
+			}
+			start = false
+		}
+	}
+	return nil
+}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 	"github.com/taskspec/taskspec/go/internal/eval"
@@ -39,35 +40,46 @@ import (
 func Check(data []byte) []Violation { return examine(data).problems }
 
 // CheckFormat is Check for a document in format f: for JSON and binary
-// protobuf, the problem that refuses the document, or the broken rules
-// and warnings of the spec it holds.
+// protobuf, the problem that refuses the document (data that is not JSON,
+// or not protobuf, at all); or else every decode problem (for JSON, each
+// unknown key, field given twice and value of the wrong type), then the
+// broken rules of what could be read, then the warnings. Positions are 0:
+// these readers do not keep them.
 func CheckFormat(f Format, data []byte) []Violation {
-	if f == YAML {
-		return Check(data)
-	}
-	spec, err := Parse(data, f)
-	if err == nil {
-		return warnings(spec, nil)
-	}
-	var verr *ValidationError
-	if errors.As(err, &verr) && spec == nil {
-		if s, derr := decodeFormat(data, f); derr == nil {
-			return append(slices.Clone(verr.Violations), warnings(s, nil)...)
-		}
-		return verr.Violations
-	}
-	return errorProblems(err)
-}
-
-// decodeFormat reads data in format f without Validate.
-func decodeFormat(data []byte, f Format) (*taskspecv1.TaskSpec, error) {
+	var spec *taskspecv1.TaskSpec
+	var problems []Violation
+	var err error
 	switch f {
+	case YAML:
+		return Check(data)
 	case JSON:
-		return decodeJSON(data)
+		spec, err = readJSON(data, &problems)
 	case Binpb:
-		return decodeBinpb(data)
+		spec, err = readBinpb(data, &problems)
+	default:
+		_, err = ParseFormat(string(f))
 	}
-	return DecodeYAML(data)
+	if err != nil {
+		return errorProblems(err)
+	}
+	// As for YAML, one mistake gives one problem (see examine).
+	var hidden []string
+	for _, v := range problems {
+		switch {
+		case v.Code == codeUnknownKey:
+			if meant := meantField(v); meant != "" {
+				hidden = append(hidden, meant)
+			}
+		case v.Code != codeDuplicateKey && v.FieldPath != "":
+			hidden = append(hidden, v.FieldPath)
+		}
+	}
+	for _, v := range Violations(spec) {
+		if !under(v.FieldPath, hidden) {
+			problems = append(problems, v)
+		}
+	}
+	return append(problems, warnings(spec, nil)...)
 }
 
 // errorProblems returns the problems an error of this package holds.
@@ -189,6 +201,28 @@ func meantField(v Violation) string {
 	parent := ""
 	if i := strings.LastIndexByte(v.FieldPath, '.'); i >= 0 {
 		parent = v.FieldPath[:i]
+	}
+	// A JSON key's hint names the field by its JSON name; the path is the
+	// proto name's.
+	md := (&taskspecv1.TaskSpec{}).ProtoReflect().Descriptor()
+	for _, part := range strings.Split(parent, ".") {
+		if part == "" || md == nil {
+			break
+		}
+		if i := strings.IndexByte(part, '['); i >= 0 {
+			part = part[:i]
+		}
+		fd := md.Fields().ByName(protoreflect.Name(part))
+		if fd == nil {
+			md = nil
+			break
+		}
+		md = fd.Message()
+	}
+	if md != nil {
+		if fd := fieldByJSONName(md, name); fd != nil {
+			name = string(fd.Name())
+		}
 	}
 	return join(parent, name)
 }
@@ -608,18 +642,34 @@ func alone(err error, data []byte) *DecodeError {
 		v.Line, v.Column, v.Code, v.Message = s.Line, s.Column, codeEncoding, s.Reason
 	default:
 		text := strings.TrimPrefix(strings.TrimPrefix(err.Error(), decodePrefix), "yaml: ")
-		// yaml.v3 names the line of the problem's context, or else of the
-		// problem: 1-based for a scanner's problem, 0-based for a parser's,
-		// and none at all for 0.
-		v.Line = 1
-		if m := yamlLine.FindStringSubmatch(text); m != nil {
-			v.Line, _ = strconv.Atoi(m[1])
-			text = text[len(m[0]):]
-			if parserProblem(text) {
-				v.Line++
+		// yaml.v3 names the line of the problem's context; libyaml, the
+		// problem's (see problemLine).
+		v.Line, text = yamlProblem(text)
+		v.Line = problemLine(data, text, v.Line)
+		v.Code, v.Message = syntaxProblem(text)
+		w := &walker{data: data}
+		if start, ok := w.directivesWithoutStart(v.Line); ok && v.Line >= start {
+			// Directives before the problem that no "---" follows: libyaml's
+			// parser stops at the token after them, before the problem
+			// yaml.v3's scanner, reading further ahead, stops at.
+			v.Code, v.Message, v.Line = codeDirective, catalogue[codeDirective].Messages[1], start
+			v.Column = 1 + len(trimLineBreak(w.lineText(start))) - len(bytes.TrimLeft(trimLineBreak(w.lineText(start)), " \t"))
+		} else if strings.Contains(text, "did not find expected <document start>") && !w.directiveBefore(v.Line) {
+			// Text after the root value, after a "..." end marker or not,
+			// where libyaml's parser expects a document start.
+			v.Code, v.Message = codeSyntax, catalogue[codeSyntax].Messages[1]
+		}
+		if v.Code == codeCannotStart {
+			// yaml.v3's scanner stops at a tab that starts a line (after
+			// any spaces), where libyaml's does too: a tab that indents,
+			// outside [] and {}, where tabs are blanks.
+			w := &walker{data: data}
+			line := trimLineBreak(w.lineText(v.Line))
+			if rest := bytes.TrimLeft(line, " "); len(rest) > 0 && rest[0] == '\t' &&
+				v.Line <= len(w.lineStarts()) && flowDepth(data[:w.lineStarts()[v.Line-1]]) <= 0 {
+				v.Code, v.Message = codeTabIndent, catalogue[codeTabIndent].Messages[0]
 			}
 		}
-		v.Code, v.Message = syntaxProblem(text)
 		if m := unknownAnchor.FindStringSubmatch(text); m != nil {
 			v.Line, v.Column = aliasAt(data, m[1])
 		} else if v.Code == codeTabIndent {
@@ -660,7 +710,7 @@ func alone(err error, data []byte) *DecodeError {
 	case v.Message == catalogue[codeUnclosedQuote].Messages[1] && v.Column == 0:
 		// libyaml stops at the marker that starts a line inside the quotes.
 		for l := max(v.Line, 1); l <= len(w.lineStarts()); l++ {
-			if line := yamlLineText(data, l); isMarker(line, "---") || isMarker(line, "...") {
+			if line := trimLineBreak(yamlLineText(data, l)); isMarker(line, "---") || isMarker(line, "...") {
 				v.Line, v.Column = l, 1
 				break
 			}
@@ -668,6 +718,126 @@ func alone(err error, data []byte) *DecodeError {
 	}
 	v.Hint = promptHint(v, data)
 	return newDecodeError([]Violation{v}, err)
+}
+
+// yamlProblem splits a yaml.v3 problem text (without "yaml: ") into the
+// 1-based line it names and the problem: yaml.v3 names the line of the
+// problem's context, or else of the problem, 1-based for a scanner's
+// problem, 0-based for a parser's, and none at all for 0 (line 1).
+func yamlProblem(text string) (int, string) {
+	m := yamlLine.FindStringSubmatch(text)
+	if m == nil {
+		return 1, text
+	}
+	line, _ := strconv.Atoi(m[1])
+	text = text[len(m[0]):]
+	if parserProblem(text) {
+		line++
+	}
+	return line, text
+}
+
+// problemLine returns the line libyaml names for yaml.v3's problem text
+// problem, which yaml.v3 reports at line: the line of the problem's own
+// token. yaml.v3 names instead the line where the problem's context starts
+// (the collection, quoted scalar or key it is in), unless that is the
+// first line of the text, when it names the problem's. So the text is read
+// again from the line named: if yaml.v3 meets the same problem there, its
+// context now starts the text, and the line it names is the problem's.
+// Reading on from a line does not change what the context holds, since
+// the context starts on it.
+func problemLine(data []byte, problem string, line int) int {
+	if line <= 1 {
+		return line
+	}
+	w := &walker{data: data}
+	starts := w.lineStarts()
+	if line > len(starts) {
+		return line
+	}
+	if problem == "could not find expected ':'" {
+		// A key that needs a ':' on its line (one at its mapping's
+		// indentation): libyaml's scanner notices the ':' missing where
+		// it goes on to the next token, on a later line, or at the end.
+		return nextTokenLine(w, line)
+	}
+	var doc yaml.Node
+	err := yaml.Unmarshal(data[starts[line-1]:], &doc)
+	if err == nil {
+		return line
+	}
+	at, again := yamlProblem(strings.TrimPrefix(err.Error(), "yaml: "))
+	if again != problem {
+		return line
+	}
+	return line + at - 1
+}
+
+// nextTokenLine returns the first line after line that holds more than
+// blanks and a comment, or the line the end of the text is on: where
+// libyaml's scanner goes on to from line.
+func nextTokenLine(w *walker, line int) int {
+	starts := w.lineStarts()
+	for l := line + 1; l <= len(starts); l++ {
+		rest := bytes.TrimLeft(trimLineBreak(w.lineText(l)), " \t")
+		if len(rest) > 0 && rest[0] != '#' {
+			return l
+		}
+	}
+	end, _ := w.lineColumn(len(w.data))
+	return end
+}
+
+// directivesWithoutStart returns the line of the token libyaml's parser
+// finds instead of "---" after the directives before line (a run of lines
+// with '%' first, no "..." after them), its "did not find expected
+// <document start>", and whether there is one: not when "---" follows
+// them, nor when libyaml fails on the directives themselves. A directive
+// in the first column ends the document before it.
+func (w *walker) directivesWithoutStart(line int) (int, bool) {
+	l := min(line, len(w.lineStarts()))
+	for ; l >= 1; l-- {
+		text := w.lineText(l)
+		if bytes.HasPrefix(text, []byte("...")) {
+			return 0, false // as directiveBefore
+		}
+		if len(text) > 0 && text[0] == '%' {
+			break
+		}
+	}
+	if l < 1 {
+		return 0, false
+	}
+	for l > 1 && len(w.lineText(l-1)) > 0 && w.lineText(l - 1)[0] == '%' {
+		l--
+	}
+	start, ok, err := w.directivesError(l)
+	return start, ok && err == nil && start != l
+}
+
+// openingDirectives is directivesWithoutStart with the error libyaml
+// meets on the directives themselves, if any (see directivesError).
+func (w *walker) openingDirectives() (int, bool, error) {
+	starts := w.lineStarts()
+	for l := 1; l <= len(starts); l++ {
+		text := trimLineBreak(w.lineText(l))
+		rest := bytes.TrimLeft(text, " \t")
+		if len(rest) == 0 || rest[0] == '#' {
+			continue
+		}
+		if text[0] != '%' {
+			return 0, false, nil
+		}
+		start, ok, err := w.directivesError(l)
+		if err != nil {
+			return 0, false, err
+		}
+		if !ok || start == l {
+			return 0, false, nil
+		}
+		return start, true, nil
+	}
+	return 0, false, nil
 }
 
 // badEscapeReason is the refusal of an escape YAML does not have, which
@@ -731,6 +901,7 @@ func syntaxProblem(text string) (string, string) {
 	case has("excessive aliasing"):
 		return codeLimit, fmt.Sprintf("document expands to more than %d nodes", MaxNodes)
 	case has("while scanning a directive"), has("%YAML"), has("%TAG"), has("incompatible YAML document"),
+		has("did not find expected whitespace"),
 		has("found unexpected non-alphabetical character"):
 		return m(codeDirective, 0)
 	case has("did not find expected <document start>"):
@@ -786,7 +957,9 @@ var promptKey = regexp.MustCompile(`(?s)^[A-Za-z0-9_]+: +([^ ].*)$`)
 // alone, as docs/problems.md describes; "" when there is none.
 func promptHint(v Violation, data []byte) string {
 	switch {
-	case v.Code == codeTabIndent:
+	case v.Code == codeTabIndent, v.Code == codeUnclosedQuote, v.Code == codeBadEscape:
+		// Their own hint names the fix whatever the line holds: a quote
+		// or a backslash inside the value, not how it starts.
 		return fixedHint(v.Code)
 	case v.Code >= codeCannotStart && v.Code <= codeAnchorAliasTag:
 	case v.Code == codeWrongType && (strings.HasSuffix(v.Message, "expected a string, got a sequence") ||

@@ -32,11 +32,25 @@ func (w *walker) readsStricter(err error) (*eval.TaskSpec, error, bool) {
 	w.goRejects = true
 	switch {
 	case strings.Contains(text, "incompatible YAML document"):
+		if line, ok, derr := w.openingDirectives(); derr != nil {
+			// libyaml refuses a second %YAML directive, or a %TAG handle
+			// given twice, first.
+			return nil, fmt.Errorf("%s%w", decodePrefix, derr), true
+		} else if ok {
+			// libyaml reads a %YAML 1.2 directive, then stops where no
+			// "---" follows it.
+			return nil, &StrictError{Line: line, Column: 1, Reason: catalogue[codeDirective].Messages[1]}, true
+		}
 		if m := yamlDirective.FindSubmatchIndex(data); m != nil {
 			major, _ := strconv.Atoi(string(data[m[2]:m[3]]))
 			minor, _ := strconv.Atoi(string(data[m[4]:m[5]]))
 			if major == 1 && minor != 1 { // libyaml refuses another major version
 				line, _ := w.lineColumn(m[0])
+				// At the document's start, as libyaml marks it: its first
+				// directive.
+				for line > 1 && len(w.lineText(line-1)) > 0 && w.lineText(line - 1)[0] == '%' {
+					line--
+				}
 				return nil, &StrictError{Line: line, Column: 1, Reason: fmt.Sprintf(
 					"%%YAML %d.%d is not supported: yaml.v3 reads only YAML 1.1 documents (%%YAML 1.1, or no directive)", major, minor)}, true
 			}
@@ -48,12 +62,22 @@ func (w *walker) readsStricter(err error) (*eval.TaskSpec, error, bool) {
 		if at < 0 {
 			break
 		}
-		fixed := bytes.ReplaceAll(data, []byte("\n"+byteOrderMark), []byte("\n "))
-		var doc yaml.Node
-		if yaml.Unmarshal(fixed, &doc) == nil {
-			line, _ := w.lineColumn(at)
-			return nil, &StrictError{Line: line, Column: 1, Reason: "byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it"}, true
+		// Read as libyaml reads the marks (see bomRefusal): its refusal, if
+		// any, is the Python library's, else the marks'.
+		var marks []int
+		for i := 0; ; {
+			j := bytes.Index(data[i:], []byte("\n"+byteOrderMark))
+			if j < 0 {
+				break
+			}
+			marks = append(marks, i+j+1)
+			i += j + 1
 		}
+		if err := w.bomRefusal(marks); err != nil {
+			return nil, err, true
+		}
+		line, _ := w.lineColumn(at)
+		return nil, &StrictError{Line: line, Column: 1, Reason: lineStartBOMReason}, true
 	case bytes.Contains(data, []byte(`\/`)) || bytes.IndexByte(data, '?') >= 0:
 		// The same text with \/ as \\ and such a '?' as 'Q', which yaml.v3
 		// reads with the same lines and columns; the walk refuses them where
