@@ -136,11 +136,16 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	// it, and so does this package; whether the Go package's decoder
 	// refuses it too (then the refusal is no stricter one) is its own.
 	if bytes.HasPrefix(data, []byte(byteOrderMark+byteOrderMark)) {
-		dec := yaml.NewDecoder(bytes.NewReader(data))
-		dec.KnownFields(true)
-		var m eval.TaskSpec
-		w.goRejects = dec.Decode(&m) != nil
+		w.goRejects = goPackageRejects(data)
 		return nil, twoBOMsError()
+	}
+	// Text that is not UTF-8 is refused before it is read as YAML, as the
+	// Python library refuses it before libyaml sees it: whatever else the
+	// text holds (a %YAML directive, a syntax error) comes second. Only two
+	// byte order marks at the start come first, as in the Python library.
+	if !utf8.Valid(data) {
+		w.goRejects = goPackageRejects(data)
+		return nil, notUTF8(data)
 	}
 	doc, dec, err := w.parseWithinBounds(data)
 	if err != nil {
@@ -400,6 +405,16 @@ func (w *walker) commentTab() *StrictError {
 	return nil
 }
 
+// goPackageRejects reports whether the Go package's decoder refuses data,
+// for a text this package refuses before reading it: then the refusal is
+// no stricter one.
+func goPackageRejects(data []byte) bool {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var m eval.TaskSpec
+	return dec.Decode(&m) != nil
+}
+
 // twoBOMsError is the refusal of a text that starts with two byte order
 // marks, in the Python library's words.
 func twoBOMsError() *StrictError {
@@ -578,7 +593,20 @@ func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field, typ
 		}
 		seen[k.Value] = k
 		w.pos[sub] = position{dv.Line, dv.Column}
+		wasBad := w.bad[dv]
 		w.value(dv, sub, f, fieldType(typ, k.Value))
+		w.badAt(v, dv, wasBad)
+	}
+}
+
+// badAt moves the refusal of value, an anchored node met through the alias
+// occurrence, from the node to the alias: the value is refused where the
+// alias puts it, and still read where the anchor stands (task_id: &a x,
+// then an integer field: *a).
+func (w *walker) badAt(occurrence, value *yaml.Node, wasBad bool) {
+	if occurrence != value && !wasBad && w.bad[value] {
+		delete(w.bad, value)
+		w.markBad(occurrence)
 	}
 }
 
@@ -768,6 +796,7 @@ func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
 			if !w.count(v, "", 1) {
 				return
 			}
+			wasBad := w.bad[v]
 			if !w.key(k, path) {
 				continue
 			}
@@ -784,6 +813,7 @@ func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
 			} else {
 				w.wrong(v, sub, "expected an integer, got %s", w.describe(v))
 			}
+			w.badAt(n.Content[i+1], v, wasBad)
 		}
 	}
 }

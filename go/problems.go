@@ -72,6 +72,9 @@ func CheckFormat(f Format, data []byte) []Violation {
 			}
 		case v.Code != codeDuplicateKey && v.FieldPath != "":
 			hidden = append(hidden, v.FieldPath)
+		case v.Code == codeUnsupported && strings.HasPrefix(v.Message, "'?' in the plain scalar "):
+			// The top mapping, in flow style, could not be read: no rule.
+			hidden = append(hidden, "")
 		}
 	}
 	for _, v := range Violations(spec) {
@@ -126,6 +129,9 @@ func examine(data []byte) examined {
 			}
 		case v.Code != codeDuplicateKey && v.FieldPath != "":
 			hidden = append(hidden, v.FieldPath)
+		case v.Code == codeUnsupported && strings.HasPrefix(v.Message, "'?' in the plain scalar "):
+			// The top mapping, in flow style, could not be read: no rule.
+			hidden = append(hidden, "")
 		}
 	}
 	broken := check(checkedFromMirror(m))
@@ -150,16 +156,6 @@ func examine(data []byte) examined {
 		}
 	}
 	failed := len(vs) > 0
-	if !decodeFailed && len(broken) > 0 {
-		// Validate's first broken rule, in Go's order, stays first: its
-		// message is the error's, the Go package's.
-		for i, v := range vs {
-			if v.FieldPath == broken[0].FieldPath && v.Message == broken[0].Message {
-				vs = append([]Violation{v}, slices.Delete(vs, i, i+1)...)
-				break
-			}
-		}
-	}
 	vs = append(vs, warnings(nil, w)...)
 	if len(vs) == 0 {
 		vs = nil
@@ -172,15 +168,36 @@ func examine(data []byte) examined {
 			out.err.(*DecodeError).Err = w.err
 		}
 	case failed:
-		out.err = &ValidationError{Violations: vs}
+		out.err = &ValidationError{Violations: firstBrokenFirst(vs, broken)}
 	}
 	return out
+}
+
+// firstBrokenFirst is vs for the error ParseYAML returns: Validate's first
+// broken rule, in the Go package's order, moved in front, since its
+// message is the error's; Check keeps vs in document order.
+func firstBrokenFirst(vs, broken []Violation) []Violation {
+	if len(broken) == 0 {
+		return vs
+	}
+	for i, v := range vs {
+		if v.FieldPath == broken[0].FieldPath && v.Message == broken[0].Message {
+			if i == 0 {
+				return vs
+			}
+			out := make([]Violation, 0, len(vs))
+			out = append(out, v)
+			out = append(out, vs[:i]...)
+			return append(out, vs[i+1:]...)
+		}
+	}
+	return vs
 }
 
 // under reports whether path is one of roots or a field under one.
 func under(path string, roots []string) bool {
 	for _, r := range roots {
-		if path == r || strings.HasPrefix(path, r+".") || strings.HasPrefix(path, r+"[") {
+		if r == "" || path == r || strings.HasPrefix(path, r+".") || strings.HasPrefix(path, r+"[") {
 			return true
 		}
 	}

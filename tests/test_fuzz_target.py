@@ -107,6 +107,12 @@ def test_the_libraries_agree_on_the_hostile_corpus(go: GoConsumer, tmp_path: Pat
     assert len(corpus) >= 15
 
 
+@pytest.fixture(autouse=True)
+def _strict_stops(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The inputs here hold the agreement docs/problems.md asks for, stops included."""
+    monkeypatch.setattr(fuzz_diff, "STRICT_STOPS", True)
+
+
 def test_a_different_refusal_is_caught(
     go: GoConsumer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -129,6 +135,30 @@ DISAGREED: dict[str, bytes] = {
     # the bad byte, which it parsed first.
     "deep nesting before a byte that is not UTF-8": (
         b"task_spec_version: 1\nx: " + b"[" * 2000 + b"\nprompt: \xff\n"
+    ),
+    # A %YAML 1.2 directive and a byte that is not UTF-8 further down: Go
+    # refused the directive first, Python the encoding, before any YAML.
+    "a YAML 1.2 directive, then a byte that is not UTF-8": (
+        b"%YAML 1.2\n---\ntask_id: x\nprompt: \xa6\n"
+    ),
+    # Two byte order marks, then a byte that is not UTF-8: the marks first.
+    "two byte order marks, then a byte that is not UTF-8": (
+        b"\xef\xbb\xbf\xef\xbb\xbftask_id: x\nprompt: \xbc\n"
+    ),
+    # An anchored task_id aliased as a signal value, which the signal
+    # refuses: Go pruned the anchored value from task_id too.
+    "an anchored value refused where an alias puts it": (
+        b"task_spec_version: 1\ntask_id: &a t1\ndifficulty_signals:\n    n: *a\n"
+    ),
+    # A '?' in a key of the top mapping written in flow style: the mapping
+    # is not read, so no rule is reported (Go read the other entries).
+    "a '?' in a key of a flow root": b"{task_id: t, p?ompt: x}\n",
+    # A plain "<<" as the whole document: Python called it "the merge".
+    "a merge key's spelling as the root value": b"<<\n",
+    # Missing keys and an enum spelt wrong further down: Go's Check put
+    # Validate's first broken rule in front, where only ParseYAML's error does.
+    "missing keys before an unknown enum value": (
+        b"task_spec_version: 1\ntask_id: t\nlanguage: python\ndifficulty: harx\n"
     ),
     # Text after the first document with no marker: Go gave no line.
     "text after a flow mapping": b"{}\n0x",

@@ -40,6 +40,7 @@ from taskspec._codes import (
     ERROR,
     RULE_CODES,
     UNKNOWN_KEY,
+    UNSUPPORTED,
     WARNING,
     YAML_LINE_BREAK,
 )
@@ -164,12 +165,19 @@ def _hidden(problems: Sequence[Violation]) -> tuple[str, ...]:
                 hidden.append(meant)
         elif v.field_path and v.code != DUPLICATE_KEY:
             hidden.append(v.field_path)
+        elif v.code == UNSUPPORTED and v.message.startswith(_UNREAD_ROOT):
+            return ("",)  # the top mapping could not be read: every rule
     return tuple(hidden)
 
 
+#: The refusal of a '?' in a plain scalar inside the top mapping, written
+#: in flow style: the mapping is not read, so no rule is checked.
+_UNREAD_ROOT: Final = "'?' in the plain scalar "
+
+
 def _under(path: str, fields: Iterable[str]) -> bool:
-    """Whether *path* is one of *fields* or a field under one."""
-    return any(path == p or path.startswith((f"{p}.", f"{p}[")) for p in fields)
+    """Whether *path* is one of *fields* or a field under one ("" is the whole spec)."""
+    return any(not p or path == p or path.startswith((f"{p}.", f"{p}[")) for p in fields)
 
 
 def _meant(v: Violation) -> str | None:

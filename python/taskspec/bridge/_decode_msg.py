@@ -116,4 +116,7 @@ def describe(node: Node) -> str:
         return f"the string {q(node.value)}"
     rtag, _ = resolve(node.value)
     kind = rtag[2:]
-    return f"the {kind} {q(node.value)}" if kind != "str" else f"the string {q(node.value)}"
+    # A plain "<<" is a merge key only as a key; as a value it is a string.
+    if kind in ("str", "merge"):
+        return f"the string {q(node.value)}"
+    return f"the {kind} {q(node.value)}"
