@@ -360,8 +360,9 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
     yield "rules-empty-mapping", b"{}\n"
     # Missing keys (placed at line 1) and a value spelt wrong further down:
     # document order, not Validate's.
-    yield "rules-missing-and-unknown-enum", (
-        b"task_spec_version: 1\ntask_id: t\nlanguage: python\ndifficulty: harx\n"
+    yield (
+        "rules-missing-and-unknown-enum",
+        (b"task_spec_version: 1\ntask_id: t\nlanguage: python\ndifficulty: harx\n"),
     )
     # Warnings.
     yield "warning-path-parent", edit("    - path: mathx/gcd.go", "    - path: ../../etc/passwd")
