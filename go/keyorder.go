@@ -129,13 +129,19 @@ func fixedKeyOrder(keys []string) []string {
 // the difference between out and m marshalled without signals, and must be
 // exactly as long as the entries together.
 func reorderSignals(m *eval.TaskSpec, out []byte) ([]byte, error) {
-	const head = "difficulty_signals:\n"
 	without := *m
 	without.DifficultySignals = nil
 	rest, err := yaml.Marshal(&without)
 	if err != nil {
 		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
 	}
+	return reorderSignalsAgainst(m, out, rest)
+}
+
+// reorderSignalsAgainst is reorderSignals with rest, the document out is
+// without its signals, given (fixLiterals gives the one it wrote).
+func reorderSignalsAgainst(m *eval.TaskSpec, out, rest []byte) ([]byte, error) {
+	const head = "difficulty_signals:\n"
 	keys := make([]string, 0, len(m.DifficultySignals))
 	for k := range m.DifficultySignals {
 		keys = append(keys, k)

@@ -56,12 +56,13 @@ func marshalMirror(m *eval.TaskSpec) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
 	}
-	if needsFixedKeyOrder(m.DifficultySignals) {
+	sites := literalFixSites(m)
+	if needsFixedKeyOrder(m.DifficultySignals) && len(sites) == 0 {
 		if out, err = reorderSignals(m, out); err != nil {
 			return nil, err
 		}
 	}
-	if sites := literalFixSites(m); len(sites) > 0 {
+	if len(sites) > 0 { // fixLiterals puts the signals in the fixed order too
 		if out, err = fixLiterals(m, out, sites); err != nil {
 			return nil, err
 		}
@@ -167,6 +168,16 @@ func fixLiterals(m *eval.TaskSpec, full []byte, sites []fixSite) ([]byte, error)
 	if err != nil {
 		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
 	}
+	// The renderings are located in documents without difficulty_signals:
+	// yaml.v3 orders some key sets differently from one Marshal to the next
+	// (see reorderSignals), and a string's rendering does not depend on them.
+	signals := m.DifficultySignals
+	m.DifficultySignals = nil
+	defer func() { m.DifficultySignals = signals }()
+	bare, err := yaml.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
+	}
 	rendered := make([][]byte, len(sites))
 	replaced := make([][]byte, len(sites))
 	for i, s := range sites {
@@ -176,11 +187,11 @@ func fixLiterals(m *eval.TaskSpec, full []byte, sites []fixSite) ([]byte, error)
 		if err != nil {
 			return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
 		}
-		at := bytes.Index(base, []byte(tokens[i]))
+		at := bytes.Index(bare, []byte(tokens[i]))
 		if at < 0 {
 			return nil, errLocate
 		}
-		pre, suf := base[:at], base[at+len(tokens[i]):]
+		pre, suf := bare[:at], bare[at+len(tokens[i]):]
 		replaced[i] = []byte(tokens[i])
 		if swallowsBreak(orig[i]) && bytes.HasPrefix(suf, []byte("\n")) {
 			// The token's line break is part of this rendering: see swallowsBreak.
@@ -192,9 +203,15 @@ func fixLiterals(m *eval.TaskSpec, full []byte, sites []fixSite) ([]byte, error)
 		}
 		rendered[i] = fixHeader(one[len(pre):len(one)-len(suf)], orig[i], s.nested)
 	}
-	out := base
+	out, outBare := base, bare
 	for i := range sites {
 		out = bytes.Replace(out, replaced[i], rendered[i], 1)
+		outBare = bytes.Replace(outBare, replaced[i], rendered[i], 1)
+	}
+	if needsFixedKeyOrder(signals) {
+		// base has yaml.v3's order, which varies for such a key set; outBare
+		// is the same document, fixed, without the signals.
+		return reorderSignalsAgainst(&eval.TaskSpec{DifficultySignals: signals}, out, outBare)
 	}
 	return out, nil
 }

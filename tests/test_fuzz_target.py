@@ -153,6 +153,16 @@ DISAGREED: dict[str, bytes] = {
     # A '?' in a key of the top mapping written in flow style: the mapping
     # is not read, so no rule is reported (Go read the other entries).
     "a '?' in a key of a flow root": b"{task_id: t, p?ompt: x}\n",
+    # A signal key set yaml.v3 orders differently from one Marshal to the
+    # next, beside a string whose block header the Go writer fixes: the
+    # writer could not locate the string's rendering.
+    "a cyclic signal key set beside a string the Go writer fixes": (
+        b"task_spec_version: 1\ntask_id: t\nlanguage: go\ndifficulty: medium\n"
+        b'difficulty_signals:\n    _: 1\n    _A: 2\n    "9": 3\n'
+        b'    900000000000000000000000000000000\xc3\xa9aZ: 4\n    kg_edges: 5\n    "true": 6\n'
+        b"generated_from:\n    kind: kg_template\nprompt: p\nsolution_artifacts:\n"
+        b'    - path: "\\n?\\t\\n|\\0!Za@&!"\nverification:\n    test_cmd: [go]\n'
+    ),
     # A plain "<<" as the whole document: Python called it "the merge".
     "a merge key's spelling as the root value": b"<<\n",
     # Missing keys and an enum spelt wrong further down: Go's Check put
