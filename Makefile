@@ -100,9 +100,10 @@ problems: venv ## Record the shared problem table (tests/contract/problems.json)
 	$(VPY) -m tests.contract.problem_cases
 
 .PHONY: vectors
-vectors: venv conform ## Regenerate the conformance vectors (Go consumer, seeded) and the Go library's rule cases
+vectors: venv conform ## Regenerate the conformance vectors (Go consumer, seeded), the Go library's rule cases and the shared problem table
 	$(VPY) -m tests.conformance.generate
 	$(VPY) -m tests.conformance.rule_cases
+	$(VPY) -m tests.contract.problem_cases
 
 .PHONY: generate
 generate: venv $(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC) $(PROTOC_GEN_TASKSPEC_GO) ## Generate everything proto/ decides: stubs, the Go contract code, the JSON Schema and the Go rule cases

@@ -35,11 +35,11 @@ func ExampleParseYAML() {
 	}
 	fmt.Println(spec.GetTaskId(), spec.GetLanguage(), spec.GetVerification().GetTestCmd())
 
-	_, err = taskspec.ParseYAML([]byte("task_spec_version: 1\nbogus: 1\n"))
+	_, err = taskspec.ParseYAML([]byte("task_spec_version: 1\ntaskid: 1\n"))
 	fmt.Println(err)
 	// Output:
 	// kg-go-impl-mathx-gcd LANGUAGE_GO [go test ./mathx/...]
-	// eval: decode task spec: line 2, column 1: bogus: unknown field "bogus"; expected one of: task_spec_version, task_id, language, difficulty, difficulty_signals, generated_from, prompt, solution_artifacts, verification
+	// eval: decode task spec: line 2, column 1: taskid: unknown field "taskid"; did you mean "task_id"?
 }
 
 func ExampleValidate() {
