@@ -12,8 +12,6 @@ Skipped when the consumer is not built, unless TASKSPEC_REQUIRE_GO=1.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
@@ -24,7 +22,6 @@ from taskspec._codes import CATALOGUE
 from tests.conformance.gobridge import GoConsumer
 
 ROOT: Final = Path(__file__).resolve().parent.parent
-CONFORM: Final = ROOT / ".bin" / "taskspec-conform"
 CORPUS: Final = (ROOT / "tests/conformance/vectors", ROOT / "tests/conformance/sources")
 
 #: The codes of YAML syntax problems: on those the parsers may stop at
@@ -35,16 +32,9 @@ FIELDS: Final = ("code", "field_path", "line", "column", "message", "hint", "sev
 
 
 @pytest.fixture(scope="module")
-def consumer() -> Iterator[GoConsumer]:
-    if not CONFORM.exists():
-        if os.environ.get("TASKSPEC_REQUIRE_GO", "") not in ("", "0"):
-            pytest.fail("TASKSPEC_REQUIRE_GO is set but .bin/taskspec-conform is missing")
-        pytest.skip(".bin/taskspec-conform is missing: run make conform")
-    go = GoConsumer(CONFORM)
-    try:
-        yield go
-    finally:
-        go.close()
+def consumer(go: GoConsumer) -> GoConsumer:
+    """The Go conformance consumer, built and started as every other test gets it."""
+    return go
 
 
 def _documents() -> list[Path]:
