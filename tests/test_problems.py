@@ -419,6 +419,23 @@ def test_validate_of_broken_json_names_the_json_problem_at_its_position(tmp_path
     assert text == f"{path}:3:1: TS020 {record['message']}\n"
 
 
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        (b'{\n  "taskId": "a",\n}\n', (3, 1, "expected a property name in double quotes")),
+        (b'{"files": [1,\n   ]}', (2, 4, "expected a value")),
+    ],
+)
+def test_a_trailing_comma_is_placed_at_the_closer_on_every_python(
+    text: bytes, where: tuple[int, int, str]
+) -> None:
+    # Python 3.13's json module reports a trailing comma at the comma, earlier
+    # versions at the closer; the contract (and the Go library) say the closer.
+    (problem,) = taskspec.check(text, format="json")
+    assert (problem.code, problem.line, problem.column) == ("TS020", *where[:2])
+    assert problem.message == f"invalid JSON: {where[2]}"
+
+
 def test_validate_of_broken_binary_names_the_binary_problem(tmp_path: Path) -> None:
     path = tmp_path / "spec.binpb"
     path.write_bytes(b"\x12\xff")  # a length that runs past the end

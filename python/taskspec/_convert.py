@@ -206,15 +206,18 @@ def read_json(
     try:
         obj = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
     except json.JSONDecodeError as err:
-        if too_deep is not None and err.pos >= too_deep:
+        pos = _json_stop(err.msg, text, err.pos)
+        if too_deep is not None and pos >= too_deep:
             raise _json_error("nested too deeply") from None
+        line = text.count("\n", 0, pos) + 1
+        column = pos - text.rfind("\n", 0, pos)
         raise DecodeError(
             [
                 Violation(
                     "",
-                    _json_message(err.msg, text, err.pos),
-                    err.lineno,
-                    err.colno,
+                    _json_message(err.msg, text, pos),
+                    line,
+                    column,
                     code=JSON_SYNTAX,
                 )
             ]
@@ -271,6 +274,21 @@ _JSON_MESSAGES: Final = (
     ("Illegal trailing comma before end of object", "expected a property name in double quotes"),
     ("Illegal trailing comma before end of array", "expected a value"),
 )
+
+
+def _json_stop(msg: str, text: str, pos: int) -> int:
+    """The offset where the contract places Python's json problem *msg*, reported at *pos*.
+
+    Python 3.13 reports a trailing comma at the comma; earlier versions (and
+    the Go library) at the closer after it, where the text stops being JSON.
+    The contract's position is the closer, whatever Python runs it.
+    """
+    if msg.startswith("Illegal trailing comma"):
+        after = pos + 1
+        while after < len(text) and text[after] in " \t\r\n":
+            after += 1
+        return after
+    return pos
 
 
 def _json_message(msg: str, text: str, pos: int) -> str:

@@ -404,6 +404,9 @@ def _json_cases() -> Iterator[tuple[str, bytes]]:
     yield "json-valid", valid.encode()
     yield "json-empty", b""
     yield "json-trailing-comma", valid.replace('"p",', '"p",,').encode()
+    # A trailing comma is placed at the closer after it (Python 3.13 alone says the comma).
+    yield "json-trailing-comma-object", b'{\n  "taskId": "a",\n}\n'
+    yield "json-trailing-comma-array", b'{"files": [1,\n   ]}'
     yield "json-unclosed-string", b'{"taskId": "t'
     yield "json-missing-colon", b'{"taskId" "t"}'
     yield "json-bare-word", b'{"taskId": t}'
