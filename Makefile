@@ -66,8 +66,11 @@ $(PROTOC_GEN_GO):
 $(PROTOC_GEN_GO_GRPC):
 	GOBIN=$(BIN) go install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
 
-# Built from source, with the stubs it reads the contract options through.
-$(PROTOC_GEN_TASKSPEC_GO): $(shell find $(GOLIB_DIR)/cmd/protoc-gen-taskspec-go gen/go -name '*.go' -o -name go.mod -o -name go.sum 2>/dev/null) $(GOLIB_DIR)/go.mod $(GOLIB_DIR)/go.sum
+# Built from source. It reads the contract options through the descriptors
+# of options.proto in each request, never through the stubs that the same
+# buf generate run regenerates, so that generation works from any state of
+# the proto and the options (it bootstraps itself).
+$(PROTOC_GEN_TASKSPEC_GO): $(shell find $(GOLIB_DIR)/cmd/protoc-gen-taskspec-go -name '*.go' -o -name go.mod -o -name go.sum 2>/dev/null) $(GOLIB_DIR)/go.mod $(GOLIB_DIR)/go.sum
 	cd $(GOLIB_DIR) && go build -o $(PROTOC_GEN_TASKSPEC_GO) ./cmd/protoc-gen-taskspec-go
 
 $(STATICCHECK):
@@ -183,7 +186,8 @@ breaking: venv ## Check proto/ against the released v1 baseline image: buf break
 	$(VPY) scripts/check_contract.py --buf $(BUF) --against $(BASELINE)
 
 .PHONY: release-baseline
-release-baseline: venv ## Release step: record proto/ as the new breaking-change baseline
+release-baseline: venv ## Cut a new contract version: record proto/ as the baseline (a breaking change needs the schema version bumped; see CONTRIBUTING.md)
+	$(VPY) scripts/check_contract.py --buf $(BUF) --against $(BASELINE) --release
 	$(BUF) build --exclude-source-info -o $(BASELINE)
 
 .PHONY: gotest

@@ -1,27 +1,46 @@
 """Check the proto's contract options against the released baseline.
 
 ``buf breaking`` compares names, numbers and types, and ignores custom
-options. But the contract options are just as much a promise to readers: a
-field that moves from always written to omitted when empty, a rule that
-changes its message, a field that the agent could see and now cannot, or a
-lower limit, each changes what v1 documents mean or which of them are
-accepted. Such a change needs ``taskspec.v2``, as a renumbering does.
+options and declaration order. But both are just as much a promise to
+readers: a field that moves from always written to omitted when empty, a
+rule that changes its message, a field that the agent could see and now
+cannot, a lower limit, or two fields declared in a new order (the YAML key
+order, in both languages) each changes what v1 documents mean, how they are
+written, or which of them are accepted. Such a change needs a new contract
+version (CONTRIBUTING.md, "Cutting a new contract version"), as a
+renumbering does.
 
 The check, run by ``make breaking``:
 
 - every field of the baseline that is reachable from TaskSpec keeps its
-  ``(taskspec.v1.field)`` option exactly (presence, visibility, rule);
+  ``(taskspec.v1.field)`` option exactly, attribute by attribute;
+- every message reachable from TaskSpec declares the baseline's fields in
+  the baseline's order, since that order is the YAML key order;
 - TaskSpec keeps its ``(taskspec.v1.limits)`` exactly;
 - a field the baseline does not have must be omitted from YAML when empty
   (so documents that do not use it are written as before), and must not
   have a rule that its zero value breaks (so documents written before it
-  stay valid).
+  stay valid);
+- no field's option sets a singular attribute twice (two ``rule:``
+  blocks): the text format merges them without a word, so the check reads
+  the compiler's source locations, where each block leaves its path;
+- a change to the options' own schema (``options.proto``) is reported in one
+  line: an additive one (a new attribute, a new value) as a note, any other
+  (a renumbered extension, a removed or retyped attribute) as a breaking
+  change.
 
+Each image is read through its own options schema (a descriptor pool built
+from the image), never through the generated stubs, so the check works from
+any state of ``options.proto`` and the two sides never need the same one.
 Removed, renamed and renumbered fields are ``buf breaking``'s to report.
 
 Usage: ``python scripts/check_contract.py --against release/taskspec-v1.binpb
-[--buf .venv/bin/buf] [--image current.binpb]``. Exit status 1 lists every
-problem, one line each.
+[--buf .venv/bin/buf] [--image current.binpb] [--release]``. Exit status 1
+lists every problem, one line each. With ``--release`` (``make
+release-baseline``) it says whether the current proto may become the new
+baseline: when it has breaking changes (this check's or ``buf
+breaking``'s), only with the schema version (the bound of
+task_spec_version's CHECK_EQUALS rule) bumped.
 """
 
 from __future__ import annotations
@@ -29,58 +48,123 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any, cast
 
-from google.protobuf import descriptor_pb2
-
-from taskspec._contract import field_contract_of, limits_of
-from taskspec.v1 import options_pb2
+from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.message import Message
 
 ROOT = Path(__file__).resolve().parent.parent
 ROOT_MESSAGE = "taskspec.v1.TaskSpec"
+OPTIONS_FILE = "taskspec/v1/options.proto"
+FIELD_EXTENSION = "taskspec.v1.field"
+LIMITS_EXTENSION = "taskspec.v1.limits"
+VERSION_FIELD = f"{ROOT_MESSAGE}.task_spec_version"
+NEW_VERSION = (
+    "that needs a new contract version (CONTRIBUTING.md, 'Cutting a new contract version')"
+)
 
-_Messages = Mapping[str, descriptor_pb2.DescriptorProto]
+_Field = descriptor_pb2.FieldDescriptorProto
+_OPTIONS_FIELD_NUMBER = 8  # FieldDescriptorProto.options
 
 
-def load_image(data: bytes) -> _Messages:
-    """Every message of a buf image (or a FileDescriptorSet), by full name.
+class Image:
+    """A buf image (wire-compatible with a FileDescriptorSet), read through its own options."""
 
-    A buf image is wire-compatible with a FileDescriptorSet. Importing
-    ``options_pb2`` registers the contract extensions, so the options are
-    parsed rather than kept as unknown fields.
-    """
-    fds = descriptor_pb2.FileDescriptorSet.FromString(data)
-    out: dict[str, descriptor_pb2.DescriptorProto] = {}
+    def __init__(self, data: bytes) -> None:
+        self.fds = descriptor_pb2.FileDescriptorSet.FromString(data)
+        self.msgs: dict[str, descriptor_pb2.DescriptorProto] = {}
+        #: Each message's file and source path, for its fields' locations.
+        self.where: dict[str, tuple[descriptor_pb2.FileDescriptorProto, list[int]]] = {}
+        for f in self.fds.file:
+            self._add(f, f.package, f.message_type, [4])
+        self.pool = descriptor_pool.DescriptorPool()
+        for f in self.fds.file:
+            self.pool.Add(f)
+        self.field_ext = self._extension(FIELD_EXTENSION)
+        self.limits_ext = self._extension(LIMITS_EXTENSION)
+        self._field_options = message_factory.GetMessageClass(
+            self.pool.FindMessageTypeByName("google.protobuf.FieldOptions")
+        )
+        self._message_options = message_factory.GetMessageClass(
+            self.pool.FindMessageTypeByName("google.protobuf.MessageOptions")
+        )
 
-    def add(prefix: str, msgs: Iterator[descriptor_pb2.DescriptorProto]) -> None:
-        for msg in msgs:
+    def _add(
+        self,
+        f: descriptor_pb2.FileDescriptorProto,
+        prefix: str,
+        msgs: Iterable[descriptor_pb2.DescriptorProto],
+        path: list[int],
+    ) -> None:
+        for i, msg in enumerate(msgs):
             name = f"{prefix}.{msg.name}"
-            out[name] = msg
-            add(name, iter(msg.nested_type))
+            self.msgs[name] = msg
+            self.where[name] = (f, [*path, i])
+            self._add(f, name, msg.nested_type, [*path, i, 3])
 
-    for f in fds.file:
-        add(f.package, iter(f.message_type))
-    return out
+    def _extension(self, name: str) -> Any:
+        try:
+            return self.pool.FindExtensionByName(name)
+        except KeyError:
+            return None
+
+    def options_file(self) -> descriptor_pb2.FileDescriptorProto | None:
+        for f in self.fds.file:
+            if f.name == OPTIONS_FILE:
+                out = descriptor_pb2.FileDescriptorProto()
+                out.CopyFrom(f)
+                out.ClearField("source_code_info")
+                return out
+        return None
+
+    def contract(self, field: _Field) -> Message | None:
+        """The field's ``(taskspec.v1.field)`` as a message of this image's schema."""
+        if self.field_ext is None:
+            return None
+        opts = self._field_options.FromString(field.options.SerializeToString())
+        if not opts.HasExtension(self.field_ext):
+            return None
+        return cast(Message, opts.Extensions[self.field_ext])
+
+    def limits(self, name: str) -> Message | None:
+        if self.limits_ext is None:
+            return None
+        opts = self._message_options.FromString(self.msgs[name].options.SerializeToString())
+        return cast(Message, opts.Extensions[self.limits_ext])
+
+    def field_path(self, full_name: str) -> tuple[descriptor_pb2.FileDescriptorProto, list[int]]:
+        message, _, name = full_name.rpartition(".")
+        f, path = self.where[message]
+        index = [fd.name for fd in self.msgs[message].field].index(name)
+        return f, [*path, 2, index]
 
 
-def _is_map(msgs: _Messages, field: descriptor_pb2.FieldDescriptorProto) -> bool:
-    target = msgs.get(field.type_name.lstrip("."))
+def load_image(data: bytes) -> Image:
+    """An image of the schema, read through its own options schema."""
+    return Image(data)
+
+
+def _is_map(image: Image, field: _Field) -> bool:
+    target = image.msgs.get(field.type_name.lstrip("."))
     return target is not None and target.options.map_entry
 
 
-def reachable(msgs: _Messages) -> dict[str, descriptor_pb2.FieldDescriptorProto]:
+def reachable(image: Image) -> dict[str, _Field]:
     """Every field reachable from TaskSpec, by full name."""
-    out: dict[str, descriptor_pb2.FieldDescriptorProto] = {}
+    out: dict[str, _Field] = {}
     todo, seen = [ROOT_MESSAGE], {ROOT_MESSAGE}
     while todo:
         name = todo.pop()
-        for field in msgs[name].field:
+        for field in image.msgs[name].field:
             out[f"{name}.{field.name}"] = field
             target = field.type_name.lstrip(".")
             if (
-                field.type == descriptor_pb2.FieldDescriptorProto.TYPE_MESSAGE
-                and not _is_map(msgs, field)
+                field.type == _Field.TYPE_MESSAGE
+                and not _is_map(image, field)
                 and target not in seen
             ):
                 seen.add(target)
@@ -88,94 +172,299 @@ def reachable(msgs: _Messages) -> dict[str, descriptor_pb2.FieldDescriptorProto]
     return out
 
 
-def _contract(field: descriptor_pb2.FieldDescriptorProto) -> options_pb2.FieldContract:
-    return field_contract_of(field.options)
+def _show(value: object) -> str:
+    if isinstance(value, Message):
+        text = " ".join(str(value).split())
+        return "{" + text + "}" if text else "none"
+    return str(value)
 
 
-def _show(msg: options_pb2.Rule | options_pb2.Limits) -> str:
-    text = " ".join(str(msg).split())
-    return "{" + text + "}" if text else "none"
+def _attributes(msg: Message | None) -> dict[str, object]:
+    """The attributes *msg* sets, by name: an enum by its value's name."""
+    out: dict[str, object] = {}
+    if msg is None:
+        return out
+    for fd, value in msg.ListFields():
+        if fd.type == FieldDescriptor.TYPE_ENUM and not fd.is_repeated:
+            enum = fd.enum_type
+            assert enum is not None
+            v = enum.values_by_number.get(value)
+            out[fd.name] = v.name if v is not None else value
+        else:
+            out[fd.name] = value
+    return out
 
 
-def problems(baseline: _Messages, current: _Messages) -> list[str]:
-    """Every contract change from *baseline* to *current* that breaks v1 readers."""
+def _enum_attribute(msg: Message | None, name: str) -> str:
+    value = _attributes(msg).get(name)
+    return str(value) if value is not None else "none"
+
+
+_WHY = {
+    "presence": "v1 sidecars would be written differently",
+    "visibility": "agents of v1 harnesses would see a different task",
+    "rule": "v1 documents would be judged, or reported, differently",
+}
+
+
+def _contract_changes(name: str, old: Message | None, new: Message | None) -> Iterator[str]:
+    a, b = _attributes(old), _attributes(new)
+    for attr in sorted(a.keys() | b.keys(), key=lambda k: (k not in _WHY, k)):
+        before, after = a.get(attr), b.get(attr)
+        if _show(before) == _show(after):
+            continue
+        why = _WHY.get(attr, "v1 documents would be treated differently")
+        yield (
+            f"{name}: {attr} changed from {_show(before) if before is not None else 'none'} to "
+            f"{_show(after) if after is not None else 'none'}: {why}; {NEW_VERSION}"
+        )
+
+
+def _declaration_order(baseline: Image, current: Image) -> Iterator[str]:
+    """Messages whose v1 fields are declared in a new order: the YAML key order changed."""
+    messages = {name.rpartition(".")[0] for name in reachable(baseline)}
+    for message in sorted(messages):
+        new_msg = current.msgs.get(message)
+        if new_msg is None:
+            continue
+        old_names = [f.name for f in baseline.msgs[message].field]
+        new_names = [f.name for f in new_msg.field if f.name in old_names]
+        old_names = [n for n in old_names if n in new_names]
+        if old_names != new_names:
+            yield (
+                f"{message}: fields declared in a new order ({', '.join(old_names)} became "
+                f"{', '.join(new_names)}): declaration order is the YAML key order of both "
+                f"languages, so v1 sidecars would be written differently; {NEW_VERSION}"
+            )
+
+
+def repeated_blocks(image: Image, name: str) -> list[str]:
+    """The singular attributes that field *name*'s option sets more than once.
+
+    Needs an image with source info; without it, finds nothing.
+    """
+    if image.field_ext is None:
+        return []
+    f, path = image.field_path(name)
+    prefix = [*path, _OPTIONS_FIELD_NUMBER, image.field_ext.number]
+    counts = Counter(
+        tuple(loc.path)
+        for loc in f.source_code_info.location
+        if list(loc.path[: len(prefix)]) == prefix and len(loc.path) > len(prefix)
+    )
     out: list[str] = []
+    for loc_path, n in counts.items():
+        if n < 2:
+            continue
+        desc: Descriptor | None = image.field_ext.message_type
+        names: list[str] = []
+        for number in loc_path[len(prefix) :]:
+            fd = desc.fields_by_number.get(number) if desc is not None else None
+            if fd is None or fd.is_repeated:
+                names = []
+                break
+            names.append(fd.name)
+            desc = fd.message_type
+        if names and names[0] not in out:
+            out.append(names[0])
+    return out
+
+
+def _schema_changes(
+    old: descriptor_pb2.FileDescriptorProto | None, new: descriptor_pb2.FileDescriptorProto | None
+) -> tuple[list[str], bool]:
+    """What changed in the options' own schema, and whether all of it is additive."""
+    if old is None or new is None or old == new:
+        return [], True
+    changes: list[str] = []
+    additive = True
+
+    def compare(kind: str, before: dict[str, object], after: dict[str, object], of: str) -> None:
+        nonlocal additive
+        for key in sorted(before.keys() | after.keys()):
+            if key not in before:
+                changes.append(f"{of} gained {kind} {key}")
+            elif key not in after:
+                changes.append(f"{of} lost {kind} {key}")
+                additive = False
+            elif before[key] != after[key]:
+                changes.append(f"{of}.{key} changed ({_show(before[key])} to {_show(after[key])})")
+                additive = False
+
+    def fields(fs: Iterable[_Field]) -> dict[str, object]:
+        return {
+            f.name: f"number {f.number} {_Field.Type.Name(f.type)} {f.type_name}".rstrip()
+            for f in fs
+        }
+
+    old_msgs = {m.name: m for m in old.message_type}
+    new_msgs = {m.name: m for m in new.message_type}
+    compare("message", dict.fromkeys(old_msgs, ""), dict.fromkeys(new_msgs, ""), new.package)
+    for name in sorted(old_msgs.keys() & new_msgs.keys()):
+        compare("attribute", fields(old_msgs[name].field), fields(new_msgs[name].field), name)
+    old_enums = {e.name: e for e in old.enum_type}
+    new_enums = {e.name: e for e in new.enum_type}
+    compare("enum", dict.fromkeys(old_enums, ""), dict.fromkeys(new_enums, ""), new.package)
+    for name in sorted(old_enums.keys() & new_enums.keys()):
+        before = {v.name: v.number for v in old_enums[name].value}
+        after = {v.name: v.number for v in new_enums[name].value}
+        compare("value", dict(before), dict(after), name)
+    before_ext = {
+        e.name: f"{e.extendee} number {e.number} {e.type_name}".strip() for e in old.extension
+    }
+    after_ext = {
+        e.name: f"{e.extendee} number {e.number} {e.type_name}".strip() for e in new.extension
+    }
+    compare("extension", dict(before_ext), dict(after_ext), new.package)
+    if not changes:
+        changes.append("declarations other than messages, enums and extensions changed")
+        additive = False
+    return changes, additive
+
+
+def problems(baseline: Image, current: Image) -> tuple[list[str], list[str]]:
+    """Every contract change from *baseline* to *current* that breaks v1 readers, and notes."""
+    out: list[str] = []
+    notes: list[str] = []
+    changes, additive = _schema_changes(baseline.options_file(), current.options_file())
+    if changes:
+        line = f"{OPTIONS_FILE}: the options' own schema changed: {'; '.join(changes)}"
+        if additive:
+            notes.append(
+                f"{line} (additive: each field's options are compared attribute by attribute)"
+            )
+        else:
+            out.append(f"{line}: every v1 option would be read differently; {NEW_VERSION}")
     old_fields, new_fields = reachable(baseline), reachable(current)
     for name, old_field in old_fields.items():
         new_field = new_fields.get(name)
         if new_field is None:
             continue  # buf breaking reports removed fields
-        old, new = _contract(old_field), _contract(new_field)
-        if old.presence != new.presence:
-            out.append(
-                f"{name}: presence changed from {options_pb2.Presence.Name(old.presence)} to "
-                f"{options_pb2.Presence.Name(new.presence)}: v1 sidecars would be written "
-                "differently; that needs taskspec.v2"
-            )
-        if old.visibility != new.visibility:
-            out.append(
-                f"{name}: visibility changed from {options_pb2.Visibility.Name(old.visibility)} to "
-                f"{options_pb2.Visibility.Name(new.visibility)}: agents of v1 harnesses would "
-                "see a different task; that needs taskspec.v2"
-            )
-        if old.rule != new.rule:
-            out.append(
-                f"{name}: rule changed from {_show(old.rule)} to {_show(new.rule)}: v1 "
-                "documents would be judged, or reported, differently; that needs taskspec.v2"
-            )
+        out.extend(
+            _contract_changes(name, baseline.contract(old_field), current.contract(new_field))
+        )
+    out.extend(_declaration_order(baseline, current))
     for name in sorted(new_fields.keys() - old_fields.keys()):
-        c = _contract(new_fields[name])
-        if c.presence not in (options_pb2.PRESENCE_OMIT_EMPTY, options_pb2.PRESENCE_OMIT_UNSET):
+        c = current.contract(new_fields[name])
+        if _enum_attribute(c, "presence") not in ("PRESENCE_OMIT_EMPTY", "PRESENCE_OMIT_UNSET"):
             out.append(
                 f"{name}: a new field must be omitted from YAML when empty "
                 "(PRESENCE_OMIT_EMPTY), or every v1 sidecar written from now on would carry a "
                 "key that v1 readers refuse"
             )
-        if c.HasField("rule") and _zero_breaks(c.rule):
+        rule = _attributes(c).get("rule")
+        if isinstance(rule, Message) and _zero_breaks(rule):
             out.append(
                 f"{name}: a new field cannot have a rule that its zero value breaks "
-                f"({options_pb2.Check.Name(c.rule.check)}): every v1 document written before "
+                f"({_enum_attribute(rule, 'check')}): every v1 document written before "
                 "it would become invalid"
             )
-    old_limits = limits_of(baseline[ROOT_MESSAGE].options)
-    new_limits = limits_of(current[ROOT_MESSAGE].options)
-    if old_limits != new_limits:
+    for name in sorted(new_fields):
+        attrs = repeated_blocks(current, name)
+        if attrs:
+            out.append(
+                f"{name}: its (taskspec.v1.field) option sets {' and '.join(attrs)} more than "
+                f"once: the text format merges the blocks silently; write one {attrs[0]} block"
+            )
+    old_limits, new_limits = baseline.limits(ROOT_MESSAGE), current.limits(ROOT_MESSAGE)
+    if _show(old_limits) != _show(new_limits):
         out.append(
             f"{ROOT_MESSAGE}: limits changed from {_show(old_limits)} to {_show(new_limits)}: "
-            "readers of either version would refuse documents the other writes; that needs "
-            "taskspec.v2"
+            f"readers of either version would refuse documents the other writes; {NEW_VERSION}"
         )
-    return out
+    return out, notes
 
 
-def _zero_breaks(rule: options_pb2.Rule) -> bool:
-    if rule.check == options_pb2.CHECK_EQUALS:
-        return rule.bound != 0
-    if rule.check == options_pb2.CHECK_AT_LEAST:
-        return rule.bound > 0
+def _zero_breaks(rule: Message) -> bool:
+    attrs = _attributes(rule)
+    check, bound = attrs.get("check"), attrs.get("bound", 0)
+    assert isinstance(bound, int)
+    if check == "CHECK_EQUALS":
+        return bound != 0
+    if check == "CHECK_AT_LEAST":
+        return bound > 0
     return True
 
 
+def schema_version(image: Image) -> int | None:
+    """The bound of task_spec_version's CHECK_EQUALS rule: the schema version."""
+    field = reachable(image).get(VERSION_FIELD)
+    rule = _attributes(image.contract(field) if field is not None else None).get("rule")
+    if not isinstance(rule, Message) or _enum_attribute(rule, "check") != "CHECK_EQUALS":
+        return None
+    bound = _attributes(rule).get("bound", 0)
+    assert isinstance(bound, int)
+    return bound
+
+
+def _build(buf: str, source_info: bool) -> bytes:
+    argv = [buf, "build", "-o", "-"]
+    if not source_info:
+        argv.insert(2, "--exclude-source-info")
+    return subprocess.run(argv, check=True, capture_output=True).stdout
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--against", required=True, type=Path, help="the baseline buf image")
     parser.add_argument("--buf", default=str(ROOT / ".venv" / "bin" / "buf"))
     parser.add_argument("--image", type=Path, help="the current image (default: buf build)")
+    parser.add_argument(
+        "--release",
+        action="store_true",
+        help="say whether the current proto may become the new baseline (make release-baseline)",
+    )
     args = parser.parse_args(argv)
-    if args.image is not None:
-        current = args.image.read_bytes()
-    else:
-        current = subprocess.run(
-            [args.buf, "build", "--exclude-source-info", "-o", "-"],
-            check=True,
-            capture_output=True,
-        ).stdout
-    found = problems(load_image(args.against.read_bytes()), load_image(current))
+    # With source info, so that a repeated option block shows.
+    data = args.image.read_bytes() if args.image is not None else _build(args.buf, True)
+    baseline, current = load_image(args.against.read_bytes()), load_image(data)
+    found, notes = problems(baseline, current)
+    for line in notes:
+        print(f"contract: note: {line}")
+    if args.release:
+        return _release(args, baseline, current, found)
     for line in found:
         print(f"contract: {line}", file=sys.stderr)
-    if not found:
+    if found:
+        print(
+            f"contract: {len(found)} breaking change(s) against {args.against}. Undo them, or "
+            "ship them as a new contract version: bump the schema version (the bound of "
+            "task_spec_version's CHECK_EQUALS rule) and cut it with `make release-baseline` "
+            "(CONTRIBUTING.md, 'Cutting a new contract version')",
+            file=sys.stderr,
+        )
+    else:
         print(f"contract options: no breaking change against {args.against}")
     return 1 if found else 0
+
+
+def _release(args: argparse.Namespace, baseline: Image, current: Image, found: list[str]) -> int:
+    buf_breaking = subprocess.run(
+        [args.buf, "breaking", "--against", str(args.against)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    breaks = list(found)
+    if buf_breaking.returncode != 0:
+        breaks += [f"buf breaking: {line}" for line in buf_breaking.stdout.splitlines() if line]
+    if not breaks:
+        print(f"release: no breaking change against {args.against}: recording the proto as it is")
+        return 0
+    old, new = schema_version(baseline), schema_version(current)
+    for line in breaks:
+        print(f"release: {line}", file=sys.stderr)
+    if old == new:
+        print(
+            f"release: refused: these {len(breaks)} breaking change(s) make a new contract "
+            f"version, and the schema version is still {new}: bump the bound of "
+            "task_spec_version's CHECK_EQUALS rule (CONTRIBUTING.md, 'Cutting a new contract "
+            "version')",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"release: cutting contract version {new} (was {old}) with the changes above")
+    return 0
 
 
 if __name__ == "__main__":

@@ -8,8 +8,8 @@ temporary directory and adds
 - ``map<string, int64> extra_counts`` at the end of TaskSpec, numbered
   after its last field;
 - ``map<string, int64> weights`` on the nested KGQuery, declared before the
-  fields it is numbered after (protojson writes fields in declaration order,
-  YAML and binary in number order);
+  fields it is numbered after (protojson and YAML write fields in
+  declaration order, binary in number order);
 - a second file with ``MapProbe``, outside TaskSpec: a map for every key
   type, maps of messages that hold maps, maps in repeated and singular
   messages, and a Struct.
@@ -101,9 +101,10 @@ message MapProbe {
 #: and writes it back with Go's deterministic proto.Marshal and protojson;
 #: for a TaskSpec also the YAML that the Go package would write if its
 #: structs gained the new fields as map[string]int64 fields, without
-#: omitempty, last in their struct (which is where Python's field-number
-#: order puts them): the package's MarshalYAML for the fields it knows,
-#: with yaml.v3's encoding of each new map appended to its mapping.
+#: omitempty, where they are declared (the plugin declares struct fields in
+#: the proto's order, which Python's YAML order follows too): the package's
+#: MarshalYAML for the fields it knows, with yaml.v3's encoding of each new
+#: map added to its mapping, extra_counts last and weights first.
 GO_PROBE = """\
 package main
 
@@ -192,11 +193,11 @@ func specYAML(spec *taskspecv1.TaskSpec) (string, error) {
 	root := doc.Content[0]
 	if q := spec.GetGeneratedFrom().GetKgQuery(); q != nil {
 		kg := child(child(root, "generated_from"), "kg_query")
-		if err := appendMap(kg, "weights", q.GetWeights()); err != nil {
+		if err := addMap(kg, "weights", q.GetWeights(), true); err != nil {
 			return "", err
 		}
 	}
-	if err := appendMap(root, "extra_counts", spec.GetExtraCounts()); err != nil {
+	if err := addMap(root, "extra_counts", spec.GetExtraCounts(), false); err != nil {
 		return "", err
 	}
 	out, err := yaml.Marshal(&doc)
@@ -212,7 +213,7 @@ func child(mapping *yaml.Node, key string) *yaml.Node {
 	panic("no key " + key)
 }
 
-func appendMap(mapping *yaml.Node, key string, m map[string]int64) error {
+func addMap(mapping *yaml.Node, key string, m map[string]int64, first bool) error {
 	if m == nil {
 		m = map[string]int64{}
 	}
@@ -221,7 +222,11 @@ func appendMap(mapping *yaml.Node, key string, m map[string]int64) error {
 		return err
 	}
 	name := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: key}
-	mapping.Content = append(mapping.Content, name, &value)
+	if first {
+		mapping.Content = append([]*yaml.Node{name, &value}, mapping.Content...)
+	} else {
+		mapping.Content = append(mapping.Content, name, &value)
+	}
 	return nil
 }
 """

@@ -1,13 +1,18 @@
 """The versioning gates bite: buf breaking and the contract check refuse breaking v1 changes.
 
 ``make breaking`` runs both: ``buf breaking`` for names, numbers and types,
-and ``scripts/check_contract.py`` for the contract options, which buf
-ignores. Each test edits a scratch copy of the schema; the new field's
-number is the next free one, read from the descriptors.
+and ``scripts/check_contract.py`` for the contract options and the
+declaration order (the YAML key order), which buf ignores. Each test edits a
+scratch copy of the schema; the new field's number is the next free one,
+read from the descriptors. The tests at the end show generation refusing
+what the gate refuses (a repeated option block, an unknown option
+attribute) and bootstrapping itself, and ``make vectors`` refusing to
+re-record a rejected vector's outcome silently.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -15,9 +20,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from google.protobuf import descriptor_pb2, descriptor_pool
 
 from taskspec import TaskSpec
+from taskspec._contract import field_contract, option_schema_problems, reachable_fields
 from taskspec.v1 import taskspec_pb2
+from tests.conformance.generate import outcome_changes
 
 ROOT = Path(__file__).resolve().parent.parent
 BUF = ROOT / ".venv" / "bin" / "buf"
@@ -209,3 +217,233 @@ def test_new_field_that_breaks_v1_fails(workdir: Path, options: str, said: str) 
     result = contract(workdir)
     assert result.returncode == 1
     assert f"taskspec.v1.TaskSpec.notes: {said}" in result.stderr, result.stderr
+
+
+OPTIONS = Path("proto/taskspec/v1/options.proto")
+
+
+def _declared(workdir: Path, message: str) -> list[str]:
+    """The field declarations of *message* in the scratch proto, one string each."""
+    text = (workdir / PROTO).read_text()
+    body = text.split(f"\nmessage {message} {{\n", 1)[1].split("\n}\n", 1)[0] + "\n"
+    # A declaration runs from its comment to its closing "];".
+    return re.findall(r"(?:  //[^\n]*\n)*  [^\n]* = \d+ \[\(field\) = \{.*?\n  \}\];\n", body, re.S)
+
+
+def test_declaration_reorder_fails_and_is_named(workdir: Path) -> None:
+    """Declaration order is the YAML key order of both languages: swapping two fails."""
+    first, second = _declared(workdir, "KGQuery")[:2]
+    path = workdir / PROTO
+    text = path.read_text()
+    assert text.count(first + second) == 1
+    path.write_text(text.replace(first + second, second + first))
+    assert breaking(workdir).returncode == 0, "buf breaking alone does not see this change"
+    result = contract(workdir)
+    assert result.returncode == 1
+    assert (
+        "taskspec.v1.KGQuery: fields declared in a new order (intent, seed_symbol became "
+        "seed_symbol, intent)" in result.stderr
+    ), result.stderr
+
+
+def test_duplicate_rule_block_fails_and_names_the_field(workdir: Path) -> None:
+    """A second rule block compiles (the text format merges it): the gate still refuses it."""
+    edit(
+        workdir,
+        r'(      message: "task_id is required"\n    \})',
+        r"\1\n    rule: {\n      check: CHECK_NOT_BLANK\n"
+        r'      message: "task_id is required"\n    }',
+    )
+    assert breaking(workdir).returncode == 0
+    result = contract(workdir)
+    assert result.returncode == 1
+    assert (
+        "taskspec.v1.TaskSpec.task_id: its (taskspec.v1.field) option sets rule more than once"
+        in result.stderr
+    ), result.stderr
+    assert "rule changed" not in result.stderr, "the merged blocks are the same rule"
+
+
+def _edit_options(workdir: Path, old: str, new: str) -> None:
+    path = workdir / OPTIONS
+    text = path.read_text()
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new))
+
+
+def test_options_schema_change_is_one_line(workdir: Path) -> None:
+    """Renumbering the options' extension is one line, not one per field that has an option."""
+    _edit_options(workdir, "FieldContract field = 51000;", "FieldContract field = 51010;")
+    result = contract(workdir)
+    assert result.returncode == 1
+    lines = [line for line in result.stderr.splitlines() if line.startswith("contract: ")]
+    assert len(lines) == 2, result.stderr  # the change, then the summary
+    assert lines[0].startswith(
+        "contract: taskspec/v1/options.proto: the options' own schema changed: "
+        "taskspec.v1.field changed"
+    ), lines[0]
+
+
+def test_new_option_attribute_is_reported_and_read(workdir: Path) -> None:
+    """A new attribute is a one-line note; setting it on a v1 field is a change of that field."""
+    _edit_options(
+        workdir, "  Rule rule = 3;\n", "  Rule rule = 3;\n  repeated Rule more_rules = 4;\n"
+    )
+    result = contract(workdir)
+    assert result.returncode == 0, result.stderr
+    assert "FieldContract gained attribute more_rules" in result.stdout, result.stdout
+    edit(
+        workdir,
+        r'(      message: "prompt is required"\n    \})',
+        r'\1\n    more_rules: {check: CHECK_NOT_BLANK message: "prompt is required"}',
+    )
+    result = contract(workdir)
+    assert result.returncode == 1
+    assert "taskspec.v1.TaskSpec.prompt: more_rules changed from none to" in result.stderr
+
+
+def test_gate_message_points_at_cutting_a_new_version(workdir: Path) -> None:
+    edit(workdir, r"max_nodes: 100000", "max_nodes: 50000")
+    result = contract(workdir)
+    assert result.returncode == 1
+    assert "make release-baseline" in result.stderr
+    assert "Cutting a new contract version" in result.stderr
+    assert "## Cutting a new contract version" in (ROOT / "CONTRIBUTING.md").read_text()
+
+
+def _release(workdir: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "scripts" / "check_contract.py"),
+            "--buf",
+            str(BUF),
+            "--against",
+            "release/taskspec-v1.binpb",
+            "--release",
+        ],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_release_baseline_needs_the_version_bump(workdir: Path) -> None:
+    """Cutting a baseline over a breaking change is cutting a new version: it needs the bump."""
+    assert _release(workdir).returncode == 0
+    edit(workdir, r"max_nodes: 100000", "max_nodes: 50000")
+    result = _release(workdir)
+    assert result.returncode == 1
+    assert "bump the bound of task_spec_version's CHECK_EQUALS rule" in result.stderr
+    version = next(fd for fd, path in reachable_fields() if path == "task_spec_version")
+    bound = re.escape(f"bound: {field_contract(version).rule.bound}")
+    edit(workdir, rf"(check: CHECK_EQUALS\n      ){bound}", r"\g<1>bound: 99")
+    result = _release(workdir)
+    assert result.returncode == 0, result.stderr
+    assert "cutting contract version 99" in result.stdout
+
+
+PLUGIN = ROOT / ".bin" / "protoc-gen-taskspec-go"
+
+
+def generate(workdir: Path) -> subprocess.CompletedProcess[str]:
+    """The project's plugin alone, through buf, as ``make generate`` runs it."""
+    if not PLUGIN.exists():
+        pytest.skip("the plugin is not built: run make generate (needs Go)")
+    template = (
+        '{"version":"v2","plugins":[{"local":"' + str(PLUGIN) + '","out":"' + "gen-out" + '"}]}'
+    )
+    return subprocess.run(
+        [str(BUF), "generate", "--template", template],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_generation_refuses_a_duplicate_rule_block(workdir: Path) -> None:
+    assert generate(workdir).returncode == 0
+    edit(
+        workdir,
+        r'(      message: "prompt is required"\n    \})',
+        r'\1\n    rule: {\n      check: CHECK_NOT_BLANK\n      message: "prompt is needed"\n    }',
+    )
+    result = generate(workdir)
+    assert result.returncode != 0
+    assert (
+        "taskspec.v1.TaskSpec.prompt: its (taskspec.v1.field) option sets rule more than once"
+        in result.stderr
+    ), result.stderr
+
+
+def test_generation_refuses_an_unknown_option_attribute(workdir: Path) -> None:
+    _edit_options(
+        workdir, "  Rule rule = 3;\n", "  Rule rule = 3;\n  repeated Rule more_rules = 4;\n"
+    )
+    result = generate(workdir)
+    assert result.returncode != 0
+    assert (
+        "taskspec.v1.FieldContract.more_rules is an option attribute protoc-gen-taskspec-go "
+        "does not know" in result.stderr
+    ), result.stderr
+    # Python's reader refuses it too, naming it, when its stubs carry it.
+    image = subprocess.run(
+        [str(BUF), "build", "--exclude-source-info", "-o", "-"],
+        cwd=workdir,
+        capture_output=True,
+        check=True,
+    ).stdout
+    pool = descriptor_pool.DescriptorPool()
+    for f in descriptor_pb2.FileDescriptorSet.FromString(image).file:
+        pool.Add(f)
+    problems = option_schema_problems(pool.FindFileByName("taskspec/v1/options.proto"))
+    assert problems == [
+        "proto/taskspec/v1/options.proto: taskspec.v1.FieldContract.more_rules is an option "
+        "attribute taskspec/_contract.py does not know: teach go/cmd/protoc-gen-taskspec-go and "
+        "taskspec/_contract.py what it means (see CONTRIBUTING.md)"
+    ]
+
+
+def test_generation_reads_the_options_of_the_request_not_its_own_stubs(workdir: Path) -> None:
+    """The plugin bootstraps: with the options' extension renumbered it writes the same code."""
+    _edit_options(workdir, "FieldContract field = 51000;", "FieldContract field = 51010;")
+    result = generate(workdir)
+    assert result.returncode == 0, result.stderr
+    for name in ("contract_gen.go", "internal/eval/eval.go"):
+        assert (workdir / "gen-out" / name).read_text() == (ROOT / "go" / name).read_text()
+
+
+# -- make vectors refuses to re-record a rejected vector's outcome silently ------------
+
+
+def _recorded(out: Path, error: str) -> None:
+    rejected = out / "rejected"
+    rejected.mkdir(parents=True)
+    (rejected / "bad-language.yaml").write_bytes(b"language: nope\n")
+    case = {
+        "file": "bad-language.yaml",
+        "note": "rule 3: Go reports the language",
+        "go_stage": "validate",
+        "go_error": error,
+    }
+    (rejected / "manifest.json").write_text(json.dumps({"cases": [case]}))
+
+
+def _rerecorded(yaml: bytes, note: str, error: str) -> dict[str, object]:
+    return {"name": "bad-language", "note": note, "yaml": yaml, "stage": "validate", "error": error}
+
+
+def test_vectors_name_a_rejected_vector_whose_outcome_changes(tmp_path: Path) -> None:
+    _recorded(tmp_path, 'eval: invalid language "nope"')
+    same = _rerecorded(b"language: nope\n", "rule 3: Go reports the language", "")
+    # The same document and note, rejected differently (the contract gained
+    # the value, say): refused, naming the vector.
+    changed = outcome_changes(tmp_path, [{**same, "error": "eval: invalid difficulty"}])
+    assert len(changed) == 1
+    assert changed[0].startswith("rejected/bad-language.yaml: the same document now fails")
+    # Unchanged, or changed together with its document or its note: re-recorded.
+    assert outcome_changes(tmp_path, [{**same, "error": 'eval: invalid language "nope"'}]) == []
+    assert outcome_changes(tmp_path, [{**same, "yaml": b"language: x-y\n", "error": "e"}]) == []
+    assert outcome_changes(tmp_path, [{**same, "note": "rule 4", "error": "e"}]) == []

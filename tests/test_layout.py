@@ -9,7 +9,9 @@ says what to decide; these tests prove that on scratch schemas.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from google.protobuf import descriptor_pb2, descriptor_pool
@@ -27,6 +29,8 @@ from taskspec.v1 import options_pb2, taskspec_pb2
 from tests.conformance.gobridge import GoConsumer
 
 Edit = Callable[[descriptor_pb2.FileDescriptorProto], None]
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def scratch_task_spec(edit: Edit) -> Descriptor:
@@ -176,9 +180,25 @@ def test_tables_name_only_real_fields() -> None:
         assert fields[name].kind is _layout.Kind.MESSAGE
 
 
-def test_field_order_is_field_number_order() -> None:
-    names = [f.name for f in _layout.TASK_SPEC.fields]
-    assert names == [fd.name for fd, path in reachable_fields() if "." not in path]
+def _go_struct_keys() -> dict[str, list[str]]:
+    """The YAML keys of each struct of the Go package's generated mirror, in order."""
+    text = (ROOT / "go" / "internal" / "eval" / "eval.go").read_text()
+    out: dict[str, list[str]] = {}
+    for name, body in re.findall(r"^type (\w+) struct \{\n(.*?)^\}", text, re.M | re.S):
+        out[name] = [key.split(",")[0] for key in re.findall(r'`yaml:"([^"]*)"`', body)]
+    return out
+
+
+def test_key_order_is_declaration_order_in_both_languages() -> None:
+    """One rule decides YAML key order: declaration order, as Go's generated structs have it."""
+    go_keys = _go_struct_keys()
+    infos = {fi.message.full_name: fi.message for fi in _all_fields().values() if fi.message}
+    infos[_layout.TASK_SPEC.full_name] = _layout.TASK_SPEC
+    for full_name, info in infos.items():
+        desc = info.cls.DESCRIPTOR
+        declared = [fd.name for fd in desc.fields]
+        assert [f.name for f in info.fields] == declared, full_name
+        assert go_keys[desc.name] == declared, full_name
 
 
 def test_omitempty_matches_what_go_omits(go: GoConsumer) -> None:

@@ -9,6 +9,9 @@ in the copy: buf lint and breaking, the contract check, the drift checks,
 mypy and ruff, the Go library's and the stand-in's tests, and the whole
 Python suite, on the changed schema.
 
+One more test changes ``options.proto`` in a copy and runs ``make
+generate`` there alone: generation must bootstrap itself.
+
 Each run is the whole suite again, several minutes, so these run only under
 ``make test-procedures`` (``TASKSPEC_PROCEDURES=1``), which CI runs; the
 scratch copy shares the project's venv (read only) and Go's build cache.
@@ -162,3 +165,52 @@ def test_the_documented_change_needs_only_the_proto_and_the_stand_in(
     _run([*git, "add", "-A"], repo, env)
     _run([*git, "commit", "-qm", "the change"], repo, env)
     _run([*make, "test"], repo, env)
+
+
+def test_generation_bootstraps_after_an_options_change(tmp_path: Path) -> None:
+    """``make generate`` works straight after an ``options.proto`` change.
+
+    The plugin reads the options through the request's descriptors, not
+    through the stubs the same run regenerates: with the options' extension
+    renumbered (which stubs compiled before the change cannot read), it
+    still writes the same Go contract code, and the new stubs carry the new
+    number.
+    """
+    repo = _copy_repo(tmp_path / "repo")
+    env = {k: v for k, v in os.environ.items() if k != "TASKSPEC_PROCEDURES"}
+    env.update(PYTHONPATH=str(repo / "python"), GOFLAGS="-mod=mod")
+    _replace(
+        repo / "proto/taskspec/v1/options.proto",
+        "FieldContract field = 51000;",
+        "FieldContract field = 51010;",
+    )
+    _run(["make", "-o", ".venv/.stamp", "--no-print-directory", "generate"], repo, env)
+    for name in (
+        "go/contract_gen.go",
+        "go/internal/eval/eval.go",
+        "schema/taskspec.v1.schema.json",
+    ):
+        assert (repo / name).read_text() == (ROOT / name).read_text(), name
+    assert "51010" in (repo / "gen/go/taskspec/v1/options.pb.go").read_text()
+
+
+def test_a_new_enum_value_changes_no_vector(tmp_path: Path) -> None:
+    """Adding a language re-records every vector unchanged: no rejected outcome moves.
+
+    ``make vectors`` would stop, naming the vector, if one did (see
+    tests/test_breaking.py); here it must pass and leave every file as it was.
+    """
+    repo = _copy_repo(tmp_path / "repo")
+    env = {k: v for k, v in os.environ.items() if k != "TASKSPEC_PROCEDURES"}
+    env.update(PYTHONPATH=str(repo / "python"), GOFLAGS="-mod=mod")
+    enum_value(repo)
+    _run(["gofmt", "-w", str(repo / STANDIN)], repo, env)
+    make = ["make", "-o", ".venv/.stamp", "--no-print-directory"]
+    _run([*make, "generate"], repo, env)
+    _run([*make, "conform"], repo, env)
+    _run([str(repo / ".venv" / "bin" / "python"), "-m", "tests.conformance.generate"], repo, env)
+    vectors = Path("tests/conformance/vectors")
+    for path in sorted((ROOT / vectors).rglob("*")):
+        if path.is_file():
+            relative = path.relative_to(ROOT)
+            assert (repo / relative).read_bytes() == path.read_bytes(), relative

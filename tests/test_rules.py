@@ -112,11 +112,28 @@ def test_every_field_the_proto_calls_required_has_a_rule(comments: dict[str, str
         assert Keyword.REQUIRED in _rules.BY_FIELD[name].schema, name
 
 
+#: The words a field's comment uses to say what its rule demands, by kind
+#: of check: a closed list, which CONTRIBUTING.md gives. A new kind of check
+#: adds its words here.
+VOCABULARY: dict[Check, tuple[str, ...]] = {
+    Check.EQUALS: ("Exactly",),
+    Check.AT_LEAST: ("Must not", "At least"),
+    Check.NOT_BLANK: ("Required",),
+    Check.DEFINED: ("Required",),
+    Check.NOT_EMPTY: ("Required",),
+}
+
+
+def test_every_kind_of_check_has_its_words() -> None:
+    assert set(VOCABULARY) == set(Check)
+
+
 def test_every_rule_is_documented_on_its_field(comments: dict[str, str]) -> None:
     """The proto says what Validate demands, so a reader of the proto alone knows the rules."""
     for name, rule in _rules.BY_FIELD.items():
         text = comments[name]
-        assert any(word in text for word in ("Required", "Must not", "Exactly")), name
+        words = VOCABULARY[rule.check]
+        assert any(word in text for word in words), f"{name}: say it with one of {words}"
         if Keyword.REQUIRED not in rule.schema:
             assert "Required" not in text, name
 
@@ -134,6 +151,9 @@ def test_every_rule_is_documented_on_its_field(comments: dict[str, str]) -> None
         (Rule("task_spec_version", Check.EQUALS, "x"), "a bound"),
         (Rule("task_id", Check.NOT_BLANK, "%d", schema=frozenset({Keyword.REQUIRED})), "verbs"),
         (Rule("task_id", Check.NOT_BLANK, "x %q %q"), "verbs"),
+        (Rule("task_id", Check.NOT_BLANK, "x %[2]d"), "verbs"),
+        (Rule("task_spec_version", Check.EQUALS, "%[3]d", bound=1), "verbs"),
+        (Rule("task_spec_version", Check.EQUALS, "%[2]q", bound=1), "verbs"),
         (Rule("task_id", Check.NOT_BLANK, "x"), "either"),
         (
             Rule(
@@ -158,6 +178,10 @@ def test_messages_are_go_format_strings() -> None:
     assert Rule("x", Check.AT_LEAST, "got %d, want %d", bound=-3).format(-9) == "got -9, want -3"
     assert Rule("x", Check.AT_LEAST, "{%d} >= {%d}", bound=0).format(5) == "{5} >= {0}"
     assert Rule("x", Check.NOT_EMPTY, "{x} is 100%% required").format(0) == "{x} is 100% required"
+    # Go's explicit argument indexes: the bound may come first, or alone.
+    at_most = Rule("x", Check.AT_LEAST, "at most %[2]d, got %[1]d (%[1]d)", bound=86400)
+    assert at_most.format(90000) == "at most 86400, got 90000 (90000)"
+    assert Rule("x", Check.AT_LEAST, "limit %[2]d", bound=3).format(1) == "limit 3"
     assert Rule("x", Check.DEFINED, "invalid x %q").format("\u00e9\t\x01\u00a0") == (
         'invalid x "é\\t\\x01\\u00a0"'
     )

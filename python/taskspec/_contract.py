@@ -16,10 +16,10 @@ so the mistake shows as one message instead of a thousand failing tests.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, Final, NamedTuple, cast
 
-from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.descriptor import Descriptor, FieldDescriptor, FileDescriptor
 from google.protobuf.descriptor_pb2 import FieldOptions, MessageOptions
 
 from taskspec.v1 import options_pb2, taskspec_pb2
@@ -33,6 +33,7 @@ __all__ = [
     "field_contract_of",
     "limits",
     "limits_of",
+    "option_schema_problems",
     "reachable_fields",
 ]
 
@@ -157,6 +158,74 @@ def _field_problems(fd: FieldDescriptor, hidden_parent: bool) -> Iterator[str]:
         yield f"{name}: its rule has no message: give the Go package's wording"
 
 
+#: The attributes of the option messages this module reads, and the enum
+#: values it implements. An ``options.proto`` that declares any other fails
+#: import (and so ``make generate``) with a message naming it, so that
+#: nothing the proto says is ignored silently: teaching this module and
+#: ``go/cmd/protoc-gen-taskspec-go`` a new one is part of adding it. The
+#: plugin keeps the same lists.
+KNOWN_ATTRIBUTES: Final[Mapping[str, tuple[str, ...]]] = {
+    "taskspec.v1.FieldContract": ("presence", "visibility", "rule"),
+    "taskspec.v1.Rule": ("check", "bound", "message"),
+    "taskspec.v1.Limits": ("max_document_bytes", "max_depth", "max_nodes"),
+}
+KNOWN_VALUES: Final[Mapping[str, tuple[str, ...]]] = {
+    "taskspec.v1.Presence": (
+        "PRESENCE_UNSPECIFIED",
+        "PRESENCE_ALWAYS",
+        "PRESENCE_OMIT_EMPTY",
+        "PRESENCE_OMIT_UNSET",
+    ),
+    "taskspec.v1.Visibility": ("VISIBILITY_UNSPECIFIED", "VISIBILITY_SHOWN", "VISIBILITY_HIDDEN"),
+    "taskspec.v1.Check": (
+        "CHECK_UNSPECIFIED",
+        "CHECK_EQUALS",
+        "CHECK_AT_LEAST",
+        "CHECK_NOT_BLANK",
+        "CHECK_DEFINED",
+        "CHECK_NOT_EMPTY",
+    ),
+}
+
+
+def option_schema_problems(options_file: FileDescriptor | None = None) -> list[str]:
+    """Every attribute or value ``options.proto`` declares that this module does not know.
+
+    Also every one it reads that ``options.proto`` no longer declares.
+    """
+    f = options_file or options_pb2.DESCRIPTOR
+    out: list[str] = []
+    where = "proto/taskspec/v1/options.proto"
+    for full, known in KNOWN_ATTRIBUTES.items():
+        msg = f.message_types_by_name.get(full.rsplit(".", 1)[1])
+        if msg is None:
+            out.append(f"{where}: no message {full}: taskspec/_contract.py reads it")
+            continue
+        out.extend(_unknown(where, full, "attribute", known, [fd.name for fd in msg.fields]))
+    for full, known in KNOWN_VALUES.items():
+        enum = f.enum_types_by_name.get(full.rsplit(".", 1)[1])
+        if enum is None:
+            out.append(f"{where}: no enum {full}: taskspec/_contract.py reads it")
+            continue
+        out.extend(_unknown(where, full, "value", known, [v.name for v in enum.values]))
+    return sorted(out)
+
+
+def _unknown(
+    where: str, full: str, what: str, known: tuple[str, ...], declared: list[str]
+) -> Iterator[str]:
+    for name in declared:
+        if name not in known:
+            yield (
+                f"{where}: {full}.{name} is an option {what} taskspec/_contract.py does not know:"
+                " teach go/cmd/protoc-gen-taskspec-go and taskspec/_contract.py what it means"
+                " (see CONTRIBUTING.md)"
+            )
+    for name in known:
+        if name not in declared:
+            yield f"{where}: {full} has no {what} {name}, which taskspec/_contract.py reads"
+
+
 def contract_problems(root: Descriptor | None = None) -> list[str]:
     """Every missing or ill-fitting contract option reachable from *root*, one line each."""
     root = root or cast(Descriptor, taskspec_pb2.TaskSpec.DESCRIPTOR)
@@ -175,6 +244,12 @@ def limits() -> options_pb2.Limits:
     return limits_of(taskspec_pb2.TaskSpec.DESCRIPTOR.GetOptions())
 
 
+_SCHEMA_PROBLEMS: Final = option_schema_problems()
+if _SCHEMA_PROBLEMS:
+    raise ContractError(
+        _SCHEMA_PROBLEMS[0]
+        + (f" (and {len(_SCHEMA_PROBLEMS) - 1} more)" if len(_SCHEMA_PROBLEMS) > 1 else "")
+    )
 _PROBLEMS: Final = contract_problems()
 if _PROBLEMS:
     raise ContractError(

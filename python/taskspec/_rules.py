@@ -173,7 +173,9 @@ CURRENT_TASK_SPEC_VERSION: Final = next(
 
 # -- resolving the table against the descriptors ---------------------------
 
-_VERB = re.compile(r"%(.)")
+#: A verb of a Go format string: ``%%``, or a letter with an optional
+#: explicit argument index (``%[2]d``: the second argument, the bound).
+_VERB = re.compile(r"%(?:\[(\d+)\])?(.)")
 
 #: Stands for the offending value among a message's arguments.
 _VALUE: Final = object()
@@ -214,18 +216,19 @@ def formatter(rule: Rule) -> Callable[[Any], str]:
     bound; the bound is written in once, here, so a broken rule costs one
     ``str.format`` at most.
     """
-    args = iter((_VALUE, rule.bound))
+    args = (_VALUE, rule.bound)
     pieces: list[str] = []
     value_verb: Callable[[Any], str] | None = None
     at = 0
+    uses = iter(_uses(rule.message)[0])
     for match in _VERB.finditer(rule.message):
         pieces.append(rule.message[at : match.start()].replace("{", "{{").replace("}", "}}"))
         at = match.end()
-        letter = match.group(1)
-        if letter == "%":
+        if match.group(2) == "%" and match.group(1) is None:
             pieces.append("%")
             continue
-        arg = next(args)
+        index, letter = next(uses)
+        arg = args[index]
         if arg is _VALUE:
             value_verb = _VERBS[letter]
             pieces.append("{0}")
@@ -238,6 +241,26 @@ def formatter(rule: Rule) -> Callable[[Any], str]:
         return lambda _value: text
     verb = value_verb
     return lambda value: pattern.format(verb(value))
+
+
+def _uses(message: str) -> tuple[list[tuple[int, str]], bool]:
+    """Each verb of *message* as (its argument's index from 0, its letter), as Go's fmt reads it.
+
+    An explicit index (``%[2]d``) picks the argument, and the next verb
+    without one takes the argument after it; the flag says whether any verb
+    has an index (Go then does not complain of arguments left unused).
+    """
+    uses: list[tuple[int, str]] = []
+    reordered = False
+    arg = 0
+    for index, letter in _VERB.findall(message):
+        if letter == "%" and not index:
+            continue
+        if index:
+            arg, reordered = int(index) - 1, True
+        uses.append((arg, letter))
+        arg += 1
+    return uses, reordered
 
 
 def field_info(path: str) -> _layout.FieldInfo:
@@ -263,12 +286,15 @@ def _verify(rule: Rule) -> _layout.FieldInfo:
         raise RuntimeError(f"{rule.path}: {rule.check.value} does not apply to a {fi.kind.value}")
     if (rule.bound is None) == (rule.check in (Check.EQUALS, Check.AT_LEAST)):
         raise RuntimeError(f"{rule.path}: a bound goes with EQUALS and AT_LEAST only")
-    # The verbs take the value, then the bound: each may be left unshown, in that order.
-    verbs = [v for v in _VERB.findall(rule.message) if v != "%"]
-    allowed: list[list[str]] = [[]] if verb is None else [[], [verb]]
-    if verb is not None and rule.bound is not None:
-        allowed.append([verb, "d"])
-    if verbs not in allowed:
+    # The verbs take the value, then the bound: each may be left unshown, in
+    # that order, or named by index in any order (``%[2]d ... %[1]d``).
+    uses, reordered = _uses(rule.message)
+    fits = all(
+        (index == 0 and letter == verb) or (index == 1 and letter == "d" and rule.bound is not None)
+        for index, letter in uses
+    )
+    if not fits or (not reordered and [i for i, _ in uses] != list(range(len(uses)))):
+        verbs = [letter for _, letter in uses]
         raise RuntimeError(f"{rule.path}: message verbs {verbs} do not fit {rule.check.value}")
     if bool(rule.schema) == bool(rule.not_in_schema):
         raise RuntimeError(f"{rule.path}: give either schema keywords or not_in_schema")

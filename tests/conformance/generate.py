@@ -52,7 +52,14 @@ from tests.conformance.specs import (
     systematic,
 )
 
-__all__ = ["DEFAULT_SEED", "RANDOM_SPECS", "generate", "main"]
+__all__ = [
+    "DEFAULT_SEED",
+    "RANDOM_SPECS",
+    "OutcomeChangedError",
+    "generate",
+    "main",
+    "outcome_changes",
+]
 
 DEFAULT_SEED = 20260629
 
@@ -282,11 +289,57 @@ def _write_class(out: Path, name: str, seed: int, files: list[tuple[str, bytes, 
     (directory / "manifest.json").write_bytes(_dump_manifest(header, cases))
 
 
+class OutcomeChangedError(RuntimeError):
+    """A rejected vector's document is unchanged, but Go now rejects it differently."""
+
+
+def outcome_changes(out: Path, rejected: Sequence[Spec]) -> list[str]:
+    """The rejected vectors whose recorded outcome would change with their document unchanged.
+
+    A rejected vector pins one outcome (the stage and Go's error) to one
+    document, and its note says why. When a contract change (a new enum
+    value, a new bound) changes that outcome, re-recording it silently would
+    leave the note wrong and the case no longer testing what it was written
+    for. A vector whose document or note is edited with it is re-recorded
+    as asked.
+    """
+    manifest = out / "rejected" / "manifest.json"
+    if not manifest.exists():
+        return []
+    recorded = {c["file"]: c for c in json.loads(manifest.read_bytes())["cases"]}
+    changes: list[str] = []
+    for r in rejected:
+        filename = f"{r['name']}.yaml"
+        old = recorded.get(filename)
+        if old is None or old["note"] != r["note"]:
+            continue
+        document = out / "rejected" / filename
+        if not document.exists() or document.read_bytes() != r["yaml"]:
+            continue
+        if (old["go_stage"], old["go_error"]) != (r["stage"], r["error"]):
+            changes.append(
+                f"rejected/{filename}: the same document now fails in {r['stage']} with "
+                f"{r['error']!r}, not in {old['go_stage']} with {old['go_error']!r}, so its "
+                f"note ({r['note']!r}) no longer holds: change the document in "
+                "sources/rejected/ so that it shows what the note says again, or the note"
+            )
+    return changes
+
+
 def generate(go: GoConsumer, out: Path, seed: int = DEFAULT_SEED) -> dict[str, int]:
-    """Ask Go for every outcome and write the vectors under *out*; return counts per class."""
+    """Ask Go for every outcome and write the vectors under *out*; return counts per class.
+
+    Raises :class:`OutcomeChangedError`, writing nothing, when a rejected
+    vector's outcome would change under an unchanged document and note.
+    """
     rng = random.Random(seed)
     canonical, bugs = _canonical_and_bugs(go, rng)
     rejected, accepted = _hand_written(go)
+    changed = outcome_changes(out, rejected)
+    if changed:
+        raise OutcomeChangedError(
+            f"{len(changed)} rejected vector(s) changed their outcome: " + "; ".join(changed)
+        )
 
     out.mkdir(parents=True, exist_ok=True)
     (out / "README.md").write_bytes(_README.encode("utf-8"))
@@ -372,6 +425,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     go = GoConsumer(args.binary)
     try:
         counts = generate(go, args.out, args.seed)
+    except OutcomeChangedError as err:
+        print(f"vectors: {err}", file=sys.stderr)
+        return 1
     finally:
         go.close()
     for name in CLASSES:

@@ -22,6 +22,13 @@
 // a contract decision, or with one that does not fit it, fails generation
 // with one message naming the field and what to decide, as the Python
 // library's import does.
+//
+// The plugin reads the options through the descriptors of options.proto
+// that each request carries, never through the generated stubs, which the
+// same buf generate run regenerates: generation works from any state of
+// options.proto. An option attribute or value it does not know, or an
+// attribute set twice on one field (which the text format merges without a
+// word), stops generation with a message naming it.
 package main
 
 import (
@@ -29,16 +36,16 @@ import (
 	"fmt"
 	"go/format"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
 	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/descriptorpb"
+	"google.golang.org/protobuf/types/dynamicpb"
 	"google.golang.org/protobuf/types/pluginpb"
-
-	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 )
 
 const (
@@ -65,7 +72,11 @@ func generate(gen *protogen.Plugin) error {
 			if string(m.Desc.Name()) != rootName {
 				continue
 			}
-			c, err := collect(f, m)
+			schema, err := loadSchema(gen)
+			if err != nil {
+				return err
+			}
+			c, err := collect(schema, f, m)
 			if err != nil {
 				return err
 			}
@@ -90,7 +101,7 @@ func generate(gen *protogen.Plugin) error {
 // number, which is the order of the Go package's Validate checks.
 type walked struct {
 	field    *protogen.Field
-	contract *taskspecv1.FieldContract
+	contract *fieldContract
 	path     string // canonical YAML path: "generated_from.kind"
 	// parents are the fields on the way from TaskSpec, outermost first.
 	parents []*walked
@@ -99,7 +110,7 @@ type walked struct {
 type contract struct {
 	file     *protogen.File
 	root     *protogen.Message
-	limits   *taskspecv1.Limits
+	limits   *limitsOption
 	fields   []*walked            // every reachable field, in walk order
 	messages []*protogen.Message  // reachable messages, first appearance, root first
 	enums    []*protogen.Enum     // reachable enums, first appearance
@@ -109,16 +120,19 @@ type contract struct {
 
 func isMap(f *protogen.Field) bool { return f.Desc.IsMap() }
 
-func collect(file *protogen.File, root *protogen.Message) (*contract, error) {
+func collect(schema *optionSchema, file *protogen.File, root *protogen.Message) (*contract, error) {
 	c := &contract{
 		file: file, root: root,
 		enumPath: map[string]string{},
 		byMsg:    map[string][]*walked{},
 	}
-	lim, _ := proto.GetExtension(root.Desc.Options(), taskspecv1.E_Limits).(*taskspecv1.Limits)
+	lim, err := schema.limitsOf(root)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: (taskspec.v1.limits): %v", file.Desc.Path(), root.Desc.FullName(), err)
+	}
 	var problems []string
 	for name, v := range map[string]int64{
-		"max_document_bytes": lim.GetMaxDocumentBytes(), "max_depth": lim.GetMaxDepth(), "max_nodes": lim.GetMaxNodes(),
+		"max_document_bytes": lim.MaxDocumentBytes, "max_depth": lim.MaxDepth, "max_nodes": lim.MaxNodes,
 	} {
 		if v <= 0 {
 			problems = append(problems, fmt.Sprintf("%s: (taskspec.v1.limits).%s must be set and positive", root.Desc.FullName(), name))
@@ -136,9 +150,12 @@ func collect(file *protogen.File, root *protogen.Message) (*contract, error) {
 		sort.SliceStable(fields, func(i, j int) bool { return fields[i].Desc.Number() < fields[j].Desc.Number() })
 		for _, f := range fields {
 			w := &walked{field: f, path: join(path, string(f.Desc.Name())), parents: parents}
-			opts, _ := f.Desc.Options().(*descriptorpb.FieldOptions)
-			if opts != nil && proto.HasExtension(opts, taskspecv1.E_Field) {
-				w.contract, _ = proto.GetExtension(opts, taskspecv1.E_Field).(*taskspecv1.FieldContract)
+			var err error
+			if w.contract, err = schema.fieldContract(f); err != nil {
+				problems = append(problems, fmt.Sprintf("%s: (taskspec.v1.field): %v", f.Desc.FullName(), err))
+			}
+			if attrs := schema.repeatedBlocks(f); len(attrs) > 0 {
+				problems = append(problems, repeatedBlockProblem(string(f.Desc.FullName()), attrs))
 			}
 			c.fields = append(c.fields, w)
 			for _, problem := range fieldProblems(w, hidden) {
@@ -173,7 +190,7 @@ func collect(file *protogen.File, root *protogen.Message) (*contract, error) {
 				seenMsg[f.Message.Desc.FullName()] = true
 				c.messages = append(c.messages, f.Message)
 			}
-			childHidden := hidden || w.contract.GetVisibility() == taskspecv1.Visibility_VISIBILITY_HIDDEN
+			childHidden := hidden || w.contract.GetVisibility() == "VISIBILITY_HIDDEN"
 			walk(f.Message, w.path, append(append([]*walked(nil), parents...), w), childHidden, firstHere)
 		}
 	}
@@ -233,17 +250,17 @@ func fieldProblems(w *walked, hiddenParent bool) []string {
 	var out []string
 	c := w.contract
 	switch {
-	case c.GetPresence() == taskspecv1.Presence_PRESENCE_UNSPECIFIED:
+	case c.GetPresence() == "PRESENCE_UNSPECIFIED":
 		out = append(out, name+": no (taskspec.v1.field).presence: decide whether YAML omits it when empty"+
 			" (PRESENCE_OMIT_EMPTY) or always writes it (PRESENCE_ALWAYS)")
-	case c.GetPresence() == taskspecv1.Presence_PRESENCE_OMIT_UNSET && (fd.Kind() != protoreflect.MessageKind || fd.IsList() || fd.IsMap()):
+	case c.GetPresence() == "PRESENCE_OMIT_UNSET" && (fd.Kind() != protoreflect.MessageKind || fd.IsList() || fd.IsMap()):
 		out = append(out, name+": PRESENCE_OMIT_UNSET is for singular message fields only")
 	}
 	switch {
-	case c.GetVisibility() == taskspecv1.Visibility_VISIBILITY_UNSPECIFIED:
+	case c.GetVisibility() == "VISIBILITY_UNSPECIFIED":
 		out = append(out, name+": no (taskspec.v1.field).visibility: decide whether the agent may see it"+
 			" (VISIBILITY_SHOWN) or not (VISIBILITY_HIDDEN)")
-	case hiddenParent && c.GetVisibility() == taskspecv1.Visibility_VISIBILITY_SHOWN:
+	case hiddenParent && c.GetVisibility() == "VISIBILITY_SHOWN":
 		out = append(out, name+": VISIBILITY_SHOWN under a hidden field: the agent never sees it")
 	}
 	if _, err := goType(w); err != nil {
@@ -308,15 +325,15 @@ func fieldKindOf(fd protoreflect.FieldDescriptor) valueKind {
 
 // checkFits says which field kind a check applies to and whether it takes a
 // bound.
-func checkFits(c taskspecv1.Check) (valueKind, bool, bool) {
+func checkFits(c string) (valueKind, bool, bool) {
 	switch c {
-	case taskspecv1.Check_CHECK_EQUALS, taskspecv1.Check_CHECK_AT_LEAST:
+	case "CHECK_EQUALS", "CHECK_AT_LEAST":
 		return kindInt, true, true
-	case taskspecv1.Check_CHECK_NOT_BLANK:
+	case "CHECK_NOT_BLANK":
 		return kindString, false, true
-	case taskspecv1.Check_CHECK_DEFINED:
+	case "CHECK_DEFINED":
 		return kindEnum, false, true
-	case taskspecv1.Check_CHECK_NOT_EMPTY:
+	case "CHECK_NOT_EMPTY":
 		return kindStringList, false, true
 	}
 	return kindOther, false, false
@@ -326,9 +343,12 @@ func checkFits(c taskspecv1.Check) (valueKind, bool, bool) {
 // the value, then the bound, and either may be left out, in that order.
 // The verb of the value is %d for an integer and %q for a string or an
 // enum's spelling; a list's value cannot be shown.
-func messageArgs(r *taskspecv1.Rule, kind valueKind) (int, error) {
+func messageArgs(r *ruleOption, kind valueKind) (int, error) {
 	var verbs []byte
+	var uses []int // each verb's argument, from 0, as fmt reads it
+	reordered := false
 	msg := r.GetMessage()
+	arg := 0
 	for i := 0; i < len(msg); i++ {
 		if msg[i] != '%' {
 			continue
@@ -337,24 +357,42 @@ func messageArgs(r *taskspecv1.Rule, kind valueKind) (int, error) {
 			return 0, fmt.Errorf("message %q ends in a lone %%", msg)
 		}
 		i++
-		if msg[i] != '%' {
-			verbs = append(verbs, msg[i])
+		if msg[i] == '%' {
+			continue
 		}
+		// An explicit argument index, %[2]d: the bound, wherever it stands.
+		if msg[i] == '[' {
+			end := strings.IndexByte(msg[i:], ']')
+			n, err := strconv.Atoi(msg[i+1 : i+max(end, 1)])
+			if end < 0 || err != nil || i+end+1 >= len(msg) {
+				return 0, fmt.Errorf("message %q has a malformed argument index", msg)
+			}
+			arg, reordered = n-1, true
+			i += end + 1
+		}
+		verbs = append(verbs, msg[i])
+		uses = append(uses, arg)
+		arg++
 	}
 	valueVerb := map[valueKind]byte{kindInt: 'd', kindString: 'q', kindEnum: 'q'}[kind]
-	allowed := [][]byte{{}}
-	if valueVerb != 0 {
-		allowed = append(allowed, []byte{valueVerb})
-		if r.Bound != nil {
-			allowed = append(allowed, []byte{valueVerb, 'd'})
+	args := 0
+	fits := true
+	for j, use := range uses {
+		switch {
+		case use == 0 && valueVerb != 0 && verbs[j] == valueVerb:
+		case use == 1 && r.Bound != nil && verbs[j] == 'd':
+		default:
+			fits = false
 		}
-	}
-	for _, a := range allowed {
-		if bytes.Equal(a, verbs) {
-			return len(verbs), nil
+		if !reordered && use != j {
+			fits = false // without indexes, the value comes first, then the bound
 		}
+		args = max(args, use+1)
 	}
-	return 0, fmt.Errorf("message verbs %q do not fit %s", verbs, r.GetCheck())
+	if !fits {
+		return 0, fmt.Errorf("message verbs %q do not fit %s", verbs, r.GetCheck())
+	}
+	return args, nil
 }
 
 // goName is the Go package's name for a proto field: its words in
@@ -430,7 +468,7 @@ func goType(w *walked) (string, error) {
 		}
 		return "[]" + elem, nil
 	}
-	if fd.Kind() == protoreflect.MessageKind && w.contract.GetPresence() == taskspecv1.Presence_PRESENCE_OMIT_UNSET {
+	if fd.Kind() == protoreflect.MessageKind && w.contract.GetPresence() == "PRESENCE_OMIT_UNSET" {
 		return "*" + elem, nil
 	}
 	return elem, nil
@@ -438,7 +476,7 @@ func goType(w *walked) (string, error) {
 
 func omitEmpty(w *walked) bool {
 	p := w.contract.GetPresence()
-	return p == taskspecv1.Presence_PRESENCE_OMIT_EMPTY || p == taskspecv1.Presence_PRESENCE_OMIT_UNSET
+	return p == "PRESENCE_OMIT_EMPTY" || p == "PRESENCE_OMIT_UNSET"
 }
 
 // comment writes text as a Go comment, wrapped before column 78.
@@ -523,7 +561,7 @@ func (c *contract) evalGo() []byte {
 // task_spec_version.
 func (c *contract) version() (int64, error) {
 	for _, w := range c.fields {
-		if w.path == "task_spec_version" && w.contract.GetRule().GetCheck() == taskspecv1.Check_CHECK_EQUALS {
+		if w.path == "task_spec_version" && w.contract.GetRule().GetCheck() == "CHECK_EQUALS" {
 			return w.contract.GetRule().GetBound(), nil
 		}
 	}
@@ -578,12 +616,12 @@ func (c *contract) contractGo() []byte {
 	p("const (")
 	p("\t// MaxDocumentBytes is the largest document ParseYAML accepts and the")
 	p("\t// most Load reads.")
-	p("\tMaxDocumentBytes = %d", c.limits.GetMaxDocumentBytes())
+	p("\tMaxDocumentBytes = %d", c.limits.MaxDocumentBytes)
 	p("\t// MaxDepth is the deepest nesting of collections a document may have.")
-	p("\tMaxDepth = %d", c.limits.GetMaxDepth())
+	p("\tMaxDepth = %d", c.limits.MaxDepth)
 	p("\t// MaxNodes is the most nodes a document may hold, counting every alias")
 	p("\t// expansion.")
-	p("\tMaxNodes = %d", c.limits.GetMaxNodes())
+	p("\tMaxNodes = %d", c.limits.MaxNodes)
 	p(")")
 	p("")
 	p("// CurrentTaskSpecVersion is the TaskSpec schema version this package reads")
@@ -675,7 +713,7 @@ func (c *contract) contractGo() []byte {
 	p("var hiddenFields = []string{")
 	var hidden []string
 	for _, w := range c.fields {
-		if w.contract.GetVisibility() != taskspecv1.Visibility_VISIBILITY_HIDDEN {
+		if w.contract.GetVisibility() != "VISIBILITY_HIDDEN" {
 			continue
 		}
 		under := false
@@ -745,8 +783,8 @@ func valueOf(kind valueKind, expr string, enum *protogen.Enum, side string) stri
 	panic("unreachable")
 }
 
-func checkIdent(c taskspecv1.Check) string {
-	words := strings.Split(strings.ToLower(strings.TrimPrefix(c.String(), "CHECK_")), "_")
+func checkIdent(c string) string {
+	words := strings.Split(strings.ToLower(strings.TrimPrefix(c, "CHECK_")), "_")
 	for i, w := range words {
 		words[i] = strings.ToUpper(w[:1]) + w[1:]
 	}
@@ -767,4 +805,334 @@ func enumPrefix(name string) string {
 		b.WriteRune(unicode.ToUpper(r))
 	}
 	return b.String() + "_"
+}
+
+// The plugin reads the contract options through the descriptors of
+// options.proto as the request carries them, never through generated stubs:
+// the same buf generate run regenerates those stubs, so an options.proto
+// change would otherwise need the plugin rebuilt against stubs that do not
+// exist yet. The options are decoded into dynamic messages of the
+// request's own schema, then into the plain values below.
+
+const optionsFile = "taskspec/v1/options.proto"
+
+// knownAttributes are the attributes of the option messages this plugin
+// reads, and knownValues the enum values it implements. An options.proto
+// that declares any other stops generation with a message naming it, so that
+// nothing the proto says is ignored silently; teaching the plugin (and
+// taskspec/_contract.py) a new one is part of adding it.
+var knownAttributes = map[string][]string{
+	"taskspec.v1.FieldContract": {"presence", "visibility", "rule"},
+	"taskspec.v1.Rule":          {"check", "bound", "message"},
+	"taskspec.v1.Limits":        {"max_document_bytes", "max_depth", "max_nodes"},
+}
+
+var knownValues = map[string][]string{
+	"taskspec.v1.Presence":   {"PRESENCE_UNSPECIFIED", "PRESENCE_ALWAYS", "PRESENCE_OMIT_EMPTY", "PRESENCE_OMIT_UNSET"},
+	"taskspec.v1.Visibility": {"VISIBILITY_UNSPECIFIED", "VISIBILITY_SHOWN", "VISIBILITY_HIDDEN"},
+	"taskspec.v1.Check": {
+		"CHECK_UNSPECIFIED", "CHECK_EQUALS", "CHECK_AT_LEAST", "CHECK_NOT_BLANK", "CHECK_DEFINED", "CHECK_NOT_EMPTY",
+	},
+}
+
+// optionSchema is the contract options' schema, from the request.
+type optionSchema struct {
+	field  protoreflect.ExtensionDescriptor // (taskspec.v1.field) on FieldOptions
+	limits protoreflect.ExtensionDescriptor // (taskspec.v1.limits) on MessageOptions
+}
+
+// fieldContract is one field's (taskspec.v1.field) option.
+type fieldContract struct {
+	Presence   string // the Presence value's name
+	Visibility string // the Visibility value's name
+	Rule       *ruleOption
+}
+
+func (c *fieldContract) GetPresence() string {
+	if c == nil {
+		return ""
+	}
+	return c.Presence
+}
+
+func (c *fieldContract) GetVisibility() string {
+	if c == nil {
+		return ""
+	}
+	return c.Visibility
+}
+
+func (c *fieldContract) GetRule() *ruleOption {
+	if c == nil {
+		return nil
+	}
+	return c.Rule
+}
+
+// ruleOption is a field's rule.
+type ruleOption struct {
+	Check   string // the Check value's name
+	Bound   *int64
+	Message string
+}
+
+func (r *ruleOption) GetCheck() string {
+	if r == nil {
+		return ""
+	}
+	return r.Check
+}
+
+func (r *ruleOption) GetBound() int64 {
+	if r == nil || r.Bound == nil {
+		return 0
+	}
+	return *r.Bound
+}
+
+func (r *ruleOption) GetMessage() string {
+	if r == nil {
+		return ""
+	}
+	return r.Message
+}
+
+// limitsOption is TaskSpec's (taskspec.v1.limits) option.
+type limitsOption struct {
+	MaxDocumentBytes, MaxDepth, MaxNodes int64
+}
+
+// loadSchema finds the option schema in the request and checks that it
+// declares exactly the attributes and values this plugin knows.
+func loadSchema(gen *protogen.Plugin) (*optionSchema, error) {
+	f, ok := gen.FilesByPath[optionsFile]
+	if !ok {
+		return nil, fmt.Errorf("%s is not in the request: the contract options are read from it", optionsFile)
+	}
+	fd := f.Desc
+	var problems []string
+	for full, names := range knownAttributes {
+		d := fd.Messages().ByName(protoreflect.FullName(full).Name())
+		if d == nil {
+			problems = append(problems, fmt.Sprintf("%s: no message %s: protoc-gen-taskspec-go reads it", optionsFile, full))
+			continue
+		}
+		problems = append(problems, unknownNames(full, "attribute", names, d.Fields().Len(), func(i int) string {
+			return string(d.Fields().Get(i).Name())
+		})...)
+	}
+	for full, names := range knownValues {
+		e := fd.Enums().ByName(protoreflect.FullName(full).Name())
+		if e == nil {
+			problems = append(problems, fmt.Sprintf("%s: no enum %s: protoc-gen-taskspec-go reads it", optionsFile, full))
+			continue
+		}
+		problems = append(problems, unknownNames(full, "value", names, e.Values().Len(), func(i int) string {
+			return string(e.Values().Get(i).Name())
+		})...)
+	}
+	s := &optionSchema{
+		field:  fd.Extensions().ByName("field"),
+		limits: fd.Extensions().ByName("limits"),
+	}
+	if s.field == nil || s.field.Message() == nil || s.field.Message().FullName() != "taskspec.v1.FieldContract" {
+		problems = append(problems, optionsFile+": no extension field of type FieldContract on FieldOptions")
+	}
+	if s.limits == nil || s.limits.Message() == nil || s.limits.Message().FullName() != "taskspec.v1.Limits" {
+		problems = append(problems, optionsFile+": no extension limits of type Limits on MessageOptions")
+	}
+	if len(problems) > 0 {
+		sort.Strings(problems)
+		return nil, fmt.Errorf("%s%s", problems[0], andMore(problems))
+	}
+	return s, nil
+}
+
+func andMore(problems []string) string {
+	if len(problems) > 1 {
+		return fmt.Sprintf(" (and %d more)", len(problems)-1)
+	}
+	return ""
+}
+
+// unknownNames reports the names a declaration has that known lacks, and
+// those known has that the declaration lacks.
+func unknownNames(full, what string, known []string, n int, name func(int) string) []string {
+	want := map[string]bool{}
+	for _, k := range known {
+		want[k] = true
+	}
+	var out []string
+	for i := 0; i < n; i++ {
+		got := name(i)
+		if !want[got] {
+			out = append(out, fmt.Sprintf("%s: %s.%s is an option %s protoc-gen-taskspec-go does not know:"+
+				" teach go/cmd/protoc-gen-taskspec-go and taskspec/_contract.py what it means (see CONTRIBUTING.md)",
+				optionsFile, full, got, what))
+		}
+		delete(want, got)
+	}
+	for _, k := range known {
+		if want[k] {
+			out = append(out, fmt.Sprintf("%s: %s has no %s %s, which protoc-gen-taskspec-go reads", optionsFile, full, what, k))
+		}
+	}
+	return out
+}
+
+// extension decodes the extension ext of an options message into a dynamic
+// message of the request's schema; nil when the options do not set it. The
+// options are re-encoded first, so that an extension the Go runtime parsed
+// (when stubs that declare it are linked in, as in the tests) and one it
+// kept as unknown bytes read the same.
+func extension(opts proto.Message, ext protoreflect.ExtensionDescriptor) (protoreflect.Message, error) {
+	if opts == nil || !opts.ProtoReflect().IsValid() {
+		return nil, nil
+	}
+	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(opts)
+	if err != nil {
+		return nil, err
+	}
+	var msg *dynamicpb.Message
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return nil, protowire.ParseError(n)
+		}
+		b = b[n:]
+		if num == ext.Number() && typ == protowire.BytesType {
+			v, n := protowire.ConsumeBytes(b)
+			if n < 0 {
+				return nil, protowire.ParseError(n)
+			}
+			if msg == nil {
+				msg = dynamicpb.NewMessage(ext.Message())
+			}
+			if err := (proto.UnmarshalOptions{Merge: true}).Unmarshal(v, msg); err != nil {
+				return nil, err
+			}
+			b = b[n:]
+			continue
+		}
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return nil, protowire.ParseError(n)
+		}
+		b = b[n:]
+	}
+	if msg == nil {
+		return nil, nil
+	}
+	return msg, nil
+}
+
+func enumValueName(m protoreflect.Message, name string) string {
+	f := m.Descriptor().Fields().ByName(protoreflect.Name(name))
+	n := m.Get(f).Enum()
+	if v := f.Enum().Values().ByNumber(n); v != nil {
+		return string(v.Name())
+	}
+	return fmt.Sprint(n)
+}
+
+func (s *optionSchema) fieldContract(f *protogen.Field) (*fieldContract, error) {
+	m, err := extension(f.Desc.Options(), s.field)
+	if m == nil || err != nil {
+		return nil, err
+	}
+	c := &fieldContract{Presence: enumValueName(m, "presence"), Visibility: enumValueName(m, "visibility")}
+	if rf := m.Descriptor().Fields().ByName("rule"); m.Has(rf) {
+		rm := m.Get(rf).Message()
+		fs := rm.Descriptor().Fields()
+		c.Rule = &ruleOption{Check: enumValueName(rm, "check"), Message: rm.Get(fs.ByName("message")).String()}
+		if bf := fs.ByName("bound"); rm.Has(bf) {
+			bound := rm.Get(bf).Int()
+			c.Rule.Bound = &bound
+		}
+	}
+	return c, nil
+}
+
+func (s *optionSchema) limitsOf(m *protogen.Message) (*limitsOption, error) {
+	lm, err := extension(m.Desc.Options(), s.limits)
+	if err != nil {
+		return nil, err
+	}
+	out := &limitsOption{}
+	if lm != nil {
+		fs := lm.Descriptor().Fields()
+		out.MaxDocumentBytes = lm.Get(fs.ByName("max_document_bytes")).Int()
+		out.MaxDepth = lm.Get(fs.ByName("max_depth")).Int()
+		out.MaxNodes = lm.Get(fs.ByName("max_nodes")).Int()
+	}
+	return out, nil
+}
+
+// repeatedBlocks names the attributes that a field's (taskspec.v1.field)
+// option sets more than once. The text format of an option merges a second
+// block of a singular attribute over the first without a word, so the
+// descriptors cannot show it; the source locations the compiler records
+// can: each block leaves the same path.
+func (s *optionSchema) repeatedBlocks(f *protogen.Field) []string {
+	locs := f.Desc.ParentFile().SourceLocations()
+	prefix := append(append(protoreflect.SourcePath(nil), f.Location.Path...), 8, int32(s.field.Number())) // FieldDescriptorProto.options
+	seen := map[string]int{}
+	var out []string
+	for i := 0; i < locs.Len(); i++ {
+		path := locs.Get(i).Path
+		if len(path) <= len(prefix) || !hasPrefix(path, prefix) {
+			continue
+		}
+		key := fmt.Sprint([]int32(path))
+		seen[key]++
+		if seen[key] != 2 {
+			continue
+		}
+		// Only a path through singular attributes names a repeated block.
+		desc := s.field.Message()
+		var names []string
+		singular := true
+		for _, num := range path[len(prefix):] {
+			if desc == nil {
+				singular = false
+				break
+			}
+			fd := desc.Fields().ByNumber(protoreflect.FieldNumber(num))
+			if fd == nil || fd.IsList() || fd.IsMap() {
+				singular = false
+				break
+			}
+			names = append(names, string(fd.Name()))
+			desc = fd.Message()
+		}
+		if singular && len(names) > 0 && !contains(out, names[0]) {
+			out = append(out, names[0])
+		}
+	}
+	return out
+}
+
+func hasPrefix(path, prefix protoreflect.SourcePath) bool {
+	for i, p := range prefix {
+		if path[i] != p {
+			return false
+		}
+	}
+	return true
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// repeatedBlockProblem is the message for an attribute set twice.
+func repeatedBlockProblem(name string, attrs []string) string {
+	return fmt.Sprintf("%s: its (taskspec.v1.field) option sets %s more than once: the text format merges"+
+		" the blocks silently, keeping only parts of each; write one %s block", name,
+		strings.Join(attrs, " and "), attrs[0])
 }

@@ -144,3 +144,78 @@ func TestAFieldWithoutADecisionFailsWithOneMessage(t *testing.T) {
 		})
 	}
 }
+
+// An option attribute or value the plugin does not know stops generation
+// with one message naming it: nothing the proto declares is ignored.
+func TestAnUnknownOptionAttributeOrValueFailsNamingIt(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(*descriptorpb.FileDescriptorProto)
+		want string
+	}{
+		{"attribute", func(o *descriptorpb.FileDescriptorProto) {
+			for _, m := range o.GetMessageType() {
+				if m.GetName() == "FieldContract" {
+					m.Field = append(m.Field, &descriptorpb.FieldDescriptorProto{
+						Name: proto.String("more_rules"), Number: proto.Int32(4), JsonName: proto.String("moreRules"),
+						Label:    descriptorpb.FieldDescriptorProto_LABEL_REPEATED.Enum(),
+						Type:     descriptorpb.FieldDescriptorProto_TYPE_MESSAGE.Enum(),
+						TypeName: proto.String(".taskspec.v1.Rule"),
+					})
+				}
+			}
+		}, "taskspec.v1.FieldContract.more_rules is an option attribute protoc-gen-taskspec-go does not know"},
+		{"value", func(o *descriptorpb.FileDescriptorProto) {
+			for _, e := range o.GetEnumType() {
+				if e.GetName() == "Check" {
+					e.Value = append(e.Value, &descriptorpb.EnumValueDescriptorProto{
+						Name: proto.String("CHECK_AT_MOST"), Number: proto.Int32(99),
+					})
+				}
+			}
+		}, "taskspec.v1.Check.CHECK_AT_MOST is an option value protoc-gen-taskspec-go does not know"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := request(t, nil)
+			for _, f := range req.GetProtoFile() {
+				if f.GetName() == optionsFile {
+					tc.edit(f)
+				}
+			}
+			_, err := run(t, req)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error = %v, want one line with %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// A message may name its arguments by index, as Go's fmt does: the bound
+// can come before the value, and each can be shown more than once.
+func TestMessageArgumentIndexes(t *testing.T) {
+	bound := int64(86400)
+	for _, tc := range []struct {
+		message string
+		kind    valueKind
+		bound   *int64
+		args    int // 0 with ok false: refused
+		ok      bool
+	}{
+		{"at most %[2]d, got %[1]d", kindInt, &bound, 2, true},
+		{"got %d, want %d", kindInt, &bound, 2, true},
+		{"limit %[2]d", kindInt, &bound, 2, true},
+		{"%[1]d, %[1]d again", kindInt, &bound, 1, true},
+		{"invalid %q", kindString, nil, 1, true},
+		{"%[2]d", kindInt, nil, 0, false},
+		{"%[3]d", kindInt, &bound, 0, false},
+		{"%[2]q", kindInt, &bound, 0, false},
+		{"%[x]d", kindInt, &bound, 0, false},
+		{"%[2]", kindInt, &bound, 0, false},
+		{"%d %d %d", kindInt, &bound, 0, false},
+	} {
+		args, err := messageArgs(&ruleOption{Check: "CHECK_AT_LEAST", Bound: tc.bound, Message: tc.message}, tc.kind)
+		if (err == nil) != tc.ok || args != tc.args {
+			t.Errorf("messageArgs(%q) = %d, %v; want %d, ok %v", tc.message, args, err, tc.args, tc.ok)
+		}
+	}
+}

@@ -1,12 +1,12 @@
 """Descriptor-derived tables that drive the YAML bridge.
 
 Everything the decoder and the emitter need to know about a message (its
-fields in canonical order, their YAML kind, the enum spellings, and when a
-field is written) is read from the generated descriptors once, at import,
-so a field added to the proto flows through with no hand edits. When a
-field is written is the Go struct tag's ``omitempty`` and pointer, declared
-in the proto as the field's ``(taskspec.v1.field).presence`` and read
-through :mod:`taskspec._contract`.
+fields in canonical YAML key order, which is their declaration order, their
+YAML kind, the enum spellings, and when a field is written) is read from
+the generated descriptors once, at import, so a field added to the proto
+flows through with no hand edits. When a field is written is the Go struct
+tag's ``omitempty`` and pointer, declared in the proto as the field's
+``(taskspec.v1.field).presence`` and read through :mod:`taskspec._contract`.
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ class FieldInfo:
 
 
 class MessageInfo:
-    """A message's fields in canonical (field-number) order."""
+    """A message's fields in canonical YAML key order (declaration order)."""
 
     __slots__ = ("by_name", "cls", "expected", "fields", "full_name")
 
@@ -181,6 +181,12 @@ def _enum_prefix(desc: EnumDescriptor) -> str:
         out.append(ch.upper())
     return "".join(out) + "_"
 
+
+# The one rule of YAML key order, shared by both languages and the gate: a
+# message's keys are written in the order its fields are declared in the
+# proto, as the Go package's generated structs (go/internal/eval) declare
+# them, whatever their numbers. ``scripts/check_contract.py`` refuses a
+# change of that order for the fields of the released baseline.
 
 _ENUMS: dict[str, EnumInfo] = {}
 _MESSAGES: dict[str, MessageInfo] = {}
@@ -253,7 +259,7 @@ def message_info(desc: Descriptor) -> MessageInfo:
     info = MessageInfo(full_name=desc.full_name, cls=cls)
     _MESSAGES[desc.full_name] = info  # registered first: recursive schemas terminate
     fields: list[FieldInfo] = []
-    for fd in sorted(desc.fields, key=lambda f: f.number):
+    for fd in desc.fields:  # declaration order: the YAML key order
         kind = _kind(fd)
         fi = FieldInfo(
             name=fd.name,

@@ -236,7 +236,9 @@ type Rule struct {
 	// The Go package's message, without its "eval: " prefix, as a Go format
 	// string. Its verbs take the offending value (%d for an integer, %q for a
 	// string or an enum's spelling), then the bound (%d); either may be left
-	// out, in that order.
+	// out, in that order. With Go's explicit argument indexes they may come in
+	// any order, and more than once: %[1]d is the value, %[2]d the bound
+	// ("at most %[2]d, got %[1]d").
 	Message       string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
