@@ -101,7 +101,9 @@ func boundsError(doc *yaml.Node) *StrictError {
 // cutOverBounds returns the start of data up to just past the first token
 // at which the scan believes the document holds more than MaxNodes nodes
 // or is nested deeper than MaxDepth, with the flow collections open there
-// closed; or nil when the scan finds the document within bounds.
+// closed (a ':' after one that is a key); then the same cut just past each
+// of up to earlierCuts flow collections opened before, for when the first
+// does not parse; or nil when the scan finds the document within bounds.
 //
 // The scan is a lexer for the parts of YAML that can make many nodes
 // cheaply: flow collections, block sequence entries, keys, quoted and plain
@@ -113,7 +115,7 @@ func boundsError(doc *yaml.Node) *StrictError {
 // parses as it would in the whole document. What follows the cut does not
 // matter: a syntax error there comes after the node past the bound in the
 // text, and the bound is what both libraries report (see syntaxBefore).
-func cutOverBounds(data []byte) []byte {
+func cutOverBounds(data []byte) [][]byte {
 	var (
 		flow      []byte // the open flow collections, '[' or '{'
 		nodes     int
@@ -121,18 +123,36 @@ func cutOverBounds(data []byte) []byte {
 		lineStart = true
 		indent    int
 	)
+	var flowStarts []int // where each open flow collection starts
 	over := func() bool { return nodes > MaxNodes }
-	closed := func(at int) []byte {
-		out := make([]byte, 0, at+len(flow)+1)
+	closedAt := func(at, open int) []byte {
+		out := make([]byte, 0, at+3*open+1)
 		out = append(out, data[:at]...)
-		for k := len(flow) - 1; k >= 0; k-- {
+		for k := open - 1; k >= 0; k-- {
 			if flow[k] == '[' {
 				out = append(out, ']')
 			} else {
 				out = append(out, '}')
 			}
+			if implicitKey(data, flowStarts[k], at, open-k) {
+				// The collection is a key: the mapping it opens, which a
+				// parser starts before the collection, is a level too.
+				out = append(out, ": "...)
+			}
 		}
 		return append(out, '\n')
+	}
+	closed := func(at int) [][]byte {
+		cuts := [][]byte{closedAt(at, len(flow))}
+		// The flow depth at the cut is not the document's: block
+		// collections and the single pairs inside [] or {} are levels
+		// too, so the first node past MaxDepth can be an earlier opener,
+		// with text that does not parse between it and the cut. Cuts just
+		// past the openers before, for when the cut does not parse.
+		for k := len(flow) - 2; k >= 0 && k >= len(flow)-1-earlierCuts; k-- {
+			cuts = append(cuts, closedAt(flowStarts[k]+1, k+1))
+		}
+		return cuts
 	}
 	n := len(data)
 	for i < n {
@@ -163,6 +183,7 @@ func cutOverBounds(data []byte) []byte {
 			nodes++
 			i = skipQuoted(data, i)
 		case c == '[' || c == '{':
+			flowStarts = append(flowStarts, i)
 			flow = append(flow, c)
 			nodes++
 			i++
@@ -171,6 +192,7 @@ func cutOverBounds(data []byte) []byte {
 			}
 		case (c == ']' || c == '}') && len(flow) > 0:
 			flow = flow[:len(flow)-1]
+			flowStarts = flowStarts[:len(flowStarts)-1]
 			i++
 		case c == ',' && len(flow) > 0:
 			if over() {
@@ -199,6 +221,46 @@ func cutOverBounds(data []byte) []byte {
 		return closed(n)
 	}
 	return nil
+}
+
+// earlierCuts is how many cuts before the first cutOverBounds offers, each
+// at an earlier open flow collection: as many levels of block collections
+// and single pairs around the deepest flow collection as the first node
+// past MaxDepth is found under when the text after it does not parse.
+const earlierCuts = 8
+
+// implicitKey reports whether the flow collection that starts at start,
+// with depth collections open at at (it and those inside it), closes on
+// its line and is followed by ':', within the 1024 characters a YAML parser
+// allows an implicit key: then it is the key of a mapping that a parser
+// starts before it (a block mapping, or a single pair inside [] or {}).
+func implicitKey(data []byte, start, at, depth int) bool {
+	end := min(len(data), start+1024)
+	for j := at; j < end; j++ {
+		switch c := data[j]; {
+		case c == '\n' || c == '\r':
+			return false
+		case c == '"' || c == '\'':
+			k := closeQuote(data[:end], j)
+			if k < 0 || bytes.ContainsAny(data[j:k], "\r\n") {
+				return false
+			}
+			j = k - 1
+		case c == '#' && j > 0 && isBlank(data[j-1]):
+			return false
+		case c == '[' || c == '{':
+			depth++
+		case c == ']' || c == '}':
+			if depth--; depth == 0 {
+				k := j + 1
+				for k < len(data) && isBlank(data[k]) {
+					k++
+				}
+				return k < end && data[k] == ':'
+			}
+		}
+	}
+	return false
 }
 
 func isBlank(c byte) bool        { return c == ' ' || c == '\t' }
@@ -299,16 +361,21 @@ func (w *walker) parseWithinBounds(data []byte) (*yaml.Node, *firstDocument, err
 			return nil, nil, fmt.Errorf("%s%w", decodePrefix, err)
 		}
 	} else if mightExceedBounds(data) {
-		if cut := cutOverBounds(data); cut != nil && !controlBefore(data, len(cut)+readAhead) {
-			var part yaml.Node
-			if err := yaml.NewDecoder(bytes.NewReader(cut)).Decode(&part); err == nil {
-				if e := boundsError(&part); e != nil {
-					if err := w.bomMisread(cut, &part); err != nil {
-						return nil, nil, err
-					}
-					return nil, nil, w.syntaxBefore(&part, e)
-				}
+		for _, cut := range cutOverBounds(data) {
+			if controlBefore(data, len(cut)+readAhead) {
+				break
 			}
+			var part yaml.Node
+			if err := yaml.NewDecoder(bytes.NewReader(cut)).Decode(&part); err != nil {
+				continue // an earlier cut may parse
+			}
+			if e := boundsError(&part); e != nil {
+				if err := w.bomMisread(cut, &part); err != nil {
+					return nil, nil, err
+				}
+				return nil, nil, w.syntaxBefore(&part, e)
+			}
+			break // within bounds: so is every earlier cut
 		}
 	}
 	f := newFirstDocument(data)

@@ -122,6 +122,8 @@ var (
 	codeTooLarge       = codeNamed("TOO_LARGE")
 	codeArtifactPath   = codeNamed("ARTIFACT_PATH")
 	codeLineBreak      = codeNamed("YAML_LINE_BREAK")
+	codePromptCommand  = codeNamed("PROMPT_HAS_COMMAND")
+	codeCommentInValue = codeNamed("COMMENT_IN_VALUE")
 )
 
 // ruleCode is the code of a rule's kind of check: the ProblemCode value

@@ -693,10 +693,6 @@ func nullText(s string) bool {
 // !!null on null text. Any other tag (!!binary, !!int, !custom) changes how
 // readers read the value, each in its own way.
 func (w *walker) stringOK(n *yaml.Node, path string) bool {
-	if w.orig != nil && n.Style&yaml.DoubleQuotedStyle != 0 && w.slashEscape(n) {
-		w.fail(n, path, `unknown escape character '\/' in a double-quoted string`)
-		return false
-	}
 	if n.Style&yaml.TaggedStyle == 0 || n.Tag == "!!str" || (n.Tag == "!!null" && nullText(n.Value)) {
 		return true
 	}

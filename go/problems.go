@@ -28,7 +28,8 @@ import (
 // decode problems (each unknown key, duplicate key and value of the wrong
 // type, in document order), then the broken rules of what could be read,
 // then warnings (TS301, an artifact path that leaves the workspace; TS302,
-// a raw NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR). YAML that cannot be
+// a raw NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR; TS303, a prompt that
+// holds a verification command word for word). YAML that cannot be
 // read at all (a syntax problem, a limit, an encoding) is reported alone.
 // One mistake gives one problem: a rule on a value that could not be read
 // is left out, and so are the rules of a field an unknown key's hint
@@ -82,7 +83,7 @@ func CheckFormat(f Format, data []byte) []Violation {
 			problems = append(problems, v)
 		}
 	}
-	return append(problems, warnings(spec, nil)...)
+	return append(problems, warnings(spec, nil, nil)...)
 }
 
 // errorProblems returns the problems an error of this package holds.
@@ -156,7 +157,7 @@ func examine(data []byte) examined {
 		}
 	}
 	failed := len(vs) > 0
-	vs = append(vs, warnings(nil, w)...)
+	vs = append(vs, warnings(nil, m, w)...)
 	if len(vs) == 0 {
 		vs = nil
 	}
@@ -309,8 +310,9 @@ func enumHint(path, text string) string {
 
 // warnings returns the warnings of a spec read from a document (w, with
 // the mirror m it decoded) or of spec: TS301 for each artifact path that
-// leaves the workspace, then TS302 for the raw line breaks of YAML 1.1.
-func warnings(spec *taskspecv1.TaskSpec, w *walker) []Violation {
+// leaves the workspace, TS303 for each verification command the prompt
+// holds, then TS302 for the raw line breaks of YAML 1.1, in document order.
+func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *walker) []Violation {
 	var out []Violation
 	var paths []string
 	if w != nil {
@@ -335,13 +337,87 @@ func warnings(spec *taskspecv1.TaskSpec, w *walker) []Violation {
 		}
 		out = append(out, v)
 	}
-	if w != nil {
-		if breaks := w.lineBreaks(); len(breaks) > 0 {
-			out = append(out, breaks...)
-			slices.SortStableFunc(out, byPosition)
+	prompt, cmds := spec.GetPrompt(), [][]string{spec.GetVerification().GetBuildCmd(), spec.GetVerification().GetTestCmd()}
+	if m != nil {
+		prompt, cmds = m.Prompt, [][]string{m.Verification.BuildCmd, m.Verification.TestCmd}
+	}
+	for i, cmd := range cmds {
+		if text := strings.Join(cmd, " "); words(cmd) >= 2 && strings.Contains(prompt, text) {
+			v := Violation{FieldPath: "prompt", Code: codePromptCommand, Severity: severityWarning,
+				Message: "the prompt holds verification." + []string{"build_cmd", "test_cmd"}[i] +
+					" word for word: " + strconv.Quote(text),
+				Hint: "the agent sees the prompt but not the verification: say what must hold, not the command that checks it"}
+			if w != nil {
+				if p, ok := w.pos["prompt"]; ok {
+					v.Line, v.Column = p.line, p.column
+				}
+			}
+			out = append(out, v)
 		}
 	}
+	if w != nil {
+		out = append(out, w.lineBreaks()...)
+		if v, ok := w.promptComment(prompt); ok {
+			out = append(out, v)
+		}
+	}
+	slices.SortStableFunc(out, byPosition)
 	return out
+}
+
+// words counts the arguments of cmd that hold more than blanks: a command
+// of two words or more is looked for in the prompt (TS303).
+func words(cmd []string) int {
+	n := 0
+	for _, arg := range cmd {
+		if strings.Trim(arg, " \t\r\n") != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// promptComment returns the TS304 warning of a prompt written plain whose
+// line goes on after " #": YAML ends a plain value at a blank followed by
+// '#' and reads the rest of the line as a comment, so "Fix issue #12" is
+// the prompt "Fix issue". A comment meant as one stands apart, with two
+// spaces before it by convention. The value's end is found by matching its
+// bytes, folding aside, against the text from where it starts.
+func (w *walker) promptComment(value string) (Violation, bool) {
+	p, ok := w.pos["prompt"]
+	if !ok || value == "" || !bytes.Contains(w.data, []byte(" #")) {
+		return Violation{}, false
+	}
+	data := w.data
+	at := w.offset(p.line, p.column)
+	if at < 0 || at >= len(data) || strings.IndexByte(`"'|>!&*`, data[at]) >= 0 {
+		return Violation{}, false // not a plain scalar as written
+	}
+	for i := 0; i < len(value); i++ {
+		if c := value[i]; isBlankOrBreak(c) {
+			continue
+		}
+		for at < len(data) {
+			if isBlank(data[at]) {
+				at++
+			} else if n := lineBreakAt(data, at); n > 0 {
+				at += n
+			} else {
+				break
+			}
+		}
+		if at >= len(data) || data[at] != value[i] {
+			return Violation{}, false
+		}
+		at++
+	}
+	if !bytes.HasPrefix(data[at:], []byte(" #")) {
+		return Violation{}, false
+	}
+	line, column := w.lineColumn(at + 1)
+	return Violation{FieldPath: "prompt", Message: withPath("prompt", "' #' ends the value: the rest of the line is a comment"),
+		Line: line, Column: column, Code: codeCommentInValue, Hint: catalogue[codeCommentInValue].Hints[0],
+		Severity: severityWarning}, true
 }
 
 // rawBreaks are the characters YAML 1.1 readers read as line breaks and
@@ -908,58 +984,56 @@ func syntaxProblem(text string) (string, string) {
 			}
 		}
 	}
-	has := func(s string) bool { return strings.Contains(text, s) }
-	m := func(code string, i int) (string, string) { return code, catalogue[code].Messages[i] }
 	switch {
-	case has("tab character"):
-		return m(codeTabIndent, 0)
-	case has("control characters are not allowed"):
+	case strings.Contains(text, "control characters are not allowed"):
+		// The character is named by the stricter rules, which meet it first.
 		return codeControl, "invalid YAML: control characters are not allowed"
-	case has("excessive aliasing"):
+	case strings.Contains(text, "excessive aliasing"):
 		return codeLimit, fmt.Sprintf("document expands to more than %d nodes", MaxNodes)
-	case has("while scanning a directive"), has("%YAML"), has("%TAG"), has("incompatible YAML document"),
-		has("did not find expected whitespace"),
-		has("found unexpected non-alphabetical character"):
-		return m(codeDirective, 0)
-	case has("did not find expected <document start>"):
-		return m(codeDirective, 1)
-	case has("unknown anchor"), has("found undefined alias"):
-		return m(codeAnchorAliasTag, 0)
-	case has("while scanning a tag"), has("while parsing a tag"), has("undefined tag handle"),
-		has("did not find expected tag URI"), has("did not find the expected '>'"), has("did not find expected '!'"):
-		return m(codeAnchorAliasTag, 2)
-	case has("while scanning an anchor"), has("while scanning an alias"), has("did not find expected alphabetic or numeric character"):
-		return m(codeAnchorAliasTag, 1)
-	case has("found character that cannot start any token"):
-		return m(codeCannotStart, 0)
-	case has("found unexpected end of stream"):
-		return m(codeUnclosedQuote, 0)
-	case has("found unexpected document indicator"):
-		return m(codeUnclosedQuote, 1)
-	case has("did not find expected ',' or ']'"):
-		return m(codeUnclosedFlow, 0)
-	case has("did not find expected ',' or '}'"):
-		return m(codeUnclosedFlow, 1)
-	case has("mapping values are not allowed in this context"):
-		return m(codeMappingValue, 0)
-	case has("did not find expected key"):
-		return m(codeIndentation, 0)
-	case has("did not find expected '-' indicator"):
-		return m(codeIndentation, 1)
-	case has("did not find expected node content"):
-		return m(codeIndentation, 2)
-	case has("could not find expected ':'"):
-		return m(codeIndentation, 3)
-	case has("found unknown escape character"), has("did not find expected hexdecimal number"):
-		return m(codeBadEscape, 0)
-	case has("found invalid Unicode character escape code"):
-		return m(codeBadEscape, 1)
-	case has("found an indentation indicator equal to 0"):
-		return m(codeBlockHeader, 1)
-	case has("while scanning a block scalar"), has("did not find expected comment or line break"):
-		return m(codeBlockHeader, 0)
 	}
-	return m(codeSyntax, 0)
+	for _, row := range syntaxTable {
+		for _, phrase := range row.phrases {
+			if strings.Contains(text, phrase) {
+				return row.code, catalogue[row.code].Messages[row.message]
+			}
+		}
+	}
+	return codeSyntax, catalogue[codeSyntax].Messages[0]
+}
+
+// syntaxTable maps yaml.v3's problem texts to the catalogue's code and
+// message (by its index among the code's messages), as docs/problems.md
+// lists them. The first row with a phrase the text holds wins, so a more
+// specific phrase comes before a more general one.
+var syntaxTable = []struct {
+	phrases []string
+	code    string
+	message int
+}{
+	{[]string{"tab character"}, codeTabIndent, 0},
+	{[]string{"while scanning a directive", "%YAML", "%TAG", "incompatible YAML document",
+		"did not find expected whitespace", "found unexpected non-alphabetical character"}, codeDirective, 0},
+	{[]string{"did not find expected <document start>"}, codeDirective, 1},
+	{[]string{"unknown anchor", "found undefined alias"}, codeAnchorAliasTag, 0},
+	{[]string{"while scanning a tag", "while parsing a tag", "undefined tag handle",
+		"did not find expected tag URI", "did not find the expected '>'", "did not find expected '!'"}, codeAnchorAliasTag, 2},
+	{[]string{"while scanning an anchor", "while scanning an alias",
+		"did not find expected alphabetic or numeric character"}, codeAnchorAliasTag, 1},
+	{[]string{"found character that cannot start any token"}, codeCannotStart, 0},
+	{[]string{"found unexpected end of stream"}, codeUnclosedQuote, 0},
+	{[]string{"found unexpected document indicator"}, codeUnclosedQuote, 1},
+	{[]string{"did not find expected ',' or ']'"}, codeUnclosedFlow, 0},
+	{[]string{"did not find expected ',' or '}'"}, codeUnclosedFlow, 1},
+	{[]string{"mapping values are not allowed in this context"}, codeMappingValue, 0},
+	{[]string{"did not find expected key"}, codeIndentation, 0},
+	{[]string{"did not find expected '-' indicator"}, codeIndentation, 1},
+	{[]string{"did not find expected node content"}, codeIndentation, 2},
+	{[]string{"could not find expected ':'"}, codeIndentation, 3},
+	{[]string{"block sequence entries are not allowed in this context"}, codeIndentation, 4},
+	{[]string{"found unknown escape character", "did not find expected hexdecimal number"}, codeBadEscape, 0},
+	{[]string{"found invalid Unicode character escape code"}, codeBadEscape, 1},
+	{[]string{"found an indentation indicator equal to 0"}, codeBlockHeader, 1},
+	{[]string{"while scanning a block scalar", "did not find expected comment or line break"}, codeBlockHeader, 0},
 }
 
 // promptStart are the characters that cannot start a plain value, or
@@ -994,7 +1068,7 @@ func promptHint(v Violation, data []byte) string {
 		value := m[1]
 		first, _ := utf8.DecodeRuneInString(value)
 		switch {
-		case strings.ContainsRune(promptStart, first):
+		case strings.ContainsRune(promptStart, first), strings.HasPrefix(value, "- "):
 			return "a value that starts with " + strconv.Quote(string(first)) + " must be quoted, or written as a block scalar (|)"
 		case v.Code == codeMappingValue && strings.Contains(value, ": "):
 			return catalogue[codeMappingValue].Hints[0]

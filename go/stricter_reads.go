@@ -14,10 +14,11 @@ import (
 
 // Some text yaml.v3 cannot read, libyaml (and so the Python library) can,
 // and then refuses for a reason of its own: a %YAML directive other than
-// 1.1, a byte order mark at the start of a line, the escape \/ in a
-// double-quoted scalar, a '?' inside a plain scalar in [] or {}. Reporting
-// yaml.v3's syntax error for them would give another problem than the
-// Python library's; readsStricter gives the same one.
+// 1.1, a byte order mark at the start of a line, a '?' inside a plain
+// scalar in [] or {}. Reporting yaml.v3's syntax error for them would give
+// another problem than the Python library's; readsStricter gives the same
+// one. (The escape \/ in a double-quoted scalar, which libyaml reads too,
+// is a syntax error in both libraries, where yaml.v3 meets it.)
 
 var yamlDirective = regexp.MustCompile(`(?m)^%YAML[ \t]+(\d+)\.(\d+)`)
 
@@ -55,13 +56,11 @@ func (w *walker) readsStricter(err error) (*eval.TaskSpec, error, bool) {
 					"%%YAML %d.%d is not supported: yaml.v3 reads only YAML 1.1 documents (%%YAML 1.1, or no directive)", major, minor)}, true
 			}
 		}
-	case bytes.Contains(data[min(len(data), 3):], []byte(byteOrderMark)):
+	case bytes.Contains(data[min(len(data), 3):], []byte(byteOrderMark)) && lineStartMark(data) >= 0:
 		// With the marks at line starts as libyaml reads them, as a column
-		// of nothing, yaml.v3 reads it: the refusal is the mark's.
+		// of nothing, yaml.v3 reads it: the refusal is the mark's. (A mark
+		// inside a line is text to both.)
 		at := lineStartMark(data)
-		if at < 0 {
-			break
-		}
 		// Read as libyaml reads the marks (see bomRefusal): its refusal, if
 		// any, is the Python library's, else the marks'.
 		var marks []int
@@ -78,25 +77,28 @@ func (w *walker) readsStricter(err error) (*eval.TaskSpec, error, bool) {
 		}
 		line, _ := w.lineColumn(at)
 		return nil, &StrictError{Line: line, Column: 1, Reason: lineStartBOMReason}, true
-	case bytes.Contains(data, []byte(`\/`)) || bytes.IndexByte(data, '?') >= 0:
-		// The same text with \/ as \\ and such a '?' as 'Q', which yaml.v3
-		// reads with the same lines and columns; the walk refuses them where
-		// the Python library does, from the text as written.
-		fixed := bytes.ReplaceAll(data, []byte(`\/`), []byte(`\\`))
-		fixed = flowQuestionsOut(fixed)
+	case bytes.IndexByte(data, '?') >= 0:
+		// The same text with such a '?' as 'Q', which yaml.v3 reads with
+		// the same lines and columns; the walk refuses it where the Python
+		// library does, from the text as written.
+		fixed := flowQuestionsOut(data)
 		if bytes.Equal(fixed, data) {
 			break
 		}
 		retry := &walker{data: fixed, budget: MaxNodes, orig: data}
 		m, rerr := retry.decode()
-		if rerr != nil || len(retry.problems) == 0 {
+		if len(retry.problems) == 0 || rerr != nil && !topNotMapping(retry.problems[0]) {
+			// The copy cannot be read either, holds nothing the walk
+			// refuses, or is refused for what the copy changed: yaml.v3's
+			// error stands. Where the top of the document is not a mapping,
+			// the Python library reads no further either.
 			break
 		}
 		retry.data, retry.orig = data, nil
 		retry.lines, retry.lastLine, retry.lastColumn, retry.lastAt = nil, 0, 0, 0
 		*w = *retry
 		w.goRejects = true
-		return m, nil, true
+		return m, rerr, true
 	}
 	return nil, nil, false
 }
@@ -112,51 +114,53 @@ func lineStartMark(data []byte) int {
 }
 
 // flowQuestionsOut returns data with each '?' that yaml.v3 would end a
-// plain scalar at inside [] or {} (one not followed by a blank) as 'Q'.
+// plain scalar at inside [] or {} (one not followed by a blank, inside the
+// scalar) as 'Q'.
 func flowQuestionsOut(data []byte) []byte {
 	out := bytes.Clone(data)
 	depth := 0
+	plain := false // inside a plain scalar in [] or {}, which may go on over blanks and lines
 	for i := 0; i < len(out); i++ {
-		switch c := out[i]; {
+		c := out[i]
+		switch {
+		case isBlankOrBreak(c):
+			continue
 		case c == '#' && (i == 0 || isBlankOrBreak(out[i-1])):
 			for i < len(out) && out[i] != '\n' {
 				i++
 			}
-		case c == '"' || c == '\'':
-			if i == 0 || isBlankOrBreak(out[i-1]) || strings.IndexByte("[{,:", out[i-1]) >= 0 {
+			continue
+		case depth == 0 || !plain:
+			if c == '"' || c == '\'' {
 				i = skipQuoted(out, i) - 1
+				continue
 			}
+		}
+		switch {
 		case c == '[' || c == '{':
 			depth++
+			plain = false
 		case (c == ']' || c == '}') && depth > 0:
 			depth--
-		case c == '?' && depth > 0 && i+1 < len(out) && !blankzAt(out, i+1):
+			plain = false
+		case depth == 0:
+		case c == ',' || c == ':' && blankzOrFlowAt(out, i+1):
+			plain = false
+		case c == '?' && !plain:
+			// At a token's start: a key indicator to libyaml, not text.
+		case c == '?' && !blankzAt(out, i+1):
 			out[i] = 'Q'
+		default:
+			plain = true
 		}
 	}
 	return out
 }
 
-// slashEscape reports whether the double-quoted scalar n holds the escape
-// \/ in the text as written.
-func (w *walker) slashEscape(n *yaml.Node) bool {
-	at := w.offset(n.Line, n.Column)
-	if at < 0 {
-		return false
-	}
-	start := pastProperties(w.orig, at)
-	if start >= len(w.orig) || w.orig[start] != '"' {
-		return false
-	}
-	for i := start + 1; i < len(w.orig) && w.orig[i] != '"'; i++ {
-		if w.orig[i] == '\\' {
-			if i+1 < len(w.orig) && w.orig[i+1] == '/' {
-				return true
-			}
-			i++
-		}
-	}
-	return false
+// blankzOrFlowAt reports whether offset i of data ends a token inside []
+// or {}: a blank, a line break, a flow indicator or the end.
+func blankzOrFlowAt(data []byte, i int) bool {
+	return blankzAt(data, i) || isFlowIndicator(data[i])
 }
 
 // flowQuestion refuses the collection n written in [] or {} when one of
@@ -171,14 +175,51 @@ func (w *walker) flowQuestion(n *yaml.Node, path string) bool {
 			continue
 		}
 		at := w.offset(c.Line, c.Column)
-		if at < 0 || at+len(c.Value) > len(w.orig) {
+		if at < 0 || at >= len(w.orig) {
 			continue
 		}
 		at = pastProperties(w.orig, at)
-		if end := at + len(c.Value); end <= len(w.orig) && bytes.IndexByte(w.orig[at:end], '?') >= 0 {
-			w.fail(c, path, "'?' in the plain scalar %s inside [] or {}: yaml.v3 cannot read it; quote the string", q(string(w.orig[at:end])))
+		end := flowPlainEnd(w.data, at) // the copy, where such a '?' is 'Q'
+
+		if end <= len(w.orig) && bytes.IndexByte(w.orig[at:end], '?') >= 0 {
+			w.fail(c, path, "'?' in the plain scalar %s inside [] or {}: yaml.v3 cannot read it; quote the string", q(asWritten(c.Value, w.orig[at:end])))
 			return true
 		}
 	}
 	return false
+}
+
+// asWritten returns value, the plain scalar yaml.v3 read from a copy of
+// the text, with the characters of text, the scalar as written: folding
+// over lines changes only blanks and line breaks, so the other bytes
+// correspond in order. value itself when they do not.
+func asWritten(value string, text []byte) string {
+	var marks []byte
+	for _, c := range text {
+		if !isBlankOrBreak(c) {
+			marks = append(marks, c)
+		}
+	}
+	out := []byte(value)
+	k := 0
+	for j, c := range out {
+		if isBlankOrBreak(c) {
+			continue
+		}
+		if k == len(marks) {
+			return value
+		}
+		out[j] = marks[k]
+		k++
+	}
+	if k != len(marks) {
+		return value
+	}
+	return string(out)
+}
+
+// topNotMapping reports whether p refuses the top of the document for not
+// being a mapping, a refusal that holds of the text as written too.
+func topNotMapping(p Violation) bool {
+	return p.Code == codeWrongType && p.FieldPath == ""
 }

@@ -143,7 +143,7 @@ def test_check_is_public_and_lazy() -> None:
 #: (document, code, line, column, message, hint) for each syntax code.
 SYNTAX_CASES: dict[str, tuple[str, str, int, int, str, str]] = {
     "TS005": (
-        "task_id: - a\n",
+        "task_id: ? a\n",
         "TS005",
         1,
         10,
@@ -1010,6 +1010,7 @@ def _documents() -> Iterator[tuple[str, bytes | str, Format]]:
         yield name, _prompt(mistake[0]), Format.YAML
     hand_made: list[str] = [
         "task_id: t1\ntask_id: t2\n",
+        "prompt: run go test ./... first\nverification:\n  test_cmd: [go, test, ./...]\n",
         "~: 1\n",
         "a\n...\nb: 1\n",
         "task_id: !!binary eA==\n",

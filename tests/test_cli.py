@@ -71,7 +71,7 @@ def test_validate_missing_file_is_reported(
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([]) == 2
-    assert main(["validate"]) == 2
+    assert main(["fmt"]) == 2  # fmt rewrites files: it is told which
     assert main(["frobnicate"]) == 2
     capsys.readouterr()
 
@@ -129,6 +129,21 @@ def test_show_prints_canonical_yaml(capsys: pytest.CaptureFixture[str]) -> None:
     modeline, body = path.read_bytes().split(b"\n", 1)
     assert modeline.startswith(b"# yaml-language-server: $schema=")
     assert out.encode() == body
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("*.taskspec.yaml")))
+def test_the_agent_view_of_an_example_does_not_show_its_commands(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = taskspec.load(path)
+    code = main(["show", "--agent", str(path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    for cmd in (spec.verification.build_cmd, spec.verification.test_cmd):
+        if cmd:
+            assert " ".join(cmd) not in out
+    assert main(["validate", str(path)]) == 0
+    assert "TS303" not in capsys.readouterr().out
 
 
 def test_python_dash_m_entry_point() -> None:

@@ -673,19 +673,26 @@ def test_the_non_specific_tag_on_a_quoted_scalar_is_the_string() -> None:
 
 
 @pytest.mark.parametrize(
-    ("old", "new", "path"),
+    ("old", "new"),
     [
-        (b"prompt: Implement mathx.GCD.", b'prompt: ! "a\\/b"', "prompt"),
-        (b"        - test\n", b'        - ! "a\\/b"\n', "verification.test_cmd[1]"),
+        (b"prompt: Implement mathx.GCD.", b'prompt: ! "a\\/b"'),
+        (b"        - test\n", b'        - ! "a\\/b"\n'),
+        (b"task_id: ", b'"x\\/": 1\ntask_id: '),
+        (b"task_id: ", b'unknown: "a\\/b"\ntask_id: '),
     ],
 )
-def test_the_escape_slash_is_refused_under_the_non_specific_tag(
-    old: bytes, new: bytes, path: str
-) -> None:
-    # yaml.v3 refuses "\/" wherever it is; libyaml reads it.
-    check_invalid(
-        doc_with(old, new),
+def test_the_escape_slash_is_a_syntax_error_wherever_it_is(old: bytes, new: bytes) -> None:
+    # yaml.v3 refuses "\/" wherever it is, as an escape it does not know, and
+    # stops there; libyaml reads it. So it is the syntax error TS016, at the
+    # escape, under a tag, in a key, in a value no field takes.
+    doc = doc_with(old, new)
+    where = doc.index(b"\\/")
+    err = check_invalid(
+        doc,
         DecodeError,
-        path=path,
-        message="unknown escape character '\\/' in a double-quoted string",
+        path="",
+        message="invalid YAML: unknown escape in a double-quoted value",
+        line=doc.count(b"\n", 0, where) + 1,
+        column=where - doc.rfind(b"\n", 0, where),
     )
+    assert [v.code for v in err.violations] == ["TS016"]

@@ -284,3 +284,43 @@ def test_force_exclude_applies_include_and_exclude_to_named_files(
     assert (
         err.splitlines()[-1] == "0 files would be reformatted, 0 already formatted, 1 not formatted"
     )
+
+
+def test_validate_without_a_path_checks_the_working_directory(
+    harness: Harness, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, "validate")
+    assert (code, out) == (0, "")
+    assert err.startswith(f"{len(harness.sidecars)} valid, 0 invalid, in ")
+    (harness.root / "tasks" / "gcd.taskspec.yaml").write_bytes(b"taskid: x\n")
+    assert run(capsys, "validate")[:2] == run(capsys, "validate", ".")[:2]
+    code, out, err = run(capsys, "validate")
+    assert code == 1
+    assert out.startswith("tasks/gcd.taskspec.yaml:1:1: TS001 ")
+
+
+def test_a_sidecar_spelt_yml_is_skipped_with_a_warning_naming_the_spelling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "taskspec.yml").write_bytes(VALID_DOC)
+    (tmp_path / "gcd.taskspec.yml").write_bytes(VALID_DOC)
+    (tmp_path / "ci.yml").write_text("on: push\n")  # not a sidecar by any spelling
+    (tmp_path / "taskspec.yaml").write_bytes(VALID_DOC)
+    expected = [
+        "taskspec: warning: skipped gcd.taskspec.yml: a sidecar's name ends in .yaml; "
+        "rename it to gcd.taskspec.yaml to check it",
+        "taskspec: warning: skipped run/taskspec.yml: a sidecar's name ends in .yaml; "
+        "rename it to taskspec.yaml to check it",
+    ]
+    code, out, err = run(capsys, "validate", ".")
+    assert (code, out) == (0, "")
+    assert err.splitlines()[:2] == expected
+    assert "1 valid, 0 invalid" in err
+    code, out, err = run(capsys, "fmt", "--check", ".")
+    assert (code, out) == (0, "")
+    assert err.splitlines()[:2] == expected
+    # Where the configuration includes *.yml, the file is checked, without a word.
+    code, out, err = run(capsys, "validate", "--include", "*.yml", ".")
+    assert "skipped" not in err

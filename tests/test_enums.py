@@ -81,14 +81,14 @@ def test_members_work_on_messages() -> None:
     assert Language.GO == taskspec_pb2.LANGUAGE_GO
     assert isinstance(Language.GO, int) and isinstance(Language.GO, enum.Enum)
 
-    # The stubs type each field as their own enum class, hence the ignores.
-    spec.language = Language.TYPESCRIPT  # type: ignore[assignment]
-    spec.difficulty = Difficulty.HARD  # type: ignore[assignment]
-    spec.generated_from.kind = GeneratedKind.BENCHMARK_SEED  # type: ignore[assignment]
+    # To a type checker a member is a value of the field's type (no ignores).
+    spec.language = Language.TYPESCRIPT
+    spec.difficulty = Difficulty.HARD
+    spec.generated_from.kind = GeneratedKind.BENCHMARK_SEED
     assert spec.language == taskspec_pb2.LANGUAGE_TYPESCRIPT
     assert spec.difficulty == taskspec_pb2.DIFFICULTY_HARD
     assert spec.generated_from.kind == taskspec_pb2.GENERATED_KIND_BENCHMARK_SEED
-    built = taskspec_pb2.TaskSpec(language=Language.PYTHON, difficulty=Difficulty.EASY)  # type: ignore[arg-type]
+    built = taskspec_pb2.TaskSpec(language=Language.PYTHON, difficulty=Difficulty.EASY)
     assert built.language == Language.PYTHON and built.difficulty == Difficulty.EASY
     assert Language(spec.language) is Language.TYPESCRIPT
     assert Language.from_proto(spec.language) is Language.TYPESCRIPT

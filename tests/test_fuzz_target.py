@@ -107,12 +107,6 @@ def test_the_libraries_agree_on_the_hostile_corpus(go: GoConsumer, tmp_path: Pat
     assert len(corpus) >= 15
 
 
-@pytest.fixture(autouse=True)
-def _strict_stops(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The inputs here hold the agreement docs/problems.md asks for, stops included."""
-    monkeypatch.setattr(fuzz_diff, "STRICT_STOPS", True)
-
-
 def test_a_different_refusal_is_caught(
     go: GoConsumer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -759,6 +753,58 @@ DISAGREED: dict[str, bytes] = {
     "a value with no key before a plain scalar ending in ':'": (
         b"\n  zverification:\n  test_cmd:\n:\t{b:{a: b}\xe2\x80\xa8\r\n\n---\n"
     ),
+    # The escape \/, which libyaml reads and yaml.v3 cannot: a syntax
+    # error in both, wherever it stands (Python read the top scalar and
+    # refused its type; a key with it was read as another key).
+    "the escape \\/ in the top scalar": b'"..\\/.."',
+    "the escape \\/ in a value, then a key with a backslash": b'task_id: "x\\/y"\nfoo\\/bar: 2',
+    "the escape \\/ in a key": b'"task\\/id": x\n',
+    # A '?' in a plain scalar inside [] at the top: yaml.v3 cannot read
+    # it; the top is a sequence to both, which is what they say.
+    "a '?' in a plain scalar of a top sequence": b"[a?b]",
+    # A '?' yaml.v3 cannot read in a plain scalar of a {} over lines: the
+    # Go library read the copy it can read, with the '?' as 'Q', as a key.
+    "a '?' ending a plain key of a {} over lines": b"{2\n  ta2 1\n?}",
+    # A '?' at a token's start is a key indicator to libyaml, not text:
+    # libyaml fails on "[?]"; "?b" after a blank inside a plain scalar is
+    # text to libyaml, which yaml.v3 cannot read.
+    "a '?' alone in a []": b"[?]",
+    "a '?' after a blank inside a plain scalar in []": b"[a ?b]",
+    # A byte order mark inside a line (text to both), then a '?' yaml.v3
+    # cannot read: the Go library gave up on the text for the mark.
+    "a byte order mark inside a key, then a '?' in a plain scalar in {}": (
+        b"task_spec_v\xef\xbb\xbfion: 1\ngenera=ted_from: {kind: kg_template, template_id: a?b}\n"
+    ),
+    # Nesting past the bound under a flow collection that is a key, in a
+    # text of over a thousand openers (the only one checked for depth):
+    # the Go library's cut left out the ':', and so the mapping's level.
+    "nesting past the bound in a key of a block mapping": (
+        b"a:\n   " + b"[" * 70 + b"]" * 70 + b": 1\n#" + b"[" * 1001 + b"\n"
+    ),
+    "nesting past the bound in a single pair inside [], not closed": (
+        b"a:\n   [" + b"[" * 85 + b"]" * 77 + b": 1\n#" + b"[" * 1001 + b"\n"
+    ),
+    # ...and where the text after that node does not parse: the cut did not
+    # either, and the Go library reported the syntax error after the node.
+    "nesting past the bound, then a syntax error": (
+        b"~: "
+        + b"[" * 58
+        + b"task_spec_version: "
+        + b"[" * 6
+        + b"Z"
+        + b"[" * 300
+        + b"\n#"
+        + b"[" * 1001
+        + b"\n"
+    ),
+    # The same refusal of a plain scalar ending in ':' on two lines: each
+    # parser meets its own occurrence first.
+    "a plain scalar ending in ':' twice, yaml.v3 failing after the second": (
+        b"task_spec_version: 1\ntask_idulty: medium\ndifficulty_signals:\n"
+        b"    c   temp       intent: cod      - ./...\n    test_cmd: [go, a:, c]\n"
+        b"    timeouts_elate_id: impl--u\nnf  er-  kg_query:\n        intent: cod"
+        b"      - ./...\n    test_cmd: [go, a:, c]\n    timeouts_econds: 121\n"
+    ),
 }
 
 #: How the first document ends, for the search for where the second starts:
@@ -916,6 +962,28 @@ def test_a_disagreement_is_caught(go: GoConsumer, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(fuzz_diff, "_python", refuses)
     with pytest.raises(AssertionError, match="Python: decode"):
         fuzz_diff.check(seed, go)
+
+
+def test_a_stop_on_one_side_only_is_caught(go: GoConsumer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Go stops at the escape \/ (a syntax problem); Python made to read on.
+    doc = b'task_id: "x\\/y"\n'
+    monkeypatch.setattr(
+        fuzz_diff,
+        "_problems",
+        lambda data: [
+            {
+                "code": "TS105",
+                "field_path": "task_spec_version",
+                "line": 1,
+                "column": 1,
+                "message": "m",
+                "hint": "",
+                "severity": "error",
+            }
+        ],
+    )
+    with pytest.raises(AssertionError, match="only one library stops"):
+        fuzz_diff.check(doc, go)
 
 
 def test_different_bytes_are_caught(go: GoConsumer, monkeypatch: pytest.MonkeyPatch) -> None:

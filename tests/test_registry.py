@@ -51,6 +51,47 @@ def test_register_and_lookup() -> None:
     assert reg.lookup("cobol") is None
 
 
+def test_get_returns_the_generator_or_raises_a_lookup_error() -> None:
+    reg = Registry()
+    gen = FakeGenerator(Language.PYTHON)
+    reg.register(gen)
+    assert reg.get(Language.PYTHON) is gen
+    assert reg.get("python") is gen
+    with pytest.raises(LookupError) as info:
+        reg.get(Language.GO)
+    assert str(info.value) == 'no generator registered for language "go" (registered: python)'
+    with pytest.raises(LookupError, match=r'language "cobol" \(registered: python\)$'):
+        reg.get("cobol")
+    with pytest.raises(LookupError, match=r"\(registered: none\)$"):
+        Registry().get(Language.GO)
+
+
+class _NoGenerate:
+    language = Language.GO
+
+
+class _NoLanguage:
+    def generate(self, opts: GenerateOptions) -> TaskSpec:
+        return valid_spec()
+
+
+@pytest.mark.parametrize(
+    ("obj", "missing"),
+    [
+        (_NoGenerate(), "generate method"),
+        (_NoLanguage(), "language attribute"),
+        (object(), "language attribute and no generate method"),
+    ],
+)
+def test_register_of_a_non_generator_says_what_is_missing(obj: object, missing: str) -> None:
+    with pytest.raises(TypeError) as info:
+        Registry().register(obj)  # type: ignore[arg-type]
+    name = type(obj).__name__
+    assert str(info.value) == (
+        f"cannot register: {name} object is not a Generator (it has no {missing})"
+    )
+
+
 def test_register_nil() -> None:
     with pytest.raises(ValueError, match=r"^cannot register nil generator$"):
         Registry().register(None)

@@ -9,8 +9,9 @@ wants them all, and so does a program that shows them in an editor. So
    wrong type, in document order;
 2. the broken rules of what could be read, each at its value, or, for a
    missing key, at the mapping that lacks it (hint ``key "x" is missing``);
-3. the warnings: an artifact path that leads out of the workspace (TS301)
-   and a raw NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR (TS302), each at its
+3. the warnings: an artifact path that leads out of the workspace (TS301),
+   a raw NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR (TS302) and a prompt
+   that holds a verification command word for word (TS303), each at its
    value, in document order.
 
 YAML that cannot be read at all is reported alone. One mistake gives one
@@ -27,7 +28,7 @@ this list, with the problem the fast reader stopped at first.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final, NoReturn
 
@@ -36,8 +37,10 @@ from taskspec._artifacts import local_path_problem
 from taskspec._codes import (
     ARTIFACT_PATH,
     CATALOGUE,
+    COMMENT_IN_VALUE,
     DUPLICATE_KEY,
     ERROR,
+    PROMPT_HAS_COMMAND,
     RULE_CODES,
     UNKNOWN_KEY,
     UNSUPPORTED,
@@ -95,7 +98,8 @@ def check(
             spec, problems = read_binpb(data, collect=True)
     except DecodeError as err:  # data that cannot be read: alone
         return list(err.violations)
-    return [*_with_rules(spec, problems, {}, {}), *_artifact_paths(spec, {}, strict_paths)]
+    warnings = [*_artifact_paths(spec, {}, strict_paths), *_prompt_commands(spec, {})]
+    return [*_with_rules(spec, problems, {}, {}), *warnings]
 
 
 def _check_yaml(data: Data | str, strict_paths: bool) -> list[Violation]:
@@ -109,6 +113,7 @@ def _check_yaml(data: Data | str, strict_paths: bool) -> list[Violation]:
             spec is not None
             and not _validate.check(spec)
             and not any(local_path_problem(a.path) for a in spec.solution_artifacts)
+            and not _prompt_commands(spec, {})
         ):
             return []
     from taskspec.bridge._decode import decode  # noqa: PLC0415
@@ -120,10 +125,15 @@ def _check_yaml(data: Data | str, strict_paths: bool) -> list[Violation]:
         return list(err.violations)
     found = _with_rules(decoded.spec, list(decoded.problems), decoded.raw_enums, decoded.positions)
     warnings = _artifact_paths(decoded.spec, decoded.positions, strict_paths)
+    warnings += _prompt_commands(decoded.spec, decoded.positions)
     _, source = source_of(data)
     if _has_raw_break(source):
         warnings += _raw_breaks(source.removeprefix("\ufeff"), decoded.positions)
-        warnings.sort(key=_position)
+    if " #" in source:
+        warnings += _comments_in_values(
+            source.removeprefix("\ufeff"), decoded.spec, decoded.positions
+        )
+    warnings.sort(key=_position)
     return found + warnings
 
 
@@ -251,6 +261,96 @@ def _artifact_paths(
             )
         )
     return found
+
+
+def _prompt_commands(
+    spec: taskspec_pb2.TaskSpec, positions: Mapping[str, Position]
+) -> list[Violation]:
+    """TS303 for each verification command of two words or more the prompt holds, at the prompt.
+
+    A command is looked for as its arguments joined by single spaces, the
+    way a prompt would spell it out.
+    """
+    found = []
+    line, column = positions.get("prompt", (0, 0))
+    for name in ("build_cmd", "test_cmd"):
+        cmd = getattr(spec.verification, name)
+        if sum(1 for arg in cmd if arg.strip(_ASCII_BLANKS)) < 2:
+            continue  # not two words: blank arguments are none
+        text = " ".join(cmd)
+        if text in spec.prompt:
+            found.append(
+                Violation(
+                    "prompt",
+                    f"the prompt holds verification.{name} word for word: {go_quote(text)}",
+                    line,
+                    column,
+                    hint=CATALOGUE[PROMPT_HAS_COMMAND].hints[0],
+                    code=PROMPT_HAS_COMMAND,
+                    severity=WARNING,
+                )
+            )
+    return found
+
+
+#: What an argument of a command must hold more than to be a word (TS303).
+_ASCII_BLANKS: Final = " \t\r\n"
+
+#: The characters that fold away between the lines of a plain scalar, or
+#: pad it: blanks and YAML 1.1's line breaks.
+_FOLDED: Final = frozenset(" \t\r\n\x85\u2028\u2029")
+
+
+def _comments_in_values(
+    source: str, spec: taskspec_pb2.TaskSpec, positions: Mapping[str, Position]
+) -> list[Violation]:
+    """TS304: a prompt written plain whose line goes on after ``' #'``.
+
+    YAML ends a plain scalar at a blank followed by ``#``: the rest of the
+    line is a comment, so ``prompt: Fix issue #12`` is the prompt "Fix
+    issue". A comment is meant to stand apart, with two spaces before it
+    by convention; one space is taken for text that was lost. The value's
+    end is found by matching its characters, folding aside, against the
+    text from where it starts.
+    """
+    fields = [("prompt", spec.prompt)]
+    starts = [0] + [m.end() for m in LINE_BREAK.finditer(source)]
+    found = []
+    for path, value in fields:
+        line, column = positions.get(path, (0, 0))
+        if not value or not 0 < line <= len(starts):
+            continue
+        at = starts[line - 1] + column - 1
+        if source[at : at + 1] in ("", '"', "'", "|", ">", "!", "&", "*"):
+            continue  # not a plain scalar as written
+        for char in value:
+            if char in _FOLDED:
+                continue
+            while at < len(source) and source[at] in _FOLDED:
+                at += 1
+            if source[at : at + 1] != char:
+                break
+            at += 1
+        else:
+            if source.startswith(" #", at):
+                hash_line = _line_of(starts, at + 1)
+                found.append(
+                    Violation(
+                        path,
+                        f"{_shown(path)}: ' #' ends the value: the rest of the line is a comment",
+                        hash_line,
+                        at + 2 - starts[hash_line - 1],
+                        hint=CATALOGUE[COMMENT_IN_VALUE].hints[0],
+                        code=COMMENT_IN_VALUE,
+                        severity=WARNING,
+                    )
+                )
+    return found
+
+
+def _line_of(starts: Sequence[int], offset: int) -> int:
+    """The 1-based line of *offset*, given the offsets *starts* where lines start."""
+    return bisect_right(starts, offset)
 
 
 def _raw_breaks(source: str, positions: Mapping[str, Position]) -> list[Violation]:

@@ -32,6 +32,7 @@ __all__ = [
     "CATALOGUE",
     "CODES",
     "COMMENT",
+    "COMMENT_IN_VALUE",
     "CONTROL_CHARACTER",
     "DIRECTIVE",
     "DUPLICATE_KEY",
@@ -43,6 +44,7 @@ __all__ = [
     "LIMIT",
     "MAPPING_VALUE",
     "NOT_READABLE",
+    "PROMPT_HAS_COMMAND",
     "RULE_CODES",
     "SYNTAX",
     "TAB_INDENT",
@@ -157,6 +159,8 @@ JSON_SYNTAX: Final = _code("JSON_SYNTAX")
 BINARY_SYNTAX: Final = _code("BINARY_SYNTAX")
 TOO_LARGE: Final = _code("TOO_LARGE")
 YAML_LINE_BREAK: Final = _code("YAML_LINE_BREAK")
+PROMPT_HAS_COMMAND: Final = _code("PROMPT_HAS_COMMAND")
+COMMENT_IN_VALUE: Final = _code("COMMENT_IN_VALUE")
 
 #: The codes of YAML that cannot be read at all, reported alone.
 UNREADABLE_CODES: Final = frozenset(

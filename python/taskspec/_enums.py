@@ -30,7 +30,29 @@ from taskspec.v1 import taskspec_pb2
 __all__ = ["Difficulty", "GeneratedKind", "Language"]
 
 
-class _ProtoEnum(int, enum.Enum):
+if TYPE_CHECKING:
+    from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
+
+    class _EnumType(enum.EnumMeta, EnumTypeWrapper):
+        """For type checkers only: an enum class that is also a proto enum type."""
+
+    # What a generated message's enum field holds, as its stub names it: a
+    # member is such a value, so a type checker lets one be assigned to a
+    # field and passed to a message's constructor (spec.language =
+    # Language.GO, TaskSpec(language=Language.GO)).
+    _LanguageField = taskspec_pb2.Language
+    _DifficultyField = taskspec_pb2.Difficulty
+    _GeneratedKindField = taskspec_pb2.GeneratedKind
+else:
+    _EnumType = enum.EnumMeta
+
+    class _Field:
+        __slots__ = ()
+
+    _LanguageField = _DifficultyField = _GeneratedKindField = _Field
+
+
+class _ProtoEnum(int, enum.Enum, metaclass=_EnumType):
     """Shared behaviour: the proto number as the int, Go's spelling as the value.
 
     An int enum, as :class:`enum.IntEnum` is, except that a member's
@@ -115,7 +137,7 @@ class _ProtoEnum(int, enum.Enum):
         return cls(spelled)
 
 
-class Language(_ProtoEnum):
+class Language(_LanguageField, _ProtoEnum):  # type: ignore[misc]  # see _EnumType
     """The programming language a task targets (proto ``taskspec.v1.Language``)."""
 
     # generated members: taskspec.v1.Language
@@ -129,7 +151,7 @@ class Language(_ProtoEnum):
         return taskspec_pb2.Language.DESCRIPTOR
 
 
-class Difficulty(_ProtoEnum):
+class Difficulty(_DifficultyField, _ProtoEnum):  # type: ignore[misc]  # see _EnumType
     """The difficulty band of a task (proto ``taskspec.v1.Difficulty``)."""
 
     # generated members: taskspec.v1.Difficulty
@@ -143,7 +165,7 @@ class Difficulty(_ProtoEnum):
         return taskspec_pb2.Difficulty.DESCRIPTOR
 
 
-class GeneratedKind(_ProtoEnum):
+class GeneratedKind(_GeneratedKindField, _ProtoEnum):  # type: ignore[misc]  # see _EnumType
     """The provenance of a task (proto ``taskspec.v1.GeneratedKind``)."""
 
     # generated members: taskspec.v1.GeneratedKind

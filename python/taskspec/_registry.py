@@ -136,10 +136,18 @@ class Registry:
         """Add *gen*, keyed by its language.
 
         Raises :class:`ValueError` for ``None``, for a language that is not
-        valid and for a second generator for the same language.
+        valid and for a second generator for the same language, and
+        :class:`TypeError`, naming what is missing, for an object that is
+        not a :class:`Generator`.
         """
         if gen is None:
             raise ValueError("cannot register nil generator")
+        missing = _missing_members(gen)
+        if missing:
+            raise TypeError(
+                f"cannot register: {type(gen).__name__} object is not a Generator "
+                f"(it has no {missing})"
+            )
         language = gen.language
         if not Language.is_valid(language):
             shown = language if isinstance(language, str) else str(language)
@@ -157,11 +165,36 @@ class Registry:
         with self._lock:
             return self._generators.get(Language(language))
 
+    def get(self, language: Language | str) -> Generator:
+        """The generator registered for *language*.
+
+        Raises :class:`LookupError` when there is none (:meth:`lookup`
+        returns ``None`` instead), naming the languages that have one.
+        """
+        gen = self.lookup(language)
+        if gen is None:
+            shown = language if isinstance(language, str) else str(language)
+            have = ", ".join(lang.value for lang in self.languages()) or "none"
+            raise LookupError(
+                f"no generator registered for language {go_quote(shown)} (registered: {have})"
+            )
+        return gen
+
     def languages(self) -> list[Language]:
         """The registered languages, sorted (as Go sorts their strings)."""
         with self._lock:
             keys = list(self._generators)
         return sorted(keys, key=lambda lang: lang.value)
+
+
+def _missing_members(obj: object) -> str:
+    """What *obj* lacks of a Generator, as words ("" when nothing)."""
+    missing = []
+    if not hasattr(obj, "language"):
+        missing.append("language attribute")
+    if not callable(getattr(obj, "generate", None)):
+        missing.append("generate method")
+    return " and no ".join(missing)
 
 
 def _generator_from(obj: object) -> Generator:

@@ -240,12 +240,14 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
         ("single-quote", "'hello' is the greeting"),
         ("colon-space", "Note: keep the API"),
         ("colon-space-twice", "Steps: a: b"),
+        ("list-item", "- first, read the code"),
     ):
         yield f"prompt-mistake-{name}", edit(prompt, f"prompt: {value}")
     for name, value in (
         ("backtick", "`make` test"),
         ("colon-space", "go test -run=a: b"),
         ("at", "@echo off"),
+        ("list-item", "- -v"),
     ):
         yield f"command-mistake-{name}", edit("        - test\n", f"        - {value}\n")
     yield "syntax-over-indented-key", edit("language: go", "  language: go")
@@ -276,6 +278,10 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
     yield "syntax-unknown-escape", edit(prompt, 'prompt: "edit C:\\src\\main.go"')
     yield "syntax-bad-unicode-escape", edit(prompt, 'prompt: "bad \\ud800 escape"')
     yield "syntax-bad-hex-escape", edit(prompt, 'prompt: "bad \\xZZ escape"')
+    # libyaml knows the JSON escape \/, yaml.v3 does not: a syntax error in both libraries.
+    yield "syntax-slash-escape", edit(prompt, 'prompt: "see\n    docs\\/api"')
+    yield "syntax-slash-escape-in-a-key", edit("task_id:", '"task\\/id":')
+    yield "syntax-text-after-end-marker", BASE + b"...\nextra: text\n"
     yield "syntax-block-indicator-zero", edit(prompt, "prompt: |0\n    text")
     yield "syntax-block-header-text", edit(prompt, "prompt: |- text\n    more")
     yield "syntax-directive-no-document", b"%YAML 1.1\ntask_id: t\n"
@@ -382,6 +388,14 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
         ),
     )
     yield "warning-nel-in-prompt", edit(prompt, "prompt: wait\u0085 then go")
+    # ' #' ends a plain prompt; two spaces before '#' are a comment meant as one.
+    yield "warning-comment-ends-prompt", edit(prompt, "prompt: Fix issue #12 in the parser")
+    yield (
+        "warning-comment-ends-prompt-over-lines",
+        edit(prompt, "prompt: Fix the parser,\n    see issue #12 first"),
+    )
+    yield "warning-comment-after-prompt-is-fine", edit(prompt, "prompt: Fix the parser  # issue 12")
+    yield "warning-comment-in-quoted-prompt-is-fine", edit(prompt, 'prompt: "Fix issue #12"')
     yield "warning-ls-in-prompt", edit(prompt, 'prompt: "wait\u2028then go"')
     yield "warning-ps-in-command", edit("        - test\n", "        - 'te\u2029st'\n")
     yield "warning-nel-twice-one-field", edit(prompt, 'prompt: "a\u0085b\u0085c"')
@@ -393,6 +407,31 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
         ),
     )
     yield "warning-nel-quoted-escape-is-fine", edit(prompt, 'prompt: "wait\\N then go"')
+    yield "warning-prompt-has-test-cmd", edit(prompt, "prompt: Make go test ./mathx/... pass.")
+    # Blank arguments are no words: "" and "" joined is a space, in every prompt.
+    yield (
+        "warning-prompt-blank-cmd-is-fine",
+        edit("        - go\n        - build\n        - ./...\n", '        - ""\n        - " "\n'),
+    )
+    yield (
+        "warning-prompt-has-both-cmds",
+        edit(prompt, 'prompt: "Run go build ./... then go test ./mathx/..."'),
+    )
+    yield (
+        "warning-prompt-has-cmd-and-path-and-nel",
+        edits(
+            (prompt, "prompt: go test ./mathx/...\u0085 passes"),
+            ("    - path: mathx/gcd.go", "    - path: /etc"),
+        ),
+    )
+    yield (
+        "warning-prompt-cmd-spaced-otherwise-is-fine",
+        edit(prompt, "prompt: go  test ./mathx/..."),
+    )
+    yield (
+        "warning-prompt-one-word-cmd-is-fine",
+        edits((prompt, "prompt: Run make."), (TEST_CMD, "    test_cmd:\n        - make")),
+    )
 
 
 def _json_cases() -> Iterator[tuple[str, bytes]]:
@@ -426,6 +465,10 @@ def _json_cases() -> Iterator[tuple[str, bytes]]:
     yield "json-wrong-type", valid.replace('"prompt": "p"', '"prompt": 5').encode()
     yield "json-bad-enum", valid.replace("LANGUAGE_GO", "LANGUAGE_COBOL").encode()
     yield "json-rules", b'{"taskSpecVersion": "1"}'
+    yield (
+        "json-prompt-has-test-cmd",
+        valid.replace('"prompt": "p"', '"prompt": "run go test"').encode(),
+    )
     yield (
         "json-path-warning",
         valid.replace(

@@ -8,7 +8,8 @@ a pipeline of three stages, each in its own module:
 - :mod:`taskspec.bridge._decode_load`: the source text, the event pre-scans
   (node budget, depth, ``%YAML``, stray byte order marks) and libyaml's
   composer with resolution off, with :mod:`taskspec.bridge._decode_tags`
-  for the tags libyaml and yaml.v3 end in different places;
+  for the tags libyaml and yaml.v3 end in different places and the escape
+  only libyaml knows;
 - :mod:`taskspec.bridge._decode_walk`: the walk by the message descriptors,
   threading the field path through every call, so a problem is reported
   once, at the exact field, line and column;
@@ -50,7 +51,7 @@ from taskspec.bridge._decode_load import (
 )
 from taskspec.bridge._decode_msg import describe, fail
 from taskspec.bridge._decode_scalar import is_null
-from taskspec.bridge._decode_tags import check_tag_commas
+from taskspec.bridge._decode_tags import check_events
 from taskspec.bridge._decode_walk import Decoded, Walker
 from taskspec.bridge._syntax import prompt_hint
 
@@ -155,7 +156,7 @@ def decode(data: bytes | bytearray | memoryview | str, *, collect: bool = False)
     check_bounds(raw, budget, source)
     if "%YAML" in source:
         check_yaml_version(raw, source)
-    check_tag_commas(raw, source)
+    check_events(raw, source)
     root = compose(raw, source)
     if root is None:
         raise DecodeError(

@@ -50,6 +50,7 @@ __all__ = [
     "SCALAR",
     "SEQUENCE",
     "TAG_PREFIX",
+    "char_position",
     "check_bounds",
     "check_line_start_boms",
     "check_yaml_version",
@@ -289,7 +290,7 @@ def yaml_error(err: yaml.YAMLError, source: str = "") -> DecodeError:
         # libyaml's offset counts bytes; the character is the text's first
         # one that YAML refuses, so its first occurrence is where it stands.
         index = source.find(chr(err.character)) if source else -1
-        line, column = _char_position(source, index)
+        line, column = char_position(source, index)
         return DecodeError([Violation("", message, line, column, code=CONTROL_CHARACTER)])
     return DecodeError([Violation("", _SYNTAX_FALLBACK, code=SYNTAX)])
 
@@ -297,7 +298,7 @@ def yaml_error(err: yaml.YAMLError, source: str = "") -> DecodeError:
 _SYNTAX_FALLBACK: Final = syntax_problem(None, None)[1]
 
 
-def _char_position(source: str, index: int) -> tuple[int, int]:
+def char_position(source: str, index: int) -> tuple[int, int]:
     """1-based (line, column) of character *index* of *source*, lines as YAML counts them."""
     if not 0 <= index < len(source):
         return 0, 0

@@ -9,9 +9,9 @@ takes other scripts' digits and refuses more than 4,300 of them; and an
 integer field refuses every number yaml.v3 would store as a different one
 (a fraction, a float past float64's precision, a value outside int64).
 
-Some distinctions libyaml does not report (``! 5`` against ``5``, the
-escape ``\\/``) are read from the source text between the node's marks, so
-each function takes the document's *source* too.
+A distinction libyaml does not report (``! 5`` against ``5``) is read from
+the source text between the node's marks, so each function takes the
+document's *source* too.
 """
 
 from __future__ import annotations
@@ -76,28 +76,11 @@ def _has_bang_tag(node: ScalarNode, source: str) -> bool:
     return False
 
 
-def _check_escapes(node: ScalarNode, path: str, source: str) -> None:
-    # libyaml knows the JSON escape "\/" in double-quoted scalars; yaml.v3
-    # rejects it as an unknown escape character.
-    text = source[node.start_mark.index : node.end_mark.index]
-    at = text.find("\\")
-    while at != -1:
-        if text[at + 1 : at + 2] == "/":
-            raise fail(
-                path, "unknown escape character '\\/' in a double-quoted string", node, UNSUPPORTED
-            )
-        at = text.find("\\", at + 2)
-
-
 def string(node: Node, path: str, source: str) -> str:
     """*node* read for a string field at *path* (null reads as "")."""
     if type(node) is not SCALAR:
         raise fail(path, f"expected a string, got {describe(node)}", node)
     tag = node.tag
-    if node.style == '"' and "/" in node.value:
-        # Before the plain case: libyaml reports '! "\/"', the non-specific
-        # tag on a quoted scalar, with a plain scalar's tag.
-        _check_escapes(node, path, source)
     if tag == PLAIN:
         value: str = node.value
         return "" if not node.style and null_text(value) else value

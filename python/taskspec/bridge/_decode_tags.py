@@ -15,6 +15,13 @@ the tag. So:
   library does, in the same words.
 
 A verbatim tag (``!<...>``) may hold all three characters in both readers.
+
+The same pass over the events finds the other text the readers read
+differently token by token: the escape ``\\/`` in a double-quoted scalar,
+which libyaml reads as ``/`` and yaml.v3 (so the Go package) cannot read at
+all. To the contract it is an escape that does not exist, a syntax error
+where yaml.v3 meets it (TS016), so it stops the reading there, as it stops
+yaml.v3, whatever the document would go on to say.
 """
 
 from __future__ import annotations
@@ -32,12 +39,13 @@ from yaml.events import (
     StreamEndEvent,
 )
 
-from taskspec._codes import UNSUPPORTED
+from taskspec._codes import BAD_ESCAPE, CATALOGUE, UNSUPPORTED
 from taskspec._errors import DecodeError, Violation
-from taskspec.bridge._decode_load import mark_position, yaml_error
+from taskspec.bridge._decode_load import char_position, mark_position, yaml_error
 from taskspec.bridge._decode_msg import q
+from taskspec.bridge._syntax import prompt_hint
 
-__all__ = ["check_tag_commas", "tag_then_comma"]
+__all__ = ["check_events", "tag_then_comma"]
 
 #: A '!' whose tag characters run into a comma: the only text on which the
 #: readers can read a tag differently and both succeed. Most documents have
@@ -84,18 +92,20 @@ def _tag_span(source: str, at: int) -> tuple[int, int] | None:
     return at, end
 
 
-def check_tag_commas(data: bytes, source: str) -> None:
-    """Refuse the first tag followed by ',' with no space, reading the first document's events.
+def check_events(data: bytes, source: str) -> None:
+    """Refuse the first tag followed by ',' with no space, or escape ``\\/``, in the events.
 
     *source* is the text of *data* that libyaml's marks index (without a
     leading byte order mark). It runs before the document is composed, and
-    stops at the first such tag: past it, the readers no longer read the
+    stops at the first such text: past it, the readers no longer read the
     same document, so what libyaml finds there (a syntax error, say) is not
     what yaml.v3, and so the Go library, finds. A syntax error met before it
     is raised as the composer would raise it. Each node starts at its
     properties, so its tag is read from there.
     """
-    if _TAG_THEN_COMMA.search(source) is None:
+    commas = _TAG_THEN_COMMA.search(source) is not None
+    slashes = "\\/" in source
+    if not commas and not slashes:
         return
     parser = CParser(data)
     try:
@@ -103,17 +113,41 @@ def check_tag_commas(data: bytes, source: str) -> None:
             event: Any = parser.get_event()
             kind = type(event)
             if kind is ScalarEvent or kind is SequenceStartEvent or kind is MappingStartEvent:
-                if event.tag is None:
-                    continue
                 mark = event.start_mark
-                span = _tag_span(source, mark.index)
-                if span is not None and source.startswith(",", span[1]):
-                    message = tag_then_comma(source[span[0] : span[1]])
-                    line, column = mark_position(mark)
-                    raise DecodeError([Violation("", message, line, column, code=UNSUPPORTED)])
+                if commas and event.tag is not None:
+                    span = _tag_span(source, mark.index)
+                    if span is not None and source.startswith(",", span[1]):
+                        message = tag_then_comma(source[span[0] : span[1]])
+                        line, column = mark_position(mark)
+                        raise DecodeError([Violation("", message, line, column, code=UNSUPPORTED)])
+                if slashes and kind is ScalarEvent and event.style == '"':
+                    at = _slash_escape(source, mark.index, event.end_mark.index)
+                    if at >= 0:
+                        raise _bad_escape(source, at)
             elif event is None or kind is StreamEndEvent or kind is DocumentEndEvent:
                 return
     except yaml.YAMLError as err:
         raise yaml_error(err, source) from None
-    finally:
-        parser.dispose()
+
+
+def _slash_escape(source: str, start: int, end: int) -> int:
+    """The offset of the first escape ``\\/`` in the double-quoted scalar at *start*..*end*, or -1.
+
+    The scalar's text starts at its opening quote, after any properties
+    (anchor and tag hold no quote).
+    """
+    at = source.find('"', start, end)
+    while at != -1:
+        at = source.find("\\", at + 1, end)
+        if at == -1 or source.startswith("/", at + 1):
+            return at
+        at += 1  # past the escaped character
+    return -1
+
+
+def _bad_escape(source: str, at: int) -> DecodeError:
+    """The syntax problem of the escape ``\\/`` at offset *at*, where yaml.v3 stops."""
+    line, column = char_position(source, at)
+    message = CATALOGUE[BAD_ESCAPE].messages[0]
+    hint = prompt_hint(BAD_ESCAPE, message, source, line)
+    return DecodeError([Violation("", message, line, column, hint, BAD_ESCAPE)])

@@ -79,6 +79,7 @@ _KEY: Final = "invalid YAML: expected a key at this indentation"
 _ITEM: Final = "invalid YAML: expected a list item ('- ') at this indentation"
 _NODE: Final = "invalid YAML: expected a value at this indentation"
 _COLON: Final = "invalid YAML: a key must be followed by ':'"
+_ITEM_ON_KEY_LINE: Final = "invalid YAML: a list item ('- ') cannot start on its key's line"
 _ESCAPE: Final = "invalid YAML: unknown escape in a double-quoted value"
 _UNICODE: Final = "invalid YAML: invalid Unicode escape in a double-quoted value"
 _HEADER: Final = "invalid YAML: a block scalar header (| or >) must end its line"
@@ -106,6 +107,8 @@ _TABLE: Final[Sequence[tuple[str, str, str, str]]] = (
     ("", "did not find expected '-' indicator", INDENTATION, _ITEM),
     ("", "did not find expected node content", INDENTATION, _NODE),
     ("", "could not find expected ':'", INDENTATION, _COLON),
+    ("", "block sequence entries are not allowed in this context", INDENTATION,
+     _ITEM_ON_KEY_LINE),
     ("", "found unknown escape character", BAD_ESCAPE, _ESCAPE),
     ("", "did not find expected hexdecimal number", BAD_ESCAPE, _ESCAPE),
     ("", "found invalid Unicode character escape code", BAD_ESCAPE, _UNICODE),
@@ -231,7 +234,7 @@ def prompt_hint(code: str, message: str, source: str, line: int) -> str:
     match = _KEY_VALUE.fullmatch(text)
     if match is not None:
         value = match.group(2)
-        if value[0] in _INDICATORS:
+        if value[0] in _INDICATORS or value.startswith("- "):
             return (
                 f"a value that starts with {go_quote(value[0])} must be quoted,"
                 " or written as a block scalar (|)"

@@ -55,8 +55,10 @@ from taskspec.cli._kit import (
     add_input_options,
     display_name,
     escape_controls,
+    note_block_prompt,
     read_checked,
     read_format,
+    warn_misspelt,
     warn_no_sidecars,
 )
 from taskspec.v1 import problems_pb2
@@ -175,7 +177,12 @@ def run(args: argparse.Namespace) -> int:
         return formatted.replace(b"\n", b"\r\n") if _crlf(data) else formatted
 
     walked = walk(
-        args.paths, selection, on_empty, force_exclude=args.force_exclude, ignore=not args.no_ignore
+        args.paths,
+        selection,
+        on_empty,
+        force_exclude=args.force_exclude,
+        ignore=not args.no_ignore,
+        on_misspelt=warn_misspelt,
     )
     for item in walked:
         if isinstance(item, tuple):  # a directory the walk could not list
@@ -199,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
         if checked is None:
             continue
         data, formatted = checked
+        note_block_prompt(name, data)
         if item == STDIN and not (args.check or args.diff):
             out.buffer.write(formatted)
             out.flush()

@@ -67,10 +67,12 @@ from taskspec.cli._kit import (
     add_input_options,
     display_name,
     json_document,
+    note_block_prompt,
     os_reason,
     positive_int,
     read_format,
     read_input,
+    warn_misspelt,
     warn_no_sidecars,
 )
 
@@ -162,7 +164,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "not a warning",
     )
     add_input_options(p, discovery=True)
-    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument(
+        "paths",
+        nargs="*",
+        default=[os.curdir],
+        metavar="PATH",
+        help="files and directories to check, - for standard input (default: .)",
+    )
 
 
 def _configure(fmt: str, strict_paths: bool = False) -> None:
@@ -203,6 +211,7 @@ def check_chunk(items: Sequence[Item]) -> ChunkResult:
             continue
         if not problems or report.problems(name, problems):
             valid += 1
+            note_block_prompt(name, data)
     return valid, report.invalid, report.unreadable, out.getvalue()
 
 
@@ -399,8 +408,17 @@ def _items(args: argparse.Namespace, progress: Progress) -> Iterator[Item]:
         progress.clear()
         warn_no_sidecars(directory, selection.patterns)
 
+    def on_misspelt(path: str) -> None:
+        progress.clear()
+        warn_misspelt(path)
+
     walked = walk(
-        args.paths, selection, on_empty, force_exclude=args.force_exclude, ignore=not args.no_ignore
+        args.paths,
+        selection,
+        on_empty,
+        force_exclude=args.force_exclude,
+        ignore=not args.no_ignore,
+        on_misspelt=on_misspelt,
     )
     for item in walked:
         if item == STDIN:

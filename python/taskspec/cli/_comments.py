@@ -28,7 +28,7 @@ from taskspec._api import marshal_yaml, parse_task_spec
 from taskspec._errors import DecodeError, TaskSpecError
 from taskspec._writable import check_nodes, check_size
 from taskspec.cli._comments_place import Layout, place, render
-from taskspec.cli._comments_scan import CommentError, LayoutError, Scan, scan_document
+from taskspec.cli._comments_scan import REPORT, CommentError, LayoutError, Scan, scan_document
 
 __all__ = ["CommentError", "format_document"]
 
@@ -124,8 +124,5 @@ def _check(out: bytes, spec: Any, texts: list[str], source: Scan) -> None:
     except (TaskSpecError, LayoutError) as err:
         problem = f"the result would not read back ({err})"
     if problem:
-        message = (
-            f"cannot keep the comments: {problem}; please report this, and use"
-            " --strip-comments meanwhile"
-        )
-        raise CommentError([source.refusal(source.comments[0].index, message)])
+        message = f"cannot keep the comments: {problem}"
+        raise CommentError([source.refusal(source.comments[0].index, message, hint=REPORT)])

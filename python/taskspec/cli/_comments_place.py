@@ -30,7 +30,6 @@ from yaml.tokens import AliasToken, BlockEntryToken, DocumentEndToken, KeyToken,
 from taskspec._errors import Violation
 from taskspec.bridge._layout import K_INT_MAP, K_MESSAGE, K_MESSAGE_LIST, TASK_SPEC, MessageInfo
 from taskspec.cli._comments_scan import (
-    ADVICE,
     BREAK,
     STRUCTURAL,
     Comment,
@@ -87,7 +86,7 @@ class _Refusals:
         where = field_path(path) if path else ""
         lines = comment.lines
         what = f"these {lines} comment lines" if lines > 1 else "this comment"
-        message = f"cannot keep {what}: {reason}; {ADVICE}"
+        message = f"cannot keep {what}: {reason}"
         self.violations.append(self.scan.refusal(comment.index, message, where))
 
 

@@ -50,12 +50,13 @@ from yaml.tokens import (
     ValueToken,
 )
 
-from taskspec._codes import COMMENT
+from taskspec._codes import CATALOGUE, COMMENT
 from taskspec._errors import DecodeError, Violation
 
 __all__ = [
     "ADVICE",
     "BREAK",
+    "REPORT",
     "STRUCTURAL",
     "Anchor",
     "Comment",
@@ -67,7 +68,10 @@ __all__ = [
 ]
 
 #: The advice every refusal ends with.
-ADVICE: Final = "move or delete it (or use --strip-comments)"
+#: The hints of a comment that has no place: move it, or (when the
+#: formatter itself fails to place one) report it.
+ADVICE: Final = CATALOGUE[COMMENT].hints[0]
+REPORT: Final = CATALOGUE[COMMENT].hints[1]
 
 # libyaml's line breaks: a comment ends at any of them, and each one starts
 # a new line in libyaml's marks (which positions in messages follow).
@@ -164,10 +168,12 @@ class Scan:
         self._last = (index, line, start)
         return line, index - start
 
-    def refusal(self, index: int, message: str, field_path: str = "") -> Violation:
+    def refusal(
+        self, index: int, message: str, field_path: str = "", hint: str = ADVICE
+    ) -> Violation:
         """A problem with the comment at character *index*, at its 1-based line and column."""
         line, column = self.position(index)
-        return Violation(field_path, message, line + 1, column + 1, code=COMMENT)
+        return Violation(field_path, message, line + 1, column + 1, hint, COMMENT)
 
 
 class LayoutError(Exception):
@@ -433,10 +439,7 @@ def _account_for_hashes(scan: Scan) -> None:
     at = text.find("#")
     while at != -1:
         if not any(s <= at < e for s, e in covered):
-            message = (
-                "cannot keep this comment: it is in a place the formatter does not"
-                f" understand; {ADVICE}"
-            )
+            message = "cannot keep this comment: it is in a place the formatter does not understand"
             raise CommentError([scan.refusal(at, message)])
         at = text.find("#", at + 1)
     raise LayoutError("a '#' counted twice")  # pragma: no cover

@@ -317,6 +317,7 @@ def walk(
     *,
     force_exclude: bool = False,
     ignore: bool = True,
+    on_misspelt: Callable[[str], None] | None = None,
 ) -> Iterator[Item]:
     """Every file to check, in output order, with unlistable directories in place.
 
@@ -329,7 +330,9 @@ def walk(
     endless. *on_empty* is called with each named directory that held no
     file to check. With *ignore*, what git ignores is left out (see the
     module's documentation), and with *force_exclude* the named paths go
-    through the selection too.
+    through the selection too. *on_misspelt* is called with each file left
+    out whose name ends in ``.yml`` where the same name ending in ``.yaml``
+    would be checked (``taskspec.yml``).
 
     It is a generator so that checking can start while a large tree is
     still being walked. Paths are plain strings: they are cheap to sort,
@@ -389,6 +392,13 @@ def walk(
                 ):
                     found += 1
                     yield path
+                elif (
+                    on_misspelt is not None
+                    and entry.name.endswith(".yml")
+                    and selection.included(path[:-4] + ".yaml", entry.name[:-4] + ".yaml")
+                    and not (chain and _ignored(chain, os.path.join(at, entry.name), False))
+                ):
+                    on_misspelt(path)
             stack.extend(reversed(subdirs))
         if not found and on_empty is not None:
             on_empty(raw)

@@ -405,6 +405,12 @@ def warn_no_sidecars(directory: str, patterns: Sequence[str]) -> None:
     warn(f"no sidecars found in {directory} (looked for {', '.join(patterns)})")
 
 
+def warn_misspelt(path: str) -> None:
+    """The warning for a file the walk left out for its spelling: ``taskspec.yml``."""
+    expected = os.path.basename(path)[:-4] + ".yaml"
+    warn(f"skipped {path}: a sidecar's name ends in .yaml; rename it to {expected} to check it")
+
+
 class Progress:
     """A one-line progress indicator on stderr, shown only when stderr is a terminal.
 
@@ -456,3 +462,84 @@ class Progress:
             self.out.write("\r\x1b[K")
             self.out.flush()
             self._shown = False
+
+
+# --- the hint for a block prompt that fmt writes as one quoted line -----------------
+#
+# A prompt of several lines is written by Go's writer (yaml.v3), and so by
+# fmt, as a literal block (|-), unless the block could not carry the text
+# exactly: a character yaml.v3 writes only as an escape (an emoji or any
+# other character beyond U+FFFF, a control character, U+FEFF), or a line
+# that ends in a space. Then it is one double-quoted line, with \n for each
+# break, which a person who wrote the block does not expect: fmt and
+# validate say so, and why, on stderr. The file stays valid.
+
+#: A prompt written as a block: the top-level key, then | or > (a header).
+_BLOCK_PROMPT = re.compile(rb"^prompt:[ \t]*[|>]", re.MULTILINE)
+
+
+def why_quoted(text: str) -> str:
+    """Why *text*, of several lines, cannot be written as a block ("" when it can)."""
+    from taskspec.bridge._scalar import (  # noqa: PLC0415 - only for a rare file
+        SPECIAL_CHARACTERS,
+        analyze,
+        is_literal_value,
+    )
+
+    if "\n" not in text or is_literal_value(text):
+        return ""
+    for number, line in enumerate(text.split("\n"), 1):
+        if analyze(line) & SPECIAL_CHARACTERS:
+            for ch in line:
+                if analyze(ch) & SPECIAL_CHARACTERS:
+                    import unicodedata  # noqa: PLC0415
+
+                    shown = f"{ch} " if ch.isprintable() else ""
+                    name = unicodedata.name(ch, "")
+                    named = f", {name}" if name else ""
+                    return (
+                        f"line {number} of the prompt holds {shown}(U+{ord(ch):04X}{named}), "
+                        "which can only be written as an escape"
+                    )
+        if line.endswith(" "):
+            return f"line {number} of the prompt ends in a space, which a block cannot keep"
+    return "the prompt cannot be written as a block"  # pragma: no cover - see is_literal_value
+
+
+def block_prompt_hint(data: bytes) -> tuple[int, int, str] | None:
+    """The line and column of a block prompt in *data* that fmt will quote, and why.
+
+    None when the prompt is not written as a block, can stay one, or the
+    document is not a valid spec (its problems come first).
+    """
+    if data.isascii() and b" \n" not in data and b" \r" not in data and data[-1:] != b" ":
+        # In ASCII only a trailing space can make a block quoted (YAML has no
+        # raw control characters): the common file is not parsed again.
+        return None
+    match = _BLOCK_PROMPT.search(data)
+    if match is None:
+        return None
+    from taskspec._api import parse_task_spec  # noqa: PLC0415
+
+    try:
+        spec = parse_task_spec(data)
+    except TaskSpecError:
+        return None
+    reason = why_quoted(spec.prompt)
+    if not reason:
+        return None
+    line = data.count(b"\n", 0, match.start()) + 1
+    return line, match.end() - match.start(), reason
+
+
+def note_block_prompt(name: str, data: bytes) -> None:
+    """Print the hint for *data*, the file *name*, on standard error, if it has one."""
+    found = block_prompt_hint(data)
+    if found is None:
+        return
+    line, column, reason = found
+    print(
+        f"taskspec: hint: {escape_controls(name)}:{line}:{column}: fmt writes this prompt as "
+        f"one double-quoted line, not a block, as Go's writer does: {reason}",
+        file=sys.stderr,
+    )

@@ -47,6 +47,8 @@ class ProblemCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PROBLEM_CODE_COMMENT: _ClassVar[ProblemCode]
     PROBLEM_CODE_ARTIFACT_PATH: _ClassVar[ProblemCode]
     PROBLEM_CODE_YAML_LINE_BREAK: _ClassVar[ProblemCode]
+    PROBLEM_CODE_PROMPT_HAS_COMMAND: _ClassVar[ProblemCode]
+    PROBLEM_CODE_COMMENT_IN_VALUE: _ClassVar[ProblemCode]
     PROBLEM_CODE_NOT_READABLE: _ClassVar[ProblemCode]
     PROBLEM_CODE_UNCHANGED: _ClassVar[ProblemCode]
     PROBLEM_CODE_UNSUPPORTED_FORMAT: _ClassVar[ProblemCode]
@@ -85,6 +87,8 @@ PROBLEM_CODE_TOO_LARGE: ProblemCode
 PROBLEM_CODE_COMMENT: ProblemCode
 PROBLEM_CODE_ARTIFACT_PATH: ProblemCode
 PROBLEM_CODE_YAML_LINE_BREAK: ProblemCode
+PROBLEM_CODE_PROMPT_HAS_COMMAND: ProblemCode
+PROBLEM_CODE_COMMENT_IN_VALUE: ProblemCode
 PROBLEM_CODE_NOT_READABLE: ProblemCode
 PROBLEM_CODE_UNCHANGED: ProblemCode
 PROBLEM_CODE_UNSUPPORTED_FORMAT: ProblemCode

@@ -157,6 +157,10 @@ const (
 	ProblemCode_PROBLEM_CODE_ARTIFACT_PATH ProblemCode = 301
 	// TS302.
 	ProblemCode_PROBLEM_CODE_YAML_LINE_BREAK ProblemCode = 302
+	// TS303.
+	ProblemCode_PROBLEM_CODE_PROMPT_HAS_COMMAND ProblemCode = 303
+	// TS304.
+	ProblemCode_PROBLEM_CODE_COMMENT_IN_VALUE ProblemCode = 304
 	// TS901.
 	ProblemCode_PROBLEM_CODE_NOT_READABLE ProblemCode = 901
 	// TS902.
@@ -201,6 +205,8 @@ var (
 		201: "PROBLEM_CODE_COMMENT",
 		301: "PROBLEM_CODE_ARTIFACT_PATH",
 		302: "PROBLEM_CODE_YAML_LINE_BREAK",
+		303: "PROBLEM_CODE_PROMPT_HAS_COMMAND",
+		304: "PROBLEM_CODE_COMMENT_IN_VALUE",
 		901: "PROBLEM_CODE_NOT_READABLE",
 		902: "PROBLEM_CODE_UNCHANGED",
 		903: "PROBLEM_CODE_UNSUPPORTED_FORMAT",
@@ -238,6 +244,8 @@ var (
 		"PROBLEM_CODE_COMMENT":             201,
 		"PROBLEM_CODE_ARTIFACT_PATH":       301,
 		"PROBLEM_CODE_YAML_LINE_BREAK":     302,
+		"PROBLEM_CODE_PROMPT_HAS_COMMAND":  303,
+		"PROBLEM_CODE_COMMENT_IN_VALUE":    304,
 		"PROBLEM_CODE_NOT_READABLE":        901,
 		"PROBLEM_CODE_UNCHANGED":           902,
 		"PROBLEM_CODE_UNSUPPORTED_FORMAT":  903,
@@ -589,7 +597,7 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\bSeverity\x12\x18\n" +
 	"\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEVERITY_ERROR\x10\x01\x12\x14\n" +
-	"\x10SEVERITY_WARNING\x10\x02*̉\x01\n" +
+	"\x10SEVERITY_WARNING\x10\x02*ĕ\x01\n" +
 	"\vProblemCode\x12\x1c\n" +
 	"\x18PROBLEM_CODE_UNSPECIFIED\x10\x00\x12\xf1\x06\n" +
 	"\x18PROBLEM_CODE_UNKNOWN_KEY\x10\x01\x1a\xd2\x06\xd2\xf3\x18\xcd\x06\n" +
@@ -660,9 +668,9 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\x1aPROBLEM_CODE_MAPPING_VALUE\x10\x0e\x1a\xda\x04\xd2\xf3\x18\xd5\x04\n" +
 	"&': ' where no mapping value is allowed\x10\x01\x1a\x06decode\"1invalid YAML: a mapping value is not allowed here*Ha value that holds ': ' must be quoted, or written as a block scalar (|)*Acheck the indentation of this key: it is deeper than its siblings*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xd1\x01A colon followed by a space starts a mapping value. Inside a plain value it is refused, and so is a key indented deeper than the keys beside it. Quote the value or write it as a block scalar; or align the key.:\x1bprompt: Note: keep the API\n" +
 	"B\x1dprompt: \"Note: keep the API\"\n" +
-	"\x12\xf2\x05\n" +
-	"\x18PROBLEM_CODE_INDENTATION\x10\x0f\x1a\xd3\x05\xd2\xf3\x18\xce\x05\n" +
-	"\x16block indented wrongly\x10\x01\x1a\x06decode\"0invalid YAML: expected a key at this indentation\"=invalid YAML: expected a list item ('- ') at this indentation\"2invalid YAML: expected a value at this indentation\"+invalid YAML: a key must be followed by ':'*4align this line with the keys or items it belongs to*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xda\x01In block style, the indentation says what belongs to what: keys of one mapping share one indentation, and so do the items of one list. A line indented otherwise, or text after a closed quote or bracket, cannot be read.:7generated_from:\n" +
+	"\x12\xb3\x06\n" +
+	"\x18PROBLEM_CODE_INDENTATION\x10\x0f\x1a\x94\x06\xd2\xf3\x18\x8f\x06\n" +
+	"\x16block indented wrongly\x10\x01\x1a\x06decode\"0invalid YAML: expected a key at this indentation\"=invalid YAML: expected a list item ('- ') at this indentation\"2invalid YAML: expected a value at this indentation\"+invalid YAML: a key must be followed by ':'\"?invalid YAML: a list item ('- ') cannot start on its key's line*4align this line with the keys or items it belongs to*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xda\x01In block style, the indentation says what belongs to what: keys of one mapping share one indentation, and so do the items of one list. A line indented otherwise, or text after a closed quote or bracket, cannot be read.:7generated_from:\n" +
 	"    kind: kg_template\n" +
 	"  template_id: t\n" +
 	"B9generated_from:\n" +
@@ -724,9 +732,9 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\x16PROBLEM_CODE_TOO_LARGE\x10k\x1a\xc4\x03\xd2\xf3\x18\xbf\x03\n" +
 	"\x1cspec too large to be written\x10\x01\x1a\bvalidate\"Stask spec is too large: its canonical YAML is {n} bytes, more than the limit of {n}2\xe7\x01A spec whose canonical YAML is over the document limit (16 MiB) could not be read back by any reader, so it is not valid: it is never saved or sent over the GeneratorService. Keep large data out of the spec and point to it instead.:\x18prompt: (20 MB of text)\n" +
 	"B:prompt: Implement the function described in docs/task.md.\n" +
-	"\x12\x9b\x04\n" +
-	"\x14PROBLEM_CODE_COMMENT\x10\xc9\x01\x1a\xff\x03\xd2\xf3\x18\xfa\x03\n" +
-	"1comment that has no place in the canonical layout\x10\x01\x1a\x06format\"\x10{path}: {reason}\"\b{reason}2\xa4\x02taskspec fmt keeps comments where the canonical layout has a place for them: on their own lines above a key or item, or at the end of a line. A comment it cannot place, such as one inside a flow collection or a quoted value's lines, would be lost, so fmt leaves the file alone and says where.::verification:\n" +
+	"\x12\x80\x05\n" +
+	"\x14PROBLEM_CODE_COMMENT\x10\xc9\x01\x1a\xe4\x04\xd2\xf3\x18\xdf\x04\n" +
+	"1comment that has no place in the canonical layout\x10\x01\x1a\x06format\"\x10{path}: {reason}\"\b{reason}*+move or delete it (or use --strip-comments)*6please report this, and use --strip-comments meanwhile2\xa4\x02taskspec fmt keeps comments where the canonical layout has a place for them: on their own lines above a key or item, or at the end of a line. A comment it cannot place, such as one inside a flow collection or a quoted value's lines, would be lost, so fmt leaves the file alone and says where.::verification:\n" +
 	"    test_cmd: [go, # the tool\n" +
 	"        test]\n" +
 	"B<verification:\n" +
@@ -742,6 +750,18 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\x1cPROBLEM_CODE_YAML_LINE_BREAK\x10\xae\x02\x1a\xf8\x04\xd2\xf3\x18\xf3\x04\n" +
 	"\x1craw NEL, LS or PS in a value\x10\x02\x1a\x04lint\"D{path}: a raw {what} in the text is a line break to YAML 1.1 readers\"<a raw {what} in the text is a line break to YAML 1.1 readers*Gwrite it as an escape in a double-quoted string ({value}), or remove it2\xb5\x02YAML 1.1 readers (libyaml, yaml.v3, and so both libraries and the Go package) read NEL (U+0085), LINE SEPARATOR (U+2028) and PARAGRAPH SEPARATOR (U+2029) as line breaks, while JavaScript readers keep them as text: the value differs by reader. A NEL often comes from a Windows-1252 ellipsis decoded as Latin-1.:'prompt: wait\\u0085 then go (a raw NEL)\n" +
 	"B\x1dprompt: \"wait\\u2026 then go\"\n" +
+	"\x12\xbe\x05\n" +
+	"\x1fPROBLEM_CODE_PROMPT_HAS_COMMAND\x10\xaf\x02\x1a\x97\x05\xd2\xf3\x18\x92\x05\n" +
+	"-prompt that gives away a verification command\x10\x02\x1a\x04lint\".the prompt holds {path} word for word: {value}*fthe agent sees the prompt but not the verification: say what must hold, not the command that checks it2\xff\x01The verification commands are hidden from the agent (taskspec show --agent, agent_view): they are how its work is judged. A prompt that spells out a command, its arguments joined by spaces, gives it away. Only a command of two words or more is looked for.:[prompt: Make go test ./mathx/... pass.\n" +
+	"verification:\n" +
+	"    test_cmd: [go, test, ./mathx/...]\n" +
+	"Bbprompt: Make the tests of package mathx pass.\n" +
+	"verification:\n" +
+	"    test_cmd: [go, test, ./mathx/...]\n" +
+	"\x12\x8e\x05\n" +
+	"\x1dPROBLEM_CODE_COMMENT_IN_VALUE\x10\xb0\x02\x1a\xe9\x04\xd2\xf3\x18\xe4\x04\n" +
+	"%' #' that ends a prompt written plain\x10\x02\x1a\x04lint\">{path}: ' #' ends the value: the rest of the line is a comment*Oquote the value, or write it as a block scalar (|), to keep the text after ' #'2\xd3\x02YAML ends a plain (unquoted) value at a blank followed by #: the rest of the line is a comment, and every reader drops it. So prompt: Fix issue #12 in the parser is the prompt \"Fix issue\". A comment meant as one stands apart, by convention with two spaces before the #; one space before it, after a prompt, is taken for text that was lost.:$prompt: Fix issue #12 in the parser\n" +
+	"B&prompt: \"Fix issue #12 in the parser\"\n" +
 	"\x12\xe1\x02\n" +
 	"\x19PROBLEM_CODE_NOT_READABLE\x10\x85\a\x1a\xc0\x02\xd2\xf3\x18\xbb\x02\n" +
 	"0file or directory that cannot be read or written\x10\x01\x1a\x04file\"\x17cannot {what}: {reason}2\x8f\x01The file or directory could not be opened, read, listed or written; the reason is the operating system's. The run goes on with the other files.:'taskspec validate missing.taskspec.yamlB+taskspec validate examples/go.taskspec.yaml\x12\xe4\x02\n" +

@@ -208,8 +208,9 @@ func (GeneratedKind) EnumDescriptor() ([]byte, []int) {
 // TaskSpec is the versioned, language-agnostic description of one evaluable
 // programming task. Generators produce it, sandboxes provision against it,
 // verifiers run its verification commands and the scoring bridge records it.
-// Field numbers follow the Go struct's order, which is also the canonical
-// YAML key order.
+// The fields are declared in the Go struct's order, which is the canonical
+// YAML key order in both libraries (make breaking refuses a reorder); their
+// numbers happen to follow it too.
 type TaskSpec struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Schema version of this document. Exactly 1 for every v1 document; any
