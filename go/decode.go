@@ -147,6 +147,10 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 		w.goRejects = goPackageRejects(data)
 		return nil, notUTF8(data)
 	}
+	if e := w.innerBOM(); e != nil {
+		w.goRejects = goPackageRejects(data)
+		return nil, e
+	}
 	doc, dec, err := w.parseWithinBounds(data)
 	if err != nil {
 		if errors.Is(err, io.EOF) {
@@ -413,6 +417,30 @@ func goPackageRejects(data []byte) bool {
 	dec.KnownFields(true)
 	var m eval.TaskSpec
 	return dec.Decode(&m) != nil
+}
+
+// innerBOM refuses a byte order mark past the start of the text, wherever
+// it is, as the Python library does before reading anything. The readers
+// disagree on one: libyaml skips a mark that starts a line as if it were
+// not there, where yaml.v3 reads it as text; and yaml.v3 tests for a mark
+// at the start of its read buffer rather than at the character it reads
+// (is_bom), so a mark anywhere can make it skip the first character of a
+// later line, depending on where its buffer was refilled. None is needed:
+// a string that holds U+FEFF is written with the escape \uFEFF.
+func (w *walker) innerBOM() *StrictError {
+	start := 0
+	if bytes.HasPrefix(w.data, []byte(byteOrderMark)) {
+		start = len(byteOrderMark)
+	}
+	i := bytes.Index(w.data[start:], []byte(byteOrderMark))
+	if i < 0 {
+		return nil
+	}
+	line, column := w.lineColumn(start + i) // the leading mark is no column
+	if column == 1 {
+		return &StrictError{Line: line, Column: 1, Reason: lineStartBOMReason}
+	}
+	return &StrictError{Line: line, Column: column, Reason: "byte order mark inside the text: yaml.v3 can skip a character after it; remove it, or write it as the escape \\uFEFF in a double-quoted string"}
 }
 
 // twoBOMsError is the refusal of a text that starts with two byte order

@@ -35,8 +35,8 @@
 // MaxDocumentBytes, MaxDepth and MaxNodes (ParseYAML, ParseJSON and
 // ParseBinpb refuse input over them, Convert and Save output); the
 // constants CurrentTaskSpecVersion (Validate) and YAML, JSON and Binpb
-// (Format); DifficultyInputs and the signal keys SignalInvolvedSymbols,
-// SignalEdgeCount and SignalCyclomaticComplexity (DeriveDifficulty);
+// (Format); the signal keys SignalInvolvedSymbols, SignalEdgeCount and
+// SignalCyclomaticComplexity (DeriveDifficulty);
 // ErrNotRegular (Load); and Violation's String method (Violation).
 //
 // The package is stricter than the Go package in a few documented places

@@ -21,7 +21,10 @@ import (
 )
 
 // serve starts a GeneratorService on a free local port for reg, logging
-// nowhere unless opts say otherwise, and returns a client connection to it and a function that stops both.
+// nowhere unless opts say otherwise, and returns a client connection to it
+// and a function that stops both, for the examples of the client and of
+// the server options. ExampleNewGeneratorServer shows the same steps in
+// full, as a service writes them.
 func serve(reg *taskspec.Registry, opts ...taskspec.ServerOption) (*grpc.ClientConn, func()) {
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -102,9 +105,20 @@ func ExampleRemoteError_validationError() {
 func ExampleGRPCServerOptions() {
 	reg := taskspec.NewRegistry()
 	_ = reg.Register(careless{})
-	conn, stop := serve(reg) // grpc.NewServer(taskspec.GRPCServerOptions()...)
-	defer stop()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	srv := grpc.NewServer(taskspec.GRPCServerOptions()...)
+	taskspecv1.RegisterGeneratorServiceServer(srv, taskspec.NewGeneratorServer(reg))
+	go func() { _ = srv.Serve(lis) }()
+	defer srv.GracefulStop()
 
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		panic(err)
+	}
+	defer conn.Close()
 	spec, err := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_GO).
 		Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "long"})
 	fmt.Println(len(spec.GetPrompt()), err)
@@ -116,11 +130,17 @@ func ExampleGRPCServerOptions() {
 func ExampleGRPCDialOptions() {
 	reg := taskspec.NewRegistry()
 	_ = reg.Register(careless{})
-	plain, stop := serve(reg)
-	defer stop()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	srv := grpc.NewServer(taskspec.GRPCServerOptions()...)
+	taskspecv1.RegisterGeneratorServiceServer(srv, taskspec.NewGeneratorServer(reg))
+	go func() { _ = srv.Serve(lis) }()
+	defer srv.GracefulStop()
 
 	opts := append(taskspec.GRPCDialOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	conn, err := grpc.NewClient(plain.Target(), opts...)
+	conn, err := grpc.NewClient(lis.Addr().String(), opts...)
 	if err != nil {
 		panic(err)
 	}
@@ -133,16 +153,51 @@ func ExampleGRPCDialOptions() {
 	// Output: 5000000 <nil>
 }
 
+// A generator service from start to stop: the listener, the server with
+// its message limits, the GeneratorService and the health service, a call,
+// and the graceful shutdown a service does on SIGTERM.
 func ExampleNewGeneratorServer() {
 	reg := taskspec.NewRegistry()
 	_ = reg.Register(goGenerator{})
-	conn, stop := serve(reg)
-	defer stop()
 
+	lis, err := net.Listen("tcp", "127.0.0.1:0") // a service listens on its port, ":8080"
+	if err != nil {
+		panic(err)
+	}
+	srv := grpc.NewServer(taskspec.GRPCServerOptions()...)
+	taskspecv1.RegisterGeneratorServiceServer(srv, taskspec.NewGeneratorServer(reg,
+		taskspec.WithDefaultTimeout(30*time.Second),
+		taskspec.WithMaxConcurrentCalls(64),
+	))
+	health := taskspec.RegisterHealth(srv)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(lis) }()
+
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		panic(err)
+	}
 	gen := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_GO)
 	spec, err := gen.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "impl-pure-fn"})
 	fmt.Println(spec.GetTaskId(), spec.GetDifficulty(), err)
-	// Output: kg-go-1 DIFFICULTY_MEDIUM <nil>
+	conn.Close()
+
+	// Shutting down (a service waits for signal.NotifyContext(ctx,
+	// syscall.SIGTERM) first): health checks see NOT_SERVING, so that load
+	// balancers stop sending calls; GracefulStop refuses new calls and waits
+	// for those in flight, and a timer bounds the wait with Stop.
+	health.Shutdown()
+	stopped := make(chan struct{})
+	go func() { srv.GracefulStop(); close(stopped) }()
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		srv.Stop()
+	}
+	fmt.Println(<-served)
+	// Output:
+	// kg-go-1 DIFFICULTY_MEDIUM <nil>
+	// <nil>
 }
 
 func ExampleNewRemoteGenerator() {
@@ -190,15 +245,36 @@ func ExampleListLanguages() {
 	// Output: [LANGUAGE_GO LANGUAGE_PYTHON] <nil>
 }
 
+// The health service answers SERVING until Shutdown, which a service calls
+// before GracefulStop.
 func ExampleRegisterHealth() {
-	conn, stop := serve(taskspec.NewRegistry())
-	defer stop()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		panic(err)
+	}
+	srv := grpc.NewServer(taskspec.GRPCServerOptions()...)
+	taskspecv1.RegisterGeneratorServiceServer(srv, taskspec.NewGeneratorServer(taskspec.NewRegistry()))
+	health := taskspec.RegisterHealth(srv)
+	go func() { _ = srv.Serve(lis) }()
+	defer srv.GracefulStop()
 
-	res, err := healthpb.NewHealthClient(conn).Check(context.Background(), &healthpb.HealthCheckRequest{
-		Service: taskspecv1.GeneratorService_ServiceDesc.ServiceName,
-	})
-	fmt.Println(res.GetStatus(), err)
-	// Output: SERVING <nil>
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		panic(err)
+	}
+	defer conn.Close()
+	check := func() {
+		res, err := healthpb.NewHealthClient(conn).Check(context.Background(), &healthpb.HealthCheckRequest{
+			Service: taskspecv1.GeneratorService_ServiceDesc.ServiceName,
+		})
+		fmt.Println(res.GetStatus(), err)
+	}
+	check()
+	health.Shutdown() // stopping: load balancers stop sending calls
+	check()
+	// Output:
+	// SERVING <nil>
+	// NOT_SERVING <nil>
 }
 
 // Server options go to NewGeneratorServer; each has its own example.

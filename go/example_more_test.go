@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing/fstest"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 	taskspec "github.com/taskspec/taskspec/go"
@@ -136,9 +137,70 @@ func ExampleLoad() {
 
 	_, err = taskspec.Load(dir) // a directory is not a sidecar
 	fmt.Println(errors.Is(err, taskspec.ErrNotRegular))
+
+	// A content error names the file, and still holds ParseYAML's error.
+	if err := os.WriteFile(path, []byte("task_spec_version: 1\ntaskid: x\n"), 0o644); err != nil {
+		panic(err)
+	}
+	_, err = taskspec.Load(path)
+	var de *taskspec.DecodeError
+	fmt.Println(strings.HasPrefix(err.Error(), path+": eval: decode task spec: "), errors.As(err, &de), de.FieldPath)
 	// Output:
 	// kg-go-impl-mathx-gcd <nil>
 	// true
+	// true true taskid
+}
+
+// LoadFS reads a sidecar from any fs.FS: an os.DirFS, an embed.FS, or, in
+// tests, a fstest.MapFS.
+func ExampleLoadFS() {
+	fsys := fstest.MapFS{
+		"tasks/gcd/taskspec.yaml": {Data: []byte(sidecar)},
+		"tasks/bad/taskspec.yaml": {Data: []byte("task_spec_version: 1\n")},
+	}
+	spec, err := taskspec.LoadFS(fsys, "tasks/gcd/taskspec.yaml")
+	fmt.Println(spec.GetTaskId(), err)
+
+	_, err = taskspec.LoadFS(fsys, "tasks/bad/taskspec.yaml")
+	var invalid *taskspec.ValidationError
+	fmt.Println(err, errors.As(err, &invalid))
+
+	_, err = taskspec.LoadFS(fsys, "tasks/gcd") // a directory is not a sidecar
+	fmt.Println(errors.Is(err, taskspec.ErrNotRegular))
+	// Output:
+	// kg-go-impl-mathx-gcd <nil>
+	// tasks/bad/taskspec.yaml: eval: task_id is required true
+	// true
+}
+
+// Read takes a sidecar from a stream, such as standard input, and reads no
+// more of it than the document limit allows.
+func ExampleRead() {
+	spec, err := taskspec.Read(strings.NewReader(sidecar))
+	fmt.Println(spec.GetTaskId(), err)
+
+	_, err = taskspec.Read(strings.NewReader(strings.Repeat("#", taskspec.MaxDocumentBytes+1)))
+	fmt.Println(err)
+	// Output:
+	// kg-go-impl-mathx-gcd <nil>
+	// eval: decode task spec: document is larger than 16777216 bytes
+}
+
+// DifficultyInputs names each measurement, so that swapped counts cannot
+// compile silently; DeriveDifficulty bands each and the hardest wins.
+func ExampleDifficultyInputs() {
+	for _, in := range []taskspec.DifficultyInputs{
+		{NodeCount: 2, EdgeCount: 1, Cyclomatic: 1},
+		{NodeCount: 2, EdgeCount: 1, Cyclomatic: 9},
+		{NodeCount: 5, EdgeCount: 7, Cyclomatic: 2},
+	} {
+		band, _, err := taskspec.DeriveDifficulty(in)
+		fmt.Printf("%+v %v %v\n", in, band, err)
+	}
+	// Output:
+	// {NodeCount:2 EdgeCount:1 Cyclomatic:1} DIFFICULTY_EASY <nil>
+	// {NodeCount:2 EdgeCount:1 Cyclomatic:9} DIFFICULTY_HARD <nil>
+	// {NodeCount:5 EdgeCount:7 Cyclomatic:2} DIFFICULTY_MEDIUM <nil>
 }
 
 func ExampleSignalKeys() {

@@ -21,13 +21,65 @@ import (
 // device or a directory is an error at once rather than a hung job, and
 // at most MaxDocumentBytes+1 bytes are read, so /dev/zero or a huge log costs
 // a bounded read and ParseYAML's "larger than" error. Problems reaching the
-// file are *fs.PathError values; problems with the content are ParseYAML's.
+// file are *fs.PathError values. A problem with the content is ParseYAML's
+// error after the path and ": " ("sidecar.yaml: eval: decode task spec:
+// line 2, column 1: ..."), wrapping it, so that errors.As still finds the
+// *DecodeError, *StrictError or *ValidationError.
 func Load(path string) (*taskspecv1.TaskSpec, error) {
 	data, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
+	return parseNamed(path, data)
+}
+
+// LoadFS is Load for the file name in fsys (an os.DirFS, an embed.FS, a
+// fstest.MapFS): it must be a regular file, at most MaxDocumentBytes+1
+// bytes of it are read, and its errors are Load's, naming name. The file
+// is opened as fsys opens it: only Load's own open is non-blocking.
+func LoadFS(fsys fs.FS, name string) (*taskspecv1.TaskSpec, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(name, fi.Mode())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxDocumentBytes+1))
+	if err != nil {
+		var pe *fs.PathError
+		if !errors.As(err, &pe) {
+			err = &fs.PathError{Op: "read", Path: name, Err: err}
+		}
+		return nil, err
+	}
+	return parseNamed(name, data)
+}
+
+// Read decodes and validates the TaskSpec in the YAML r yields, reading at
+// most MaxDocumentBytes+1 bytes of it, so that an endless reader costs a
+// bounded read and ParseYAML's "larger than" error, as from Load. Its
+// errors are r's and ParseYAML's, unchanged.
+func Read(r io.Reader) (*taskspecv1.TaskSpec, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxDocumentBytes+1))
+	if err != nil {
+		return nil, err
+	}
 	return ParseYAML(data)
+}
+
+// parseNamed is ParseYAML, its error after name.
+func parseNamed(name string, data []byte) (*taskspecv1.TaskSpec, error) {
+	spec, err := ParseYAML(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return spec, nil
 }
 
 func readFile(path string) ([]byte, error) {

@@ -107,7 +107,7 @@ func TestLoadRefusesWhatIsNotARegularFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := taskspec.Load(big)
-	if err == nil || err.Error() != fmt.Sprintf("eval: decode task spec: document is larger than %d bytes", taskspec.MaxDocumentBytes) {
+	if err == nil || err.Error() != fmt.Sprintf("%s: eval: decode task spec: document is larger than %d bytes", big, taskspec.MaxDocumentBytes) {
 		t.Errorf("Load(big) = %v", err)
 	}
 }

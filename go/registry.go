@@ -26,7 +26,9 @@ type Generator interface {
 
 // Registry maps a Language to the Generator for it. It is safe for
 // concurrent use: look-ups take a read lock, registration a write lock. The
-// zero value is an empty registry ready for use.
+// zero value is an empty registry ready for use. A nil *Registry is an
+// empty one that cannot be added to: Lookup finds nothing, Languages is
+// empty and Register returns an error.
 type Registry struct {
 	mu   sync.RWMutex
 	gens map[taskspecv1.Language]Generator
@@ -44,6 +46,7 @@ func NewRegistry() *Registry {
 // the Go package's:
 //
 //	eval: cannot register nil generator
+//	eval: cannot register generator in a nil registry
 //	eval: cannot register generator for invalid language "42"
 //	eval: generator for language "go" already registered
 //
@@ -54,6 +57,9 @@ func NewRegistry() *Registry {
 func (r *Registry) Register(g Generator) error {
 	if g == nil {
 		return errors.New(errPrefix + "cannot register nil generator")
+	}
+	if r == nil {
+		return errors.New(errPrefix + "cannot register generator in a nil registry")
 	}
 	lang := g.Language()
 	text := languageEnum.text(lang)
@@ -75,6 +81,9 @@ func (r *Registry) Register(g Generator) error {
 // Lookup returns the generator registered for lang, and false when there is
 // none.
 func (r *Registry) Lookup(lang taskspecv1.Language) (Generator, bool) {
+	if r == nil {
+		return nil, false
+	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	g, ok := r.gens[lang]
@@ -85,6 +94,9 @@ func (r *Registry) Lookup(lang taskspecv1.Language) (Generator, bool) {
 // spelling, as the Go package sorts its string Languages, so that listings
 // and help output are the same in every service and on every run.
 func (r *Registry) Languages() []taskspecv1.Language {
+	if r == nil {
+		return []taskspecv1.Language{}
+	}
 	r.mu.RLock()
 	out := make([]taskspecv1.Language, 0, len(r.gens))
 	for l := range r.gens {

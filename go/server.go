@@ -2,8 +2,10 @@ package taskspec
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -18,7 +20,8 @@ import (
 // NewGeneratorServer returns the GeneratorService over registry, for
 // registration on a grpc.Server with
 // taskspecv1.RegisterGeneratorServiceServer. The registry is consulted on
-// every call, so generators registered later are served too.
+// every call, so generators registered later are served too. A nil
+// registry serves no language: every Generate call is NotFound.
 //
 // The status codes are the service's contract, the same as the Python
 // server's (taskspec.remote.serve), so a client in either language can tell
@@ -29,7 +32,10 @@ import (
 //   - NotFound: no generator is registered for the language;
 //   - the generator's own code: a generator that returns a status error
 //     with NotFound, InvalidArgument, FailedPrecondition, Unavailable or
-//     DeadlineExceeded reaches the caller with that code and message;
+//     DeadlineExceeded reaches the caller with that code and message; an
+//     error that wraps context.DeadlineExceeded or context.Canceled (a
+//     collaborator's call that timed out) reaches it as DeadlineExceeded or
+//     Canceled;
 //   - FailedPrecondition: the generator returned a spec that fails Validate
 //     (TS107 for one over the document limit included) or is for another
 //     language. Retrying gives the same spec: the generator must be fixed.
@@ -37,10 +43,14 @@ import (
 //   - ResourceExhausted: WithMaxConcurrentCalls calls are already running,
 //     the one code that invites a retry later;
 //   - Internal: the generator returned any other error, or no spec, or
-//     panicked (the message carries the error's text);
+//     panicked (the message carries the error's text or the panic's value;
+//     the log has the panic's stack too);
 //   - DeadlineExceeded and Canceled: the call's deadline passed or the caller
 //     gave up first. The generator's ctx carries the call's deadline and is
-//     cancelled with it, so a slow generator can stop early.
+//     cancelled with it, so a slow generator can stop early. The answer
+//     comes at the deadline even from a generator that ignores its ctx: the
+//     generator runs in its own goroutine, which is left to finish on its
+//     own, and what it returns then is dropped.
 //
 // The problems of an InvalidArgument or FailedPrecondition answer travel
 // as status details (status.WithDetails: a taskspec.v1.Problems in the
@@ -61,6 +71,9 @@ import (
 // GracefulStop, which refuses new calls and waits for those in flight:
 // bound the wait with a timer that calls Stop.
 func NewGeneratorServer(registry *Registry, opts ...ServerOption) taskspecv1.GeneratorServiceServer {
+	if registry == nil {
+		registry = NewRegistry()
+	}
 	s := &generatorServer{registry: registry, log: slog.Default()}
 	for _, opt := range opts {
 		opt(s)
@@ -74,9 +87,14 @@ func NewGeneratorServer(registry *Registry, opts ...ServerOption) taskspecv1.Gen
 // A ServerOption configures NewGeneratorServer.
 type ServerOption func(*generatorServer)
 
-// WithLogger logs generator failures to l instead of slog.Default().
+// WithLogger logs generator failures to l instead of slog.Default(). A nil
+// l keeps slog.Default().
 func WithLogger(l *slog.Logger) ServerOption {
-	return func(s *generatorServer) { s.log = l }
+	return func(s *generatorServer) {
+		if l != nil {
+			s.log = l
+		}
+	}
 }
 
 // WithMaxConcurrentCalls lets at most n Generate calls run at once; a call
@@ -84,6 +102,11 @@ func WithLogger(l *slog.Logger) ServerOption {
 // so that generators that ignore cancellation cannot wedge the server:
 // ListLanguages, and the health service (RegisterHealth), always answer.
 // n <= 0, the default, sets no limit.
+//
+// A call holds its slot until its generator returns, not merely until the
+// call is answered: a generator that ignores its ctx keeps running after
+// the call's deadline has answered DeadlineExceeded, and it still counts
+// against the limit, so that runaway generators cannot pile up beyond n.
 func WithMaxConcurrentCalls(n int) ServerOption {
 	return func(s *generatorServer) { s.maxCalls = n }
 }
@@ -91,6 +114,12 @@ func WithMaxConcurrentCalls(n int) ServerOption {
 // WithDefaultTimeout gives a Generate call that arrives without a deadline
 // this one, so that a client that sets none cannot hold a generator
 // forever. d <= 0, the default, sets none.
+//
+// At the deadline, the caller's or this one, the call is answered
+// DeadlineExceeded whether or not the generator has returned: its ctx is
+// cancelled, and a generator that ignores it runs on in its own goroutine
+// until it returns, its result dropped (and, with WithMaxConcurrentCalls,
+// its slot still taken).
 func WithDefaultTimeout(d time.Duration) ServerOption {
 	return func(s *generatorServer) { s.timeout = d }
 }
@@ -118,15 +147,25 @@ var passedCodes = map[codes.Code]bool{
 }
 
 func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.GenerateRequest) (*taskspecv1.GenerateResponse, error) {
+	// release gives back the call's slot; it passes to the generator's
+	// goroutine once that starts, so that a generator running past the
+	// call's end still holds it.
+	release := func() {}
 	if s.slots != nil {
 		select {
 		case s.slots <- struct{}{}:
-			defer func() { <-s.slots }()
+			release = func() { <-s.slots }
 		default:
 			return nil, status.Errorf(codes.ResourceExhausted,
 				"the server is running %d generator calls, its limit; try again later", s.maxCalls)
 		}
 	}
+	started := false
+	defer func() {
+		if !started {
+			release()
+		}
+	}()
 	if _, ok := ctx.Deadline(); !ok && s.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.timeout)
@@ -152,14 +191,46 @@ func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.Generate
 	if opts == nil {
 		opts = &taskspecv1.GenerateOptions{}
 	}
-	spec, err := safeGenerate(ctx, gen, opts)
+	done := make(chan generated, 1) // buffered: a late generator never blocks
+	started = true
+	go func() {
+		defer release()
+		var g generated
+		g.spec, g.err = safeGenerate(ctx, gen, opts)
+		var p *panicError
+		if errors.As(g.err, &p) {
+			// Logged here, so that a panic after the call was answered
+			// is logged too.
+			s.log.ErrorContext(ctx, who+" panicked", "panic", fmt.Sprint(p.value), "stack", string(p.stack))
+		}
+		done <- g
+	}()
+	var spec *taskspecv1.TaskSpec
+	var err error
+	select {
+	case g := <-done:
+		spec, err = g.spec, g.err
+	case <-ctx.Done():
+		// The deadline passed or the caller gave up, and the generator has
+		// not returned: answer now, and let it finish on its own.
+		return nil, status.FromContextError(ctx.Err()).Err()
+	}
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			// Nobody waits for the answer any more; the caller already has
 			// its own DeadlineExceeded or Canceled.
 			return nil, status.FromContextError(ctxErr).Err()
 		}
+		var p *panicError
+		if errors.As(err, &p) {
+			return nil, status.Errorf(codes.Internal, "%s failed: %v", who, err)
+		}
 		if st, ok := status.FromError(err); ok && passedCodes[st.Code()] {
+			s.log.InfoContext(ctx, who+" refused the call", "code", st.Code().String(), "message", st.Message())
+			return nil, st.Err()
+		}
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			st := status.FromContextError(err)
 			s.log.InfoContext(ctx, who+" refused the call", "code", st.Code().String(), "message", st.Message())
 			return nil, st.Err()
 		}
@@ -181,13 +252,30 @@ func (s *generatorServer) ListLanguages(context.Context, *taskspecv1.ListLanguag
 	return &taskspecv1.ListLanguagesResponse{Languages: s.registry.Languages()}, nil
 }
 
-// safeGenerate calls gen, turning a panic into an error: grpc-go does not
-// recover panics in handlers, and one broken generator must not take the
-// whole server, with every other caller's call, down with it.
+// generated is what a generator's goroutine returns.
+type generated struct {
+	spec *taskspecv1.TaskSpec
+	err  error
+}
+
+// A panicError is a generator's recovered panic: its value, and the stack
+// of the goroutine that panicked, for the server's log. The caller sees
+// only the value.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (e *panicError) Error() string { return fmt.Sprintf("panic: %v", e.value) }
+
+// safeGenerate calls gen, turning a panic into a *panicError: grpc-go does
+// not recover panics in handlers (and a panic in the generator's own
+// goroutine would end the process), and one broken generator must not take
+// the whole server, with every other caller's call, down with it.
 func safeGenerate(ctx context.Context, gen Generator, opts *taskspecv1.GenerateOptions) (spec *taskspecv1.TaskSpec, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			spec, err = nil, fmt.Errorf("panic: %v", r)
+			spec, err = nil, &panicError{value: r, stack: debug.Stack()}
 		}
 	}()
 	return gen.Generate(ctx, opts)

@@ -23,7 +23,12 @@ type WriteError struct {
 	Message   string
 }
 
-func (e *WriteError) Error() string { return errPrefix + e.Message }
+func (e *WriteError) Error() string {
+	if e.Message == "" {
+		return errPrefix + "the task spec cannot be written"
+	}
+	return errPrefix + e.Message
+}
 
 // checkWritable refuses m, the YAML shape of spec, when a reader would
 // refuse the YAML written from it for its node count. It needs only the

@@ -772,6 +772,13 @@ DISAGREED: dict[str, bytes] = {
     "a '?' after a blank inside a plain scalar in []": b"[a ?b]",
     # A byte order mark inside a line (text to both), then a '?' yaml.v3
     # cannot read: the Go library gave up on the text for the mark.
+    # yaml.v3 tests for a byte order mark at the start of its read buffer,
+    # not at the character it reads: after the buffer was refilled at the
+    # mark at offset 509, it skipped the 'm' of the last line and failed
+    # there, where libyaml read the text (any byte fewer, and it did not).
+    "a byte order mark where yaml.v3's buffer is refilled": (
+        Path(__file__).parent / "data" / "fuzz" / "bom-buffer-skip.yaml"
+    ).read_bytes(),
     "a byte order mark inside a key, then a '?' in a plain scalar in {}": (
         b"task_spec_v\xef\xbb\xbfion: 1\ngenera=ted_from: {kind: kg_template, template_id: a?b}\n"
     ),

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import CancelledError, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -902,3 +902,89 @@ def test_the_status_table_is_what_the_server_answers(
         check(case, info.value.code, info.value.details, sent, **values)
     # "too many calls" is test_calls_beyond_the_limit_are_refused_and_the_rest_answers's.
     assert seen | {"too many calls"} == {s["case"] for s in _STATUSES}
+
+
+@pytest.mark.parametrize(
+    ("raised", "code", "details"),
+    [
+        (
+            TimeoutError("reading the graph timed out"),
+            "DEADLINE_EXCEEDED",
+            "reading the graph timed out",
+        ),
+        (
+            RuntimeError("reading the graph"),
+            "DEADLINE_EXCEEDED",
+            "reading the graph",
+        ),
+        (CancelledError(), "CANCELLED", "CancelledError"),
+        (
+            RemoteError(grpc.StatusCode.CANCELLED, "the graph server gave up"),
+            "CANCELLED",
+            "CANCELLED: the graph server gave up",
+        ),
+    ],
+)
+def test_a_failure_caused_by_a_timeout_or_cancellation_keeps_its_code(
+    raised: BaseException, code: str, details: str
+) -> None:
+    """As a Go generator's error that wraps context.DeadlineExceeded or context.Canceled."""
+
+    class Timing:
+        language = Language.PYTHON
+
+        def generate(self, opts: GenerateOptions) -> taskspec_pb2.TaskSpec:
+            if isinstance(raised, RuntimeError):
+                raise raised from TimeoutError("timed out")
+            raise raised
+
+    logger, records = logged("context")
+    registry = Registry()
+    registry.register(Timing())
+    with (
+        serve(registry, logger=logger) as srv,
+        RemoteGenerator(srv.address, "python", timeout=10) as gen,
+        pytest.raises(RemoteError) as info,
+    ):
+        gen.generate(GenerateOptions(template_id="ok"))
+    assert (info.value.code.name, info.value.details) == (code, details)
+    [record] = records
+    assert record.levelno == logging.INFO
+
+
+class _ResetCall(grpc.RpcError):
+    """A call the server reset with CANCELLED, as grpc raises it."""
+
+    def code(self) -> grpc.StatusCode:
+        return grpc.StatusCode.CANCELLED
+
+    def details(self) -> str:
+        return "Stream removed (RST_STREAM (Received RST_STREAM with error code 8))"
+
+    def trailing_metadata(self) -> Any:
+        return ()
+
+
+grpc.Call.register(_ResetCall)
+
+
+@pytest.mark.parametrize(("waited", "code"), [(0.2, "DEADLINE_EXCEEDED"), (0.0, "CANCELLED")])
+def test_a_reset_at_the_deadline_is_deadline_exceeded(
+    monkeypatch: pytest.MonkeyPatch, waited: float, code: str
+) -> None:
+    # On a loaded machine the server's reset of the stream at the deadline
+    # can reach the client before the client's own timer fires; the call
+    # then ends CANCELLED, though nobody cancelled it. Past the deadline it
+    # is DEADLINE_EXCEEDED; before it, a cancel stays one.
+    import time  # noqa: PLC0415
+
+    with RemoteGenerator("127.0.0.1:1", "go", timeout=0.1) as gen:
+
+        def reset(*args: Any, **kwargs: Any) -> Any:
+            time.sleep(waited)
+            raise _ResetCall
+
+        monkeypatch.setattr(gen._stub, "Generate", reset)
+        with pytest.raises(RemoteError) as info:
+            gen.generate(GenerateOptions(template_id="t"))
+    assert info.value.code is getattr(grpc.StatusCode, code)

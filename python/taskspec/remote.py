@@ -16,7 +16,11 @@ The status codes are the service's contract and the Go side uses the same:
 - the generator's own code: a generator that raises :class:`GeneratorError`
   with ``NOT_FOUND``, ``INVALID_ARGUMENT``, ``FAILED_PRECONDITION``,
   ``UNAVAILABLE`` or ``DEADLINE_EXCEEDED`` fails the call with that code and
-  message;
+  message; an exception caused by a timeout (a ``TimeoutError``, or one
+  raised ``from`` it) fails it with ``DEADLINE_EXCEEDED``, and one caused
+  by a cancellation (``concurrent.futures.CancelledError``, or a
+  :class:`RemoteError` that was ``CANCELLED``) with ``CANCELLED``, as a Go
+  generator's error that wraps a context error does;
 - ``FAILED_PRECONDITION``: the generator returned a spec that breaks the
   contract (it fails validation, TS107 for one over the document limit
   included) or is for another language: retrying gives the same spec, the
@@ -503,6 +507,29 @@ def _problems_of(trailing: tuple[tuple[str, str | bytes], ...]) -> list[Violatio
     return []
 
 
+def _context_code(err: BaseException) -> grpc.StatusCode | None:
+    """``DEADLINE_EXCEEDED`` or ``CANCELLED`` for an exception a timeout or cancellation caused.
+
+    *err* and the exceptions it was raised ``from`` are looked at, as Go's
+    ``errors.Is`` follows the errors an error wraps; None when none is one.
+    """
+    seen: set[int] = set()
+    cause: BaseException | None = err
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, TimeoutError):
+            return grpc.StatusCode.DEADLINE_EXCEEDED
+        if isinstance(cause, futures.CancelledError):
+            return grpc.StatusCode.CANCELLED
+        if isinstance(cause, RemoteError) and cause.code in (
+            grpc.StatusCode.DEADLINE_EXCEEDED,
+            grpc.StatusCode.CANCELLED,
+        ):
+            return cause.code
+        cause = cause.__cause__
+    return None
+
+
 class _GeneratorServicer:
     """The GeneratorService over a Registry.
 
@@ -608,6 +635,13 @@ class _GeneratorServicer:
                 # A chain passes the problems on with the code.
                 _abort_with_problems(context, code, message, err.violations)
             context.abort(code, message)
+        context_code = _context_code(err)
+        if context_code is not None:
+            # A collaborator's call that timed out or was cancelled: the
+            # generator's own deadline, not a bug in it.
+            message = str(err) or type(err).__name__
+            self._log.info("%s refused the call: %s: %s", who, context_code.name, message)
+            context.abort(context_code, message)
         # The traceback is for the people running the server; the caller
         # gets the message only, since a traceback can leak paths and
         # source lines.
@@ -917,10 +951,24 @@ class RemoteGenerator:
                 f"expected a taskspec.v1.GenerateOptions, got {type(opts).__name__}"
             )
         request = service_pb2.GenerateRequest(language=_proto(self._language), options=opts)
+        timeout = _timeout(self._timeout)
+        started = time.monotonic()
         try:
-            response = self._stub.Generate(request, timeout=_timeout(self._timeout))
+            response = self._stub.Generate(request, timeout=timeout)
         except grpc.RpcError as err:
-            raise _rpc_error(err) from err
+            error = _rpc_error(err)
+            if (
+                error.code is grpc.StatusCode.CANCELLED
+                and timeout is not None
+                and time.monotonic() - started >= timeout
+            ):
+                # The server reset the stream at the deadline before this
+                # side's own timer fired (a race a loaded machine shows):
+                # nobody cancelled, the deadline passed.
+                error = RemoteError(
+                    grpc.StatusCode.DEADLINE_EXCEEDED, "Deadline Exceeded", error.trailing_metadata
+                )
+            raise error from err
         if not response.HasField("task_spec"):
             raise RemoteError(grpc.StatusCode.INTERNAL, f"{self._target} returned no task spec")
         spec: taskspec_pb2.TaskSpec = response.task_spec

@@ -44,7 +44,7 @@ from taskspec._errors import DecodeError, Violation
 from taskspec._limits import MAX_NODES
 from taskspec.bridge._decode_load import (
     check_bounds,
-    check_line_start_boms,
+    check_inner_boms,
     check_yaml_version,
     compose,
     source_of,
@@ -104,8 +104,10 @@ STRICTER_THAN_GO: Final[Mapping[str, str]] = {
         " the item from a list silently, which is data loss, and reads an absent field where"
         " a mapping or a list goes."
     ),
-    "a byte order mark at the start of a line, outside quotes": (
-        "libyaml skips it and yaml.v3 reads it as text, so the two read different values."
+    "a byte order mark past the start of the text, wherever it is": (
+        "libyaml skips one that starts a line and yaml.v3 reads it as text, so the two read"
+        " different values; and yaml.v3 can skip a character of a later line after one"
+        " anywhere. A string that holds U+FEFF is written with the escape \\uFEFF."
     ),
     "a plain scalar ending in ':' inside [] or {} ([go, a:, b])": (
         "libyaml, which this decoder is built on, cannot read it; yaml.v3 reads 'a:'."
@@ -153,6 +155,8 @@ def decode(data: bytes | bytearray | memoryview | str, *, collect: bool = False)
     if source.startswith("\ufeff"):
         # libyaml's marks do not count a leading BOM; keep the source in step.
         source = source[1:]
+    if "\ufeff" in source:
+        check_inner_boms(source)
     check_bounds(raw, budget, source)
     if "%YAML" in source:
         check_yaml_version(raw, source)
@@ -162,8 +166,6 @@ def decode(data: bytes | bytearray | memoryview | str, *, collect: bool = False)
         raise DecodeError(
             [Violation("", "empty document: expected a TaskSpec mapping", code=WRONG_TYPE)]
         )
-    if "\ufeff" in source:
-        check_line_start_boms(raw, source)
     walker = Walker(source, out := Decoded(), budget, collect)
     if type(root) is not MappingNode and not (type(root) is ScalarNode and is_null(root)):
         # A null document ("---", "~") decodes to the zero spec, as in Go, and

@@ -10,8 +10,9 @@ place that speaks libyaml's terms (marks, events, its errors):
 - cheap scans over libyaml's *events* reject, before anything is composed,
   a document over the node budget or nested deeper than MAX_DEPTH
   (:func:`check_bounds`), a ``%YAML`` directive yaml.v3 does not read
-  (:func:`check_yaml_version`) and a byte order mark libyaml would skip
-  where yaml.v3 reads it as text (:func:`check_line_start_boms`);
+  (:func:`check_yaml_version`); before them, a byte order mark past the
+  start of the text, which the readers read differently, is refused
+  (:func:`check_inner_boms`);
 - :func:`compose` builds the node tree with libyaml's resolver turned off,
   so no constructor runs and no tag can instantiate anything;
 - every libyaml failure becomes a :class:`~taskspec.DecodeError` at its
@@ -36,7 +37,6 @@ from taskspec.bridge._gostr import go_quote
 from taskspec.bridge._syntax import (
     CONTROL_CHARACTER_MESSAGE,
     LINE_BREAK,
-    LINE_ENDS,
     TAB,
     TEXT_AFTER_DOCUMENT,
     prompt_hint,
@@ -52,7 +52,7 @@ __all__ = [
     "TAG_PREFIX",
     "char_position",
     "check_bounds",
-    "check_line_start_boms",
+    "check_inner_boms",
     "check_yaml_version",
     "compose",
     "mark_position",
@@ -489,62 +489,33 @@ def check_yaml_version(data: bytes | str, source: str = "") -> None:
         parser.dispose()
 
 
-#: The characters that end a line in YAML 1.1, after which libyaml skips a BOM.
-_LINE_ENDS: Final = LINE_ENDS
-#: The line breaks libyaml counts lines by (CR LF is one).
-_BREAKS: Final = LINE_BREAK.findall
+def check_inner_boms(source: str) -> None:
+    """Reject a byte order mark past the start of the text, wherever it is.
 
-
-def check_line_start_boms(data: bytes | str, source: str) -> None:
-    """Reject a byte order mark at the start of a line, outside quoted scalars.
-
-    libyaml skips such a BOM as if it were not there; yaml.v3 reads it as
-    text (an unknown key, or part of a flow scalar), so the two readers
-    disagree. Inside a quoted scalar both keep it.
+    *source* is the text without its leading mark. The readers disagree on
+    one: libyaml skips a mark that starts a line as if it were not there,
+    where yaml.v3 reads it as text; and yaml.v3 tests for a mark at the
+    start of its read buffer rather than at the character it reads, so a
+    mark anywhere in the text can make it skip the first character of a
+    later line, depending on where its buffer was refilled. None is needed:
+    a string that holds U+FEFF is written with the escape ``\\uFEFF``, as
+    both writers write it. Checked before anything is read.
     """
-    at: list[int] = []
-    index = source.find("\ufeff", 1)
-    while index != -1:
-        if source[index - 1] in _LINE_ENDS:
-            at.append(index)
-        index = source.find("\ufeff", index + 1)
-    if not at:
+    index = source.find("\ufeff")
+    if index == -1:
         return
-    quoted: list[tuple[int, int]] = []
-    parser = CParser(data)
-    try:
-        while True:
-            event = parser.get_event()
-            if event is None or isinstance(event, yaml.StreamEndEvent):
-                break
-            if isinstance(event, yaml.ScalarEvent) and event.style in ("'", '"'):
-                start, end = event.start_mark, event.end_mark
-                if start is not None and end is not None:
-                    quoted.append((start.index, end.index))
-    except yaml.YAMLError:
-        return  # the composer reports the syntax error
-    finally:
-        parser.dispose()
-    # Both lists are in document order and the spans do not overlap, so one
-    # walk over the two decides every mark: linear, however many of each.
-    span = 0
-    for index in at:
-        while span < len(quoted) and quoted[span][1] <= index:
-            span += 1
-        if not (span < len(quoted) and quoted[span][0] <= index):
-            line = len(_BREAKS(source, 0, index)) + 1
-            raise DecodeError(
-                [
-                    Violation(
-                        "",
-                        "byte order mark at the start of a line: libyaml skips it, yaml.v3"
-                        " reads it as text; remove it",
-                        line,
-                        1,
-                        code=UNSUPPORTED,
-                    )
-                ]
-            )
+    line, column = char_position(source, index)
+    if column == 1:
+        reason = (
+            "byte order mark at the start of a line: libyaml skips it, yaml.v3"
+            " reads it as text; remove it"
+        )
+    else:
+        reason = (
+            "byte order mark inside the text: yaml.v3 can skip a character after it;"
+            " remove it, or write it as the escape \\uFEFF in a double-quoted string"
+        )
+    raise DecodeError([Violation("", reason, line, column, code=UNSUPPORTED)])
 
 
 def compose(data: bytes, source: str = "") -> Node | None:
