@@ -376,6 +376,10 @@ bench: venv conform compiled $(VENV)/.bench-stamp ## Benchmark parse/marshal aga
 bench-validate: venv ## Time `taskspec validate` on 10,000 generated sidecars, jobs 1 vs all CPUs
 	$(VPY) scripts/bench_validate.py
 
+.PHONY: bench-lsp
+bench-lsp: venv ## Time `taskspec lsp`: start-up, and diagnostics after a change to a 64 KiB sidecar
+	$(VPY) -m scripts.bench_lsp
+
 .PHONY: clean
 clean: ## Remove the venvs, local binaries, the editor tools, build/, dist/ and caches
 	rm -rf $(VENV) $(VENV)-3.* $(VENV_COMPILED) build $(DIST) $(BIN) .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -12,6 +12,21 @@ __all__ = ["VALID_DOC", "check_invalid", "check_valid", "valid_spec"]
 #: which is also the document most hand-written conformance vectors are edits of).
 VALID_DOC: bytes = BASE
 
+#: A small valid sidecar in canonical form: the required fields only.
+SMALL_DOC = """\
+task_spec_version: 1
+task_id: kg-go-impl-mathx-gcd
+language: go
+difficulty: medium
+generated_from:
+    kind: kg_template
+prompt: Implement mathx.GCD.
+verification:
+    test_cmd:
+        - go
+        - test
+"""
+
 
 def valid_spec() -> TaskSpec:
     """A fresh valid spec (parsed from VALID_DOC), safe to mutate."""

@@ -32,24 +32,13 @@ from taskspec import DecodeError, TaskSpec, TaskSpecError, ValidationError
 from taskspec.cli import _comments, _comments_place, _comments_scan
 from taskspec.cli._comments import CommentError, format_document
 from tests import vectors
+from tests.helpers import SMALL_DOC
 from tests.strategies import valid_specs
 
 # --- helpers -------------------------------------------------------------------
 
 #: A small valid sidecar in canonical form; most cases below edit a copy of it.
-BASE = """\
-task_spec_version: 1
-task_id: kg-go-impl-mathx-gcd
-language: go
-difficulty: medium
-generated_from:
-    kind: kg_template
-prompt: Implement mathx.GCD.
-verification:
-    test_cmd:
-        - go
-        - test
-"""
+BASE = SMALL_DOC
 
 
 def edit(*pairs: str, base: str = BASE) -> str:

@@ -49,6 +49,7 @@ COMMANDS: Final = (
         "taskspec.cli._cmd_explain",
     ),
     ("serve", "serve the installed generators over gRPC", "taskspec.cli._cmd_serve"),
+    ("lsp", "run the language server for editors (over stdio)", "taskspec.cli._cmd_lsp"),
 )
 
 

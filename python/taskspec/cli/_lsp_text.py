@@ -1,0 +1,335 @@
+"""What ``taskspec lsp`` works out from a sidecar's text, without the protocol.
+
+The server (:mod:`taskspec.cli._lsp`) turns these into LSP messages; here
+are plain values, so that each piece can be read and tested alone:
+
+- :func:`problem_span`: where a problem of :func:`taskspec.check` starts and
+  ends on its line (a problem has a start only);
+- :func:`fixes`: the edits a problem's hint proposes (a misspelt key or enum
+  value, a prompt to quote or turn into a block scalar, a tab to replace);
+- :func:`hover`: a key's documentation from the proto's comments (through
+  the JSON Schema generated from them), whether agents see it and its rule,
+  or, on an enum value, the values it can take.
+
+Positions here are 0-based lines and columns counted in characters (code
+points); the server converts columns to the client's units.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any, Final
+
+from taskspec._codes import DUPLICATE_KEY, TAB_INDENT, UNKNOWN_KEY
+
+__all__ = ["Edit", "Fix", "fixes", "hover", "problem_span"]
+
+#: The codes whose problem starts at a key: the span is the key.
+_KEY_CODES: Final = frozenset({UNKNOWN_KEY, DUPLICATE_KEY})
+#: The code of a plain prompt cut short by ' #'.
+_COMMENT_IN_VALUE: Final = "TS304"
+#: The code of an escape that does not exist.
+_BAD_ESCAPE: Final = "TS016"
+#: The hint's suggestion: ``did you mean "x"?`` (keys and enum values).
+_DID_YOU_MEAN: Final = re.compile(r'did you mean "((?:[^"\\]|\\.)*)"\?')
+#: The prompt-mistake hint: ``... must be quoted, or written as a block scalar (|)``.
+_PROMPT_HINT: Final = "must be quoted, or written as a block scalar (|)"
+#: A block mapping key on its line: indentation, list dashes, key, and what follows.
+_KEY_LINE: Final = re.compile(
+    r"^(?P<lead>[ ]*(?:-[ ]+)*)(?P<key>[^\s#:'\"\-][^:#]*?):(?P<rest>[ \t].*|)$"
+)
+#: The spaces a tab that indents becomes: the canonical layout's indent.
+INDENT: Final = 4
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text from (line, start) to (end_line, end) with *text* (0-based, characters)."""
+
+    line: int
+    start: int
+    end_line: int
+    end: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A quick fix: its title and its edits."""
+
+    title: str
+    edits: tuple[Edit, ...]
+    preferred: bool = False
+
+
+def _comment_start(text: str, start: int) -> int:
+    """Where a ' #' comment starts on a line from *start*, or the line's length."""
+    at = text.find(" #", start)
+    return len(text) if at < 0 else at
+
+
+def problem_span(lines: Sequence[str], line: int, column: int, code: str) -> tuple[int, int, int]:
+    """The 0-based (line, start, end) of a problem at 1-based *line*, *column* (0: none).
+
+    A problem without a position covers the first line. A key's problem
+    covers the key; any other covers its value to the end of the line, less
+    a comment and trailing blanks, and at least one character where the line
+    has one.
+    """
+    if line <= 0 or line > len(lines):
+        first = lines[0] if lines else ""
+        return 0, 0, len(first)
+    text = lines[line - 1]
+    start = min(max(column - 1, 0), len(text))
+    if code in _KEY_CODES:
+        colon = text.find(":", start)
+        end = colon if colon > start else len(text)
+    elif code == TAB_INDENT:
+        end = start + 1
+    else:
+        end = len(text[: _comment_start(text, start)].rstrip())
+    end = max(end, min(start + 1, len(text)))
+    return line - 1, start, end
+
+
+def _quoted(text: str) -> str:
+    """*text* as a YAML double-quoted scalar (JSON's escapes are YAML's)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _key_line(lines: Sequence[str], line: int) -> int:
+    """The 0-based line of the key whose value holds 0-based *line*: itself, or one above."""
+    for at in range(line, -1, -1):
+        match = _KEY_LINE.match(lines[at])
+        if match and match.group("rest").strip():
+            return at
+        if at < line and lines[at].strip() and not lines[at].startswith(" "):
+            break  # a top-level line that is not the value's key: give up
+    return -1
+
+
+def _prompt_fixes(lines: Sequence[str], line: int) -> list[Fix]:
+    """Quote the plain value on or above 0-based *line*, or make it a block scalar."""
+    at = _key_line(lines, line)
+    if at < 0:
+        return []
+    match = _KEY_LINE.match(lines[at])
+    assert match is not None
+    key_col = len(match.group("lead"))
+    rest = match.group("rest")
+    value_col = match.start("rest") + len(rest) - len(rest.lstrip())
+    words = [lines[at][value_col:].rstrip()]
+    last = at
+    for below in range(at + 1, len(lines)):
+        text = lines[below]
+        if not text.strip():
+            continue
+        if len(text) - len(text.lstrip(" ")) <= key_col:
+            break
+        words.append(text.strip())
+        last = below
+    value = " ".join(words)
+    end = len(lines[last])
+    pad = " " * (key_col + INDENT)
+    block = "|-\n" + pad + value
+    return [
+        Fix("Quote the value", (Edit(at, value_col, last, end, _quoted(value)),), preferred=True),
+        Fix("Write the value as a block scalar (|)", (Edit(at, value_col, last, end, block),)),
+    ]
+
+
+def _tab_fix(lines: Sequence[str], line: int) -> list[Fix]:
+    text = lines[line]
+    lead = len(text) - len(text.lstrip(" \t"))
+    if "\t" not in text[:lead]:
+        return []
+    width = 0
+    for char in text[:lead]:
+        width = (width // INDENT + 1) * INDENT if char == "\t" else width + 1
+    spaces = "" if lead == len(text) else " " * width
+    edit = Edit(line, 0, line, lead, spaces)
+    return [Fix(f"Replace the tab with spaces ({INDENT} a tab)", (edit,), preferred=True)]
+
+
+def fixes(
+    lines: Sequence[str], line: int, start: int, end: int, *, code: str, hint: str
+) -> list[Fix]:
+    """The quick fixes for a problem with *code* and *hint* spanning (*line*, *start*, *end*)."""
+    if not 0 <= line < len(lines):
+        return []
+    suggestion = _DID_YOU_MEAN.search(hint)
+    if suggestion is not None:
+        word = json.loads(f'"{suggestion.group(1)}"')
+        edit = Edit(line, start, line, end, word)
+        return [Fix(f'Replace with "{word}"', (edit,), preferred=True)]
+    if code == TAB_INDENT:
+        return _tab_fix(lines, line)
+    if _PROMPT_HINT in hint or code == _COMMENT_IN_VALUE:
+        return _prompt_fixes(lines, line)
+    if code == _BAD_ESCAPE:
+        return _escape_fixes(lines, line)
+    return []
+
+
+def _escape_fixes(lines: Sequence[str], line: int) -> list[Fix]:
+    """A double-quoted value on 0-based *line* whose backslashes are text: single quotes."""
+    match = _KEY_LINE.match(lines[line])
+    if match is None:
+        return []
+    rest = match.group("rest")
+    value_col = match.start("rest") + len(rest) - len(rest.lstrip())
+    value = lines[line][value_col:].rstrip()
+    inner = value[1:-1]
+    if len(value) < 2 or value[0] != '"' or value[-1] != '"' or '"' in inner:
+        return []
+    end = len(lines[line])
+    single = "'" + inner.replace("'", "''") + "'"
+    pad = " " * (len(match.group("lead")) + INDENT)
+    return [
+        Fix(
+            "Use single quotes, where a backslash is itself",
+            (Edit(line, value_col, line, end, single),),
+            preferred=True,
+        ),
+        Fix(
+            "Write the value as a block scalar (|)",
+            (Edit(line, value_col, line, end, "|-\n" + pad + inner),),
+        ),
+    ]
+
+
+# -- hover --------------------------------------------------------------------
+
+
+@cache
+def _schema() -> Mapping[str, Any]:
+    text = resources.files("taskspec").joinpath("taskspec.v1.schema.json").read_text("utf-8")
+    schema: Mapping[str, Any] = json.loads(text)
+    return schema
+
+
+def _deref(node: Mapping[str, Any]) -> Mapping[str, Any]:
+    while True:
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            node = _schema()["$defs"][ref.removeprefix("#/$defs/")]
+        elif node.get("type") == "array" and isinstance(node.get("items"), Mapping):
+            node = node["items"]
+        else:
+            return node
+
+
+def _schema_field(path: Sequence[str]) -> Mapping[str, Any] | None:
+    node: Mapping[str, Any] = _schema()
+    for part in path:
+        properties = _deref(node).get("properties")
+        if not isinstance(properties, Mapping) or part not in properties:
+            return None
+        node = properties[part]
+    return node
+
+
+@cache
+def _contracts() -> Mapping[str, Any]:
+    from taskspec._contract import field_contract, reachable_fields  # noqa: PLC0415
+
+    return {path: field_contract(fd) for fd, path in reachable_fields()}
+
+
+def _rule(path: str) -> str:
+    from taskspec.v1 import options_pb2  # noqa: PLC0415
+
+    contract = _contracts().get(path)
+    if contract is None or not contract.HasField("rule"):
+        return "none"
+    rule = contract.rule
+    check = options_pb2.Check.Name(rule.check)
+    what = {
+        "CHECK_EQUALS": f"must equal {rule.bound}",
+        "CHECK_AT_LEAST": f"must be at least {rule.bound}",
+        "CHECK_NOT_BLANK": "must not be blank",
+        "CHECK_DEFINED": "must be one of its values",
+        "CHECK_NOT_EMPTY": "must not be empty",
+    }.get(check, check)
+    return f'{what} (`taskspec validate` says "{rule.message}")'
+
+
+def _visibility(path: str) -> str:
+    from taskspec.v1 import options_pb2  # noqa: PLC0415
+
+    contract = _contracts().get(path)
+    if contract is None:
+        return ""
+    if contract.visibility == options_pb2.VISIBILITY_HIDDEN:
+        return "hidden from the agent"
+    return "shown to the agent"
+
+
+def _path_at(lines: Sequence[str], line: int) -> tuple[list[str], re.Match[str]] | None:
+    """The keys from the top down to the key on 0-based *line*, and that line's match."""
+    match = _KEY_LINE.match(lines[line])
+    if match is None:
+        return None
+    path = [match.group("key").strip()]
+    col = len(match.group("lead"))
+    for above in range(line - 1, -1, -1):
+        if col == 0:
+            break
+        parent = _KEY_LINE.match(lines[above])
+        if parent is None:
+            continue
+        parent_col = len(parent.group("lead"))
+        if parent_col < col:
+            path.insert(0, parent.group("key").strip())
+            col = parent_col
+    return path, match
+
+
+def hover(lines: Sequence[str], line: int, character: int) -> tuple[str, int, int] | None:
+    """Markdown for the hover at 0-based (*line*, *character*), with its span on the line."""
+    if not 0 <= line < len(lines):
+        return None
+    found = _path_at(lines, line)
+    if found is None:
+        return None
+    path, match = found
+    node = _schema_field(path)
+    if node is None:
+        return None
+    dotted = ".".join(path)
+    key_start, key_end = match.start("key"), match.end("key")
+    if key_start <= character <= key_end:
+        return _field_text(dotted, node), key_start, key_end
+    rest = match.group("rest")
+    value_start = match.start("rest") + len(rest) - len(rest.lstrip())
+    text = lines[line]
+    value_end = len(text[: _comment_start(text, value_start)].rstrip())
+    enum = _deref(node).get("enum")
+    if character < value_start or character > value_end or not isinstance(enum, list):
+        return None
+    value = text[value_start:value_end].strip("'\"")
+    return _enum_text(dotted, value, _deref(node)), value_start, value_end
+
+
+def _field_text(dotted: str, node: Mapping[str, Any]) -> str:
+    out = [f"**{dotted}**", "", str(node.get("description", "")).strip()]
+    visibility = _visibility(dotted)
+    if visibility:
+        out += ["", f"Agents: {visibility}."]
+    out += ["", f"Rule: {_rule(dotted)}."]
+    return "\n".join(out)
+
+
+def _enum_text(dotted: str, value: str, node: Mapping[str, Any]) -> str:
+    values = [str(v) for v in node["enum"]]
+    described = node.get("enumDescriptions", [""] * len(values))
+    out = [f"**{dotted}**: `{value}`", "", "Values:"]
+    for name, doc in zip(values, described, strict=False):
+        mark = " (this one)" if name == value else ""
+        out.append(f"- `{name}`{mark}: {doc}")
+    return "\n".join(out)
