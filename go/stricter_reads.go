@@ -114,14 +114,17 @@ func lineStartMark(data []byte) int {
 }
 
 // flowQuestionsOut returns data with each '?' that yaml.v3 would end a
-// plain scalar at inside [] or {} (one not followed by a blank, inside the
-// scalar) as 'Q'.
+// plain scalar at inside [] or {} (any '?' inside the scalar, followed by
+// a blank or not) as 'Q'.
 func flowQuestionsOut(data []byte) []byte {
 	out := bytes.Clone(data)
 	depth := 0
 	plain := false // inside a plain scalar in [] or {}, which may go on over blanks and lines
 	for i := 0; i < len(out); i++ {
 		c := out[i]
+		// Where a quoted scalar or a flow collection may start in block
+		// context: a quote or a bracket after text (it's, a{b) is text.
+		blockStart := depth == 0 && (i == 0 || isBlankOrBreak(out[i-1]))
 		switch {
 		case isBlankOrBreak(c):
 			continue
@@ -130,14 +133,13 @@ func flowQuestionsOut(data []byte) []byte {
 				i++
 			}
 			continue
-		case depth == 0 || !plain:
-			if c == '"' || c == '\'' {
-				i = skipQuoted(out, i) - 1
-				continue
-			}
+		case (c == '"' || c == '\'') && (blockStart || depth > 0 && !plain):
+			i = skipQuoted(out, i) - 1
+			plain = false
+			continue
 		}
 		switch {
-		case c == '[' || c == '{':
+		case (c == '[' || c == '{') && (blockStart || depth > 0 && !plain):
 			depth++
 			plain = false
 		case (c == ']' || c == '}') && depth > 0:
@@ -148,7 +150,9 @@ func flowQuestionsOut(data []byte) []byte {
 			plain = false
 		case c == '?' && !plain:
 			// At a token's start: a key indicator to libyaml, not text.
-		case c == '?' && !blankzAt(out, i+1):
+		case c == '?':
+			// Inside a plain scalar, whatever follows: yaml.v3 ends a plain
+			// scalar at any '?' inside [] or {}, libyaml at none.
 			out[i] = 'Q'
 		default:
 			plain = true
