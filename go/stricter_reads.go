@@ -187,6 +187,7 @@ func (w *walker) flowQuestion(n *yaml.Node, path string) bool {
 
 		if end <= len(w.orig) && bytes.IndexByte(w.orig[at:end], '?') >= 0 {
 			w.fail(c, path, "'?' in the plain scalar %s inside [] or {}: yaml.v3 cannot read it; quote the string", q(asWritten(c.Value, w.orig[at:end])))
+			w.markBad(n) // the whole collection is refused, and left out of what is read
 			return true
 		}
 	}

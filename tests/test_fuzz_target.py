@@ -773,6 +773,12 @@ DISAGREED: dict[str, bytes] = {
     # ...and followed by a blank: yaml.v3 ends a plain scalar at any '?'
     # inside [] or {}, libyaml at none (here under an unknown key, which no
     # walk refuses).
+    # A '?' refuses the whole [] it is in: the Go library left out only the
+    # scalar, and then could not read a mapping item of the list.
+    "a '?' in a [] of strings that also holds a mapping": (
+        b" \n {task_spec_ve,\n  verification: {test_cmd: [npm,\n    4,\n  ta: t-2,\n"
+        b"  laage? typescript,\nt]},\n}"
+    ),
     "a '?' then a blank inside a plain scalar in [] under an unknown key": (
         b"verification:\n    test_cm$: [ go , test? './mathx/...' ]\n"
     ),
