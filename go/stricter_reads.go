@@ -148,8 +148,10 @@ func flowQuestionsOut(data []byte) []byte {
 		case depth == 0:
 		case c == ',' || c == ':' && blankzOrFlowAt(out, i+1):
 			plain = false
-		case c == '?' && !plain:
-			// At a token's start: a key indicator to libyaml, not text.
+		case c == '?' && (!plain || out[i-1] == ':'):
+			// At a token's start: a key indicator to libyaml, not text. After
+			// ':' it is left as written: the ':' ends the scalar to libyaml
+			// there, which the walk of a copy would not see.
 		case c == '?':
 			// Inside a plain scalar, whatever follows: yaml.v3 ends a plain
 			// scalar at any '?' inside [] or {}, libyaml at none.
