@@ -43,19 +43,8 @@ func LoadFS(fsys fs.FS, name string) (*taskspecv1.TaskSpec, error) {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
+	data, err := readRegular(f, name)
 	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, notRegular(name, fi.Mode())
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxDocumentBytes+1))
-	if err != nil {
-		var pe *fs.PathError
-		if !errors.As(err, &pe) {
-			err = &fs.PathError{Op: "read", Path: name, Err: err}
-		}
 		return nil, err
 	}
 	return parseNamed(name, data)
@@ -88,14 +77,29 @@ func readFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	return readRegular(f, path)
+}
+
+// readRegular reads at most MaxDocumentBytes+1 bytes of f, the file name,
+// which must be a regular file; a read error that names no file (an
+// fs.FS's own) is made an *fs.PathError naming name.
+func readRegular(f fs.File, name string) ([]byte, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, notRegular(path, fi.Mode())
+		return nil, notRegular(name, fi.Mode())
 	}
-	return io.ReadAll(io.LimitReader(f, MaxDocumentBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, MaxDocumentBytes+1))
+	if err != nil {
+		var pe *fs.PathError
+		if !errors.As(err, &pe) {
+			err = &fs.PathError{Op: "read", Path: name, Err: err}
+		}
+		return nil, err
+	}
+	return data, nil
 }
 
 // ErrNotRegular is wrapped by the error Load returns for a path that is not
