@@ -598,18 +598,24 @@ func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field, typ
 		if !w.count(dv, "", 1) {
 			return
 		}
+		keyWasBad := w.bad[k]
 		if w.bangEmpty(k) {
 			// "? !": the non-specific tag makes the empty key a string, which
 			// no struct has; yaml.v3 reads it as null and drops the entry.
 			w.unknownKey(k, path, fields, typ)
+			w.badAt(n.Content[i], k, keyWasBad)
 			continue
 		}
 		if !w.key(k, path) {
+			w.badAt(n.Content[i], k, keyWasBad)
 			continue
 		}
 		f, ok := fields[k.Value]
 		if !ok {
 			w.unknownKey(k, path, fields, typ)
+			// A key written as an alias (*k) is refused here, not where
+			// its anchor stands, as the value of another field, say.
+			w.badAt(n.Content[i], k, keyWasBad)
 			w.goRejects = true // the Go package's decoder knows its fields
 			continue
 		}
@@ -820,8 +826,9 @@ func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
 			if !w.count(v, "", 1) {
 				return
 			}
-			wasBad := w.bad[v]
+			wasBad, keyWasBad := w.bad[v], w.bad[k]
 			if !w.key(k, path) {
+				w.badAt(n.Content[i], k, keyWasBad)
 				continue
 			}
 			sub := fmt.Sprintf("%s[%q]", path, k.Value)
