@@ -180,3 +180,37 @@ def test_each_command_help_has_its_module_description(name: str, module: str) ->
     assert text.startswith(f"usage: taskspec {name} [-h]")
     description = importlib.import_module(module).DESCRIPTION
     assert " ".join(description.split()) in " ".join(text.split())
+
+
+def test_the_version_read_without_importlib_metadata_is_its_answer() -> None:
+    from importlib.metadata import version as dist_version  # noqa: PLC0415
+
+    from taskspec._version import _recorded  # noqa: PLC0415
+
+    assert _recorded() == dist_version("taskspec")
+
+
+def test_the_version_loads_no_importlib_metadata() -> None:
+    added = _modules_after("from taskspec._version import version\nassert version() != '0+unknown'")
+    assert "importlib.metadata" not in added
+
+
+#: What the language server leaves for after its answer to ``initialize``:
+#: the engine, the CLI's shared kit and the version's metadata reader.
+ENGINE = ("taskspec._codes", "taskspec._check", "taskspec.cli._kit", "importlib.metadata")
+
+
+def test_the_language_server_answers_initialize_before_loading_the_engine() -> None:
+    pytest.importorskip("pygls")
+    added = _modules_after(
+        "import sys\n"
+        "from taskspec.cli import _main\n"
+        "parser = _main._parser()\n"
+        "args = parser.parse_args(['lsp'])\n"
+        "from taskspec.cli._lsp import make_server\n"
+        "make_server()\n"
+    )
+    assert "taskspec.cli._lsp" in added
+    assert sorted(set(ENGINE) & added) == []
+    warmed = _modules_after("from taskspec.cli._lsp import warm\nwarm()")
+    assert set(ENGINE) - {"importlib.metadata"} <= warmed

@@ -11,6 +11,8 @@ Python, and the two differ in speed.
 from __future__ import annotations
 
 import functools
+import os
+import sys
 
 __all__ = ["build", "version"]
 
@@ -22,6 +24,39 @@ def version() -> str:
     The fallback covers running from a source tree that was never installed
     (``PYTHONPATH=python``), where no metadata exists.
     """
+    return _recorded() or _from_metadata()
+
+
+def _recorded() -> str | None:
+    """The ``Version`` of the first ``taskspec-*.dist-info`` on ``sys.path``, or None.
+
+    The distribution ``importlib.metadata`` would find, read without
+    importing it: that import (the ``email`` package) costs more than the
+    language server's whole answer to ``initialize`` may wait.
+    ``tests/test_startup.py`` pins the two to the same answer.
+    """
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in sorted(names):
+            if not (name.startswith("taskspec-") and name.endswith(".dist-info")):
+                continue
+            try:
+                with open(os.path.join(entry, name, "METADATA"), encoding="utf-8") as f:
+                    for line in f:
+                        if not line.strip():
+                            break
+                        key, _, value = line.partition(":")
+                        if key == "Version":
+                            return value.strip()
+            except OSError:
+                continue
+    return None
+
+
+def _from_metadata() -> str:
     from importlib.metadata import PackageNotFoundError  # noqa: PLC0415 - costly import
     from importlib.metadata import version as dist_version  # noqa: PLC0415
 

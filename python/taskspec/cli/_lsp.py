@@ -12,16 +12,22 @@
 
 Every handler is guarded: a bug becomes a TS999 diagnostic (or, where there
 is nothing to show it on, a logged error), and the server keeps answering.
+
+The engine (the catalogue, the checks, the selection) is imported after the
+server has answered ``initialize``, when the client says it is
+``initialized``: an editor waits for that answer, and pygls with lsprotocol
+alone takes most of the half second the server has to start in.
 """
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import re
 from collections.abc import Callable, Sequence
 from functools import wraps
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types
@@ -29,11 +35,11 @@ from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument
 
 import taskspec
-from taskspec._codes import CATALOGUE, INTERNAL, WARNING
-from taskspec._errors import DecodeError, TaskSpecError, ValidationError, Violation
 from taskspec._version import version
-from taskspec.cli import _lsp_text
-from taskspec.cli._discover import ConfigError, Selection, _skipped
+
+if TYPE_CHECKING:
+    from taskspec._errors import Violation
+    from taskspec.cli import _lsp_text
 
 __all__ = ["EXPLANATIONS", "SOURCE", "make_server", "serve"]
 
@@ -75,6 +81,8 @@ def is_sidecar(uri: str) -> bool:
     ``--force-exclude`` applies it; a document that is not a file (an
     unsaved buffer) is checked.
     """
+    from taskspec.cli._discover import ConfigError, Selection, _skipped  # noqa: PLC0415
+
     path = _path_of(uri)
     if path is None:
         return True
@@ -87,6 +95,9 @@ def is_sidecar(uri: str) -> bool:
 
 
 def _internal(err: BaseException) -> Violation:
+    from taskspec._codes import CATALOGUE, INTERNAL  # noqa: PLC0415
+    from taskspec._errors import Violation  # noqa: PLC0415
+
     reason = f"{type(err).__name__}: {err}"
     return Violation("", CATALOGUE[INTERNAL].messages[0].format(reason=reason), code=INTERNAL)
 
@@ -114,6 +125,9 @@ def _lines(doc: TextDocument) -> list[str]:
 
 def diagnostic(doc: TextDocument, v: Violation) -> types.Diagnostic:
     """Problem *v* of *doc* as an LSP diagnostic."""
+    from taskspec._codes import WARNING  # noqa: PLC0415
+    from taskspec.cli import _lsp_text  # noqa: PLC0415
+
     line, start, end = _lsp_text.problem_span(_lines(doc), v.line, v.column, v.code)
     where = _range(doc, line, start, end)
     related = None
@@ -197,6 +211,8 @@ def code_actions(
     doc: TextDocument, diagnostics: Sequence[types.Diagnostic]
 ) -> list[types.CodeAction]:
     """The quick fixes for *diagnostics* of *doc* that are this server's."""
+    from taskspec.cli import _lsp_text  # noqa: PLC0415
+
     lines = _lines(doc)
     actions = []
     for diag in diagnostics:
@@ -230,6 +246,7 @@ def code_actions(
 
 def format_edits(server: TaskspecServer, doc: TextDocument) -> list[types.TextEdit] | None:
     """``taskspec fmt`` of *doc* as one edit; none, and a diagnostic, when it refuses."""
+    from taskspec._errors import DecodeError, TaskSpecError, ValidationError  # noqa: PLC0415
     from taskspec.cli._cmd_fmt import _crlf  # noqa: PLC0415
     from taskspec.cli._comments import CommentError, format_document  # noqa: PLC0415
 
@@ -256,6 +273,11 @@ def format_edits(server: TaskspecServer, doc: TextDocument) -> list[types.TextEd
 def make_server() -> TaskspecServer:
     """The server with its features registered."""
     server = TaskspecServer()
+
+    @server.feature(types.INITIALIZED)
+    @_guarded()
+    def initialized(ls: TaskspecServer, params: types.InitializedParams) -> None:
+        warm()
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     @_guarded()
@@ -304,6 +326,8 @@ def make_server() -> TaskspecServer:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @_guarded()
     def hover(ls: TaskspecServer, params: types.HoverParams) -> types.Hover | None:
+        from taskspec.cli import _lsp_text  # noqa: PLC0415
+
         doc = ls.workspace.get_text_document(params.text_document.uri)
         lines = _lines(doc)
         at = doc.position_codec.position_from_client_units(lines, params.position)
@@ -317,6 +341,23 @@ def make_server() -> TaskspecServer:
         )
 
     return server
+
+
+def warm() -> None:
+    """Import the engine, so that the first document is checked at full speed.
+
+    As for pygls (see ``_cmd_lsp``), the collector is off meanwhile and what
+    the import leaves is frozen.
+    """
+    gc.disable()
+    try:
+        import taskspec._check  # noqa: PLC0415
+        import taskspec.cli._comments  # noqa: PLC0415
+        import taskspec.cli._discover  # noqa: PLC0415
+        import taskspec.cli._lsp_text  # noqa: F401, PLC0415
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 def serve() -> None:
