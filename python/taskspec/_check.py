@@ -48,8 +48,8 @@ from taskspec._codes import (
     YAML_LINE_BREAK,
 )
 from taskspec._errors import DecodeError, ValidationError, Violation
+from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS
 from taskspec.bridge._gostr import go_quote
-from taskspec.bridge._syntax import LINE_BREAK
 from taskspec.v1 import taskspec_pb2
 
 if TYPE_CHECKING:
@@ -298,7 +298,7 @@ _ASCII_BLANKS: Final = " \t\r\n"
 
 #: The characters that fold away between the lines of a plain scalar, or
 #: pad it: blanks and YAML 1.1's line breaks.
-_FOLDED: Final = frozenset(" \t\r\n\x85\u2028\u2029")
+_FOLDED: Final = frozenset(" \t" + LINE_ENDS)
 
 
 def _comments_in_values(

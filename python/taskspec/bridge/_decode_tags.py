@@ -41,6 +41,7 @@ from yaml.events import (
 
 from taskspec._codes import BAD_ESCAPE, CATALOGUE, UNSUPPORTED
 from taskspec._errors import DecodeError, Violation
+from taskspec.bridge._breaks import LINE_ENDS
 from taskspec.bridge._decode_load import char_position, mark_position, yaml_error
 from taskspec.bridge._decode_msg import q
 from taskspec.bridge._syntax import prompt_hint
@@ -54,7 +55,7 @@ _TAG_THEN_COMMA: Final = re.compile(r"![-\w;/?:@&=+$.%!~*'()]*,", re.ASCII)
 _ANCHOR_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
 _TAG_CHARS: Final = _ANCHOR_CHARS | frozenset(";/?:@&=+$.%!~*'()")
 #: Spaces and line breaks: YAML 1.1 also breaks lines at NEL, LS and PS.
-_BLANKS: Final = frozenset(" \t\r\n\x85\u2028\u2029")
+_BLANKS: Final = frozenset(" \t" + LINE_ENDS)
 
 
 def tag_then_comma(tag: str) -> str:
@@ -80,7 +81,7 @@ def _tag_span(source: str, at: int) -> tuple[int, int] | None:
             return None  # the anchor is all: ':' or ',' follows it
         while at < len(source) and (source[at] in _BLANKS or source[at] == "#"):
             if source[at] == "#":
-                while at < len(source) and source[at] not in "\r\n\x85\u2028\u2029":
+                while at < len(source) and source[at] not in LINE_ENDS:
                     at += 1
                 continue
             at += 1

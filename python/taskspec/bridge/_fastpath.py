@@ -47,6 +47,7 @@ from typing import Any, Final
 from taskspec import _limits
 from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.bridge import _emit
+from taskspec.bridge._breaks import LINE_ENDS
 from taskspec.bridge._keyorder import sorted_items
 from taskspec.bridge._scalar import is_literal_value, is_plain_value, key_text, value_text
 from taskspec.v1 import taskspec_pb2
@@ -100,7 +101,7 @@ _SKIPPABLE_COMMENTS: Final = re.compile(r"(?:#[\t\x20-\x7e]*+\n)*+")
 #: The line breaks after which the writer indents a continuation (LF, LS, PS).
 _CONTINUED: Final = ("\n", "\u2028", "\u2029")
 #: Every line break YAML knows.
-_BREAKS: Final = "\r\n\x85\u2028\u2029"
+_BREAKS: Final = LINE_ENDS
 #: First characters after which the writer adds an indentation indicator.
 _NO_SHORTCUT_FIRST: Final = " \t" + _BREAKS
 

@@ -31,6 +31,7 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
+from taskspec.bridge._breaks import LINE_ENDS
 from taskspec.bridge._resolve import needs_quotes
 
 __all__ = [
@@ -161,7 +162,8 @@ _NOT_LITERAL: Final = TRAILING_SPACE | SPACE_BREAK | SPECIAL_CHARACTERS | EMPTY
 # U+FEFF; everything beyond the BMP is *not* printable (its table stops at
 # 3-byte UTF-8), so emoji are escaped. Line breaks are CR, LF, NEL, LS, PS.
 # A "special" character is a non-printable one other than TAB.
-_BREAKS: Final = "\r\n\x85\u2028\u2029"
+_BREAKS: Final = LINE_ENDS
+_BREAKS_BUT_LF: Final = LINE_ENDS.replace("\n", "")
 # (The surrogates are written as regular-expression escapes, not as string
 # escapes: a string holding a lone surrogate cannot be compiled with mypyc.)
 _NOT_PRINTABLE: Final = (
@@ -266,7 +268,7 @@ def _has_special(s: str, is_ascii: bool) -> bool:
 
 def _space_break(s: str, is_ascii: bool) -> bool:
     """Whether a space comes right before a line break in ``s``: SPACE_BREAK."""
-    breaks = "\r" if is_ascii else "\r\x85\u2028\u2029"
+    breaks = "\r" if is_ascii else _BREAKS_BUT_LF
     return " \n" in s or any(brk in s and " " + brk in s for brk in breaks)
 
 

@@ -39,6 +39,7 @@ from taskspec._codes import (
     UNSUPPORTED,
     WRONG_TYPE,
 )
+from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS
 from taskspec.bridge._gostr import go_quote
 
 __all__ = [
@@ -52,10 +53,6 @@ __all__ = [
     "syntax_problem",
 ]
 
-#: The characters that end a line in YAML 1.1 (CR LF is one break).
-LINE_ENDS: Final = "\r\n\x85\u2028\u2029"
-#: One line break, as libyaml counts lines.
-LINE_BREAK: Final = re.compile(f"\r\n|[{LINE_ENDS}]")
 
 #: The message of a tab where YAML takes only spaces (our tab rule, and
 #: libyaml's two problems that name a tab).

@@ -52,6 +52,7 @@ from yaml.tokens import (
 
 from taskspec._codes import CATALOGUE, COMMENT
 from taskspec._errors import DecodeError, Violation
+from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS
 
 __all__ = [
     "ADVICE",
@@ -75,12 +76,12 @@ REPORT: Final = CATALOGUE[COMMENT].hints[1]
 
 # libyaml's line breaks: a comment ends at any of them, and each one starts
 # a new line in libyaml's marks (which positions in messages follow).
-BREAK: Final = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
-_BREAK_CHARS: Final = "\r\n\x85\u2028\u2029"
+BREAK: Final = LINE_BREAK
+_BREAK_CHARS: Final = LINE_ENDS
 _BREAK_CHAR: Final = re.compile(f"[{_BREAK_CHARS}]")
 # A block scalar's header: indicator, chomping/indentation indicators, and
 # an optional comment (libyaml takes '#' even without a space before it).
-_BLOCK_HEADER: Final = re.compile("[|>][0-9+-]*[ \t]*(#[^\r\n\x85\u2028\u2029]*)?")
+_BLOCK_HEADER: Final = re.compile(f"[|>][0-9+-]*[ \t]*(#[^{LINE_ENDS}]*)?")
 
 # Tokens with no text of their own, reported at the position of the token
 # that follows them; they say nothing about where a comment belongs.
@@ -364,13 +365,13 @@ def _breaks(text: str, start: int, end: int) -> int:
 
 
 #: Blanks and line breaks between two comment lines, with at least one break.
-_BETWEEN_LINES: Final = re.compile(r"[ \t]*+(?:(?:\r\n|[\r\n\x85\u2028\u2029])[ \t]*+)++")
+_BETWEEN_LINES: Final = re.compile(f"[ \t]*+(?:(?:{LINE_BREAK.pattern})[ \t]*+)++")
 
 
 def _block_text(lines: str) -> str:
     """Comment lines (from a '#' to the end of a comment) as a block: trimmed, joined by LF."""
     if not (
-        any(c in lines for c in "\t\r\x85\u2028\u2029")
+        any(c in lines for c in "\t" + LINE_ENDS.replace("\n", ""))
         or " \n" in lines
         or "\n " in lines
         or "\n\n" in lines
