@@ -202,8 +202,20 @@ else
 endif
 
 .PHONY: test
-test: venv lint breaking checkgenerate checkschema gotest $(if $(HAVE_GO),conform grpc-peer) $(if $(HAVE_NPM),editor-tools) ## Set up, then run every check and the whole test suite
-	$(VPY) -m pytest -q
+test: ## Set up, then run every check and the whole test suite, and print how long it took
+	@started=$$(date +%s)
+	$(MAKE) --no-print-directory test-all
+	echo "make test: passed in $$(( $$(date +%s) - started )) s"
+
+# The Python suites run on PYTEST_JOBS processes (pytest-xdist; "auto" is
+# one per core), a test file to a process, so that a module's fixtures (a Go
+# server, a built hook) start once.
+PYTEST_JOBS ?= auto
+PYTEST_PARALLEL = -n $(PYTEST_JOBS) --dist loadfile
+
+.PHONY: test-all
+test-all: venv lint breaking checkgenerate checkschema gotest $(if $(HAVE_GO),conform grpc-peer) $(if $(HAVE_NPM),editor-tools)
+	$(VPY) -m pytest -q $(PYTEST_PARALLEL)
 
 .PHONY: test-procedures
 test-procedures: venv ## Make CONTRIBUTING.md's three contract changes in scratch copies and run make generate and make test there
@@ -232,7 +244,7 @@ test-pythons: $(if $(HAVE_NPM),editor-tools) ## Run the Python tests on every ot
 		".venv-$$v/bin/python" -m pip install --quiet --upgrade pip==25.3
 		".venv-$$v/bin/python" -m pip install --quiet -r requirements-dev.txt
 		".venv-$$v/bin/python" -m pip install --quiet --no-deps --no-build-isolation -e .
-		".venv-$$v/bin/python" -m pytest -q -p no:cacheprovider
+		".venv-$$v/bin/python" -m pytest -q -p no:cacheprovider $(PYTEST_PARALLEL)
 	done
 
 # The compiled build: the YAML bridge's hot modules (setup.py's COMPILED)
@@ -261,7 +273,7 @@ compiled: $(VENV_COMPILED)/.stamp ## Build the compiled variant (mypyc; needs a 
 
 .PHONY: test-compiled
 test-compiled: compiled $(if $(HAVE_GO),conform) $(if $(HAVE_NPM),editor-tools) ## Run the Python test suite against the compiled variant
-	TASKSPEC_EXPECT_COMPILED=1 $(VPY_COMPILED) -m pytest -q -p no:cacheprovider
+	TASKSPEC_EXPECT_COMPILED=1 $(VPY_COMPILED) -m pytest -q -p no:cacheprovider $(PYTEST_PARALLEL)
 
 # The release artefacts, into dist/: the sdist, then both wheels built from
 # that sdist (so that a missing file in it fails here, not on a user's
