@@ -342,7 +342,7 @@ def test_problems_are_passed_on_through_a_chain(scripted: ScriptedGenerator) -> 
 
 def test_the_problems_of_one_status_are_bounded() -> None:
     """Trailers stay within a C-core client's 8 KiB; the Go server keeps the same bound."""
-    from taskspec.remote import _bounded, _listed  # noqa: PLC0415 - the private helpers
+    from taskspec._remote_status import _bounded, _listed  # noqa: PLC0415 - the private helpers
 
     many = [Violation(f"f{i}", "é" * 600, code="TS101") for i in range(40)]
     kept, left = _bounded(many)

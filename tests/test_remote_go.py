@@ -26,13 +26,13 @@ from grpc_health.v1 import health_pb2
 import taskspec
 from taskspec import GenerateOptions, Language, Registry, ValidationError, Violation
 from taskspec._limits import MAX_DOCUMENT_BYTES
+from taskspec._remote_status import _rpc_error
 from taskspec.remote import (
     SERVICE_NAME,
     GeneratorServer,
     RemoteError,
     RemoteGenerator,
     RemoteValidationError,
-    _rpc_error,
     list_languages,
     serve,
 )

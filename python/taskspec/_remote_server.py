@@ -1,0 +1,381 @@
+"""The server end of the GeneratorService: :func:`serve` offers a Registry over gRPC.
+
+Everything that answers calls lives here: the servicer that runs a
+Registry's generators for ``Generate`` and lists its languages for
+``ListLanguages``, the limit on generator calls in flight (a call beyond it
+is refused, never queued), the health service, the checks of the address and
+options, and the :class:`GeneratorServer` handle that stops it all. What a
+generator's failure or a broken spec is answered with comes from
+:mod:`taskspec._remote_status`, the mapping the client reads statuses back
+with; each call's deadline and cancellation are a
+:class:`~taskspec.remote.CallContext` (:mod:`taskspec._remote_call`).
+Failures are logged to the ``taskspec.remote`` logger, the public module's
+name. :mod:`taskspec.remote` re-exports the public names; this module is
+private.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import socket
+import threading
+from concurrent import futures
+from types import TracebackType
+from typing import Final, Never, Self
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+from taskspec._enums import Language
+from taskspec._errors import TaskSpecError, Violation
+from taskspec._registry import Registry
+from taskspec._remote_call import _CURRENT, CallContext, _check_timeout
+from taskspec._remote_status import (
+    _DEFINED,
+    _PASSED_CODES,
+    MESSAGE_OPTIONS,
+    GeneratorError,
+    RemoteError,
+    RemoteValidationError,
+    _abort_with_problems,
+    _context_code,
+    _proto,
+    _spec_problems,
+)
+from taskspec.bridge._gostr import go_quote
+from taskspec.v1 import generator_service_pb2 as service_pb2
+from taskspec.v1 import generator_service_pb2_grpc as service_grpc
+from taskspec.v1 import taskspec_pb2
+
+#: The full name of the service, as the health service reports it.
+SERVICE_NAME: Final[str] = service_pb2.DESCRIPTOR.services_by_name["GeneratorService"].full_name
+
+#: Where :func:`serve` listens unless told otherwise: loopback only, on a
+#: port the operating system picks (see :attr:`GeneratorServer.port`).
+DEFAULT_ADDRESS: Final = "127.0.0.1:0"
+
+#: How many generator calls :func:`serve` runs at once unless told
+#: otherwise; a call beyond them is refused with ``RESOURCE_EXHAUSTED``.
+DEFAULT_MAX_CONCURRENT_CALLS: Final = 64
+
+# The threads a server keeps beyond its generator calls, so that
+# ListLanguages, the health service and the refusal of a call beyond the
+# limit always find one, even while every generator call hangs.
+_SPARE_WORKERS: Final = 8
+
+_log = logging.getLogger("taskspec.remote")
+
+
+class _GeneratorServicer:
+    """The GeneratorService over a Registry.
+
+    It duck-types the generated ``GeneratorServiceServicer`` rather than
+    subclassing it, so that the untyped generated module stays out of the
+    typed code. The registry is consulted on every call, so generators
+    registered after :func:`serve` are served too.
+    """
+
+    def __init__(
+        self,
+        registry: Registry,
+        *,
+        max_concurrent_calls: int,
+        default_timeout: float | None,
+        logger: logging.Logger,
+    ) -> None:
+        self._registry = registry
+        self._max_calls = max_concurrent_calls
+        # One token per generator call in flight. A call that finds none is
+        # refused rather than queued: generators that ignore cancellation
+        # then hold at most this many threads, and the rest of the pool
+        # answers ListLanguages and the health service.
+        self._slots = threading.BoundedSemaphore(max_concurrent_calls)
+        self._default_timeout = default_timeout
+        self._log = logger
+
+    def Generate(  # noqa: N802 - the RPC's name, as grpc dispatches it
+        self, request: service_pb2.GenerateRequest, context: grpc.ServicerContext
+    ) -> service_pb2.GenerateResponse:
+        if not self._slots.acquire(blocking=False):
+            context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"the server is running {self._max_calls} generator calls, its limit; "
+                "try again later",
+            )
+        try:
+            return self._generate(request, context)
+        finally:
+            self._slots.release()
+
+    def _generate(
+        self, request: service_pb2.GenerateRequest, context: grpc.ServicerContext
+    ) -> service_pb2.GenerateResponse:
+        number = request.language
+        try:
+            language = Language.from_proto(number)
+        except ValueError:
+            bad = (
+                "language is required"
+                if number == taskspec_pb2.LANGUAGE_UNSPECIFIED
+                else f"language {number} is not defined in taskspec.v1.Language"
+            )
+            _abort_with_problems(
+                context,
+                grpc.StatusCode.INVALID_ARGUMENT,
+                bad,
+                [Violation("language", bad, code=_DEFINED)],
+            )
+        generator = self._registry.lookup(language)
+        who = f"generator for language {go_quote(language.value)}"
+        if generator is None:
+            context.abort(grpc.StatusCode.NOT_FOUND, f"no {who}")
+        call = CallContext(context, self._default_timeout)
+        token = _CURRENT.set(call)
+        try:
+            spec = generator.generate(request.options)
+        except BaseException as err:  # every call is answered, even after SystemExit
+            self._abort_failed(context, call, who, err)
+        finally:
+            _CURRENT.reset(token)
+        if not isinstance(spec, taskspec_pb2.TaskSpec):
+            message = f"{who} returned {type(spec).__name__}, not a taskspec.v1.TaskSpec"
+            self._log.error("%s", message)
+            context.abort(grpc.StatusCode.INTERNAL, message)
+        refused = _spec_problems(spec, language, who)
+        if refused is not None:
+            message, problems = refused
+            self._log.error("%s", message)
+            _abort_with_problems(context, grpc.StatusCode.FAILED_PRECONDITION, message, problems)
+        return service_pb2.GenerateResponse(task_spec=spec)
+
+    def _abort_failed(
+        self, context: grpc.ServicerContext, call: CallContext, who: str, err: BaseException
+    ) -> Never:
+        """Answer a call whose generator raised *err*; always raises (grpc's abort)."""
+        if call.cancelled:
+            # Nobody waits for the answer any more; the caller already has
+            # its own DEADLINE_EXCEEDED or CANCELLED (or, past the server's
+            # default deadline, gets it now).
+            if call.time_remaining() == 0:
+                context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "context deadline exceeded")
+            context.abort(grpc.StatusCode.CANCELLED, "context canceled")
+        passed: tuple[grpc.StatusCode, str] | None = None
+        if isinstance(err, GeneratorError):
+            passed = (err.code, err.message)
+        elif isinstance(err, RemoteError):
+            passed = (err.code, err.details)
+        if passed is not None and passed[0] in _PASSED_CODES:
+            code, message = passed
+            self._log.info("%s refused the call: %s: %s", who, code.name, message)
+            if isinstance(err, RemoteValidationError):
+                # A chain passes the problems on with the code.
+                _abort_with_problems(context, code, message, err.violations)
+            context.abort(code, message)
+        context_code = _context_code(err)
+        if context_code is not None:
+            # A collaborator's call that timed out or was cancelled: the
+            # generator's own deadline, not a bug in it.
+            message = str(err) or type(err).__name__
+            self._log.info("%s refused the call: %s: %s", who, context_code.name, message)
+            context.abort(context_code, message)
+        # The traceback is for the people running the server; the caller
+        # gets the message only, since a traceback can leak paths and
+        # source lines.
+        self._log.error("%s failed", who, exc_info=err)
+        text = str(err)
+        reason = f"{type(err).__name__}: {text}" if text else type(err).__name__
+        context.abort(grpc.StatusCode.INTERNAL, f"{who} failed: {reason}")
+
+    def ListLanguages(  # noqa: N802 - the RPC's name, as grpc dispatches it
+        self, request: service_pb2.ListLanguagesRequest, context: grpc.ServicerContext
+    ) -> service_pb2.ListLanguagesResponse:
+        return service_pb2.ListLanguagesResponse(
+            languages=[_proto(language) for language in self._registry.languages()]
+        )
+
+
+class GeneratorServer:
+    """A running GeneratorService, returned by :func:`serve`.
+
+    Use it as a context manager, or call :meth:`stop`: the server's threads
+    keep the process alive until it is stopped.
+    """
+
+    def __init__(
+        self, server: grpc.Server, health_servicer: health.HealthServicer, host: str, port: int
+    ) -> None:
+        self._server = server
+        self._health = health_servicer
+        self._host = host
+        self._port = port
+
+    @property
+    def port(self) -> int:
+        """The port the server listens on (the one the system picked for port 0)."""
+        return self._port
+
+    @property
+    def address(self) -> str:
+        """``host:port`` as listened on, with the real port: what a client dials."""
+        return f"{self._host}:{self._port}"
+
+    def stop(self, grace: float | None = None) -> None:
+        """Stop serving, and return once stopped.
+
+        New calls are refused at once and the health service reports
+        NOT_SERVING; calls in flight get *grace* seconds to finish and are
+        then cancelled (their generators see :attr:`CallContext.cancelled`).
+        ``None`` cancels them at once.
+        """
+        self._health.enter_graceful_shutdown()
+        self._server.stop(grace).wait()
+
+    def wait_for_termination(self, timeout: float | None = None) -> bool:
+        """Block until the server stops or *timeout* passes; return whether it stopped."""
+        return self._server.wait_for_termination(timeout)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        # A short grace rather than none: the server then says goodbye to
+        # its clients without an error code, which gRPC would log on a
+        # connection a client has closed but not yet torn down.
+        self.stop(EXIT_GRACE)
+
+    def __repr__(self) -> str:
+        return f"GeneratorServer(address={self.address!r})"
+
+
+#: Seconds a server leaving a ``with`` block gives calls in flight to finish.
+EXIT_GRACE: Final = 1.0
+
+
+def serve(
+    registry: Registry,
+    address: str = DEFAULT_ADDRESS,
+    *,
+    max_concurrent_calls: int = DEFAULT_MAX_CONCURRENT_CALLS,
+    default_timeout: float | None = None,
+    logger: logging.Logger | None = None,
+    max_workers: int | None = None,
+) -> GeneratorServer:
+    """Serve every generator in *registry* on *address*; return the running server.
+
+    *address* is ``host:port``; port 0 lets the system pick one, which
+    :attr:`GeneratorServer.port` reports. The default listens on loopback
+    only: the service has no authentication, so exposing it beyond the
+    machine is a deliberate choice (``0.0.0.0:PORT``). An address that
+    cannot be listened on, one that another server already listens on
+    included, raises :class:`RemoteError` (``UNAVAILABLE``): the port is
+    never shared.
+
+    The options are those of the Go server (``NewGeneratorServer``):
+
+    - *max_concurrent_calls* generator calls run at once; a call beyond them
+      is refused at once with ``RESOURCE_EXHAUSTED`` ("the server is running
+      N generator calls, its limit; try again later") rather than queued, so
+      that generators that ignore cancellation cannot wedge the server:
+      ``ListLanguages`` and the health service always answer.
+    - *default_timeout* (seconds) is the deadline of a call that arrives
+      without one: its generator sees it through :func:`current_call`, and
+      a generator that fails past it answers ``DEADLINE_EXCEEDED``. None,
+      the default, sets none.
+    - *logger* gets generator failures (with their tracebacks) and
+      refusals; the default is the ``taskspec.remote`` logger.
+    - *max_workers* is the size of the thread pool, more than
+      *max_concurrent_calls*; the default keeps 8 threads beyond it.
+
+    Messages up to :data:`MAX_MESSAGE_BYTES` are taken and sent, so that a
+    spec of any valid size crosses. The standard gRPC health service
+    (``grpc.health.v1.Health``) is served alongside, SERVING for ``""`` and
+    :data:`SERVICE_NAME` until the server stops.
+    """
+    if isinstance(max_concurrent_calls, bool) or not isinstance(max_concurrent_calls, int):
+        raise TaskSpecError(f"max_concurrent_calls must be an int, got {max_concurrent_calls!r}")
+    if max_concurrent_calls < 1:
+        raise TaskSpecError(f"max_concurrent_calls must be at least 1, got {max_concurrent_calls}")
+    if max_workers is None:
+        max_workers = max_concurrent_calls + _SPARE_WORKERS
+    elif max_workers <= max_concurrent_calls:
+        raise TaskSpecError(
+            f"max_workers must be more than max_concurrent_calls ({max_concurrent_calls}), "
+            f"so that ListLanguages and the health service always answer; got {max_workers}"
+        )
+    if default_timeout is not None:
+        _check_timeout(default_timeout, "default_timeout")
+    host, _, port_text = address.rpartition(":")
+    # grpc itself would take port 70000 as 4464, and a missing host as "any".
+    if (
+        not host
+        or not (port_text.isascii() and port_text.isdecimal())
+        or not 0 <= int(port_text) <= 65535
+    ):
+        raise TaskSpecError(
+            f"address must be HOST:PORT with a port from 0 to 65535, got {address!r}"
+        )
+    in_use = _address_in_use(host, int(port_text))
+    if in_use is not None:
+        raise RemoteError(grpc.StatusCode.UNAVAILABLE, f"cannot listen on {address}: {in_use}")
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="taskspec-serve"),
+        # grpc sets SO_REUSEPORT by default, so a second server on a port in
+        # use would start and split the calls with the first.
+        options=[("grpc.so_reuseport", 0), *MESSAGE_OPTIONS],
+    )
+    servicer = _GeneratorServicer(
+        registry,
+        max_concurrent_calls=max_concurrent_calls,
+        default_timeout=default_timeout,
+        logger=logger if logger is not None else _log,
+    )
+    service_grpc.add_GeneratorServiceServicer_to_server(servicer, server)
+    health_servicer = health.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    try:
+        port = server.add_insecure_port(address)
+    except RuntimeError as err:
+        server.stop(None)
+        raise RemoteError(
+            grpc.StatusCode.UNAVAILABLE, f"cannot listen on {address}: {err}"
+        ) from err
+    for name in ("", SERVICE_NAME):
+        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    server.start()
+    return GeneratorServer(server, health_servicer, host, port)
+
+
+def _address_in_use(host: str, port: int) -> str | None:
+    """Why *host*:*port* cannot be listened on because something listens there, or None.
+
+    grpc reports a port in use only as "Failed to bind", with the reason in
+    its own log; this says it plainly. Anything else (a host that does not
+    resolve, port 0) is left to grpc to report.
+    """
+    if port == 0:
+        return None
+    try:
+        infos = socket.getaddrinfo(
+            host.removeprefix("[").removesuffix("]"),
+            port,
+            type=socket.SOCK_STREAM,
+            flags=socket.AI_PASSIVE,
+        )
+    except OSError:
+        return None
+    for family, kind, proto, _, sockaddr in infos:
+        with socket.socket(family, kind, proto) as probe:
+            # As grpc binds: a port in TIME_WAIT is free, a listening one is not.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(sockaddr)
+            except OSError as err:
+                if err.errno == errno.EADDRINUSE:
+                    return "the address is already in use (is another server listening on it?)"
+    return None
