@@ -1,16 +1,27 @@
-"""One home for each bridge fact: a fact the reader, writer and checks share is written once.
+"""One home for each bridge fact, and one pass through libyaml.
 
 The line breaks of YAML 1.1 live in ``taskspec.bridge._breaks``; a module that
 spells the set out again would drift from it the day one of them changes.
+
+The general reader composes a document once; the event scans that check what
+composing cannot see (the node and depth budgets, a ``%YAML`` directive, a
+tag right before a comma, the escape ``\\/``) run only when a cheap test of
+the text says they could find something, so a hand-edited sidecar goes
+through libyaml once.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
+
+import pytest
+from yaml._yaml import CParser
 
 import taskspec
 from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS
+from tests.helpers import VALID_DOC
 
 PACKAGE = Path(taskspec.__file__).parent
 HOME = PACKAGE / "bridge" / "_breaks.py"
@@ -37,3 +48,58 @@ def test_the_break_set_is_yaml_1_1s() -> None:
     assert sorted(LINE_ENDS) == sorted("\n\r\x85\u2028\u2029")
     text = "a\r\nb\rc\nd\x85e\u2028f\u2029g"
     assert LINE_BREAK.split(text) == list("abcdefg")
+
+
+class _Counting:
+    """A stand-in for libyaml's ``CParser`` that counts the passes made with it."""
+
+    def __init__(self, real: Any) -> None:
+        self.real, self.passes = real, 0
+
+    def __call__(self, data: Any) -> Any:
+        self.passes += 1
+        return self.real(data)
+
+
+@pytest.fixture
+def passes(monkeypatch: pytest.MonkeyPatch) -> dict[str, _Counting]:
+    """Every pass through libyaml while decoding: the composer, and each event scan."""
+    from taskspec.bridge import _decode_load, _decode_tags  # noqa: PLC0415
+
+    counters = {
+        "compose": _Counting(_decode_load._Loader),
+        "scan": _Counting(CParser),
+        "tags": _Counting(CParser),
+    }
+    monkeypatch.setattr(_decode_load, "_Loader", counters["compose"])
+    monkeypatch.setattr(_decode_load, "CParser", counters["scan"])
+    monkeypatch.setattr(_decode_tags, "CParser", counters["tags"])
+    return counters
+
+
+#: A hand-edited sidecar: comments, a flow sequence, quoting the writer
+#: would not use; the fast path declines it, so the general reader reads it.
+_HAND_EDITED = (
+    VALID_DOC.replace(b"language: go\n", b"language: 'go'  # the task's language\n")
+    + b"# the end\n"
+)
+
+
+def test_a_hand_edited_document_goes_through_libyaml_once(passes: dict[str, _Counting]) -> None:
+    assert taskspec.parse_task_spec(_HAND_EDITED).language
+    assert {name: c.passes for name, c in passes.items()} == {"compose": 1, "scan": 0, "tags": 0}
+
+
+@pytest.mark.parametrize(
+    ("extra", "scan"),
+    [
+        (b"%YAML 1.1\n---\n", "scan"),  # the version directive, read from the events
+        (b"# a tag then a comma: !!str,\n", "tags"),  # found by the text test, cleared by events
+    ],
+)
+def test_a_second_pass_only_where_the_text_asks_for_it(
+    passes: dict[str, _Counting], extra: bytes, scan: str
+) -> None:
+    assert taskspec.parse_task_spec(extra + _HAND_EDITED).language
+    assert passes["compose"].passes == 1
+    assert passes[scan].passes == 1
