@@ -370,9 +370,6 @@ func (w *walker) parseWithinBounds(data []byte) (*yaml.Node, *firstDocument, err
 				continue // an earlier cut may parse
 			}
 			if e := boundsError(&part); e != nil {
-				if err := w.bomMisread(cut, &part); err != nil {
-					return nil, nil, err
-				}
 				return nil, nil, w.syntaxBefore(&part, e)
 			}
 			break // within bounds: so is every earlier cut
@@ -388,9 +385,6 @@ func (w *walker) parseWithinBounds(data []byte) (*yaml.Node, *firstDocument, err
 		// cannot hold more than MaxNodes nodes or nest deeply at any cost is
 		// left to the decoder, which refuses what a TaskSpec cannot hold.
 		if e := boundsError(&doc); e != nil {
-			if err := w.bomMisread(data, &doc); err != nil {
-				return nil, nil, err
-			}
 			return nil, nil, w.syntaxBefore(&doc, e)
 		}
 	}
@@ -470,15 +464,6 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 	}
 	line, marker, found := secondDocumentLine(f.data, first)
 	start, ok := documentStart(&next, err)
-	marks := false // whether yaml.v3 stopped at marks after which libyaml finds nothing
-	if ok && bytes.HasPrefix(w.lineText(start), []byte(byteOrderMark)) {
-		// Not at a byte order mark that starts a line, which libyaml's
-		// scanner skips, as one column of indentation, where yaml.v3's
-		// stops: yaml.v3 is asked again with such marks as spaces.
-		start, ok = w.markedDocumentStart()
-		found = found || ok // where libyaml finds one, as the text search may not ("}")
-		marks = !ok
-	}
 	if ok {
 		line = start // where yaml.v3's parser, as libyaml's, found it
 	} else if text := w.lineText(line); found && len(text) > 0 && text[0] == '%' {
@@ -501,11 +486,9 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 	}
 	capped := err != nil && strings.Contains(err.Error(), errCapped.Error())
 	switch {
-	case !found && (capped || marks):
+	case !found && capped:
 		// Nothing but comments and markers follows on later lines: a long
-		// tail of comments past the window, which starts no document, or
-		// lines that start with a byte order mark, which yaml.v3 reads as
-		// text and libyaml skips (and lineStartBOM refuses).
+		// tail of comments past the window, which starts no document.
 		return 0, false, nil
 	case err == nil || (found && capped) || marker:
 		if err != nil && found {
@@ -516,22 +499,6 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 		return line, true, nil
 	}
 	return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
-}
-
-// markedDocumentStart is documentStart for w.data read with each byte
-// order mark that starts a line (past the first) as a space, which is how
-// libyaml's scanner reads one, at the cost of reading the first document
-// again; false when that tells nothing.
-func (w *walker) markedDocumentStart() (int, bool) {
-	read := withMarks(w.data, w.markOffsets(true, len(w.data)), ' ')
-	r := &cappedReader{data: read, limit: -1}
-	dec := yaml.NewDecoder(r)
-	var first, next yaml.Node
-	if dec.Decode(&first) != nil {
-		return 0, false
-	}
-	r.limit = r.at + moreWindow
-	return documentStart(&next, dec.Decode(&next))
 }
 
 // scanFailure returns err, what libyaml's scanner fails on (see
@@ -567,9 +534,6 @@ func (w *walker) startError(first *yaml.Node, line int) error {
 		i = 3 // after "...", no key starts on its line
 	}
 	j := i
-	if bytes.HasPrefix(text, []byte(byteOrderMark)) {
-		j = 3 // a byte order mark at a line start, which libyaml skips
-	}
 	for j < len(text) && isBlank(text[j]) {
 		j++
 	}
@@ -659,7 +623,7 @@ func (w *walker) directivesError(line int) (start int, ok bool, err error) {
 		at, text := starts[l-1], trimLineBreak(w.lineText(l))
 		fields := strings.Fields(strings.SplitN(string(text), " #", 2)[0])
 		switch {
-		case len(fields) == 0 || fields[0][0] == '#' || isMarkedCommentOrBlank(text):
+		case len(fields) == 0 || fields[0][0] == '#' || isCommentOrBlank(text):
 		case fields[0] == "%YAML" && len(fields) == 2:
 			if version {
 				return 0, true, w.scanError(at, "found duplicate %YAML directive")
@@ -791,8 +755,6 @@ func closingBracket(data []byte, at int) int {
 			// indicator of the collection.
 			for i++; i < len(data) && !blankzAt(data, i) && !isFlowIndicator(data[i]); i++ {
 			}
-		case bytes.HasPrefix(data[i:], []byte(byteOrderMark)):
-			i += len(byteOrderMark)
 		default:
 			i = max(flowPlainEnd(data, i), i+1)
 		}
@@ -924,9 +886,8 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 			return line, true, true // text after it on its line ("... *a") does
 		case isMarker(text, "..."):
 			ended = true
-		case isMarkedCommentOrBlank(text):
-			// Nothing libyaml's scanner stops at (a byte order mark at the
-			// line start, then a comment, is skipped with it).
+		case isCommentOrBlank(text):
+			// Nothing libyaml's scanner stops at.
 		case ended:
 			return line, true, true
 		default:

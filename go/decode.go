@@ -221,35 +221,16 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	}
 	// The stricter rules, in the order the Python library meets them: the
 	// first misread in the text (see misread), then a second document,
-	// then marks at line starts, then the walk.
+	// then the walk.
 	if err := w.firstMisread(doc); err != nil {
 		return nil, err
 	}
-	// Whether a second document follows is asked of the text innerBOMs
-	// reads, when it reads one: yaml.v3 can drop the end of w.data.
-	mw, mdec, mdoc, err := w.innerBOMs()
-	if err != nil {
-		return nil, err
-	}
-	if mw == nil {
-		mw, mdec, mdoc = w, dec, doc
-	}
-	if line, more, err := mdec.more(mw, mdoc); err != nil {
+	if line, more, err := dec.more(w, doc); err != nil {
 		return nil, err
 	} else if more {
-		if e := w.markedMisread(doc); e != nil {
-			// A byte order mark that starts a line, which libyaml skips as
-			// if it were a space, made the first document one it cannot
-			// read, before any second one: "y" one column in after it
-			// is a key libyaml needs a ':' for.
-			return nil, e
-		}
 		if e := w.secondDocument(line); e != nil {
 			return nil, e
 		}
-	}
-	if err := w.lineStartBOMError(doc); err != nil {
-		return nil, err
 	}
 	if w.budget < 0 || w.stop {
 		return nil, w.err // past a limit, or at the top, nothing more is read
@@ -267,19 +248,13 @@ const moreThanOneDocument = "more than one YAML document: the Go package reads t
 // something before it (TS004, at the marker or the first directive).
 // Anything else there is a syntax error: a directive that no "---"
 // follows (TS018), or text after the root value, after a "..." end marker
-// or not (TS005), at its first token. It is nil where libyaml finds
-// nothing: a byte order mark, which it skips, then blanks or a comment.
+// or not (TS005), at its first token.
 func (w *walker) secondDocument(line int) *StrictError {
 	text := trimLineBreak(w.lineText(line))
-	if bytes.HasPrefix(text, []byte(byteOrderMark)) && isMarkedCommentOrBlank(text) {
-		// A byte order mark yaml.v3 reads as text, which libyaml skips,
-		// before a comment: no second document, but the mark's refusal.
-		return nil
-	}
 	if (isMarker(text, "---") || len(text) > 0 && text[0] == '%') && w.contentBefore(line) {
 		return &StrictError{Line: line, Column: 1, Reason: moreThanOneDocument}
 	}
-	rest := bytes.TrimLeft(bytes.TrimPrefix(text, []byte(byteOrderMark)), " \t")
+	rest := bytes.TrimLeft(text, " \t")
 	column := 1 + utf8.RuneCount(text[:len(text)-len(rest)])
 	if w.directiveBefore(line) {
 		return &StrictError{Line: line, Column: column, Reason: catalogue[codeDirective].Messages[1]}
@@ -287,12 +262,11 @@ func (w *walker) secondDocument(line int) *StrictError {
 	return &StrictError{Line: line, Column: column, Reason: catalogue[codeSyntax].Messages[1]}
 }
 
-// contentBefore reports whether a line before line holds more than blanks,
-// a comment or a byte order mark: a document that a "---" on line would
-// follow.
+// contentBefore reports whether a line before line holds more than blanks
+// or a comment: a document that a "---" on line would follow.
 func (w *walker) contentBefore(line int) bool {
 	for l := 1; l < line; l++ {
-		if !isMarkedCommentOrBlank(w.lineText(l)) {
+		if !isCommentOrBlank(w.lineText(l)) {
 			return true
 		}
 	}
@@ -319,7 +293,7 @@ func (w *walker) markerBefore(err error) *StrictError {
 	for l := 1; l <= min(line, len(starts)); l++ {
 		text := trimLineBreak(w.lineText(l))
 		if !isMarker(text, "---") || !content {
-			content = content || !isMarkedCommentOrBlank(text) && text[0] != '%'
+			content = content || !isCommentOrBlank(text) && text[0] != '%'
 			continue
 		}
 		cut := &walker{data: w.data[:starts[l-1]], budget: MaxNodes}
@@ -330,11 +304,7 @@ func (w *walker) markerBefore(err error) *StrictError {
 			if !errors.As(cerr, &strict) || strict == errEmptyDocument {
 				return nil
 			}
-			if strict.Reason != lineStartBOMReason {
-				return strict
-			}
-			// (The Python library looks for marks at line starts only in a
-			// text of one document: the second document comes first.)
+			return strict
 		}
 		return &StrictError{Line: l, Column: 1, Reason: moreThanOneDocument}
 	}
@@ -362,9 +332,6 @@ func (w *walker) flowMisreadBefore(err error) *StrictError {
 	limit := len(data)
 	if line < len(starts) {
 		limit = starts[line]
-	}
-	if len(w.markOffsets(true, limit)) > 0 {
-		return nil // libyaml skips those marks: lines read otherwise
 	}
 	if start, ok := w.directivesWithoutStart(line); ok && start <= line {
 		// libyaml's parser stops first, where no "---" follows directives.
@@ -1037,136 +1004,6 @@ func (w *walker) nodeStartsAt(at int) bool {
 	return w.starts[position{line, column}]
 }
 
-// lineStartBOM refuses a byte order mark at the start of a line outside a
-// quoted scalar: libyaml (and so the Python library's parser) skips it,
-// yaml.v3 reads it as text, so the two would read different values.
-func (w *walker) lineStartBOM(doc *yaml.Node) *StrictError {
-	marks := w.lineStartBOMs(doc, len(w.data))
-	if len(marks) == 0 {
-		return nil
-	}
-	line, _ := w.lineColumn(marks[0])
-	return &StrictError{Line: line, Column: 1, Reason: lineStartBOMReason}
-}
-
-// lineStartBOMError is lineStartBOM, or, before it, the refusal libyaml
-// meets reading the text with those marks as it reads them (see
-// bomRefusal), which the Python library gives first.
-func (w *walker) lineStartBOMError(doc *yaml.Node) error {
-	e := w.lineStartBOM(doc)
-	if e == nil {
-		return nil
-	}
-	if err := w.bomRefusal(w.lineStartBOMs(doc, len(w.data))); err != nil {
-		return err
-	}
-	return e
-}
-
-// bomRefusal reads w.data as libyaml reads it with a byte order mark at
-// each offset of marks (ascending, each at a line start), and returns what
-// refuses that text: a syntax error, an empty document, a second document
-// or a misread, on the lines of w.data; or nil when it reads, and then the
-// marks themselves are what is refused. The Python library's parser meets
-// all of those before it looks for such marks.
-//
-// libyaml's scanner skips such a mark as it looks for the next token, as
-// one column of indentation; but a mark ends a plain or block scalar of a
-// block collection that a line break leaves off, as any character in the
-// first column does. So a mark is read as a comment line, then a space:
-// the same token in the same column, after whatever it ends. Inside [] or
-// {}, and in a document that is a lone plain scalar, nothing is ended
-// there, and a mark is read as a space.
-func (w *walker) bomRefusal(marks []int) error {
-	if len(marks) == 0 {
-		return nil
-	}
-	var probe yaml.Node
-	loneScalar := yaml.Unmarshal(withMarks(w.data, marks, ' '), &probe) == nil && rootOf(&probe).Kind == yaml.ScalarNode
-	if root := rootOf(&probe); loneScalar && w.plainGoesOn(root, marks[0]) {
-		// A plain scalar that no comment ends goes on over the mark, which
-		// it holds as text: "#" after it starts no comment.
-		return w.markedRefusal(withMarks(w.data, marks, 'x'), nil)
-	}
-	read := make([]byte, 0, len(w.data)+2*len(marks))
-	var added []int // the lines of read that hold a mark's comment line
-	from, depth := 0, 0
-	for _, at := range marks {
-		depth += flowDepth(w.data[from:at])
-		read = append(read, w.data[from:at]...)
-		if loneScalar || depth > 0 {
-			read = append(read, ' ')
-		} else {
-			line, _ := w.lineColumn(at)
-			added = append(added, line+len(added))
-			read = append(read, "#\n "...)
-		}
-		from = at + len(byteOrderMark)
-	}
-	read = append(read, w.data[from:]...)
-	return w.markedRefusal(read, added)
-}
-
-// markedRefusal is bomRefusal's refusal of read, w.data as libyaml reads
-// its marks, with a line added after each line of added (ascending, lines
-// of read), on the lines of w.data.
-func (w *walker) markedRefusal(read []byte, added []int) error {
-	again := &walker{data: read, budget: MaxNodes}
-	_, err := again.decode()
-	switch {
-	case err == nil, again.err != nil && err == error(again.err):
-		return nil // (the walk's refusal, at the top, comes after the marks')
-	case len(added) == 0:
-		return err
-	}
-	back := func(line int) int { // a line of read as a line of w.data
-		n := sort.SearchInts(added, line)
-		return line - n
-	}
-	var strict *StrictError
-	if errors.As(err, &strict) {
-		if strict.Line == 0 {
-			return strict
-		}
-		mapped := *strict
-		mapped.Line = back(strict.Line)
-		return &mapped
-	}
-	text := strings.TrimPrefix(strings.TrimPrefix(err.Error(), decodePrefix), "yaml: ")
-	m := yamlLine.FindStringSubmatch(text)
-	if m == nil {
-		return err
-	}
-	line, _ := strconv.Atoi(m[1])
-	problem := text[len(m[0]):]
-	shift := 0
-	if parserProblem(problem) {
-		shift = 1 // yaml.v3 counts a parser's lines from 0
-	}
-	return fmt.Errorf("%syaml: line %d: %s", decodePrefix, back(line+shift)-shift, problem)
-}
-
-// plainGoesOn reports whether root, the plain scalar w.data is as yaml.v3
-// reads it with marks as spaces, goes on to the line of the mark at offset
-// at: no comment ends it on a line before.
-func (w *walker) plainGoesOn(root *yaml.Node, at int) bool {
-	if root.Style&(yaml.LiteralStyle|yaml.FoldedStyle|yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0 {
-		return false
-	}
-	line, _ := w.lineColumn(at)
-	if root.Value == "" || root.Line >= line {
-		return false // no text before the mark's line to go on from
-	}
-	for l := max(root.Line, 1); l < line; l++ {
-		text := trimLineBreak(w.lineText(l))
-		if bytes.Contains(text, []byte(" #")) || bytes.Contains(text, []byte("\t#")) ||
-			bytes.HasPrefix(bytes.TrimLeft(text, " \t"), []byte("#")) {
-			return false
-		}
-	}
-	return true
-}
-
 // flowDepth returns how many more [ and { than ] and } text holds: how
 // much deeper inside [] and {} its end is than its start, as near as the
 // brackets alone tell.
@@ -1176,147 +1013,8 @@ func flowDepth(text []byte) int {
 }
 
 // lineStartBOMReason is the refusal of a byte order mark that starts a
-// line outside a quoted scalar.
+// line.
 const lineStartBOMReason = "byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it"
-
-// lineStartBOMs returns the offsets, before end, of the byte order marks
-// that start a line outside the quoted scalars of the tree doc.
-func (w *walker) lineStartBOMs(doc *yaml.Node, end int) []int {
-	at := w.markOffsets(true, end) // after LF, CR, NEL, LS or PS
-	if len(at) == 0 {
-		return nil
-	}
-	var spans [][2]int
-	visit(doc, func(n *yaml.Node) {
-		if n.Kind != yaml.ScalarNode || n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) == 0 {
-			return
-		}
-		if start := w.offset(n.Line, n.Column); start >= 0 {
-			spans = append(spans, [2]int{start, quotedEnd(w.data, start, n.Style&yaml.DoubleQuotedStyle != 0)})
-		}
-	})
-	// Both lists are in document order, so one pass over each decides
-	// every mark: a document of many quoted scalars and many marks costs
-	// their sum, not their product.
-	var marks []int
-	k := 0
-	for _, b := range at {
-		for k < len(spans) && spans[k][1] <= b {
-			k++
-		}
-		if k == len(spans) || b < spans[k][0] {
-			marks = append(marks, b)
-		}
-	}
-	return marks
-}
-
-// innerBOMs reads w.data again with "x" for each byte order mark inside
-// a line, when it holds one, and returns a walker over that text, the
-// reader past its first document, and that document; or the syntax error
-// yaml.v3 meets in it. Both readers read such a mark as text, a character
-// of a plain scalar, say; but yaml.v3 then misses what is wrong on a later
-// line ("task_id: \ufeff", a line break, then "}"), and can drop the end of
-// the text (" prompt: --- \ufeff", then "," with no line break after it).
-// "x" is text to both, and yaml.v3 reads the text with it whole.
-func (w *walker) innerBOMs() (*walker, *firstDocument, *yaml.Node, error) {
-	at := w.markOffsets(false, len(w.data))
-	if len(at) == 0 {
-		return nil, nil, nil, nil
-	}
-	read := withMarks(w.data, at, 'x')
-	next := newFirstDocument(read)
-	var first yaml.Node
-	switch err := next.dec.Decode(&first); {
-	case errors.Is(err, io.EOF):
-		return nil, nil, nil, nil
-	case err != nil:
-		return nil, nil, nil, fmt.Errorf("%s%w", decodePrefix, err)
-	}
-	return &walker{data: read}, next, &first, nil
-}
-
-// markOffsets returns the offsets, past the first byte of w.data and
-// before end, of the byte order marks that start a line, when lineStart,
-// or of those that do not.
-func (w *walker) markOffsets(lineStart bool, end int) []int {
-	mark := []byte(byteOrderMark)
-	var at []int
-	for i := 1; i < end; i += len(mark) {
-		k := bytes.Index(w.data[i:], mark)
-		if k < 0 || i+k >= end {
-			break
-		}
-		i += k
-		if w.columnZero(i) == lineStart {
-			at = append(at, i)
-		}
-	}
-	return at
-}
-
-// withMarks returns text with the byte order mark at each offset of at
-// (ascending, each within text) replaced by the byte with.
-func withMarks(text []byte, at []int, with byte) []byte {
-	read := make([]byte, 0, len(text))
-	from := 0
-	for _, i := range at {
-		read = append(append(read, text[from:i]...), with)
-		from = i + len(byteOrderMark)
-	}
-	return append(read, text[from:]...)
-}
-
-// bomMisread returns libyaml's reading of text, a start of w.data parsed
-// by yaml.v3 into doc, when it holds byte order marks at line starts and
-// libyaml cannot read it: libyaml skips such a mark as if it were a space,
-// which can change a line's indentation, yaml.v3 reads it as text. Read
-// that way, the text is given to yaml.v3 again, and its error, if any, is
-// returned, as the syntax error the Python library meets there.
-func (w *walker) bomMisread(text []byte, doc *yaml.Node) error {
-	_, _, err := w.bomReading(text, doc)
-	return err
-}
-
-// bomReading reads text, a start of w.data parsed by yaml.v3 into doc, with
-// each byte order mark that starts a line outside its quoted scalars read as
-// libyaml reads it, as a space. It returns that text and yaml.v3's tree of
-// it, or yaml.v3's error on it; nil and no error when there is no such mark.
-func (w *walker) bomReading(text []byte, doc *yaml.Node) ([]byte, *yaml.Node, error) {
-	marks := w.lineStartBOMs(doc, len(text))
-	if len(marks) == 0 {
-		return nil, nil, nil
-	}
-	k := 0
-	// text may be a cut of w.data with brackets closed after it: a mark of
-	// w.data's that the cut ends in, or past it, is not text's.
-	for k < len(marks) && marks[k]+len(byteOrderMark) <= len(text) &&
-		bytes.Equal(text[marks[k]:marks[k]+len(byteOrderMark)], []byte(byteOrderMark)) {
-		k++
-	}
-	read := withMarks(text, marks[:k], ' ')
-	var again yaml.Node
-	if err := yaml.Unmarshal(read, &again); err != nil {
-		return nil, nil, fmt.Errorf("%s%w", decodePrefix, err)
-	}
-	return read, &again, nil
-}
-
-// markedMisread is bomMisread for w.data, and after it the first misread
-// (see misread) of the text it reads, when yaml.v3 reads that text, or nil.
-// yaml.v3 reads a mark that starts a line as text, so it never sees a
-// misread right after one ("\ufeff!," at a line start, a tag running into
-// ','), which the Python library refuses before the mark.
-func (w *walker) markedMisread(doc *yaml.Node) error {
-	read, again, err := w.bomReading(w.data, doc)
-	if err != nil || read == nil {
-		return err
-	}
-	if m := (&walker{data: read}).firstMisread(again); m != nil {
-		return m
-	}
-	return nil
-}
 
 // quotedEnd returns the offset just past the quoted scalar whose node
 // starts at start (at its properties, if any).
@@ -1441,8 +1139,7 @@ func (w *walker) tabs(doc *yaml.Node) (*StrictError, int) {
 			continue
 		}
 		text := trimLineBreak(w.lineText(l))
-		// (libyaml skips a byte order mark that starts a line, before blanks.)
-		rest := bytes.TrimLeft(bytes.TrimPrefix(text, []byte(byteOrderMark)), " \t")
+		rest := bytes.TrimLeft(text, " \t")
 		switch {
 		case isMarker(text, "---") && l > rootLine, ended && len(rest) > 0 && rest[0] != '#' && rest[0] != '%':
 			// The next document starts: libyaml's parser stops there, and
@@ -1511,12 +1208,6 @@ func isCommentOrBlank(line []byte) bool {
 // start of a line as it looks for the next token; yaml.v3 reads one past the
 // start of the text as text.
 const byteOrderMark = "\xef\xbb\xbf"
-
-// isMarkedCommentOrBlank reports whether a line holds no token for
-// libyaml's scanner: isCommentOrBlank after a byte order mark at its start.
-func isMarkedCommentOrBlank(line []byte) bool {
-	return isCommentOrBlank(bytes.TrimPrefix(line, []byte(byteOrderMark)))
-}
 
 // indicatorTab returns the offset in line of a tab between a "?" or ":"
 // indicator, in the run of block indicators that starts the line, and a

@@ -85,10 +85,10 @@ func flowRootKey(rest []byte) int {
 }
 
 // keyAllowedAt reports whether libyaml may start a key after before, the
-// text on a line before a node: only blanks, or a byte order mark; not a
-// "---" marker, after which no key may start on its line.
+// text on a line before a node: only blanks; not a "---" marker, after
+// which no key may start on its line.
 func keyAllowedAt(before []byte) bool {
-	return len(bytes.Trim(bytes.TrimPrefix(before, []byte(byteOrderMark)), " \t")) == 0
+	return len(bytes.Trim(before, " \t")) == 0
 }
 
 // lookahead returns the first error libyaml's scanner meets in the text
@@ -137,7 +137,7 @@ func (w *walker) lookahead(keyAt, at int, keyAllowed bool) error {
 			}
 		}
 		spans := plain && next > i && lineOf(next-1) != lineOf(i)
-		i = w.pastSeparationAndMarks(next)
+		i = pastSeparation(data, next)
 		if level == 0 {
 			if tab := w.indentTab(next, i); tab >= 0 {
 				line, column := w.lineColumn(tab)
@@ -465,8 +465,7 @@ func flowColonReason(value string) string {
 }
 
 // indentTab returns the offset of the first tab in the separation from
-// offset from to offset to that starts a line (after any spaces, and a byte
-// order mark at the line start), or -1. Outside [] and {}, libyaml's
+// offset from to offset to that starts a line (after any spaces), or -1. Outside [] and {}, libyaml's
 // scanner may start a key after a line break, and then does not skip a tab
 // as a blank: it fails on it as indentation ("[a]", a line break, "\t#c").
 func (w *walker) indentTab(from, to int) int {
@@ -478,9 +477,6 @@ func (w *walker) indentTab(from, to int) int {
 			continue
 		}
 		k += n
-		if bytes.HasPrefix(data[k:to], []byte(byteOrderMark)) {
-			k += len(byteOrderMark)
-		}
 		for k < to && data[k] == ' ' {
 			k++
 		}
@@ -497,17 +493,6 @@ func (w *walker) indentTab(from, to int) int {
 func pastBlanksAndBreaks(data []byte, i int) int {
 	for i < len(data) && (isBlank(data[i]) || lineBreakAt(data, i) > 0) {
 		i += max(1, lineBreakAt(data, i))
-	}
-	return i
-}
-
-// pastSeparationAndMarks returns the offset past the blanks, line breaks
-// and comments at offset i, and past a byte order mark at a line start
-// among them, which libyaml's scanner skips as it looks for the next token.
-func (w *walker) pastSeparationAndMarks(i int) int {
-	i = pastSeparation(w.data, i)
-	for bytes.HasPrefix(w.data[i:], []byte(byteOrderMark)) && w.columnZero(i) {
-		i = pastSeparation(w.data, i+3)
 	}
 	return i
 }

@@ -14,8 +14,7 @@ import (
 
 // Some text yaml.v3 cannot read, libyaml (and so the Python library) can,
 // and then refuses for a reason of its own: a %YAML directive other than
-// 1.1, a byte order mark at the start of a line, a '?' inside a plain
-// scalar in [] or {}. Reporting yaml.v3's syntax error for them would give
+// 1.1, a '?' inside a plain scalar in [] or {}. Reporting yaml.v3's syntax error for them would give
 // another problem than the Python library's; readsStricter gives the same
 // one. (The escape \/ in a double-quoted scalar, which libyaml reads too,
 // is a syntax error in both libraries, where yaml.v3 meets it.)
@@ -56,27 +55,6 @@ func (w *walker) readsStricter(err error) (*eval.TaskSpec, error, bool) {
 					"%%YAML %d.%d is not supported: yaml.v3 reads only YAML 1.1 documents (%%YAML 1.1, or no directive)", major, minor)}, true
 			}
 		}
-	case bytes.Contains(data[min(len(data), 3):], []byte(byteOrderMark)) && lineStartMark(data) >= 0:
-		// With the marks at line starts as libyaml reads them, as a column
-		// of nothing, yaml.v3 reads it: the refusal is the mark's. (A mark
-		// inside a line is text to both.)
-		at := lineStartMark(data)
-		// Read as libyaml reads the marks (see bomRefusal): its refusal, if
-		// any, is the Python library's, else the marks'.
-		var marks []int
-		for i := 0; ; {
-			j := bytes.Index(data[i:], []byte("\n"+byteOrderMark))
-			if j < 0 {
-				break
-			}
-			marks = append(marks, i+j+1)
-			i += j + 1
-		}
-		if err := w.bomRefusal(marks); err != nil {
-			return nil, err, true
-		}
-		line, _ := w.lineColumn(at)
-		return nil, &StrictError{Line: line, Column: 1, Reason: lineStartBOMReason}, true
 	case bytes.IndexByte(data, '?') >= 0:
 		// The same text with such a '?' as 'Q', which yaml.v3 reads with
 		// the same lines and columns; the walk refuses it where the Python
@@ -101,16 +79,6 @@ func (w *walker) readsStricter(err error) (*eval.TaskSpec, error, bool) {
 		return m, rerr, true
 	}
 	return nil, nil, false
-}
-
-// lineStartMark returns the offset of the first byte order mark that
-// starts a line after the first, or -1.
-func lineStartMark(data []byte) int {
-	i := bytes.Index(data, []byte("\n"+byteOrderMark))
-	if i < 0 {
-		return -1
-	}
-	return i + 1
 }
 
 // flowQuestionsOut returns data with each '?' that yaml.v3 would end a
