@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -459,9 +460,11 @@ def test_workers_take_chunks_that_shrink_to_the_end_and_see_every_file_once(
     sizes: list[int] = []
     real_send = _cmd_validate.Workers.send
 
-    def send(self: _cmd_validate.Workers, conn: Any, chunk: list[_cmd_validate.Item]) -> None:
+    def send(
+        self: _cmd_validate.Workers, chunk: list[_cmd_validate.Item]
+    ) -> Future[_cmd_validate.ChunkResult]:
         sizes.append(len(chunk))
-        real_send(self, conn, chunk)
+        return real_send(self, chunk)
 
     monkeypatch.setattr(_cmd_validate.Workers, "send", send)
     code1, out1, err1 = run(capsys, "--jobs", "1", str(tmp_path))

@@ -2,9 +2,10 @@
 
 A harness keeps one ``taskspec.yaml`` per run directory and may hold tens of
 thousands of them, so the command is built around a cheap per-file loop.
-Small runs are checked in-process. Larger ones go to worker processes that
-start once (forked where the platform allows, so they start with everything
-imported) and live for the whole run. The parent only walks the tree and
+Small runs are checked in-process. Larger ones go to worker processes (a
+``concurrent.futures`` process pool) that start once (forked where the
+platform allows, so they start with everything imported) and live for the
+whole run. The parent only walks the tree and
 deals out paths: it walks ahead of the workers, so it soon knows how much is
 left, and sizes each chunk from that (a share of what remains, capped), so
 chunks are large while there is much to do and small at the end, where they
@@ -41,18 +42,15 @@ from __future__ import annotations
 
 import argparse
 import collections
-import contextlib
 import gc
 import io
 import itertools
 import os
-import queue
 import signal
 import sys
-import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from taskspec._check import check
 from taskspec.cli._discover import ConfigError, Selection, walk
@@ -75,6 +73,11 @@ from taskspec.cli._kit import (
     warn_misspelt,
     warn_no_sidecars,
 )
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+_T = TypeVar("_T")
 
 __all__ = ["DESCRIPTION", "add_arguments", "check_chunk", "run"]
 
@@ -247,83 +250,87 @@ def _context() -> Any:
     return multiprocessing.get_context()
 
 
-def _serve(conn: Any, fmt: str, strict_paths: bool) -> None:
-    """A worker's life: take a chunk, check it, send its result back; None ends it.
-
-    A chunk is one string of NUL-separated paths (no path holds a NUL), or a
-    list of items when it holds something else (an unlistable directory,
-    standard input's bytes).
-    """
-    # Ctrl-C is the parent's to handle; it stops the workers itself.
+def _start(fmt: str, strict_paths: bool) -> None:
+    """A worker's start: the parent's settings, and Ctrl-C left to the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _configure(fmt, strict_paths)
-    while (chunk := conn.recv()) is not None:
-        conn.send(check_chunk(chunk.split("\0") if isinstance(chunk, str) else chunk))
+
+
+def _check_payload(payload: str | list[Item]) -> ChunkResult:
+    """check_chunk in a worker: a chunk comes as one string of NUL-separated paths where it can.
+
+    No path holds a NUL. A chunk that holds something else (an unlistable
+    directory, standard input's bytes) comes as the list of its items.
+    """
+    return check_chunk(payload.split("\0") if isinstance(payload, str) else payload)
+
+
+def _ready() -> None:
+    """Nothing: submitted once, it makes the pool start its workers."""
 
 
 class Workers:
-    """Worker processes that start once and check chunks until closed.
+    """Worker processes (a ``concurrent.futures`` pool) that start once and check chunks.
 
-    Chunks go out through a thread of their own, so the parent never waits
-    on a full pipe: a worker may be sending a large report back at the same
-    time, and each would wait for the other.
+    The pool starts every worker at its first task, while the objects the
+    parent holds are frozen: the workers inherit them, and their garbage
+    collector never scans (and so never copies) the memory they share.
     """
 
     def __init__(self, jobs: int, fmt: str) -> None:
-        ctx = _context()
-        self.conns: list[Any] = []
-        self._procs: list[Any] = []
-        self._outbox: queue.SimpleQueue[tuple[Any, object] | None] = queue.SimpleQueue()
-        self._sender = threading.Thread(target=self._send_all, name="taskspec-send", daemon=True)
-        # Frozen at the fork, the objects workers inherit are never scanned
-        # by their garbage collector, which would otherwise write to (and so
-        # copy) the memory they share with this process.
+        # Only parallel runs pay for the import (it brings logging).
+        from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
+        self.jobs = jobs
+        self._pool = ProcessPoolExecutor(
+            jobs, mp_context=_context(), initializer=_start, initargs=(fmt, _strict_paths)
+        )
         gc.freeze()
         try:
-            for _ in range(jobs):
-                ours, theirs = ctx.Pipe()
-                proc = ctx.Process(target=_serve, args=(theirs, fmt, _strict_paths), daemon=True)
-                proc.start()
-                theirs.close()  # so that a worker's end of its pipe dies with it
-                self.conns.append(ours)
-                self._procs.append(proc)
-        except BaseException:
+            _result(self._pool.submit(_ready))
+        except WorkerLostError:
             self.close(wait=False)
             raise
         finally:
             gc.unfreeze()
-        self._sender.start()
 
-    def send(self, conn: Any, chunk: list[Item]) -> None:
-        """Queue *chunk* for the worker at *conn*: one string of paths where it can be."""
+    def send(self, chunk: list[Item]) -> Future[ChunkResult]:
+        """Queue *chunk* for a worker; its result comes back through the future."""
+        payload: str | list[Item]
         try:
-            self._outbox.put((conn, "\0".join(chunk)))  # type: ignore[arg-type]
+            payload = "\0".join(chunk)  # type: ignore[arg-type]
         except TypeError:  # not all paths
-            self._outbox.put((conn, chunk))
+            payload = chunk
+        from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415
 
-    def _send_all(self) -> None:
-        while (job := self._outbox.get()) is not None:
-            conn, payload = job
-            # A worker that is gone is noticed by the loop reading its results.
-            with contextlib.suppress(OSError):
-                conn.send(payload)
+        try:
+            return self._pool.submit(_check_payload, payload)
+        except BrokenProcessPool as err:
+            raise WorkerLostError("a worker process ended unexpectedly") from err
 
     def close(self, *, wait: bool = True) -> None:
-        """Stop the workers: ask them to and wait (*wait*), or end them at once."""
-        if wait and self._sender.is_alive():
-            for conn in self.conns:
-                self._outbox.put((conn, None))
-        for proc in self._procs:
-            if wait:
-                proc.join(5)
-            if proc.is_alive():
+        """Stop the workers: let them finish (*wait*), or drop what is queued and end them."""
+        if not wait:
+            # A worker busy with a chunk (or stuck on a file) is ended, not
+            # waited for. Python 3.14 has terminate_workers for that; before
+            # it, the pool's processes are ended one by one.
+            terminate = getattr(self._pool, "terminate_workers", None)
+            if terminate is not None:
+                terminate()
+                return
+            for proc in list((getattr(self._pool, "_processes", None) or {}).values()):
                 proc.terminate()
-                proc.join()
-        if self._sender.is_alive():  # no send can block now: no worker is left
-            self._outbox.put(None)
-            self._sender.join()
-        for conn in self.conns:
-            conn.close()
+        self._pool.shutdown(wait=True, cancel_futures=not wait)
+
+
+def _result(future: Future[_T]) -> _T:
+    """The future's result; a worker that died is a WorkerLostError."""
+    from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415
+
+    try:
+        return future.result()
+    except BrokenProcessPool as err:
+        raise WorkerLostError("a worker process ended unexpectedly") from err
 
 
 def _deal(
@@ -334,51 +341,44 @@ def _deal(
     *buffer* holds what has been walked and not yet dealt out. Each chunk is
     a share of it, so chunks shrink as the end nears; while the walk goes
     on, the buffer is a lower bound of what is left, so the first chunks are
-    the small ones that put every worker to work at once. A worker that has
-    sent back a result holds up to PREFETCH chunks, so it never waits for
-    the parent between two of them.
+    the small ones that put every worker to work at once. PREFETCH chunks
+    per worker are being checked at once, so a worker never waits for the
+    parent between two of them; results are yielded in the order of the
+    chunks, held back while an earlier chunk is still being checked.
     """
-    from multiprocessing.connection import wait  # noqa: PLC0415 - parallel runs only
+    from concurrent.futures import FIRST_COMPLETED, wait  # noqa: PLC0415
 
-    share = SHARES_PER_JOB * len(workers.conns)
-    # Per worker, the numbers of the chunks it holds, oldest first.
-    held: dict[Any, collections.deque[int]] = {c: collections.deque() for c in workers.conns}
-    depth = dict.fromkeys(workers.conns, 1)  # until its first result comes back
-    results: dict[int, ChunkResult] = {}
+    share = SHARES_PER_JOB * workers.jobs
+    # Every chunk dealt out and not yet yielded, oldest first, and those of
+    # them still being checked: a slow chunk holds back the output, never
+    # the workers.
+    out: collections.deque[Future[ChunkResult]] = collections.deque()
+    busy: set[Future[ChunkResult]] = set()
     walking = True
-    sent = written = 0
     while True:
-        for conn, chunks in held.items():
-            while buffer and len(chunks) < depth[conn]:
-                size = min(MAX_CHUNK, max(MIN_CHUNK, -(-len(buffer) // share)))
-                workers.send(conn, buffer[:size])
-                del buffer[:size]
-                chunks.append(sent)
-                sent += 1
-        ahead = walking and len(buffer) < WALK_AHEAD
-        if ahead:
+        while buffer and len(busy) < PREFETCH * workers.jobs:
+            size = min(MAX_CHUNK, max(MIN_CHUNK, -(-len(buffer) // share)))
+            future = workers.send(buffer[:size])
+            del buffer[:size]
+            out.append(future)
+            busy.add(future)
+        while out and out[0].done():
+            busy.discard(out[0])
+            yield _result(out.popleft())
+        if walking and len(buffer) < WALK_AHEAD:
             before = len(buffer)
             buffer.extend(itertools.islice(walked, WALK_STEP))
             progress.total += len(buffer) - before
             if len(buffer) - before < WALK_STEP:
-                walking = ahead = False
+                walking = False
                 progress.counting = False
-        busy = [conn for conn, chunks in held.items() if chunks]
-        if not busy:
-            if walking or buffer:
+            continue  # walk on while the workers check
+        if not out:
+            if buffer:
                 continue
             return
-        ready: list[Any] = wait(busy, 0 if ahead else None)
-        for conn in ready:
-            try:
-                result: ChunkResult = conn.recv()
-            except (EOFError, OSError) as err:
-                raise WorkerLostError("a worker process ended unexpectedly") from err
-            results[held[conn].popleft()] = result
-            depth[conn] = PREFETCH
-        while written in results:
-            yield results.pop(written)
-            written += 1
+        done, _ = wait(busy, return_when=FIRST_COMPLETED)
+        busy -= done
 
 
 def _report(
