@@ -75,6 +75,7 @@ TARGET_PURE_PARSE = 1.0  # pure parse_task_spec / Go, every size
 TARGET_GENERAL = 1.0  # compiled parse_task_spec / Go, hand-edited documents
 TARGET_VALIDATE = 4.0  # one-file `taskspec validate` / `python -c pass`
 TARGET_GO_LIBRARY = 1.1  # Go library ParseYAML / Go ParseTaskSpec, every size
+TARGET_GO_LIBRARY_MARSHAL = 1.05  # Go library MarshalYAML / Go MarshalYAML, every size
 TARGET_PEAK = 8.0  # peak RSS parsing a 16 MiB document / its size
 #: The largest document of the size sweep that the small-document target covers.
 SMALL_DOCUMENT = 2048
@@ -328,6 +329,11 @@ def print_targets(
             max([*sweep["lib_parse"], corpus["lib_parse"]]),
             TARGET_GO_LIBRARY,
         ),
+        (
+            "Go library MarshalYAML, every size",
+            max([*sweep["lib_marshal"], corpus["lib_marshal"]]),
+            TARGET_GO_LIBRARY_MARSHAL,
+        ),
     ]
     print("targets (the worst ratio each covers, against Go unless said):")
     width = max(len(r[0]) for r in rows)
@@ -546,7 +552,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             go["lib_parse"] / go["parse"],
             f"<= {TARGET_GO_LIBRARY}",
         ),
-        ("Go library MarshalYAML / Go MarshalYAML", go["lib_marshal"] / go["marshal"], "(info)"),
+        (
+            "Go library MarshalYAML / Go MarshalYAML",
+            go["lib_marshal"] / go["marshal"],
+            f"<= {TARGET_GO_LIBRARY_MARSHAL}",
+        ),
     ]
     for label, ratio, target in ratios:
         if ratio == float("inf"):
@@ -570,6 +580,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "general": compiled["parse_edited"] / go_edited,
             "validate": startup["validate"] / startup["python"],
             "lib_parse": go["lib_parse"] / go["parse"],
+            "lib_marshal": go["lib_marshal"] / go["marshal"],
         },
     )
     if args.json:

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -54,8 +55,21 @@ func bench(args []string, w io.Writer) error {
 		"comma-separated operations to time; the others report 0")
 	each := fs.Bool("each", false,
 		"time each file as a corpus of its own and print a JSON array, one result per file")
+	cpuProfile := fs.String("cpuprofile", "",
+		"write a CPU profile of the timed runs to this file (go tool pprof reads it)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	files := fs.Args()
 	if len(files) == 0 {
