@@ -103,3 +103,13 @@ def test_a_second_pass_only_where_the_text_asks_for_it(
     assert taskspec.parse_task_spec(extra + _HAND_EDITED).language
     assert passes["compose"].passes == 1
     assert passes[scan].passes == 1
+
+
+def test_every_field_kind_has_one_plan_and_one_fast_reader() -> None:
+    """The field kinds are described once (``_layout.Kind``); writer and fast path cover each."""
+    from taskspec.bridge import _emit, _fastpath, _layout  # noqa: PLC0415
+
+    assert set(_emit._FIELD_PLANS) == set(_layout.Kind)
+    plans = list(_emit._FIELD_PLANS.values())
+    assert len(set(plans)) == len(plans)  # no plan serves two kinds
+    assert set(_fastpath._READERS) == set(plans)
