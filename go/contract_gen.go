@@ -55,8 +55,8 @@ var (
 	})
 )
 
-// enumTables are the spelling tables by the enum's full name, for the
-// converters that walk a message by its descriptor.
+// enumTables are the spelling tables by the enum's full name, for code
+// that walks a message by its descriptor (EnumString, ParseEnum).
 var enumTables = map[protoreflect.FullName]enumLookup{
 	"taskspec.v1.Language":      languageEnum,
 	"taskspec.v1.Difficulty":    difficultyEnum,

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"math/big"
-	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -522,7 +521,7 @@ func (w *walker) document(doc *yaml.Node) {
 	root := deref(doc.Content[0])
 	w.pos[""] = position{root.Line, root.Column}
 	if root.Kind == yaml.MappingNode {
-		w.mapping(root, "", specFields, mirrorType)
+		w.mapping(root, "", specFields)
 	} else if !isNullNode(root) && !w.bangEmpty(root) {
 		w.wrong(root, "", "expected a mapping at the top of the document, got %s", w.describe(root))
 		w.stop = true
@@ -551,12 +550,12 @@ type field struct {
 	sub  map[string]field // for kMessage and kMessageList
 }
 
-func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field, typ reflect.Type) {
+func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field) {
 	if w.flowQuestion(n, path) {
 		return
 	}
 	if len(n.Content) > 2*largeMapping {
-		w.noteLarge(n, path, typ)
+		w.noteLarge(n, path)
 	}
 	seen := make(map[string]*yaml.Node, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -569,7 +568,7 @@ func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field, typ
 		if w.bangEmpty(k) {
 			// "? !": the non-specific tag makes the empty key a string, which
 			// no struct has; yaml.v3 reads it as null and drops the entry.
-			w.unknownKey(k, path, fields, typ)
+			w.unknownKey(k, path, fields)
 			w.badAt(n.Content[i], k, keyWasBad)
 			continue
 		}
@@ -579,7 +578,7 @@ func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field, typ
 		}
 		f, ok := fields[k.Value]
 		if !ok {
-			w.unknownKey(k, path, fields, typ)
+			w.unknownKey(k, path, fields)
 			// A key written as an alias (*k) is refused here, not where
 			// its anchor stands, as the value of another field, say.
 			w.badAt(n.Content[i], k, keyWasBad)
@@ -595,7 +594,7 @@ func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field, typ
 		seen[k.Value] = k
 		w.pos[sub] = position{dv.Line, dv.Column}
 		wasBad := w.bad[dv]
-		w.value(dv, sub, f, fieldType(typ, k.Value))
+		w.value(dv, sub, f)
 		w.badAt(v, dv, wasBad)
 	}
 }
@@ -701,7 +700,7 @@ func (w *walker) stringOK(n *yaml.Node, path string) bool {
 	return false
 }
 
-func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
+func (w *walker) value(n *yaml.Node, path string, f field) {
 	switch f.kind {
 	case kString:
 		if n.Kind == yaml.ScalarNode {
@@ -717,7 +716,7 @@ func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
 		}
 	case kMessage:
 		if n.Kind == yaml.MappingNode {
-			w.mapping(n, path, f.sub, typ)
+			w.mapping(n, path, f.sub)
 		} else if w.bangEmpty(n) {
 			w.fail(n, path, `expected a mapping for %s, got the string ""`, path)
 		} else if !isNullNode(n) {
@@ -764,7 +763,7 @@ func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
 			case f.kind == kStringList:
 				w.wrong(item, ipath, "expected a string, got %s", w.describe(item))
 			case item.Kind == yaml.MappingNode:
-				w.mapping(item, ipath, f.sub, typ)
+				w.mapping(item, ipath, f.sub)
 			default:
 				// The Python library adds the item before it reads it: an
 				// empty one stays in the list.
@@ -785,7 +784,7 @@ func (w *walker) value(n *yaml.Node, path string, f field, typ reflect.Type) {
 			return
 		}
 		if len(n.Content) > 2*largeMapping {
-			w.noteLarge(n, path, typ)
+			w.noteLarge(n, path)
 		}
 		seen := make(map[string]*yaml.Node, len(n.Content)/2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -1515,14 +1514,25 @@ func notUTF8(data []byte) *StrictError {
 	}
 }
 
-// yamlKeys are the YAML keys of the struct typ, in order: the fields a
-// mapping for it takes.
-func yamlKeys(typ reflect.Type) []string {
-	var keys []string
-	for i := 0; typ != nil && i < typ.NumField(); i++ {
-		keys = append(keys, yamlName(typ.Field(i)))
+// withoutIndexes is path without the indexes of list items:
+// "solution_artifacts[2].path" is "solution_artifacts.path".
+func withoutIndexes(path string) string {
+	if !strings.Contains(path, "[") {
+		return path
 	}
-	return keys
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(path); i++ {
+		switch c := path[i]; {
+		case c == '[':
+			depth++
+		case c == ']' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // mantissa is the digits of a number's text before its exponent.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -76,7 +75,8 @@ func marshalMirror(m *eval.TaskSpec) ([]byte, error) {
 // A fixSite is a string field whose literal block yaml.v3 writes with the
 // wrong indentation indicator. nested marks the positions (list items and
 // solution artifact fields) where the content sits 2 columns, not 4, right
-// of the node readers measure the indicator from.
+// of the node readers measure the indicator from. literalFixSites, generated
+// into mirror_gen.go, lists them.
 type fixSite struct {
 	field  *string
 	nested bool
@@ -104,36 +104,6 @@ func needsLiteralFix(s string, nested bool) bool {
 		return nested && strings.TrimFunc(s, isBreak) != ""
 	}
 	return false
-}
-
-func literalFixSites(m *eval.TaskSpec) []fixSite {
-	var sites []fixSite
-	var walk func(v reflect.Value, nested bool)
-	walk = func(v reflect.Value, nested bool) {
-		switch v.Kind() {
-		case reflect.String:
-			// A named string type is an enum's spelling, never multi-line.
-			if v.Type() == reflect.TypeOf("") && needsLiteralFix(v.String(), nested) {
-				sites = append(sites, fixSite{v.Addr().Interface().(*string), nested})
-			}
-		case reflect.Pointer:
-			if !v.IsNil() {
-				walk(v.Elem(), nested)
-			}
-		case reflect.Struct:
-			for i := 0; i < v.NumField(); i++ {
-				walk(v.Field(i), nested)
-			}
-		case reflect.Slice:
-			// List items, and the fields of a list item, sit 2 columns right
-			// of the node readers measure the indicator from.
-			for i := 0; i < v.Len(); i++ {
-				walk(v.Index(i), true)
-			}
-		}
-	}
-	walk(reflect.ValueOf(m).Elem(), false)
-	return sites
 }
 
 // fixLiterals rewrites the header of each site's literal block and keeps

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -524,7 +523,7 @@ func reasonCode(reason string) string {
 // the Python library words it: `path: unknown field "x"`, ` in parent`
 // after a nested one, and a hint naming the field it most likely meant, or
 // else every field the mapping takes.
-func (w *walker) unknownKey(k *yaml.Node, path string, fields map[string]field, typ reflect.Type) {
+func (w *walker) unknownKey(k *yaml.Node, path string, fields map[string]field) {
 	sub := join(path, k.Value)
 	msg := "unknown field " + q(k.Value)
 	if path != "" {
@@ -532,7 +531,7 @@ func (w *walker) unknownKey(k *yaml.Node, path string, fields map[string]field, 
 	}
 	h := hint(k.Value, fields)
 	if h == "" {
-		h = "expected one of: " + strings.Join(yamlKeys(typ), ", ")
+		h = "expected one of: " + strings.Join(mirrorKeys(path), ", ")
 	}
 	w.problems = append(w.problems, Violation{FieldPath: sub, Message: withPath(sub, msg), Line: k.Line, Column: k.Column,
 		Code: codeUnknownKey, Hint: h, Severity: severityError})

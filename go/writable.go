@@ -2,7 +2,6 @@ package taskspec
 
 import (
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -35,18 +34,16 @@ func (e *WriteError) Error() string {
 // structs, so it runs before the YAML is written, which for a spec of a
 // million signals would be the costly part.
 func checkWritable(m *eval.TaskSpec) error {
-	root := reflect.ValueOf(m).Elem()
-	count := yamlNodes(root)
+	count := mirrorNodes(m, nil)
 	if count <= MaxNodes {
 		return nil
 	}
 	field, part := "", -1
-	t := root.Type()
-	for i := 0; i < t.NumField(); i++ {
-		if n := fieldNodes(t.Field(i), root.Field(i)); n > part {
-			field, part = yamlName(t.Field(i)), n
+	mirrorNodes(m, func(key string, n int) {
+		if n > part {
+			field, part = key, n
 		}
-	}
+	})
 	return &WriteError{FieldPath: field, Message: fmt.Sprintf(
 		"cannot write: the YAML would have %s nodes, more than the %s a reader accepts (%s has %s of them)",
 		commas(count), commas(MaxNodes), field, commas(part))}
@@ -85,57 +82,47 @@ func largestField(spec *taskspecv1.TaskSpec) (string, int) {
 	return best, size
 }
 
-// yamlNodes counts the nodes yaml.v3 writes for v: one per scalar, and
-// one per mapping or sequence plus its entries, omitempty respected.
-func yamlNodes(v reflect.Value) int {
-	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() {
-			return 1 // null
-		}
-		return yamlNodes(v.Elem())
-	case reflect.Struct:
-		n := 1
-		for i := 0; i < v.NumField(); i++ {
-			n += fieldNodes(v.Type().Field(i), v.Field(i))
-		}
-		return n
-	case reflect.Slice:
-		n := 1
-		for i := 0; i < v.Len(); i++ {
-			n += yamlNodes(v.Index(i))
-		}
-		return n
-	case reflect.Map:
-		n := 1
-		iter := v.MapRange()
-		for iter.Next() {
-			n += 1 + yamlNodes(iter.Value())
-		}
-		return n
-	default:
-		return 1
+// The node count of the YAML written from a mirror is generated
+// (mirrorNodes, in mirror_gen.go), one function per message: one node per
+// scalar, and one per mapping or sequence plus its entries, omitempty
+// respected. These are the pieces it shares.
+
+// countField passes a field's nodes, its key's and its value's, to each
+// (when there is one) and returns them.
+func countField(each func(key string, nodes int), key string, nodes int) int {
+	if each != nil {
+		each(key, nodes)
 	}
+	return nodes
 }
 
-// fieldNodes counts a struct field's key and value, or 0 when omitempty
-// leaves it out.
-func fieldNodes(f reflect.StructField, v reflect.Value) int {
-	if strings.HasSuffix(f.Tag.Get("yaml"), ",omitempty") && v.IsZero() {
-		return 0
+// present is nodes for a field omitempty keeps (set), 0 for one it drops.
+func present(set bool, nodes int) int {
+	if set {
+		return nodes
 	}
-	if (v.Kind() == reflect.Slice || v.Kind() == reflect.Map) && v.Len() == 0 &&
-		strings.HasSuffix(f.Tag.Get("yaml"), ",omitempty") {
-		return 0
-	}
-	return 1 + yamlNodes(v)
+	return 0
 }
 
-// yamlName is the YAML key of a struct field of the eval mirror: the name
-// its yaml tag gives, options left off.
-func yamlName(f reflect.StructField) string {
-	name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-	return name
+// itemNodes counts a sequence of messages: the sequence and each item.
+func itemNodes[T any](items []T, nodes func(*T, func(string, int)) int) int {
+	n := 1
+	for i := range items {
+		n += nodes(&items[i], nil)
+	}
+	return n
+}
+
+// pointerNodes counts a message field held by a pointer, key and value: a
+// nil one is null, or nothing when omitempty drops it.
+func pointerNodes[T any](p *T, nodes func(*T, func(string, int)) int, omitEmpty bool) int {
+	switch {
+	case p != nil:
+		return 1 + nodes(p, nil)
+	case omitEmpty:
+		return 0
+	}
+	return 2
 }
 
 // commas writes n with a comma between each group of three digits, as the

@@ -187,6 +187,7 @@ def test_generation_bootstraps_after_an_options_change(tmp_path: Path) -> None:
     _run(["make", "-o", ".venv/.stamp", "--no-print-directory", "generate"], repo, env)
     for name in (
         "go/contract_gen.go",
+        "go/mirror_gen.go",
         "go/internal/eval/eval.go",
         "schema/taskspec.v1.schema.json",
     ):

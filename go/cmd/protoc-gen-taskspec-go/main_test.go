@@ -64,8 +64,8 @@ func TestOutputIsTheCommittedCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out) != 2 {
-		t.Fatalf("wrote %d files, want 2", len(out))
+	if len(out) != 3 {
+		t.Fatalf("wrote %d files, want 3", len(out))
 	}
 	for name, content := range out {
 		want, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(name)))
@@ -128,6 +128,23 @@ func TestAFieldWithoutADecisionFailsWithOneMessage(t *testing.T) {
 			c.Rule.Message = "task_id %d is required"
 			proto.SetExtension(o, taskspecv1.E_Field, c)
 		}, `taskspec.v1.TaskSpec.task_id: message verbs "d" do not fit CHECK_NOT_BLANK`},
+		{"oneof", func(s *descriptorpb.FileDescriptorProto) {
+			for _, m := range s.GetMessageType() {
+				if m.GetName() == "KGQuery" {
+					m.OneofDecl = append(m.OneofDecl, &descriptorpb.OneofDescriptorProto{Name: proto.String("query")})
+				}
+			}
+			field(s, "KGQuery", "intent").OneofIndex = proto.Int32(0)
+		}, "taskspec.v1.KGQuery.intent: a field in a oneof, or proto3 optional, is not supported"},
+		{"proto3 optional", func(s *descriptorpb.FileDescriptorProto) {
+			for _, m := range s.GetMessageType() {
+				if m.GetName() == "KGQuery" {
+					m.OneofDecl = append(m.OneofDecl, &descriptorpb.OneofDescriptorProto{Name: proto.String("_intent")})
+				}
+			}
+			f := field(s, "KGQuery", "intent")
+			f.OneofIndex, f.Proto3Optional = proto.Int32(0), proto.Bool(true)
+		}, "taskspec.v1.KGQuery.intent: a field in a oneof, or proto3 optional, is not supported"},
 		{"no limits", func(s *descriptorpb.FileDescriptorProto) {
 			for _, m := range s.GetMessageType() {
 				if m.GetName() == "TaskSpec" {
