@@ -63,7 +63,14 @@ class _Counting:
 
 @pytest.fixture
 def passes(monkeypatch: pytest.MonkeyPatch) -> dict[str, _Counting]:
-    """Every pass through libyaml while decoding: the composer, and each event scan."""
+    """Every pass through libyaml while decoding: the composer, and each event scan.
+
+    Counted in the pure build: compiled modules bind libyaml's parser when
+    they are built, so a stand-in set on them is never called. The source
+    is the same in both builds.
+    """
+    if taskspec.__compiled__:
+        pytest.skip("counted in the pure build: compiled modules bind CParser at build time")
     from taskspec.bridge import _decode_load, _decode_tags  # noqa: PLC0415
 
     counters = {
