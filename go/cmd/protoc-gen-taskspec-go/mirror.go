@@ -166,39 +166,22 @@ func (mg *mirrorGen) entryPoints() {
 	name := string(root.Desc.Name())
 	p := func(format string, args ...any) { g.P(fmt.Sprintf(format, args...)) }
 
-	comment(p, "", "toMirror converts a message to the YAML shape. Empty repeated and map fields become nil,"+
+	path := ""
+	if mg.toFails[root] {
+		path = `, ""`
+	}
+	mg.converter(p, "toMirror converts a message to the YAML shape. Empty repeated and map fields become nil,"+
 		" so that omitempty drops them as it drops the Go package's zero values; an unset message field held"+
 		" by a pointer (an OMIT_UNSET field, such as kg_query) stays nil and a set one, even empty, is kept,"+
-		" because YAML writes the latter as {}. An enum number the schema does not define is an *EnumError.")
-	g.P("func toMirror(m *", mg.stub(root), ") (*", mg.mirror(root), ", error) {")
-	g.P("s := new(", mg.mirror(root), ")")
-	if mg.toFails[root] {
-		g.P("if err := ", fn(root, "ToMirror"), "(m, s, \"\"); err != nil {")
-		g.P("return nil, err")
-		g.P("}")
-	} else {
-		g.P(fn(root, "ToMirror"), "(m, s)")
-	}
-	g.P("return s, nil")
-	g.P("}")
-	g.P()
-
-	comment(p, "", "fromMirror converts a decoded document to the message. The enum text must already be"+
+		" because YAML writes the latter as {}. An enum number the schema does not define is an *EnumError.",
+		"toMirror", "m", mg.stub(root), "s", mg.mirror(root),
+		fn(root, "ToMirror")+"(m, s"+path+")", mg.toFails[root])
+	mg.converter(p, "fromMirror converts a decoded document to the message. The enum text must already be"+
 		" known to spell a value (Validate ran, or the caller checked); text that spells none is a"+
 		" *ValidationError naming the enum's field. Message fields held by value are always set, because the"+
-		" YAML form always writes them; this is also what the Python library decodes.")
-	g.P("func fromMirror(s *", mg.mirror(root), ") (*", mg.stub(root), ", error) {")
-	g.P("m := new(", mg.stub(root), ")")
-	if mg.fromFails[root] {
-		g.P("if err := ", fn(root, "FromMirror"), "(s, m); err != nil {")
-		g.P("return nil, err")
-		g.P("}")
-	} else {
-		g.P(fn(root, "FromMirror"), "(s, m)")
-	}
-	g.P("return m, nil")
-	g.P("}")
-	g.P()
+		" YAML form always writes them; this is also what the Python library decodes.",
+		"fromMirror", "s", mg.mirror(root), "m", mg.stub(root),
+		fn(root, "FromMirror")+"(s, m)", mg.fromFails[root])
 
 	comment(p, "", "literalFixSites are the plain string fields of m that yaml.v3 would write as a literal"+
 		" block it cannot read back (see needsLiteralFix), in the order of the fields; the items of a"+
@@ -244,6 +227,27 @@ func (mg *mirrorGen) entryPoints() {
 	}
 	g.P("}")
 	g.P("return nil")
+	g.P("}")
+	g.P()
+}
+
+// converter writes the entry point name, documented by doc, that converts
+// its argument in (of type inType) to a new value out (of type outType) by
+// the statement call, which returns an error when fails.
+func (mg *mirrorGen) converter(p func(string, ...any), doc, name, in string, inType protogen.GoIdent,
+	out string, outType protogen.GoIdent, call string, fails bool) {
+	g := mg.g
+	comment(p, "", doc)
+	g.P("func ", name, "(", in, " *", inType, ") (*", outType, ", error) {")
+	g.P(out, " := new(", outType, ")")
+	if fails {
+		g.P("if err := ", call, "; err != nil {")
+		g.P("return nil, err")
+		g.P("}")
+	} else {
+		g.P(call)
+	}
+	g.P("return ", out, ", nil")
 	g.P("}")
 	g.P()
 }
