@@ -29,12 +29,16 @@ func (e *EnumError) Error() string {
 // toInt narrows v, the int64 field name under path, to the YAML shape's int
 // at dst. It can only fail where int is 32 bits wide.
 func toInt(dst *int, v int64, path, name string) error {
-	if v < math.MinInt || v > math.MaxInt {
+	if !fitsInt(v) {
 		return intError(join(path, name), v)
 	}
 	*dst = int(v)
 	return nil
 }
+
+// fitsInt reports whether v fits the YAML shape's int; it always does where
+// int is 64 bits wide.
+func fitsInt(v int64) bool { return v >= math.MinInt && v <= math.MaxInt }
 
 func intError(field string, v int64) error {
 	return fmt.Errorf("%s%s: %d does not fit in int on this platform", errPrefix, field, v)
@@ -49,7 +53,7 @@ func intMapToMirror(dst *map[string]int, src map[string]int64, path, name string
 	}
 	out := make(map[string]int, len(src))
 	for k, v := range src {
-		if v < math.MinInt || v > math.MaxInt {
+		if !fitsInt(v) {
 			return intError(join(path, name)+"["+k+"]", v)
 		}
 		out[k] = int(v)
