@@ -7,12 +7,14 @@ it and exits 2. The server itself is :mod:`taskspec.cli._lsp`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import os
 import sys
+from collections.abc import Iterator
 from typing import Final
 
-__all__ = ["DESCRIPTION", "add_arguments", "run"]
+__all__ = ["DESCRIPTION", "add_arguments", "frozen_imports", "run"]
 
 #: What ``taskspec lsp --help`` says the command does.
 DESCRIPTION: Final = (
@@ -36,15 +38,28 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+@contextlib.contextmanager
+def frozen_imports() -> Iterator[None]:
+    """Import with the garbage collector off, and freeze what the imports leave.
+
+    lsprotocol defines some six hundred classes as it is imported: with the
+    collector off meanwhile the import is about a sixth faster, and frozen
+    after, those objects are skipped by every later collection.
+    """
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
+
+
 def run(args: argparse.Namespace) -> int:
     # The engine, which ``_kit`` brings, is imported after the server has
     # answered ``initialize`` (see ``_lsp``); so are the exit codes.
-    # lsprotocol defines some six hundred classes as it is imported: with the
-    # collector off meanwhile, and what they leave frozen after, the import
-    # is about a sixth faster, and later collections skip those objects.
-    gc.disable()
     try:
-        from taskspec.cli._lsp import serve  # noqa: PLC0415 - pygls only for this command
+        with frozen_imports():
+            from taskspec.cli._lsp import serve  # noqa: PLC0415 - pygls only for this command
     except ImportError as err:
         if err.name not in ("pygls", "lsprotocol", "cattrs", "attrs") and not str(
             err.name or ""
@@ -54,9 +69,6 @@ def run(args: argparse.Namespace) -> int:
 
         print(MISSING, file=sys.stderr)
         return EXIT_USAGE
-    finally:
-        gc.freeze()
-        gc.enable()
     serve()
     if sys.stdout.closed:  # the server closes its streams when the client ends it
         sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the exit

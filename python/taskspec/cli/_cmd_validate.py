@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import gc
 import io
 import itertools
@@ -301,12 +302,8 @@ class Workers:
             payload = "\0".join(chunk)  # type: ignore[arg-type]
         except TypeError:  # not all paths
             payload = chunk
-        from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415
-
-        try:
+        with _lost_worker():
             return self._pool.submit(_check_payload, payload)
-        except BrokenProcessPool as err:
-            raise WorkerLostError("a worker process ended unexpectedly") from err
 
     def close(self, *, wait: bool = True) -> None:
         """Stop the workers: let them finish (*wait*), or drop what is queued and end them."""
@@ -323,14 +320,21 @@ class Workers:
         self._pool.shutdown(wait=True, cancel_futures=not wait)
 
 
-def _result(future: Future[_T]) -> _T:
-    """The future's result; a worker that died is a WorkerLostError."""
+@contextlib.contextmanager
+def _lost_worker() -> Iterator[None]:
+    """A pool broken by a worker that died, in a submit or a result, as a WorkerLostError."""
     from concurrent.futures.process import BrokenProcessPool  # noqa: PLC0415
 
     try:
-        return future.result()
+        yield
     except BrokenProcessPool as err:
         raise WorkerLostError("a worker process ended unexpectedly") from err
+
+
+def _result(future: Future[_T]) -> _T:
+    """The future's result; a worker that died is a WorkerLostError."""
+    with _lost_worker():
+        return future.result()
 
 
 def _deal(

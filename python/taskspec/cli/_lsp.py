@@ -21,7 +21,6 @@ alone takes most of the half second the server has to start in.
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
 import re
@@ -36,6 +35,7 @@ from pygls.workspace import TextDocument
 
 import taskspec
 from taskspec._version import version
+from taskspec.cli._cmd_lsp import frozen_imports
 
 if TYPE_CHECKING:
     from taskspec._errors import Violation
@@ -346,18 +346,13 @@ def make_server() -> TaskspecServer:
 def warm() -> None:
     """Import the engine, so that the first document is checked at full speed.
 
-    As for pygls (see ``_cmd_lsp``), the collector is off meanwhile and what
-    the import leaves is frozen.
+    As pygls was, it is imported with the collector off and left frozen.
     """
-    gc.disable()
-    try:
+    with frozen_imports():
         import taskspec._check  # noqa: PLC0415
         import taskspec.cli._comments  # noqa: PLC0415
         import taskspec.cli._discover  # noqa: PLC0415
         import taskspec.cli._lsp_text  # noqa: F401, PLC0415
-    finally:
-        gc.freeze()
-        gc.enable()
 
 
 def serve() -> None:
