@@ -692,7 +692,10 @@ comment_texts = st.text(
     st.characters(
         codec="utf-8",
         exclude_categories=("Cs", "Cc", "Zl", "Zp"),
-        exclude_characters="\ufffe\uffff",
+        # U+FEFF: a byte order mark past the start of the text is refused
+        # (TS004) wherever it stands, in a comment too (test_decode pins
+        # that), so no comment the formatter keeps can hold one.
+        exclude_characters="\ufffe\uffff\ufeff",
         include_characters="\t",
     ),
     max_size=16,

@@ -676,6 +676,20 @@ def test_a_line_start_bom_is_refused_at_its_line_whatever_breaks_the_lines(brk: 
     )
 
 
+def test_a_bom_inside_a_comment_is_refused_at_its_column() -> None:
+    # Past the start of the text a mark is refused wherever it stands, a
+    # comment included: yaml.v3 may skip a character after it.
+    doc = VALID_DOC.replace(b"language: go\n", b"language: go # \xef\xbb\xbf\n")
+    check_invalid(
+        doc,
+        DecodeError,
+        path="",
+        message="byte order mark inside the text",
+        line=line_of(doc, b"language: go #"),
+        column=len("language: go # ") + 1,
+    )
+
+
 # libyaml reports the non-specific tag on a quoted scalar ('! "x"') with a
 # plain scalar's tag; the quotes make it the string, as yaml.v3 reads it.
 def test_the_non_specific_tag_on_a_quoted_scalar_is_the_string() -> None:
