@@ -23,9 +23,10 @@ _sym_db = _symbol_database.Default()
 
 
 from google.protobuf import descriptor_pb2 as google_dot_protobuf_dot_descriptor__pb2
+from taskspec.v1 import problems_pb2 as taskspec_dot_v1_dot_problems__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19taskspec/v1/options.proto\x12\x0btaskspec.v1\x1a google/protobuf/descriptor.proto\"o\n\x04Rule\x12(\n\x05\x63heck\x18\x01 \x01(\x0e\x32\x12.taskspec.v1.CheckR\x05\x63heck\x12\x19\n\x05\x62ound\x18\x02 \x01(\x03H\x00R\x05\x62ound\x88\x01\x01\x12\x18\n\x07message\x18\x03 \x01(\tR\x07messageB\x08\n\x06_bound\"\xa2\x01\n\rFieldContract\x12\x31\n\x08presence\x18\x01 \x01(\x0e\x32\x15.taskspec.v1.PresenceR\x08presence\x12\x37\n\nvisibility\x18\x02 \x01(\x0e\x32\x17.taskspec.v1.VisibilityR\nvisibility\x12%\n\x04rule\x18\x03 \x01(\x0b\x32\x11.taskspec.v1.RuleR\x04rule\"p\n\x06Limits\x12,\n\x12max_document_bytes\x18\x01 \x01(\x03R\x10maxDocumentBytes\x12\x1b\n\tmax_depth\x18\x02 \x01(\x03R\x08maxDepth\x12\x1b\n\tmax_nodes\x18\x03 \x01(\x03R\x08maxNodes*k\n\x08Presence\x12\x18\n\x14PRESENCE_UNSPECIFIED\x10\x00\x12\x13\n\x0fPRESENCE_ALWAYS\x10\x01\x12\x17\n\x13PRESENCE_OMIT_EMPTY\x10\x02\x12\x17\n\x13PRESENCE_OMIT_UNSET\x10\x03*U\n\nVisibility\x12\x1a\n\x16VISIBILITY_UNSPECIFIED\x10\x00\x12\x14\n\x10VISIBILITY_SHOWN\x10\x01\x12\x15\n\x11VISIBILITY_HIDDEN\x10\x02*\x81\x01\n\x05\x43heck\x12\x15\n\x11\x43HECK_UNSPECIFIED\x10\x00\x12\x10\n\x0c\x43HECK_EQUALS\x10\x01\x12\x12\n\x0e\x43HECK_AT_LEAST\x10\x02\x12\x13\n\x0f\x43HECK_NOT_BLANK\x10\x03\x12\x11\n\rCHECK_DEFINED\x10\x04\x12\x13\n\x0f\x43HECK_NOT_EMPTY\x10\x05:Q\n\x05\x66ield\x12\x1d.google.protobuf.FieldOptions\x18\xb8\x8e\x03 \x01(\x0b\x32\x1a.taskspec.v1.FieldContractR\x05\x66ield:N\n\x06limits\x12\x1f.google.protobuf.MessageOptions\x18\xb9\x8e\x03 \x01(\x0b\x32\x13.taskspec.v1.LimitsR\x06limitsB]\n\x0f\x64\x65v.taskspec.v1B\x0cOptionsProtoP\x01Z:github.com/taskspec/taskspec/gen/go/taskspec/v1;taskspecv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19taskspec/v1/options.proto\x12\x0btaskspec.v1\x1a google/protobuf/descriptor.proto\x1a\x1ataskspec/v1/problems.proto\"\xd5\x01\n\rFieldContract\x12\x31\n\x08presence\x18\x01 \x01(\x0e\x32\x15.taskspec.v1.PresenceR\x08presence\x12\x37\n\nvisibility\x18\x02 \x01(\x0e\x32\x17.taskspec.v1.VisibilityR\nvisibility\x12)\n\x04rule\x18\x03 \x01(\x0b\x32\x11.taskspec.v1.RuleB\x02\x18\x01R\x04rule\x12-\n\x05rules\x18\x04 \x01(\x0b\x32\x17.taskspec.v1.FieldRulesR\x05rules\"\xe1\x01\n\nFieldRules\x12\x32\n\x06string\x18\x01 \x01(\x0b\x32\x18.taskspec.v1.StringRulesH\x00R\x06string\x12/\n\x05int64\x18\x02 \x01(\x0b\x32\x17.taskspec.v1.Int64RulesH\x00R\x05int64\x12,\n\x04\x65num\x18\x03 \x01(\x0b\x32\x16.taskspec.v1.EnumRulesH\x00R\x04\x65num\x12\x38\n\x08repeated\x18\x04 \x01(\x0b\x32\x1a.taskspec.v1.RepeatedRulesH\x00R\x08repeatedB\x06\n\x04type\"\xc6\x05\n\x0bStringRules\x12\x38\n\tnot_blank\x18\x01 \x01(\x0b\x32\x13.taskspec.v1.DemandB\x06\xda\xf3\x18\x02\x08\x65R\x08notBlank\x12\xb6\x02\n\x07min_len\x18\x02 \x01(\x0b\x32\x12.taskspec.v1.BoundB\x88\x02\xda\xf3\x18\x83\x02\x08l\x12\xfe\x01\n&string shorter than its minimum length\x10\x01\x1a\x08validate\"\x06{rule}2\x92\x01The string must have at least the field\'s number of characters (Unicode code points, not bytes). The message is the Go package\'s Validate message.:\x0btask_id: a\nB\x1etask_id: kg-go-impl-mathx-gcd\nR\x06minLen\x12\xc3\x02\n\x07max_len\x18\x03 \x01(\x0b\x32\x12.taskspec.v1.BoundB\x95\x02\xda\xf3\x18\x90\x02\x08m\x12\x8b\x02\n%string longer than its maximum length\x10\x01\x1a\x08validate\"\x06{rule}2\x91\x01The string must have at most the field\'s number of characters (Unicode code points, not bytes). The message is the Go package\'s Validate message.:\x1atask_id: (300 characters)\nB\x1etask_id: kg-go-impl-mathx-gcd\nR\x06maxLen\"\x9b\x03\n\nInt64Rules\x12\x32\n\x06\x65quals\x18\x01 \x01(\x0b\x32\x12.taskspec.v1.BoundB\x06\xda\xf3\x18\x02\x08iR\x06\x65quals\x12\x35\n\x08\x61t_least\x18\x02 \x01(\x0b\x32\x12.taskspec.v1.BoundB\x06\xda\xf3\x18\x02\x08hR\x07\x61tLeast\x12\xa1\x02\n\x07\x61t_most\x18\x03 \x01(\x0b\x32\x12.taskspec.v1.BoundB\xf3\x01\xda\xf3\x18\xee\x01\x08n\x12\xe9\x01\n\x19integer above its maximum\x10\x01\x1a\x08validate\"\x06{rule}2`The integer must be at most the field\'s bound. The message is the Go package\'s Validate message.:-verification:\n    timeout_seconds: 999999999\nB\'verification:\n    timeout_seconds: 300\nR\x06\x61tMost\"B\n\tEnumRules\x12\x35\n\x07\x64\x65\x66ined\x18\x01 \x01(\x0b\x32\x13.taskspec.v1.DemandB\x06\xda\xf3\x18\x02\x08gR\x07\x64\x65\x66ined\"\xf4\x05\n\rRepeatedRules\x12\x38\n\tnot_empty\x18\x01 \x01(\x0b\x32\x13.taskspec.v1.DemandB\x06\xda\xf3\x18\x02\x08\x66R\x08notEmpty\x12\xb4\x02\n\tmin_items\x18\x02 \x01(\x0b\x32\x12.taskspec.v1.BoundB\x82\x02\xda\xf3\x18\xfd\x01\x08o\x12\xf8\x01\n&list with fewer items than its minimum\x10\x01\x1a\x08validate\"\x06{rule}2jThe list must have at least the field\'s number of items. The message is the Go package\'s Validate message.:#verification:\n    test_cmd: [make]\nB)verification:\n    test_cmd: [make, test]\nR\x08minItems\x12\xc1\x02\n\tmax_items\x18\x03 \x01(\x0b\x32\x12.taskspec.v1.BoundB\x8f\x02\xda\xf3\x18\x8a\x02\x08p\x12\x85\x02\n%list with more items than its maximum\x10\x01\x1a\x08validate\"\x06{rule}2iThe list must have at most the field\'s number of items. The message is the Go package\'s Validate message.:0verification:\n    build_cmd: (10,000 arguments)\nB+verification:\n    build_cmd: [make, build]\nR\x08maxItems\x12.\n\x05items\x18\x04 \x01(\x0b\x32\x18.taskspec.v1.StringRulesR\x05items\"\"\n\x06\x44\x65mand\x12\x18\n\x07message\x18\x01 \x01(\tR\x07message\"7\n\x05\x42ound\x12\x14\n\x05value\x18\x01 \x01(\x03R\x05value\x12\x18\n\x07message\x18\x02 \x01(\tR\x07message\"X\n\x0e\x43onstraintKind\x12\x12\n\x04\x63ode\x18\x01 \x01(\x05R\x04\x63ode\x12\x32\n\x07problem\x18\x02 \x01(\x0b\x32\x18.taskspec.v1.ProblemKindR\x07problem\"o\n\x04Rule\x12(\n\x05\x63heck\x18\x01 \x01(\x0e\x32\x12.taskspec.v1.CheckR\x05\x63heck\x12\x19\n\x05\x62ound\x18\x02 \x01(\x03H\x00R\x05\x62ound\x88\x01\x01\x12\x18\n\x07message\x18\x03 \x01(\tR\x07messageB\x08\n\x06_bound\"p\n\x06Limits\x12,\n\x12max_document_bytes\x18\x01 \x01(\x03R\x10maxDocumentBytes\x12\x1b\n\tmax_depth\x18\x02 \x01(\x03R\x08maxDepth\x12\x1b\n\tmax_nodes\x18\x03 \x01(\x03R\x08maxNodes*k\n\x08Presence\x12\x18\n\x14PRESENCE_UNSPECIFIED\x10\x00\x12\x13\n\x0fPRESENCE_ALWAYS\x10\x01\x12\x17\n\x13PRESENCE_OMIT_EMPTY\x10\x02\x12\x17\n\x13PRESENCE_OMIT_UNSET\x10\x03*U\n\nVisibility\x12\x1a\n\x16VISIBILITY_UNSPECIFIED\x10\x00\x12\x14\n\x10VISIBILITY_SHOWN\x10\x01\x12\x15\n\x11VISIBILITY_HIDDEN\x10\x02*\x81\x01\n\x05\x43heck\x12\x15\n\x11\x43HECK_UNSPECIFIED\x10\x00\x12\x10\n\x0c\x43HECK_EQUALS\x10\x01\x12\x12\n\x0e\x43HECK_AT_LEAST\x10\x02\x12\x13\n\x0f\x43HECK_NOT_BLANK\x10\x03\x12\x11\n\rCHECK_DEFINED\x10\x04\x12\x13\n\x0f\x43HECK_NOT_EMPTY\x10\x05:Q\n\x05\x66ield\x12\x1d.google.protobuf.FieldOptions\x18\xb8\x8e\x03 \x01(\x0b\x32\x1a.taskspec.v1.FieldContractR\x05\x66ield:\\\n\nconstraint\x12\x1d.google.protobuf.FieldOptions\x18\xbb\x8e\x03 \x01(\x0b\x32\x1b.taskspec.v1.ConstraintKindR\nconstraint:N\n\x06limits\x12\x1f.google.protobuf.MessageOptions\x18\xb9\x8e\x03 \x01(\x0b\x32\x13.taskspec.v1.LimitsR\x06limitsB]\n\x0f\x64\x65v.taskspec.v1B\x0cOptionsProtoP\x01Z:github.com/taskspec/taskspec/gen/go/taskspec/v1;taskspecv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -33,16 +34,54 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'taskspec.v1.options_pb2', _
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\017dev.taskspec.v1B\014OptionsProtoP\001Z:github.com/taskspec/taskspec/gen/go/taskspec/v1;taskspecv1'
-  _globals['_PRESENCE']._serialized_start=468
-  _globals['_PRESENCE']._serialized_end=575
-  _globals['_VISIBILITY']._serialized_start=577
-  _globals['_VISIBILITY']._serialized_end=662
-  _globals['_CHECK']._serialized_start=665
-  _globals['_CHECK']._serialized_end=794
-  _globals['_RULE']._serialized_start=76
-  _globals['_RULE']._serialized_end=187
-  _globals['_FIELDCONTRACT']._serialized_start=190
-  _globals['_FIELDCONTRACT']._serialized_end=352
-  _globals['_LIMITS']._serialized_start=354
-  _globals['_LIMITS']._serialized_end=466
+  _globals['_FIELDCONTRACT'].fields_by_name['rule']._loaded_options = None
+  _globals['_FIELDCONTRACT'].fields_by_name['rule']._serialized_options = b'\030\001'
+  _globals['_STRINGRULES'].fields_by_name['not_blank']._loaded_options = None
+  _globals['_STRINGRULES'].fields_by_name['not_blank']._serialized_options = b'\332\363\030\002\010e'
+  _globals['_STRINGRULES'].fields_by_name['min_len']._loaded_options = None
+  _globals['_STRINGRULES'].fields_by_name['min_len']._serialized_options = b'\332\363\030\203\002\010l\022\376\001\n&string shorter than its minimum length\020\001\032\010validate\"\006{rule}2\222\001The string must have at least the field\'s number of characters (Unicode code points, not bytes). The message is the Go package\'s Validate message.:\013task_id: a\nB\036task_id: kg-go-impl-mathx-gcd\n'
+  _globals['_STRINGRULES'].fields_by_name['max_len']._loaded_options = None
+  _globals['_STRINGRULES'].fields_by_name['max_len']._serialized_options = b'\332\363\030\220\002\010m\022\213\002\n%string longer than its maximum length\020\001\032\010validate\"\006{rule}2\221\001The string must have at most the field\'s number of characters (Unicode code points, not bytes). The message is the Go package\'s Validate message.:\032task_id: (300 characters)\nB\036task_id: kg-go-impl-mathx-gcd\n'
+  _globals['_INT64RULES'].fields_by_name['equals']._loaded_options = None
+  _globals['_INT64RULES'].fields_by_name['equals']._serialized_options = b'\332\363\030\002\010i'
+  _globals['_INT64RULES'].fields_by_name['at_least']._loaded_options = None
+  _globals['_INT64RULES'].fields_by_name['at_least']._serialized_options = b'\332\363\030\002\010h'
+  _globals['_INT64RULES'].fields_by_name['at_most']._loaded_options = None
+  _globals['_INT64RULES'].fields_by_name['at_most']._serialized_options = b'\332\363\030\356\001\010n\022\351\001\n\031integer above its maximum\020\001\032\010validate\"\006{rule}2`The integer must be at most the field\'s bound. The message is the Go package\'s Validate message.:-verification:\n    timeout_seconds: 999999999\nB\'verification:\n    timeout_seconds: 300\n'
+  _globals['_ENUMRULES'].fields_by_name['defined']._loaded_options = None
+  _globals['_ENUMRULES'].fields_by_name['defined']._serialized_options = b'\332\363\030\002\010g'
+  _globals['_REPEATEDRULES'].fields_by_name['not_empty']._loaded_options = None
+  _globals['_REPEATEDRULES'].fields_by_name['not_empty']._serialized_options = b'\332\363\030\002\010f'
+  _globals['_REPEATEDRULES'].fields_by_name['min_items']._loaded_options = None
+  _globals['_REPEATEDRULES'].fields_by_name['min_items']._serialized_options = b'\332\363\030\375\001\010o\022\370\001\n&list with fewer items than its minimum\020\001\032\010validate\"\006{rule}2jThe list must have at least the field\'s number of items. The message is the Go package\'s Validate message.:#verification:\n    test_cmd: [make]\nB)verification:\n    test_cmd: [make, test]\n'
+  _globals['_REPEATEDRULES'].fields_by_name['max_items']._loaded_options = None
+  _globals['_REPEATEDRULES'].fields_by_name['max_items']._serialized_options = b'\332\363\030\212\002\010p\022\205\002\n%list with more items than its maximum\020\001\032\010validate\"\006{rule}2iThe list must have at most the field\'s number of items. The message is the Go package\'s Validate message.:0verification:\n    build_cmd: (10,000 arguments)\nB+verification:\n    build_cmd: [make, build]\n'
+  _globals['_PRESENCE']._serialized_start=2912
+  _globals['_PRESENCE']._serialized_end=3019
+  _globals['_VISIBILITY']._serialized_start=3021
+  _globals['_VISIBILITY']._serialized_end=3106
+  _globals['_CHECK']._serialized_start=3109
+  _globals['_CHECK']._serialized_end=3238
+  _globals['_FIELDCONTRACT']._serialized_start=105
+  _globals['_FIELDCONTRACT']._serialized_end=318
+  _globals['_FIELDRULES']._serialized_start=321
+  _globals['_FIELDRULES']._serialized_end=546
+  _globals['_STRINGRULES']._serialized_start=549
+  _globals['_STRINGRULES']._serialized_end=1259
+  _globals['_INT64RULES']._serialized_start=1262
+  _globals['_INT64RULES']._serialized_end=1673
+  _globals['_ENUMRULES']._serialized_start=1675
+  _globals['_ENUMRULES']._serialized_end=1741
+  _globals['_REPEATEDRULES']._serialized_start=1744
+  _globals['_REPEATEDRULES']._serialized_end=2500
+  _globals['_DEMAND']._serialized_start=2502
+  _globals['_DEMAND']._serialized_end=2536
+  _globals['_BOUND']._serialized_start=2538
+  _globals['_BOUND']._serialized_end=2593
+  _globals['_CONSTRAINTKIND']._serialized_start=2595
+  _globals['_CONSTRAINTKIND']._serialized_end=2683
+  _globals['_RULE']._serialized_start=2685
+  _globals['_RULE']._serialized_end=2796
+  _globals['_LIMITS']._serialized_start=2798
+  _globals['_LIMITS']._serialized_end=2910
 # @@protoc_insertion_point(module_scope)

@@ -1,4 +1,5 @@
 from google.protobuf import descriptor_pb2 as _descriptor_pb2
+from taskspec.v1 import problems_pb2 as _problems_pb2
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -43,8 +44,94 @@ CHECK_DEFINED: Check
 CHECK_NOT_EMPTY: Check
 FIELD_FIELD_NUMBER: _ClassVar[int]
 field: _descriptor.FieldDescriptor
+CONSTRAINT_FIELD_NUMBER: _ClassVar[int]
+constraint: _descriptor.FieldDescriptor
 LIMITS_FIELD_NUMBER: _ClassVar[int]
 limits: _descriptor.FieldDescriptor
+
+class FieldContract(_message.Message):
+    __slots__ = ("presence", "visibility", "rule", "rules")
+    PRESENCE_FIELD_NUMBER: _ClassVar[int]
+    VISIBILITY_FIELD_NUMBER: _ClassVar[int]
+    RULE_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    presence: Presence
+    visibility: Visibility
+    rule: Rule
+    rules: FieldRules
+    def __init__(self, presence: _Optional[_Union[Presence, str]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., rule: _Optional[_Union[Rule, _Mapping]] = ..., rules: _Optional[_Union[FieldRules, _Mapping]] = ...) -> None: ...
+
+class FieldRules(_message.Message):
+    __slots__ = ("string", "int64", "enum", "repeated")
+    STRING_FIELD_NUMBER: _ClassVar[int]
+    INT64_FIELD_NUMBER: _ClassVar[int]
+    ENUM_FIELD_NUMBER: _ClassVar[int]
+    REPEATED_FIELD_NUMBER: _ClassVar[int]
+    string: StringRules
+    int64: Int64Rules
+    enum: EnumRules
+    repeated: RepeatedRules
+    def __init__(self, string: _Optional[_Union[StringRules, _Mapping]] = ..., int64: _Optional[_Union[Int64Rules, _Mapping]] = ..., enum: _Optional[_Union[EnumRules, _Mapping]] = ..., repeated: _Optional[_Union[RepeatedRules, _Mapping]] = ...) -> None: ...
+
+class StringRules(_message.Message):
+    __slots__ = ("not_blank", "min_len", "max_len")
+    NOT_BLANK_FIELD_NUMBER: _ClassVar[int]
+    MIN_LEN_FIELD_NUMBER: _ClassVar[int]
+    MAX_LEN_FIELD_NUMBER: _ClassVar[int]
+    not_blank: Demand
+    min_len: Bound
+    max_len: Bound
+    def __init__(self, not_blank: _Optional[_Union[Demand, _Mapping]] = ..., min_len: _Optional[_Union[Bound, _Mapping]] = ..., max_len: _Optional[_Union[Bound, _Mapping]] = ...) -> None: ...
+
+class Int64Rules(_message.Message):
+    __slots__ = ("equals", "at_least", "at_most")
+    EQUALS_FIELD_NUMBER: _ClassVar[int]
+    AT_LEAST_FIELD_NUMBER: _ClassVar[int]
+    AT_MOST_FIELD_NUMBER: _ClassVar[int]
+    equals: Bound
+    at_least: Bound
+    at_most: Bound
+    def __init__(self, equals: _Optional[_Union[Bound, _Mapping]] = ..., at_least: _Optional[_Union[Bound, _Mapping]] = ..., at_most: _Optional[_Union[Bound, _Mapping]] = ...) -> None: ...
+
+class EnumRules(_message.Message):
+    __slots__ = ("defined",)
+    DEFINED_FIELD_NUMBER: _ClassVar[int]
+    defined: Demand
+    def __init__(self, defined: _Optional[_Union[Demand, _Mapping]] = ...) -> None: ...
+
+class RepeatedRules(_message.Message):
+    __slots__ = ("not_empty", "min_items", "max_items", "items")
+    NOT_EMPTY_FIELD_NUMBER: _ClassVar[int]
+    MIN_ITEMS_FIELD_NUMBER: _ClassVar[int]
+    MAX_ITEMS_FIELD_NUMBER: _ClassVar[int]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    not_empty: Demand
+    min_items: Bound
+    max_items: Bound
+    items: StringRules
+    def __init__(self, not_empty: _Optional[_Union[Demand, _Mapping]] = ..., min_items: _Optional[_Union[Bound, _Mapping]] = ..., max_items: _Optional[_Union[Bound, _Mapping]] = ..., items: _Optional[_Union[StringRules, _Mapping]] = ...) -> None: ...
+
+class Demand(_message.Message):
+    __slots__ = ("message",)
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    message: str
+    def __init__(self, message: _Optional[str] = ...) -> None: ...
+
+class Bound(_message.Message):
+    __slots__ = ("value", "message")
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    value: int
+    message: str
+    def __init__(self, value: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...
+
+class ConstraintKind(_message.Message):
+    __slots__ = ("code", "problem")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    PROBLEM_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    problem: _problems_pb2.ProblemKind
+    def __init__(self, code: _Optional[int] = ..., problem: _Optional[_Union[_problems_pb2.ProblemKind, _Mapping]] = ...) -> None: ...
 
 class Rule(_message.Message):
     __slots__ = ("check", "bound", "message")
@@ -55,16 +142,6 @@ class Rule(_message.Message):
     bound: int
     message: str
     def __init__(self, check: _Optional[_Union[Check, str]] = ..., bound: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...
-
-class FieldContract(_message.Message):
-    __slots__ = ("presence", "visibility", "rule")
-    PRESENCE_FIELD_NUMBER: _ClassVar[int]
-    VISIBILITY_FIELD_NUMBER: _ClassVar[int]
-    RULE_FIELD_NUMBER: _ClassVar[int]
-    presence: Presence
-    visibility: Visibility
-    rule: Rule
-    def __init__(self, presence: _Optional[_Union[Presence, str]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., rule: _Optional[_Union[Rule, _Mapping]] = ...) -> None: ...
 
 class Limits(_message.Message):
     __slots__ = ("max_document_bytes", "max_depth", "max_nodes")

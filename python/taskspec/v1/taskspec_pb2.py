@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from taskspec.v1 import options_pb2 as taskspec_dot_v1_dot_options__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ataskspec/v1/taskspec.proto\x12\x0btaskspec.v1\x1a\x19taskspec/v1/options.proto\"\xd8\x06\n\x08TaskSpec\x12v\n\x11task_spec_version\x18\x01 \x01(\x03\x42J\xc2\xf3\x18\x46\x08\x01\x10\x01\x1a@\x08\x01\x10\x01\x1a:unsupported task_spec_version %d (this build produces v%d)R\x0ftaskSpecVersion\x12:\n\x07task_id\x18\x02 \x01(\tB!\xc2\xf3\x18\x1d\x08\x01\x10\x01\x1a\x17\x08\x03\x1a\x13task_id is requiredR\x06taskId\x12T\n\x08language\x18\x03 \x01(\x0e\x32\x15.taskspec.v1.LanguageB!\xc2\xf3\x18\x1d\x08\x01\x10\x01\x1a\x17\x08\x04\x1a\x13invalid language %qR\x08language\x12\\\n\ndifficulty\x18\x04 \x01(\x0e\x32\x17.taskspec.v1.DifficultyB#\xc2\xf3\x18\x1f\x08\x01\x10\x01\x1a\x19\x08\x04\x1a\x15invalid difficulty %qR\ndifficulty\x12\x65\n\x12\x64ifficulty_signals\x18\x05 \x03(\x0b\x32,.taskspec.v1.TaskSpec.DifficultySignalsEntryB\x08\xc2\xf3\x18\x04\x08\x02\x10\x01R\x11\x64ifficultySignals\x12K\n\x0egenerated_from\x18\x06 \x01(\x0b\x32\x1a.taskspec.v1.GeneratedFromB\x08\xc2\xf3\x18\x04\x08\x01\x10\x01R\rgeneratedFrom\x12\x38\n\x06prompt\x18\x07 \x01(\tB \xc2\xf3\x18\x1c\x08\x01\x10\x01\x1a\x16\x08\x03\x1a\x12prompt is requiredR\x06prompt\x12V\n\x12solution_artifacts\x18\x08 \x03(\x0b\x32\x1d.taskspec.v1.SolutionArtifactB\x08\xc2\xf3\x18\x04\x08\x02\x10\x01R\x11solutionArtifacts\x12G\n\x0cverification\x18\t \x01(\x0b\x32\x19.taskspec.v1.VerificationB\x08\xc2\xf3\x18\x04\x08\x01\x10\x02R\x0cverification\x1a\x44\n\x16\x44ifficultySignalsEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\x03R\x05value:\x02\x38\x01:\x0f\xca\xf3\x18\x0b\x08\x80\x80\x80\x08\x10@\x18\xa0\x8d\x06\"\xd3\x01\n\rGeneratedFrom\x12\\\n\x04kind\x18\x01 \x01(\x0e\x32\x1a.taskspec.v1.GeneratedKindB,\xc2\xf3\x18(\x08\x01\x10\x01\x1a\"\x08\x04\x1a\x1einvalid generated_from.kind %qR\x04kind\x12)\n\x0btemplate_id\x18\x02 \x01(\tB\x08\xc2\xf3\x18\x04\x08\x02\x10\x01R\ntemplateId\x12\x39\n\x08kg_query\x18\x03 \x01(\x0b\x32\x14.taskspec.v1.KGQueryB\x08\xc2\xf3\x18\x04\x08\x03\x10\x01R\x07kgQuery\"V\n\x07KGQuery\x12 \n\x06intent\x18\x01 \x01(\tB\x08\xc2\xf3\x18\x04\x08\x02\x10\x01R\x06intent\x12)\n\x0bseed_symbol\x18\x02 \x01(\tB\x08\xc2\xf3\x18\x04\x08\x02\x10\x01R\nseedSymbol\"N\n\x10SolutionArtifact\x12\x1c\n\x04path\x18\x01 \x01(\tB\x08\xc2\xf3\x18\x04\x08\x01\x10\x01R\x04path\x12\x1c\n\x04role\x18\x02 \x01(\tB\x08\xc2\xf3\x18\x04\x08\x02\x10\x01R\x04role\"\xf5\x01\n\x0cVerification\x12%\n\tbuild_cmd\x18\x01 \x03(\tB\x08\xc2\xf3\x18\x04\x08\x02\x10\x02R\x08\x62uildCmd\x12J\n\x08test_cmd\x18\x02 \x03(\tB/\xc2\xf3\x18+\x08\x01\x10\x02\x1a%\x08\x05\x1a!verification.test_cmd is requiredR\x07testCmd\x12r\n\x0ftimeout_seconds\x18\x03 \x01(\x03\x42I\xc2\xf3\x18\x45\x08\x02\x10\x02\x1a?\x08\x02\x10\x00\x1a\x39verification.timeout_seconds must be non-negative, got %dR\x0etimeoutSeconds\"k\n\x0fGenerateOptions\x12\x37\n\ndifficulty\x18\x01 \x01(\x0e\x32\x17.taskspec.v1.DifficultyR\ndifficulty\x12\x1f\n\x0btemplate_id\x18\x02 \x01(\tR\ntemplateId*c\n\x08Language\x12\x18\n\x14LANGUAGE_UNSPECIFIED\x10\x00\x12\x0f\n\x0bLANGUAGE_GO\x10\x01\x12\x13\n\x0fLANGUAGE_PYTHON\x10\x02\x12\x17\n\x13LANGUAGE_TYPESCRIPT\x10\x03*i\n\nDifficulty\x12\x1a\n\x16\x44IFFICULTY_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x44IFFICULTY_EASY\x10\x01\x12\x15\n\x11\x44IFFICULTY_MEDIUM\x10\x02\x12\x13\n\x0f\x44IFFICULTY_HARD\x10\x03*r\n\rGeneratedKind\x12\x1e\n\x1aGENERATED_KIND_UNSPECIFIED\x10\x00\x12\x1e\n\x1aGENERATED_KIND_KG_TEMPLATE\x10\x01\x12!\n\x1dGENERATED_KIND_BENCHMARK_SEED\x10\x02\x42^\n\x0f\x64\x65v.taskspec.v1B\rTaskspecProtoP\x01Z:github.com/taskspec/taskspec/gen/go/taskspec/v1;taskspecv1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ataskspec/v1/taskspec.proto\x12\x0btaskspec.v1\x1a\x19taskspec/v1/options.proto\"\xe2\x06\n\x08TaskSpec\x12x\n\x11task_spec_version\x18\x01 \x01(\x03\x42L\xc2\xf3\x18H\x08\x01\x10\x01\"B\x12@\n>\x08\x01\x12:unsupported task_spec_version %d (this build produces v%d)R\x0ftaskSpecVersion\x12<\n\x07task_id\x18\x02 \x01(\tB#\xc2\xf3\x18\x1f\x08\x01\x10\x01\"\x19\n\x17\n\x15\n\x13task_id is requiredR\x06taskId\x12V\n\x08language\x18\x03 \x01(\x0e\x32\x15.taskspec.v1.LanguageB#\xc2\xf3\x18\x1f\x08\x01\x10\x01\"\x19\x1a\x17\n\x15\n\x13invalid language %qR\x08language\x12^\n\ndifficulty\x18\x04 \x01(\x0e\x32\x17.taskspec.v1.DifficultyB%\xc2\xf3\x18!\x08\x01\x10\x01\"\x1b\x1a\x19\n\x17\n\x15invalid difficulty %qR\ndifficulty\x12\x65\n\x12\x64ifficulty_signals\x18\x05 \x03(\x0b\x32,.taskspec.v1.TaskSpec.DifficultySignalsEntryB\x08\xc2\xf3\x18\x04\x08\x02\x10\x01R\x11\x64ifficultySignals\x12K\n\x0egenerated_from\x18\x06 \x01(\x0b\x32\x1a.taskspec.v1.GeneratedFromB\x08\xc2\xf3\x18\x04\x08\x01\x10\x01R\rgeneratedFrom\x12:\n\x06prompt\x18\x07 \x01(\tB\"\xc2\xf3\x18\x1e\x08\x01\x10\x01\"\x18\n\x16\n\x14\n\x12prompt is requiredR\x06prompt\x12V\n\x12solution_artifacts\x18\x08 \x03(\x0b\x32\x1d.taskspec.v1.SolutionArtifactB\x08\xc2\xf3\x18\x04\x08\x02\x10\x01R\x11solutionArtifacts\x12G\n\x0cverification\x18\t \x01(\x0b\x32\x19.taskspec.v1.VerificationB\x08\xc2\xf3\x18\x04\x08\x01\x10\x02R\x0cverification\x1a\x44\n\x16\x44ifficultySignalsEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\x03R\x05value:\x02\x38\x01:\x0f\xca\xf3\x18\x0b\x08\x80\x80\x80\x08\x10@\x18\xa0\x8d\x06\"\xd5\x01\n\rGeneratedFrom\x12^\n\x04kind\x18\x01 \x01(\x0e\x32\x1a.taskspec.v1.GeneratedKindB.\xc2\xf3\x18*\x08\x01\x10\x01\"$\x1a\"\n \n\x1einvalid generated_from.kind %qR\x04kind\x12)\n\x0btemplate_id\x18\x02 \x01(\tB\x08\xc2\xf3\x18\x04\x08\x02\x10\x01R\ntemplateId\x12\x39\n\x08kg_query\x18\x03 \x01(\x0b\x32\x14.taskspec.v1.KGQueryB\x08\xc2\xf3\x18\x04\x08\x03\x10\x01R\x07kgQuery\"V\n\x07KGQuery\x12 \n\x06intent\x18\x01 \x01(\tB\x08\xc2\xf3\x18\x04\x08\x02\x10\x01R\x06intent\x12)\n\x0bseed_symbol\x18\x02 \x01(\tB\x08\xc2\xf3\x18\x04\x08\x02\x10\x01R\nseedSymbol\"N\n\x10SolutionArtifact\x12\x1c\n\x04path\x18\x01 \x01(\tB\x08\xc2\xf3\x18\x04\x08\x01\x10\x01R\x04path\x12\x1c\n\x04role\x18\x02 \x01(\tB\x08\xc2\xf3\x18\x04\x08\x02\x10\x01R\x04role\"\xf7\x01\n\x0cVerification\x12%\n\tbuild_cmd\x18\x01 \x03(\tB\x08\xc2\xf3\x18\x04\x08\x02\x10\x02R\x08\x62uildCmd\x12L\n\x08test_cmd\x18\x02 \x03(\tB1\xc2\xf3\x18-\x08\x01\x10\x02\"\'\"%\n#\n!verification.test_cmd is requiredR\x07testCmd\x12r\n\x0ftimeout_seconds\x18\x03 \x01(\x03\x42I\xc2\xf3\x18\x45\x08\x02\x10\x02\"?\x12=\x12;\x12\x39verification.timeout_seconds must be non-negative, got %dR\x0etimeoutSeconds\"k\n\x0fGenerateOptions\x12\x37\n\ndifficulty\x18\x01 \x01(\x0e\x32\x17.taskspec.v1.DifficultyR\ndifficulty\x12\x1f\n\x0btemplate_id\x18\x02 \x01(\tR\ntemplateId*c\n\x08Language\x12\x18\n\x14LANGUAGE_UNSPECIFIED\x10\x00\x12\x0f\n\x0bLANGUAGE_GO\x10\x01\x12\x13\n\x0fLANGUAGE_PYTHON\x10\x02\x12\x17\n\x13LANGUAGE_TYPESCRIPT\x10\x03*i\n\nDifficulty\x12\x1a\n\x16\x44IFFICULTY_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x44IFFICULTY_EASY\x10\x01\x12\x15\n\x11\x44IFFICULTY_MEDIUM\x10\x02\x12\x13\n\x0f\x44IFFICULTY_HARD\x10\x03*r\n\rGeneratedKind\x12\x1e\n\x1aGENERATED_KIND_UNSPECIFIED\x10\x00\x12\x1e\n\x1aGENERATED_KIND_KG_TEMPLATE\x10\x01\x12!\n\x1dGENERATED_KIND_BENCHMARK_SEED\x10\x02\x42^\n\x0f\x64\x65v.taskspec.v1B\rTaskspecProtoP\x01Z:github.com/taskspec/taskspec/gen/go/taskspec/v1;taskspecv1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,19 +36,19 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_TASKSPEC_DIFFICULTYSIGNALSENTRY']._loaded_options = None
   _globals['_TASKSPEC_DIFFICULTYSIGNALSENTRY']._serialized_options = b'8\001'
   _globals['_TASKSPEC'].fields_by_name['task_spec_version']._loaded_options = None
-  _globals['_TASKSPEC'].fields_by_name['task_spec_version']._serialized_options = b'\302\363\030F\010\001\020\001\032@\010\001\020\001\032:unsupported task_spec_version %d (this build produces v%d)'
+  _globals['_TASKSPEC'].fields_by_name['task_spec_version']._serialized_options = b'\302\363\030H\010\001\020\001\"B\022@\n>\010\001\022:unsupported task_spec_version %d (this build produces v%d)'
   _globals['_TASKSPEC'].fields_by_name['task_id']._loaded_options = None
-  _globals['_TASKSPEC'].fields_by_name['task_id']._serialized_options = b'\302\363\030\035\010\001\020\001\032\027\010\003\032\023task_id is required'
+  _globals['_TASKSPEC'].fields_by_name['task_id']._serialized_options = b'\302\363\030\037\010\001\020\001\"\031\n\027\n\025\n\023task_id is required'
   _globals['_TASKSPEC'].fields_by_name['language']._loaded_options = None
-  _globals['_TASKSPEC'].fields_by_name['language']._serialized_options = b'\302\363\030\035\010\001\020\001\032\027\010\004\032\023invalid language %q'
+  _globals['_TASKSPEC'].fields_by_name['language']._serialized_options = b'\302\363\030\037\010\001\020\001\"\031\032\027\n\025\n\023invalid language %q'
   _globals['_TASKSPEC'].fields_by_name['difficulty']._loaded_options = None
-  _globals['_TASKSPEC'].fields_by_name['difficulty']._serialized_options = b'\302\363\030\037\010\001\020\001\032\031\010\004\032\025invalid difficulty %q'
+  _globals['_TASKSPEC'].fields_by_name['difficulty']._serialized_options = b'\302\363\030!\010\001\020\001\"\033\032\031\n\027\n\025invalid difficulty %q'
   _globals['_TASKSPEC'].fields_by_name['difficulty_signals']._loaded_options = None
   _globals['_TASKSPEC'].fields_by_name['difficulty_signals']._serialized_options = b'\302\363\030\004\010\002\020\001'
   _globals['_TASKSPEC'].fields_by_name['generated_from']._loaded_options = None
   _globals['_TASKSPEC'].fields_by_name['generated_from']._serialized_options = b'\302\363\030\004\010\001\020\001'
   _globals['_TASKSPEC'].fields_by_name['prompt']._loaded_options = None
-  _globals['_TASKSPEC'].fields_by_name['prompt']._serialized_options = b'\302\363\030\034\010\001\020\001\032\026\010\003\032\022prompt is required'
+  _globals['_TASKSPEC'].fields_by_name['prompt']._serialized_options = b'\302\363\030\036\010\001\020\001\"\030\n\026\n\024\n\022prompt is required'
   _globals['_TASKSPEC'].fields_by_name['solution_artifacts']._loaded_options = None
   _globals['_TASKSPEC'].fields_by_name['solution_artifacts']._serialized_options = b'\302\363\030\004\010\002\020\001'
   _globals['_TASKSPEC'].fields_by_name['verification']._loaded_options = None
@@ -56,7 +56,7 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_TASKSPEC']._loaded_options = None
   _globals['_TASKSPEC']._serialized_options = b'\312\363\030\013\010\200\200\200\010\020@\030\240\215\006'
   _globals['_GENERATEDFROM'].fields_by_name['kind']._loaded_options = None
-  _globals['_GENERATEDFROM'].fields_by_name['kind']._serialized_options = b'\302\363\030(\010\001\020\001\032\"\010\004\032\036invalid generated_from.kind %q'
+  _globals['_GENERATEDFROM'].fields_by_name['kind']._serialized_options = b'\302\363\030*\010\001\020\001\"$\032\"\n \n\036invalid generated_from.kind %q'
   _globals['_GENERATEDFROM'].fields_by_name['template_id']._loaded_options = None
   _globals['_GENERATEDFROM'].fields_by_name['template_id']._serialized_options = b'\302\363\030\004\010\002\020\001'
   _globals['_GENERATEDFROM'].fields_by_name['kg_query']._loaded_options = None
@@ -72,27 +72,27 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_VERIFICATION'].fields_by_name['build_cmd']._loaded_options = None
   _globals['_VERIFICATION'].fields_by_name['build_cmd']._serialized_options = b'\302\363\030\004\010\002\020\002'
   _globals['_VERIFICATION'].fields_by_name['test_cmd']._loaded_options = None
-  _globals['_VERIFICATION'].fields_by_name['test_cmd']._serialized_options = b'\302\363\030+\010\001\020\002\032%\010\005\032!verification.test_cmd is required'
+  _globals['_VERIFICATION'].fields_by_name['test_cmd']._serialized_options = b'\302\363\030-\010\001\020\002\"\'\"%\n#\n!verification.test_cmd is required'
   _globals['_VERIFICATION'].fields_by_name['timeout_seconds']._loaded_options = None
-  _globals['_VERIFICATION'].fields_by_name['timeout_seconds']._serialized_options = b'\302\363\030E\010\002\020\002\032?\010\002\020\000\0329verification.timeout_seconds must be non-negative, got %d'
-  _globals['_LANGUAGE']._serialized_start=1668
-  _globals['_LANGUAGE']._serialized_end=1767
-  _globals['_DIFFICULTY']._serialized_start=1769
-  _globals['_DIFFICULTY']._serialized_end=1874
-  _globals['_GENERATEDKIND']._serialized_start=1876
-  _globals['_GENERATEDKIND']._serialized_end=1990
+  _globals['_VERIFICATION'].fields_by_name['timeout_seconds']._serialized_options = b'\302\363\030E\010\002\020\002\"?\022=\022;\0229verification.timeout_seconds must be non-negative, got %d'
+  _globals['_LANGUAGE']._serialized_start=1682
+  _globals['_LANGUAGE']._serialized_end=1781
+  _globals['_DIFFICULTY']._serialized_start=1783
+  _globals['_DIFFICULTY']._serialized_end=1888
+  _globals['_GENERATEDKIND']._serialized_start=1890
+  _globals['_GENERATEDKIND']._serialized_end=2004
   _globals['_TASKSPEC']._serialized_start=71
-  _globals['_TASKSPEC']._serialized_end=927
-  _globals['_TASKSPEC_DIFFICULTYSIGNALSENTRY']._serialized_start=842
-  _globals['_TASKSPEC_DIFFICULTYSIGNALSENTRY']._serialized_end=910
-  _globals['_GENERATEDFROM']._serialized_start=930
-  _globals['_GENERATEDFROM']._serialized_end=1141
-  _globals['_KGQUERY']._serialized_start=1143
-  _globals['_KGQUERY']._serialized_end=1229
-  _globals['_SOLUTIONARTIFACT']._serialized_start=1231
-  _globals['_SOLUTIONARTIFACT']._serialized_end=1309
-  _globals['_VERIFICATION']._serialized_start=1312
-  _globals['_VERIFICATION']._serialized_end=1557
-  _globals['_GENERATEOPTIONS']._serialized_start=1559
-  _globals['_GENERATEOPTIONS']._serialized_end=1666
+  _globals['_TASKSPEC']._serialized_end=937
+  _globals['_TASKSPEC_DIFFICULTYSIGNALSENTRY']._serialized_start=852
+  _globals['_TASKSPEC_DIFFICULTYSIGNALSENTRY']._serialized_end=920
+  _globals['_GENERATEDFROM']._serialized_start=940
+  _globals['_GENERATEDFROM']._serialized_end=1153
+  _globals['_KGQUERY']._serialized_start=1155
+  _globals['_KGQUERY']._serialized_end=1241
+  _globals['_SOLUTIONARTIFACT']._serialized_start=1243
+  _globals['_SOLUTIONARTIFACT']._serialized_end=1321
+  _globals['_VERIFICATION']._serialized_start=1324
+  _globals['_VERIFICATION']._serialized_end=1571
+  _globals['_GENERATEOPTIONS']._serialized_start=1573
+  _globals['_GENERATEOPTIONS']._serialized_end=1680
 # @@protoc_insertion_point(module_scope)

@@ -156,23 +156,22 @@ func (Visibility) EnumDescriptor() ([]byte, []int) {
 	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{1}
 }
 
-// Check is what a rule demands of its field's value. A field the document
-// leaves out holds its zero value, and is checked as such.
+// Check is v1's first form of a rule's kind, read only from the released
+// baseline (see FieldContract.rule).
 type Check int32
 
 const (
-	// No check. Never valid in a Rule.
+	// No check.
 	Check_CHECK_UNSPECIFIED Check = 0
-	// An integer equal to the bound.
+	// Int64Rules.equals.
 	Check_CHECK_EQUALS Check = 1
-	// An integer no smaller than the bound.
+	// Int64Rules.at_least.
 	Check_CHECK_AT_LEAST Check = 2
-	// A string with a character that is not white space to Go's
-	// strings.TrimSpace.
+	// StringRules.not_blank.
 	Check_CHECK_NOT_BLANK Check = 3
-	// An enum holding one of its defined values; UNSPECIFIED is not one.
+	// EnumRules.defined.
 	Check_CHECK_DEFINED Check = 4
-	// A list with at least one item.
+	// RepeatedRules.not_empty.
 	Check_CHECK_NOT_EMPTY Check = 5
 )
 
@@ -223,22 +222,643 @@ func (Check) EnumDescriptor() ([]byte, []int) {
 	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{2}
 }
 
-// Rule is one check of Validate. Validate runs the rules in the order of a
-// depth-first walk of TaskSpec by field number, which is the Go package's
-// order, and reports them in that order.
+// FieldContract is everything the contract says of one field besides its
+// name, number and type.
+type FieldContract struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// When the field is written to YAML. Required.
+	Presence Presence `protobuf:"varint,1,opt,name=presence,proto3,enum=taskspec.v1.Presence" json:"presence,omitempty"`
+	// Whether the agent may see the field. Required.
+	Visibility Visibility `protobuf:"varint,2,opt,name=visibility,proto3,enum=taskspec.v1.Visibility" json:"visibility,omitempty"`
+	// v1's first form of a rule, one per field. The released baseline was
+	// written with it, so `make breaking` still reads it there; generation
+	// refuses it in the current proto, naming the field: write `rules`.
+	//
+	// Deprecated: Marked as deprecated in taskspec/v1/options.proto.
+	Rule *Rule `protobuf:"bytes,3,opt,name=rule,proto3" json:"rule,omitempty"`
+	// The Validate rules of the field: the constraints its value must meet,
+	// in the rules message of the field's type. A field without rules
+	// accepts any value of its type.
+	Rules         *FieldRules `protobuf:"bytes,4,opt,name=rules,proto3" json:"rules,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FieldContract) Reset() {
+	*x = FieldContract{}
+	mi := &file_taskspec_v1_options_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FieldContract) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FieldContract) ProtoMessage() {}
+
+func (x *FieldContract) ProtoReflect() protoreflect.Message {
+	mi := &file_taskspec_v1_options_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FieldContract.ProtoReflect.Descriptor instead.
+func (*FieldContract) Descriptor() ([]byte, []int) {
+	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *FieldContract) GetPresence() Presence {
+	if x != nil {
+		return x.Presence
+	}
+	return Presence_PRESENCE_UNSPECIFIED
+}
+
+func (x *FieldContract) GetVisibility() Visibility {
+	if x != nil {
+		return x.Visibility
+	}
+	return Visibility_VISIBILITY_UNSPECIFIED
+}
+
+// Deprecated: Marked as deprecated in taskspec/v1/options.proto.
+func (x *FieldContract) GetRule() *Rule {
+	if x != nil {
+		return x.Rule
+	}
+	return nil
+}
+
+func (x *FieldContract) GetRules() *FieldRules {
+	if x != nil {
+		return x.Rules
+	}
+	return nil
+}
+
+// FieldRules holds a field's constraints, in the one message that fits its
+// type, so that a constraint which does not fit the field cannot be
+// written. Validate checks a field's constraints in the order they are
+// declared below (not the order they are written in), after the fields
+// before it in a depth-first walk of TaskSpec by field number: the Go
+// package's order.
+type FieldRules struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The rules of the field's type.
+	//
+	// Types that are valid to be assigned to Type:
+	//
+	//	*FieldRules_String_
+	//	*FieldRules_Int64
+	//	*FieldRules_Enum
+	//	*FieldRules_Repeated
+	Type          isFieldRules_Type `protobuf_oneof:"type"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FieldRules) Reset() {
+	*x = FieldRules{}
+	mi := &file_taskspec_v1_options_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FieldRules) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FieldRules) ProtoMessage() {}
+
+func (x *FieldRules) ProtoReflect() protoreflect.Message {
+	mi := &file_taskspec_v1_options_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FieldRules.ProtoReflect.Descriptor instead.
+func (*FieldRules) Descriptor() ([]byte, []int) {
+	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *FieldRules) GetType() isFieldRules_Type {
+	if x != nil {
+		return x.Type
+	}
+	return nil
+}
+
+func (x *FieldRules) GetString_() *StringRules {
+	if x != nil {
+		if x, ok := x.Type.(*FieldRules_String_); ok {
+			return x.String_
+		}
+	}
+	return nil
+}
+
+func (x *FieldRules) GetInt64() *Int64Rules {
+	if x != nil {
+		if x, ok := x.Type.(*FieldRules_Int64); ok {
+			return x.Int64
+		}
+	}
+	return nil
+}
+
+func (x *FieldRules) GetEnum() *EnumRules {
+	if x != nil {
+		if x, ok := x.Type.(*FieldRules_Enum); ok {
+			return x.Enum
+		}
+	}
+	return nil
+}
+
+func (x *FieldRules) GetRepeated() *RepeatedRules {
+	if x != nil {
+		if x, ok := x.Type.(*FieldRules_Repeated); ok {
+			return x.Repeated
+		}
+	}
+	return nil
+}
+
+type isFieldRules_Type interface {
+	isFieldRules_Type()
+}
+
+type FieldRules_String_ struct {
+	// For a string field.
+	String_ *StringRules `protobuf:"bytes,1,opt,name=string,proto3,oneof"`
+}
+
+type FieldRules_Int64 struct {
+	// For an int64 field.
+	Int64 *Int64Rules `protobuf:"bytes,2,opt,name=int64,proto3,oneof"`
+}
+
+type FieldRules_Enum struct {
+	// For an enum field.
+	Enum *EnumRules `protobuf:"bytes,3,opt,name=enum,proto3,oneof"`
+}
+
+type FieldRules_Repeated struct {
+	// For a repeated string field.
+	Repeated *RepeatedRules `protobuf:"bytes,4,opt,name=repeated,proto3,oneof"`
+}
+
+func (*FieldRules_String_) isFieldRules_Type() {}
+
+func (*FieldRules_Int64) isFieldRules_Type() {}
+
+func (*FieldRules_Enum) isFieldRules_Type() {}
+
+func (*FieldRules_Repeated) isFieldRules_Type() {}
+
+// StringRules are the constraints of a string, or of each item of a list
+// of strings. Lengths count characters (Unicode code points), not bytes.
+type StringRules struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// A character that is not white space to Go's strings.TrimSpace.
+	NotBlank *Demand `protobuf:"bytes,1,opt,name=not_blank,json=notBlank,proto3" json:"not_blank,omitempty"`
+	// At least `value` characters.
+	MinLen *Bound `protobuf:"bytes,2,opt,name=min_len,json=minLen,proto3" json:"min_len,omitempty"`
+	// At most `value` characters.
+	MaxLen        *Bound `protobuf:"bytes,3,opt,name=max_len,json=maxLen,proto3" json:"max_len,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StringRules) Reset() {
+	*x = StringRules{}
+	mi := &file_taskspec_v1_options_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StringRules) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StringRules) ProtoMessage() {}
+
+func (x *StringRules) ProtoReflect() protoreflect.Message {
+	mi := &file_taskspec_v1_options_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StringRules.ProtoReflect.Descriptor instead.
+func (*StringRules) Descriptor() ([]byte, []int) {
+	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *StringRules) GetNotBlank() *Demand {
+	if x != nil {
+		return x.NotBlank
+	}
+	return nil
+}
+
+func (x *StringRules) GetMinLen() *Bound {
+	if x != nil {
+		return x.MinLen
+	}
+	return nil
+}
+
+func (x *StringRules) GetMaxLen() *Bound {
+	if x != nil {
+		return x.MaxLen
+	}
+	return nil
+}
+
+// Int64Rules are the constraints of an int64.
+type Int64Rules struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Exactly `value`.
+	Equals *Bound `protobuf:"bytes,1,opt,name=equals,proto3" json:"equals,omitempty"`
+	// No smaller than `value`.
+	AtLeast *Bound `protobuf:"bytes,2,opt,name=at_least,json=atLeast,proto3" json:"at_least,omitempty"`
+	// No larger than `value`.
+	AtMost        *Bound `protobuf:"bytes,3,opt,name=at_most,json=atMost,proto3" json:"at_most,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Int64Rules) Reset() {
+	*x = Int64Rules{}
+	mi := &file_taskspec_v1_options_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Int64Rules) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Int64Rules) ProtoMessage() {}
+
+func (x *Int64Rules) ProtoReflect() protoreflect.Message {
+	mi := &file_taskspec_v1_options_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Int64Rules.ProtoReflect.Descriptor instead.
+func (*Int64Rules) Descriptor() ([]byte, []int) {
+	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *Int64Rules) GetEquals() *Bound {
+	if x != nil {
+		return x.Equals
+	}
+	return nil
+}
+
+func (x *Int64Rules) GetAtLeast() *Bound {
+	if x != nil {
+		return x.AtLeast
+	}
+	return nil
+}
+
+func (x *Int64Rules) GetAtMost() *Bound {
+	if x != nil {
+		return x.AtMost
+	}
+	return nil
+}
+
+// EnumRules are the constraints of an enum.
+type EnumRules struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One of the enum's defined values; UNSPECIFIED is not one.
+	Defined       *Demand `protobuf:"bytes,1,opt,name=defined,proto3" json:"defined,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EnumRules) Reset() {
+	*x = EnumRules{}
+	mi := &file_taskspec_v1_options_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EnumRules) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EnumRules) ProtoMessage() {}
+
+func (x *EnumRules) ProtoReflect() protoreflect.Message {
+	mi := &file_taskspec_v1_options_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EnumRules.ProtoReflect.Descriptor instead.
+func (*EnumRules) Descriptor() ([]byte, []int) {
+	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *EnumRules) GetDefined() *Demand {
+	if x != nil {
+		return x.Defined
+	}
+	return nil
+}
+
+// RepeatedRules are the constraints of a list of strings: first the list's
+// own, then each item's, item by item.
+type RepeatedRules struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// At least one item.
+	NotEmpty *Demand `protobuf:"bytes,1,opt,name=not_empty,json=notEmpty,proto3" json:"not_empty,omitempty"`
+	// At least `value` items.
+	MinItems *Bound `protobuf:"bytes,2,opt,name=min_items,json=minItems,proto3" json:"min_items,omitempty"`
+	// At most `value` items.
+	MaxItems *Bound `protobuf:"bytes,3,opt,name=max_items,json=maxItems,proto3" json:"max_items,omitempty"`
+	// The constraints of each item, reported at the item's path
+	// ("verification.test_cmd[2]").
+	Items         *StringRules `protobuf:"bytes,4,opt,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RepeatedRules) Reset() {
+	*x = RepeatedRules{}
+	mi := &file_taskspec_v1_options_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RepeatedRules) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RepeatedRules) ProtoMessage() {}
+
+func (x *RepeatedRules) ProtoReflect() protoreflect.Message {
+	mi := &file_taskspec_v1_options_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RepeatedRules.ProtoReflect.Descriptor instead.
+func (*RepeatedRules) Descriptor() ([]byte, []int) {
+	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *RepeatedRules) GetNotEmpty() *Demand {
+	if x != nil {
+		return x.NotEmpty
+	}
+	return nil
+}
+
+func (x *RepeatedRules) GetMinItems() *Bound {
+	if x != nil {
+		return x.MinItems
+	}
+	return nil
+}
+
+func (x *RepeatedRules) GetMaxItems() *Bound {
+	if x != nil {
+		return x.MaxItems
+	}
+	return nil
+}
+
+func (x *RepeatedRules) GetItems() *StringRules {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+// Demand is a constraint with no parameter.
+type Demand struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The Go package's message, without its "eval: " prefix, as a Go format
+	// string. Its one verb, if any, takes the offending value: %q for a
+	// string or an enum's spelling, %d for a list's length.
+	Message       string `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Demand) Reset() {
+	*x = Demand{}
+	mi := &file_taskspec_v1_options_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Demand) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Demand) ProtoMessage() {}
+
+func (x *Demand) ProtoReflect() protoreflect.Message {
+	mi := &file_taskspec_v1_options_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Demand.ProtoReflect.Descriptor instead.
+func (*Demand) Descriptor() ([]byte, []int) {
+	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *Demand) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+// Bound is a constraint with an integer parameter.
+type Bound struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The bound.
+	Value int64 `protobuf:"varint,1,opt,name=value,proto3" json:"value,omitempty"`
+	// The Go package's message, without its "eval: " prefix, as a Go format
+	// string. Its verbs take the offending value (%d for an integer and for a
+	// list's length, %q for a string), then the bound (%d); either may be
+	// left out, in that order. With Go's explicit argument indexes they may
+	// come in any order, and more than once: %[1]d is the value, %[2]d the
+	// bound ("at most %[2]d, got %[1]d").
+	Message       string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Bound) Reset() {
+	*x = Bound{}
+	mi := &file_taskspec_v1_options_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Bound) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Bound) ProtoMessage() {}
+
+func (x *Bound) ProtoReflect() protoreflect.Message {
+	mi := &file_taskspec_v1_options_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Bound.ProtoReflect.Descriptor instead.
+func (*Bound) Descriptor() ([]byte, []int) {
+	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *Bound) GetValue() int64 {
+	if x != nil {
+		return x.Value
+	}
+	return 0
+}
+
+func (x *Bound) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+// ConstraintKind declares a kind of constraint: each field of the rules
+// messages above is one, and carries this option. The schema, the rule
+// cases and the docs follow from the declaration and from the kind's one
+// implementation in each language (the plugin's Go code in go/constraints.go,
+// Python's in taskspec/_constraints.py), which generation requires.
+type ConstraintKind struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The catalogue code of a value that breaks it: N is "TS" followed by N
+	// in three digits, in the 1xx range of broken contract rules. Required,
+	// and unique among the kinds.
+	Code int32 `protobuf:"varint,1,opt,name=code,proto3" json:"code,omitempty"`
+	// The catalogue entry of the code, for a kind whose code is not a
+	// ProblemCode value (the kinds added after v1's first release); the
+	// kinds of v1's first release use their ProblemCode value's entry.
+	Problem       *ProblemKind `protobuf:"bytes,2,opt,name=problem,proto3" json:"problem,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConstraintKind) Reset() {
+	*x = ConstraintKind{}
+	mi := &file_taskspec_v1_options_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConstraintKind) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConstraintKind) ProtoMessage() {}
+
+func (x *ConstraintKind) ProtoReflect() protoreflect.Message {
+	mi := &file_taskspec_v1_options_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConstraintKind.ProtoReflect.Descriptor instead.
+func (*ConstraintKind) Descriptor() ([]byte, []int) {
+	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *ConstraintKind) GetCode() int32 {
+	if x != nil {
+		return x.Code
+	}
+	return 0
+}
+
+func (x *ConstraintKind) GetProblem() *ProblemKind {
+	if x != nil {
+		return x.Problem
+	}
+	return nil
+}
+
+// Rule is v1's first form of a rule, read only from the released baseline
+// (see FieldContract.rule).
 type Rule struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// What the value must be.
 	Check Check `protobuf:"varint,1,opt,name=check,proto3,enum=taskspec.v1.Check" json:"check,omitempty"`
-	// The bound of CHECK_EQUALS and CHECK_AT_LEAST; unset for every other
-	// check.
+	// The bound of CHECK_EQUALS and CHECK_AT_LEAST.
 	Bound *int64 `protobuf:"varint,2,opt,name=bound,proto3,oneof" json:"bound,omitempty"`
-	// The Go package's message, without its "eval: " prefix, as a Go format
-	// string. Its verbs take the offending value (%d for an integer, %q for a
-	// string or an enum's spelling), then the bound (%d); either may be left
-	// out, in that order. With Go's explicit argument indexes they may come in
-	// any order, and more than once: %[1]d is the value, %[2]d the bound
-	// ("at most %[2]d, got %[1]d").
+	// The Go package's message, as Bound.message.
 	Message       string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -246,7 +866,7 @@ type Rule struct {
 
 func (x *Rule) Reset() {
 	*x = Rule{}
-	mi := &file_taskspec_v1_options_proto_msgTypes[0]
+	mi := &file_taskspec_v1_options_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -258,7 +878,7 @@ func (x *Rule) String() string {
 func (*Rule) ProtoMessage() {}
 
 func (x *Rule) ProtoReflect() protoreflect.Message {
-	mi := &file_taskspec_v1_options_proto_msgTypes[0]
+	mi := &file_taskspec_v1_options_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -271,7 +891,7 @@ func (x *Rule) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rule.ProtoReflect.Descriptor instead.
 func (*Rule) Descriptor() ([]byte, []int) {
-	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{0}
+	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Rule) GetCheck() Check {
@@ -295,71 +915,6 @@ func (x *Rule) GetMessage() string {
 	return ""
 }
 
-// FieldContract is everything the contract says of one field besides its
-// name, number and type.
-type FieldContract struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// When the field is written to YAML. Required.
-	Presence Presence `protobuf:"varint,1,opt,name=presence,proto3,enum=taskspec.v1.Presence" json:"presence,omitempty"`
-	// Whether the agent may see the field. Required.
-	Visibility Visibility `protobuf:"varint,2,opt,name=visibility,proto3,enum=taskspec.v1.Visibility" json:"visibility,omitempty"`
-	// The Validate rule of the field, if it has one. A field has at most one.
-	Rule          *Rule `protobuf:"bytes,3,opt,name=rule,proto3" json:"rule,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
-}
-
-func (x *FieldContract) Reset() {
-	*x = FieldContract{}
-	mi := &file_taskspec_v1_options_proto_msgTypes[1]
-	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-	ms.StoreMessageInfo(mi)
-}
-
-func (x *FieldContract) String() string {
-	return protoimpl.X.MessageStringOf(x)
-}
-
-func (*FieldContract) ProtoMessage() {}
-
-func (x *FieldContract) ProtoReflect() protoreflect.Message {
-	mi := &file_taskspec_v1_options_proto_msgTypes[1]
-	if x != nil {
-		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
-		if ms.LoadMessageInfo() == nil {
-			ms.StoreMessageInfo(mi)
-		}
-		return ms
-	}
-	return mi.MessageOf(x)
-}
-
-// Deprecated: Use FieldContract.ProtoReflect.Descriptor instead.
-func (*FieldContract) Descriptor() ([]byte, []int) {
-	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{1}
-}
-
-func (x *FieldContract) GetPresence() Presence {
-	if x != nil {
-		return x.Presence
-	}
-	return Presence_PRESENCE_UNSPECIFIED
-}
-
-func (x *FieldContract) GetVisibility() Visibility {
-	if x != nil {
-		return x.Visibility
-	}
-	return Visibility_VISIBILITY_UNSPECIFIED
-}
-
-func (x *FieldContract) GetRule() *Rule {
-	if x != nil {
-		return x.Rule
-	}
-	return nil
-}
-
 // Limits bound what a reader accepts and so what a writer may write. They
 // keep hostile input cheap; no real sidecar comes near them.
 type Limits struct {
@@ -376,7 +931,7 @@ type Limits struct {
 
 func (x *Limits) Reset() {
 	*x = Limits{}
-	mi := &file_taskspec_v1_options_proto_msgTypes[2]
+	mi := &file_taskspec_v1_options_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -388,7 +943,7 @@ func (x *Limits) String() string {
 func (*Limits) ProtoMessage() {}
 
 func (x *Limits) ProtoReflect() protoreflect.Message {
-	mi := &file_taskspec_v1_options_proto_msgTypes[2]
+	mi := &file_taskspec_v1_options_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -401,7 +956,7 @@ func (x *Limits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Limits.ProtoReflect.Descriptor instead.
 func (*Limits) Descriptor() ([]byte, []int) {
-	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{2}
+	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Limits) GetMaxDocumentBytes() int64 {
@@ -435,6 +990,14 @@ var file_taskspec_v1_options_proto_extTypes = []protoimpl.ExtensionInfo{
 		Filename:      "taskspec/v1/options.proto",
 	},
 	{
+		ExtendedType:  (*descriptorpb.FieldOptions)(nil),
+		ExtensionType: (*ConstraintKind)(nil),
+		Field:         51003,
+		Name:          "taskspec.v1.constraint",
+		Tag:           "bytes,51003,opt,name=constraint",
+		Filename:      "taskspec/v1/options.proto",
+	},
+	{
 		ExtendedType:  (*descriptorpb.MessageOptions)(nil),
 		ExtensionType: (*Limits)(nil),
 		Field:         51001,
@@ -450,6 +1013,11 @@ var (
 	//
 	// optional taskspec.v1.FieldContract field = 51000;
 	E_Field = &file_taskspec_v1_options_proto_extTypes[0]
+	// The declaration of a kind of constraint: set on each field of the
+	// rules messages (StringRules, Int64Rules, EnumRules, RepeatedRules).
+	//
+	// optional taskspec.v1.ConstraintKind constraint = 51003;
+	E_Constraint = &file_taskspec_v1_options_proto_extTypes[1]
 )
 
 // Extension fields to descriptorpb.MessageOptions.
@@ -457,25 +1025,78 @@ var (
 	// The limits of a document holding this message: set on TaskSpec.
 	//
 	// optional taskspec.v1.Limits limits = 51001;
-	E_Limits = &file_taskspec_v1_options_proto_extTypes[1]
+	E_Limits = &file_taskspec_v1_options_proto_extTypes[2]
 )
 
 var File_taskspec_v1_options_proto protoreflect.FileDescriptor
 
 const file_taskspec_v1_options_proto_rawDesc = "" +
 	"\n" +
-	"\x19taskspec/v1/options.proto\x12\vtaskspec.v1\x1a google/protobuf/descriptor.proto\"o\n" +
-	"\x04Rule\x12(\n" +
-	"\x05check\x18\x01 \x01(\x0e2\x12.taskspec.v1.CheckR\x05check\x12\x19\n" +
-	"\x05bound\x18\x02 \x01(\x03H\x00R\x05bound\x88\x01\x01\x12\x18\n" +
-	"\amessage\x18\x03 \x01(\tR\amessageB\b\n" +
-	"\x06_bound\"\xa2\x01\n" +
+	"\x19taskspec/v1/options.proto\x12\vtaskspec.v1\x1a google/protobuf/descriptor.proto\x1a\x1ataskspec/v1/problems.proto\"\xd5\x01\n" +
 	"\rFieldContract\x121\n" +
 	"\bpresence\x18\x01 \x01(\x0e2\x15.taskspec.v1.PresenceR\bpresence\x127\n" +
 	"\n" +
 	"visibility\x18\x02 \x01(\x0e2\x17.taskspec.v1.VisibilityR\n" +
-	"visibility\x12%\n" +
-	"\x04rule\x18\x03 \x01(\v2\x11.taskspec.v1.RuleR\x04rule\"p\n" +
+	"visibility\x12)\n" +
+	"\x04rule\x18\x03 \x01(\v2\x11.taskspec.v1.RuleB\x02\x18\x01R\x04rule\x12-\n" +
+	"\x05rules\x18\x04 \x01(\v2\x17.taskspec.v1.FieldRulesR\x05rules\"\xe1\x01\n" +
+	"\n" +
+	"FieldRules\x122\n" +
+	"\x06string\x18\x01 \x01(\v2\x18.taskspec.v1.StringRulesH\x00R\x06string\x12/\n" +
+	"\x05int64\x18\x02 \x01(\v2\x17.taskspec.v1.Int64RulesH\x00R\x05int64\x12,\n" +
+	"\x04enum\x18\x03 \x01(\v2\x16.taskspec.v1.EnumRulesH\x00R\x04enum\x128\n" +
+	"\brepeated\x18\x04 \x01(\v2\x1a.taskspec.v1.RepeatedRulesH\x00R\brepeatedB\x06\n" +
+	"\x04type\"\xc6\x05\n" +
+	"\vStringRules\x128\n" +
+	"\tnot_blank\x18\x01 \x01(\v2\x13.taskspec.v1.DemandB\x06\xda\xf3\x18\x02\beR\bnotBlank\x12\xb6\x02\n" +
+	"\amin_len\x18\x02 \x01(\v2\x12.taskspec.v1.BoundB\x88\x02\xda\xf3\x18\x83\x02\bl\x12\xfe\x01\n" +
+	"&string shorter than its minimum length\x10\x01\x1a\bvalidate\"\x06{rule}2\x92\x01The string must have at least the field's number of characters (Unicode code points, not bytes). The message is the Go package's Validate message.:\vtask_id: a\n" +
+	"B\x1etask_id: kg-go-impl-mathx-gcd\n" +
+	"R\x06minLen\x12\xc3\x02\n" +
+	"\amax_len\x18\x03 \x01(\v2\x12.taskspec.v1.BoundB\x95\x02\xda\xf3\x18\x90\x02\bm\x12\x8b\x02\n" +
+	"%string longer than its maximum length\x10\x01\x1a\bvalidate\"\x06{rule}2\x91\x01The string must have at most the field's number of characters (Unicode code points, not bytes). The message is the Go package's Validate message.:\x1atask_id: (300 characters)\n" +
+	"B\x1etask_id: kg-go-impl-mathx-gcd\n" +
+	"R\x06maxLen\"\x9b\x03\n" +
+	"\n" +
+	"Int64Rules\x122\n" +
+	"\x06equals\x18\x01 \x01(\v2\x12.taskspec.v1.BoundB\x06\xda\xf3\x18\x02\biR\x06equals\x125\n" +
+	"\bat_least\x18\x02 \x01(\v2\x12.taskspec.v1.BoundB\x06\xda\xf3\x18\x02\bhR\aatLeast\x12\xa1\x02\n" +
+	"\aat_most\x18\x03 \x01(\v2\x12.taskspec.v1.BoundB\xf3\x01\xda\xf3\x18\xee\x01\bn\x12\xe9\x01\n" +
+	"\x19integer above its maximum\x10\x01\x1a\bvalidate\"\x06{rule}2`The integer must be at most the field's bound. The message is the Go package's Validate message.:-verification:\n" +
+	"    timeout_seconds: 999999999\n" +
+	"B'verification:\n" +
+	"    timeout_seconds: 300\n" +
+	"R\x06atMost\"B\n" +
+	"\tEnumRules\x125\n" +
+	"\adefined\x18\x01 \x01(\v2\x13.taskspec.v1.DemandB\x06\xda\xf3\x18\x02\bgR\adefined\"\xf4\x05\n" +
+	"\rRepeatedRules\x128\n" +
+	"\tnot_empty\x18\x01 \x01(\v2\x13.taskspec.v1.DemandB\x06\xda\xf3\x18\x02\bfR\bnotEmpty\x12\xb4\x02\n" +
+	"\tmin_items\x18\x02 \x01(\v2\x12.taskspec.v1.BoundB\x82\x02\xda\xf3\x18\xfd\x01\bo\x12\xf8\x01\n" +
+	"&list with fewer items than its minimum\x10\x01\x1a\bvalidate\"\x06{rule}2jThe list must have at least the field's number of items. The message is the Go package's Validate message.:#verification:\n" +
+	"    test_cmd: [make]\n" +
+	"B)verification:\n" +
+	"    test_cmd: [make, test]\n" +
+	"R\bminItems\x12\xc1\x02\n" +
+	"\tmax_items\x18\x03 \x01(\v2\x12.taskspec.v1.BoundB\x8f\x02\xda\xf3\x18\x8a\x02\bp\x12\x85\x02\n" +
+	"%list with more items than its maximum\x10\x01\x1a\bvalidate\"\x06{rule}2iThe list must have at most the field's number of items. The message is the Go package's Validate message.:0verification:\n" +
+	"    build_cmd: (10,000 arguments)\n" +
+	"B+verification:\n" +
+	"    build_cmd: [make, build]\n" +
+	"R\bmaxItems\x12.\n" +
+	"\x05items\x18\x04 \x01(\v2\x18.taskspec.v1.StringRulesR\x05items\"\"\n" +
+	"\x06Demand\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\"7\n" +
+	"\x05Bound\x12\x14\n" +
+	"\x05value\x18\x01 \x01(\x03R\x05value\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\"X\n" +
+	"\x0eConstraintKind\x12\x12\n" +
+	"\x04code\x18\x01 \x01(\x05R\x04code\x122\n" +
+	"\aproblem\x18\x02 \x01(\v2\x18.taskspec.v1.ProblemKindR\aproblem\"o\n" +
+	"\x04Rule\x12(\n" +
+	"\x05check\x18\x01 \x01(\x0e2\x12.taskspec.v1.CheckR\x05check\x12\x19\n" +
+	"\x05bound\x18\x02 \x01(\x03H\x00R\x05bound\x88\x01\x01\x12\x18\n" +
+	"\amessage\x18\x03 \x01(\tR\amessageB\b\n" +
+	"\x06_bound\"p\n" +
 	"\x06Limits\x12,\n" +
 	"\x12max_document_bytes\x18\x01 \x01(\x03R\x10maxDocumentBytes\x12\x1b\n" +
 	"\tmax_depth\x18\x02 \x01(\x03R\bmaxDepth\x12\x1b\n" +
@@ -497,7 +1118,10 @@ const file_taskspec_v1_options_proto_rawDesc = "" +
 	"\x0fCHECK_NOT_BLANK\x10\x03\x12\x11\n" +
 	"\rCHECK_DEFINED\x10\x04\x12\x13\n" +
 	"\x0fCHECK_NOT_EMPTY\x10\x05:Q\n" +
-	"\x05field\x12\x1d.google.protobuf.FieldOptions\x18\xb8\x8e\x03 \x01(\v2\x1a.taskspec.v1.FieldContractR\x05field:N\n" +
+	"\x05field\x12\x1d.google.protobuf.FieldOptions\x18\xb8\x8e\x03 \x01(\v2\x1a.taskspec.v1.FieldContractR\x05field:\\\n" +
+	"\n" +
+	"constraint\x12\x1d.google.protobuf.FieldOptions\x18\xbb\x8e\x03 \x01(\v2\x1b.taskspec.v1.ConstraintKindR\n" +
+	"constraint:N\n" +
 	"\x06limits\x12\x1f.google.protobuf.MessageOptions\x18\xb9\x8e\x03 \x01(\v2\x13.taskspec.v1.LimitsR\x06limitsB]\n" +
 	"\x0fdev.taskspec.v1B\fOptionsProtoP\x01Z:github.com/taskspec/taskspec/gen/go/taskspec/v1;taskspecv1b\x06proto3"
 
@@ -514,31 +1138,59 @@ func file_taskspec_v1_options_proto_rawDescGZIP() []byte {
 }
 
 var file_taskspec_v1_options_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_taskspec_v1_options_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_taskspec_v1_options_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_taskspec_v1_options_proto_goTypes = []any{
 	(Presence)(0),                       // 0: taskspec.v1.Presence
 	(Visibility)(0),                     // 1: taskspec.v1.Visibility
 	(Check)(0),                          // 2: taskspec.v1.Check
-	(*Rule)(nil),                        // 3: taskspec.v1.Rule
-	(*FieldContract)(nil),               // 4: taskspec.v1.FieldContract
-	(*Limits)(nil),                      // 5: taskspec.v1.Limits
-	(*descriptorpb.FieldOptions)(nil),   // 6: google.protobuf.FieldOptions
-	(*descriptorpb.MessageOptions)(nil), // 7: google.protobuf.MessageOptions
+	(*FieldContract)(nil),               // 3: taskspec.v1.FieldContract
+	(*FieldRules)(nil),                  // 4: taskspec.v1.FieldRules
+	(*StringRules)(nil),                 // 5: taskspec.v1.StringRules
+	(*Int64Rules)(nil),                  // 6: taskspec.v1.Int64Rules
+	(*EnumRules)(nil),                   // 7: taskspec.v1.EnumRules
+	(*RepeatedRules)(nil),               // 8: taskspec.v1.RepeatedRules
+	(*Demand)(nil),                      // 9: taskspec.v1.Demand
+	(*Bound)(nil),                       // 10: taskspec.v1.Bound
+	(*ConstraintKind)(nil),              // 11: taskspec.v1.ConstraintKind
+	(*Rule)(nil),                        // 12: taskspec.v1.Rule
+	(*Limits)(nil),                      // 13: taskspec.v1.Limits
+	(*ProblemKind)(nil),                 // 14: taskspec.v1.ProblemKind
+	(*descriptorpb.FieldOptions)(nil),   // 15: google.protobuf.FieldOptions
+	(*descriptorpb.MessageOptions)(nil), // 16: google.protobuf.MessageOptions
 }
 var file_taskspec_v1_options_proto_depIdxs = []int32{
-	2, // 0: taskspec.v1.Rule.check:type_name -> taskspec.v1.Check
-	0, // 1: taskspec.v1.FieldContract.presence:type_name -> taskspec.v1.Presence
-	1, // 2: taskspec.v1.FieldContract.visibility:type_name -> taskspec.v1.Visibility
-	3, // 3: taskspec.v1.FieldContract.rule:type_name -> taskspec.v1.Rule
-	6, // 4: taskspec.v1.field:extendee -> google.protobuf.FieldOptions
-	7, // 5: taskspec.v1.limits:extendee -> google.protobuf.MessageOptions
-	4, // 6: taskspec.v1.field:type_name -> taskspec.v1.FieldContract
-	5, // 7: taskspec.v1.limits:type_name -> taskspec.v1.Limits
-	8, // [8:8] is the sub-list for method output_type
-	8, // [8:8] is the sub-list for method input_type
-	6, // [6:8] is the sub-list for extension type_name
-	4, // [4:6] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	0,  // 0: taskspec.v1.FieldContract.presence:type_name -> taskspec.v1.Presence
+	1,  // 1: taskspec.v1.FieldContract.visibility:type_name -> taskspec.v1.Visibility
+	12, // 2: taskspec.v1.FieldContract.rule:type_name -> taskspec.v1.Rule
+	4,  // 3: taskspec.v1.FieldContract.rules:type_name -> taskspec.v1.FieldRules
+	5,  // 4: taskspec.v1.FieldRules.string:type_name -> taskspec.v1.StringRules
+	6,  // 5: taskspec.v1.FieldRules.int64:type_name -> taskspec.v1.Int64Rules
+	7,  // 6: taskspec.v1.FieldRules.enum:type_name -> taskspec.v1.EnumRules
+	8,  // 7: taskspec.v1.FieldRules.repeated:type_name -> taskspec.v1.RepeatedRules
+	9,  // 8: taskspec.v1.StringRules.not_blank:type_name -> taskspec.v1.Demand
+	10, // 9: taskspec.v1.StringRules.min_len:type_name -> taskspec.v1.Bound
+	10, // 10: taskspec.v1.StringRules.max_len:type_name -> taskspec.v1.Bound
+	10, // 11: taskspec.v1.Int64Rules.equals:type_name -> taskspec.v1.Bound
+	10, // 12: taskspec.v1.Int64Rules.at_least:type_name -> taskspec.v1.Bound
+	10, // 13: taskspec.v1.Int64Rules.at_most:type_name -> taskspec.v1.Bound
+	9,  // 14: taskspec.v1.EnumRules.defined:type_name -> taskspec.v1.Demand
+	9,  // 15: taskspec.v1.RepeatedRules.not_empty:type_name -> taskspec.v1.Demand
+	10, // 16: taskspec.v1.RepeatedRules.min_items:type_name -> taskspec.v1.Bound
+	10, // 17: taskspec.v1.RepeatedRules.max_items:type_name -> taskspec.v1.Bound
+	5,  // 18: taskspec.v1.RepeatedRules.items:type_name -> taskspec.v1.StringRules
+	14, // 19: taskspec.v1.ConstraintKind.problem:type_name -> taskspec.v1.ProblemKind
+	2,  // 20: taskspec.v1.Rule.check:type_name -> taskspec.v1.Check
+	15, // 21: taskspec.v1.field:extendee -> google.protobuf.FieldOptions
+	15, // 22: taskspec.v1.constraint:extendee -> google.protobuf.FieldOptions
+	16, // 23: taskspec.v1.limits:extendee -> google.protobuf.MessageOptions
+	3,  // 24: taskspec.v1.field:type_name -> taskspec.v1.FieldContract
+	11, // 25: taskspec.v1.constraint:type_name -> taskspec.v1.ConstraintKind
+	13, // 26: taskspec.v1.limits:type_name -> taskspec.v1.Limits
+	27, // [27:27] is the sub-list for method output_type
+	27, // [27:27] is the sub-list for method input_type
+	24, // [24:27] is the sub-list for extension type_name
+	21, // [21:24] is the sub-list for extension extendee
+	0,  // [0:21] is the sub-list for field type_name
 }
 
 func init() { file_taskspec_v1_options_proto_init() }
@@ -546,15 +1198,22 @@ func file_taskspec_v1_options_proto_init() {
 	if File_taskspec_v1_options_proto != nil {
 		return
 	}
-	file_taskspec_v1_options_proto_msgTypes[0].OneofWrappers = []any{}
+	file_taskspec_v1_problems_proto_init()
+	file_taskspec_v1_options_proto_msgTypes[1].OneofWrappers = []any{
+		(*FieldRules_String_)(nil),
+		(*FieldRules_Int64)(nil),
+		(*FieldRules_Enum)(nil),
+		(*FieldRules_Repeated)(nil),
+	}
+	file_taskspec_v1_options_proto_msgTypes[9].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_taskspec_v1_options_proto_rawDesc), len(file_taskspec_v1_options_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   3,
-			NumExtensions: 2,
+			NumMessages:   11,
+			NumExtensions: 3,
 			NumServices:   0,
 		},
 		GoTypes:           file_taskspec_v1_options_proto_goTypes,
