@@ -112,6 +112,7 @@ vectors: venv conform ## Regenerate the conformance vectors (Go consumer, seeded
 generate: venv $(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC) $(PROTOC_GEN_TASKSPEC_GO) ## Generate everything proto/ decides: stubs, the Go contract code, the JSON Schema and the Go rule cases
 	$(BUF) generate
 	$(VPY) scripts/gen_enums.py
+	$(VPY) scripts/gen_codes_table.py
 	$(VPY) scripts/gen_schema.py --buf $(BUF)
 	$(VPY) -m tests.conformance.rule_cases
 
@@ -132,6 +133,7 @@ checkgenerate: venv $(if $(HAVE_GO),$(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC) $(PRO
 		fi
 	done
 	$(VPY) scripts/gen_enums.py --check || status=1
+	$(VPY) scripts/gen_codes_table.py --check || status=1
 	extra=$$(cd "$$tmp" && find . -type f | sed 's|^\./||' | sort)
 	expected=$$(printf '%s\n' $(CHECKED_GEN) | sort)
 	if [ "$$extra" != "$$expected" ]; then

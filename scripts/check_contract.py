@@ -13,21 +13,24 @@ renumbering does.
 The check, run by ``make breaking``:
 
 - every field of the baseline that is reachable from TaskSpec keeps its
-  ``(taskspec.v1.field)`` option exactly, attribute by attribute;
+  ``(taskspec.v1.field)`` option exactly, attribute by attribute, and its
+  rules constraint by constraint (the baseline's ``rule``, v1's first form,
+  is read as the constraint that replaced it);
 - every message reachable from TaskSpec declares the baseline's fields in
   the baseline's order, since that order is the YAML key order;
 - TaskSpec keeps its ``(taskspec.v1.limits)`` exactly;
 - a field the baseline does not have must be omitted from YAML when empty
   (so documents that do not use it are written as before), and must not
-  have a rule that its zero value breaks (so documents written before it
-  stay valid);
-- no field's option sets a singular attribute twice (two ``rule:``
+  have a constraint that its zero value breaks (so documents written before
+  it stay valid; asked of the kind's implementation in
+  ``taskspec/_constraints.py``);
+- no field's option sets a singular attribute twice (two ``rules:``
   blocks): the text format merges them without a word, so the check reads
   the compiler's source locations, where each block leaves its path;
 - a change to the options' own schema (``options.proto``) is reported in one
-  line: an additive one (a new attribute, a new value) as a note, any other
-  (a renumbered extension, a removed or retyped attribute) as a breaking
-  change.
+  line: an additive one (a new attribute, a new value, a new kind of
+  constraint) as a note, any other (a renumbered extension, a removed or
+  retyped attribute, a kind's code changed) as a breaking change.
 
 Each image is read through its own options schema (a descriptor pool built
 from the image), never through the generated stubs, so the check works from
@@ -39,8 +42,8 @@ Usage: ``python scripts/check_contract.py --against release/taskspec-v1.binpb
 lists every problem, one line each. With ``--release`` (``make
 release-baseline``) it says whether the current proto may become the new
 baseline: when it has breaking changes (this check's or ``buf
-breaking``'s), only with the schema version (the bound of
-task_spec_version's CHECK_EQUALS rule) bumped.
+breaking``'s), only with the schema version (the value of
+task_spec_version's Int64Rules.equals constraint) bumped.
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ ROOT_MESSAGE = "taskspec.v1.TaskSpec"
 OPTIONS_FILE = "taskspec/v1/options.proto"
 FIELD_EXTENSION = "taskspec.v1.field"
 LIMITS_EXTENSION = "taskspec.v1.limits"
+CONSTRAINT_EXTENSION = "taskspec.v1.constraint"
 VERSION_FIELD = f"{ROOT_MESSAGE}.task_spec_version"
 NEW_VERSION = (
     "that needs a new contract version (CONTRIBUTING.md, 'Cutting a new contract version')"
@@ -86,6 +90,7 @@ class Image:
             self.pool.Add(f)
         self.field_ext = self._extension(FIELD_EXTENSION)
         self.limits_ext = self._extension(LIMITS_EXTENSION)
+        self.constraint_ext = self._extension(CONSTRAINT_EXTENSION)
         self._field_options = message_factory.GetMessageClass(
             self.pool.FindMessageTypeByName("google.protobuf.FieldOptions")
         )
@@ -129,6 +134,15 @@ class Image:
         if not opts.HasExtension(self.field_ext):
             return None
         return cast(Message, opts.Extensions[self.field_ext])
+
+    def constraint_code(self, field: _Field) -> str:
+        """``code N`` for the declaration of a constraint kind, else ``""``."""
+        if self.constraint_ext is None or not field.HasField("options"):
+            return ""
+        opts = self._field_options.FromString(field.options.SerializeToString())
+        if not opts.HasExtension(self.constraint_ext):
+            return ""
+        return f"code {opts.Extensions[self.constraint_ext].code}"
 
     def limits(self, name: str) -> Message | None:
         if self.limits_ext is None:
@@ -203,13 +217,90 @@ def _enum_attribute(msg: Message | None, name: str) -> str:
 _WHY = {
     "presence": "v1 sidecars would be written differently",
     "visibility": "agents of v1 harnesses would see a different task",
-    "rule": "v1 documents would be judged, or reported, differently",
 }
+
+#: The attributes that hold a field's rules: ``rules`` (typed constraints)
+#: and v1's first form, ``rule``, in which the released baseline is written.
+_RULE_ATTRIBUTES = ("rule", "rules")
+
+#: v1's first form of a rule named its kind with a ``Check`` value; each is
+#: the constraint kind that replaced it. The table is closed: ``Check`` is
+#: deprecated and gains no value, new kinds are declared in the rules
+#: messages of options.proto.
+_LEGACY_KINDS = {
+    "CHECK_EQUALS": "taskspec.v1.Int64Rules.equals",
+    "CHECK_AT_LEAST": "taskspec.v1.Int64Rules.at_least",
+    "CHECK_NOT_BLANK": "taskspec.v1.StringRules.not_blank",
+    "CHECK_DEFINED": "taskspec.v1.EnumRules.defined",
+    "CHECK_NOT_EMPTY": "taskspec.v1.RepeatedRules.not_empty",
+}
+
+#: One constraint on a field: its kind (the full name of its declaration),
+#: its bound (None for a constraint without one), its message, and whether
+#: it applies to each item of the list rather than to the field.
+Constraint = tuple[str, int | None, str, bool]
+
+
+def constraints(contract: Message | None) -> list[Constraint]:
+    """The constraints a field's option sets, in either form, in Validate's order.
+
+    Reading both forms into one shape lets a baseline written with ``rule``
+    be compared with a proto written with ``rules``: the same rule in the
+    other form is no change.
+    """
+    attrs = _attributes(contract)
+    out: list[Constraint] = []
+    legacy = attrs.get("rule")
+    if isinstance(legacy, Message):
+        a = _attributes(legacy)
+        check = str(a.get("check", "CHECK_UNSPECIFIED"))
+        bound = a.get("bound")
+        kind = _LEGACY_KINDS.get(check, check)
+        out.append((kind, bound if isinstance(bound, int) else None, str(a.get("message", "")), False))
+    rules = attrs.get("rules")
+    if isinstance(rules, Message):
+        for _, typed in rules.ListFields():  # the one field of the oneof
+            out.extend(_typed_constraints(typed, item=False))
+    return out
+
+
+def _typed_constraints(typed: Message, *, item: bool) -> Iterator[Constraint]:
+    """The constraints of a rules message (StringRules, ...), by declaration number."""
+    for fd, value in typed.ListFields():
+        described = value.DESCRIPTOR
+        if "message" not in described.fields_by_name:
+            yield from _typed_constraints(value, item=True)  # items: each item's rules
+            continue
+        bound: int | None = None
+        if "value" in described.fields_by_name:
+            bound = int(value.value)
+        yield (fd.full_name, bound, str(value.message), item)
+
+
+def _show_constraints(found: list[Constraint]) -> str:
+    if not found:
+        return "none"
+    parts = []
+    for kind, bound, message, item in found:
+        said = kind.removeprefix("taskspec.v1.")
+        if bound is not None:
+            said += f" {bound}"
+        parts.append(f"{'each item: ' if item else ''}{said} {message!r}")
+    return "[" + "; ".join(parts) + "]"
 
 
 def _contract_changes(name: str, old: Message | None, new: Message | None) -> Iterator[str]:
+    before_rules, after_rules = constraints(old), constraints(new)
+    if before_rules != after_rules:
+        yield (
+            f"{name}: rules changed from {_show_constraints(before_rules)} to "
+            f"{_show_constraints(after_rules)}: v1 documents would be judged, or reported, "
+            f"differently; {NEW_VERSION}"
+        )
     a, b = _attributes(old), _attributes(new)
     for attr in sorted(a.keys() | b.keys(), key=lambda k: (k not in _WHY, k)):
+        if attr in _RULE_ATTRIBUTES:
+            continue
         before, after = a.get(attr), b.get(attr)
         if _show(before) == _show(after):
             continue
@@ -270,10 +361,13 @@ def repeated_blocks(image: Image, name: str) -> list[str]:
     return out
 
 
-def _schema_changes(
-    old: descriptor_pb2.FileDescriptorProto | None, new: descriptor_pb2.FileDescriptorProto | None
-) -> tuple[list[str], bool]:
-    """What changed in the options' own schema, and whether all of it is additive."""
+def _schema_changes(baseline: Image, current: Image) -> tuple[list[str], bool]:
+    """What changed in the options' own schema, and whether all of it is additive.
+
+    A constraint kind's declared code is part of its declaration: the
+    catalogue's meaning of a code never changes.
+    """
+    old, new = baseline.options_file(), current.options_file()
     if old is None or new is None or old == new:
         return [], True
     changes: list[str] = []
@@ -291,9 +385,17 @@ def _schema_changes(
                 changes.append(f"{of}.{key} changed ({_show(before[key])} to {_show(after[key])})")
                 additive = False
 
-    def fields(fs: Iterable[_Field]) -> dict[str, object]:
+    def fields(image: Image, fs: Iterable[_Field]) -> dict[str, object]:
         return {
-            f.name: f"number {f.number} {_Field.Type.Name(f.type)} {f.type_name}".rstrip()
+            f.name: " ".join(
+                filter(
+                    None,
+                    (
+                        f"number {f.number} {_Field.Type.Name(f.type)} {f.type_name}".rstrip(),
+                        image.constraint_code(f),
+                    ),
+                )
+            )
             for f in fs
         }
 
@@ -301,7 +403,12 @@ def _schema_changes(
     new_msgs = {m.name: m for m in new.message_type}
     compare("message", dict.fromkeys(old_msgs, ""), dict.fromkeys(new_msgs, ""), new.package)
     for name in sorted(old_msgs.keys() & new_msgs.keys()):
-        compare("attribute", fields(old_msgs[name].field), fields(new_msgs[name].field), name)
+        compare(
+            "attribute",
+            fields(baseline, old_msgs[name].field),
+            fields(current, new_msgs[name].field),
+            name,
+        )
     old_enums = {e.name: e for e in old.enum_type}
     new_enums = {e.name: e for e in new.enum_type}
     compare("enum", dict.fromkeys(old_enums, ""), dict.fromkeys(new_enums, ""), new.package)
@@ -326,7 +433,7 @@ def problems(baseline: Image, current: Image) -> tuple[list[str], list[str]]:
     """Every contract change from *baseline* to *current* that breaks v1 readers, and notes."""
     out: list[str] = []
     notes: list[str] = []
-    changes, additive = _schema_changes(baseline.options_file(), current.options_file())
+    changes, additive = _schema_changes(baseline, current)
     if changes:
         line = f"{OPTIONS_FILE}: the options' own schema changed: {'; '.join(changes)}"
         if additive:
@@ -352,13 +459,13 @@ def problems(baseline: Image, current: Image) -> tuple[list[str], list[str]]:
                 "(PRESENCE_OMIT_EMPTY), or every v1 sidecar written from now on would carry a "
                 "key that v1 readers refuse"
             )
-        rule = _attributes(c).get("rule")
-        if isinstance(rule, Message) and _zero_breaks(rule):
-            out.append(
-                f"{name}: a new field cannot have a rule that its zero value breaks "
-                f"({_enum_attribute(rule, 'check')}): every v1 document written before "
-                "it would become invalid"
-            )
+        for kind, bound, _, item in constraints(c):
+            if not item and _zero_breaks(kind, bound):
+                out.append(
+                    f"{name}: a new field cannot have a rule that its zero value breaks "
+                    f"({kind.removeprefix('taskspec.v1.')}): every v1 document written before "
+                    "it would become invalid"
+                )
     for name in sorted(new_fields):
         attrs = repeated_blocks(current, name)
         if attrs:
@@ -375,26 +482,22 @@ def problems(baseline: Image, current: Image) -> tuple[list[str], list[str]]:
     return out, notes
 
 
-def _zero_breaks(rule: Message) -> bool:
-    attrs = _attributes(rule)
-    check, bound = attrs.get("check"), attrs.get("bound", 0)
-    assert isinstance(bound, int)
-    if check == "CHECK_EQUALS":
-        return bound != 0
-    if check == "CHECK_AT_LEAST":
-        return bound > 0
-    return True
+def _zero_breaks(kind: str, bound: int | None) -> bool:
+    """Whether a field left out of a document (its zero value) breaks the constraint.
+
+    Asked of the constraint kind's one Python implementation, so that a new
+    kind needs no edit here; an item's constraint never breaks an empty list.
+    """
+    from taskspec._constraints import zero_breaks  # noqa: PLC0415 - the gate alone needs it
+
+    return zero_breaks(kind, bound)
 
 
 def schema_version(image: Image) -> int | None:
-    """The bound of task_spec_version's CHECK_EQUALS rule: the schema version."""
+    """The bound of task_spec_version's Int64Rules.equals constraint: the schema version."""
     field = reachable(image).get(VERSION_FIELD)
-    rule = _attributes(image.contract(field) if field is not None else None).get("rule")
-    if not isinstance(rule, Message) or _enum_attribute(rule, "check") != "CHECK_EQUALS":
-        return None
-    bound = _attributes(rule).get("bound", 0)
-    assert isinstance(bound, int)
-    return bound
+    found = constraints(image.contract(field) if field is not None else None)
+    return next((b for k, b, _, _ in found if k == _LEGACY_KINDS["CHECK_EQUALS"]), None)
 
 
 def _build(buf: str, source_info: bool) -> bytes:
@@ -428,8 +531,8 @@ def main(argv: list[str] | None = None) -> int:
     if found:
         print(
             f"contract: {len(found)} breaking change(s) against {args.against}. Undo them, or "
-            "ship them as a new contract version: bump the schema version (the bound of "
-            "task_spec_version's CHECK_EQUALS rule) and cut it with `make release-baseline` "
+            "ship them as a new contract version: bump the schema version (the value of "
+            "task_spec_version's Int64Rules.equals constraint) and cut it with `make release-baseline` "
             "(CONTRIBUTING.md, 'Cutting a new contract version')",
             file=sys.stderr,
         )
@@ -457,8 +560,8 @@ def _release(args: argparse.Namespace, baseline: Image, current: Image, found: l
     if old == new:
         print(
             f"release: refused: these {len(breaks)} breaking change(s) make a new contract "
-            f"version, and the schema version is still {new}: bump the bound of "
-            "task_spec_version's CHECK_EQUALS rule (CONTRIBUTING.md, 'Cutting a new contract "
+            f"version, and the schema version is still {new}: bump the value of "
+            "task_spec_version's Int64Rules.equals constraint (CONTRIBUTING.md, 'Cutting a new contract "
             "version')",
             file=sys.stderr,
         )

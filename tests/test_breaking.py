@@ -23,7 +23,7 @@ import pytest
 from google.protobuf import descriptor_pb2, descriptor_pool
 
 from taskspec import TaskSpec
-from taskspec._contract import field_contract, option_schema_problems, reachable_fields
+from taskspec._contract import option_schema_problems
 from taskspec.v1 import taskspec_pb2
 from tests.conformance.generate import outcome_changes
 
@@ -170,15 +170,20 @@ def test_unchanged_contract_passes(workdir: Path) -> None:
         (
             r'message: "task_id is required"',
             'message: "task_id must be set"',
-            "taskspec.v1.TaskSpec.task_id: rule changed from",
+            "taskspec.v1.TaskSpec.task_id: rules changed from",
         ),
         (
-            r"timeout_seconds = 3 \[\(field\) = \{\n(.*\n){3}"
-            r"      check: CHECK_AT_LEAST\n      bound: 0",
-            "timeout_seconds = 3 [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
-            "    visibility: VISIBILITY_HIDDEN\n    rule: {\n      check: CHECK_AT_LEAST\n"
-            "      bound: 1",
-            "taskspec.v1.Verification.timeout_seconds: rule changed from",
+            r"(at_least: \{\n\s+value: )0\n",
+            r"\g<1>1\n",
+            "taskspec.v1.Verification.timeout_seconds: rules changed from "
+            "[Int64Rules.at_least 0 ",
+        ),
+        (
+            r'(not_blank: \{message: "prompt is required"\})',
+            r'\1\n        max_len: {value: 100000 message: "prompt is too long"}',
+            "taskspec.v1.TaskSpec.prompt: rules changed from [StringRules.not_blank "
+            "'prompt is required'] to [StringRules.not_blank 'prompt is required'; "
+            "StringRules.max_len 100000 'prompt is too long']",
         ),
         (
             r"max_nodes: 100000",
@@ -186,7 +191,7 @@ def test_unchanged_contract_passes(workdir: Path) -> None:
             "taskspec.v1.TaskSpec: limits changed from",
         ),
     ],
-    ids=["presence", "visibility", "rule-message", "rule-bound", "limit"],
+    ids=["presence", "visibility", "rule-message", "rule-bound", "second-rule", "limit"],
 )
 def test_contract_change_fails(workdir: Path, old: str, new: str, said: str) -> None:
     edit(workdir, old, new)
@@ -205,11 +210,19 @@ def test_contract_change_fails(workdir: Path, old: str, new: str, said: str) -> 
         ),
         (
             "presence: PRESENCE_OMIT_EMPTY\n    visibility: VISIBILITY_SHOWN\n"
-            '    rule: {{check: CHECK_NOT_BLANK message: "notes is required"}}',
-            "a new field cannot have a rule that its zero value breaks (CHECK_NOT_BLANK)",
+            '    rules: {{string: {{not_blank: {{message: "notes is required"}}}}}}',
+            "a new field cannot have a rule that its zero value breaks (StringRules.not_blank)",
+        ),
+        (
+            "presence: PRESENCE_OMIT_EMPTY\n    visibility: VISIBILITY_SHOWN\n"
+            "    rules: {{string: {{\n"
+            '      max_len: {{value: 64 message: "notes is too long"}}\n'
+            '      min_len: {{value: 1 message: "notes is too short"}}\n'
+            "    }}}}",
+            "a new field cannot have a rule that its zero value breaks (StringRules.min_len)",
         ),
     ],
-    ids=["always-written", "required"],
+    ids=["always-written", "required", "minimum-length"],
 )
 def test_new_field_that_breaks_v1_fails(workdir: Path, options: str, said: str) -> None:
     add_field(workdir, "string notes = {n} [(field) = {{\n    " + options + "\n  }}];")
@@ -246,22 +259,57 @@ def test_declaration_reorder_fails_and_is_named(workdir: Path) -> None:
     ), result.stderr
 
 
+#: A second ``rules`` block after task_id's: the same rule again.
+_SECOND_TASK_ID_BLOCK = (
+    r'(not_blank: \{message: "task_id is required"\}\n      \}\n    \})',
+    r'\1\n    rules: {string: {not_blank: {message: "task_id is required"}}}',
+)
+
+
 def test_duplicate_rule_block_fails_and_names_the_field(workdir: Path) -> None:
-    """A second rule block compiles (the text format merges it): the gate still refuses it."""
-    edit(
-        workdir,
-        r'(      message: "task_id is required"\n    \})',
-        r"\1\n    rule: {\n      check: CHECK_NOT_BLANK\n"
-        r'      message: "task_id is required"\n    }',
-    )
+    """A second rules block compiles (the text format merges it): the gate still refuses it."""
+    edit(workdir, *_SECOND_TASK_ID_BLOCK)
     assert breaking(workdir).returncode == 0
     result = contract(workdir)
     assert result.returncode == 1
     assert (
-        "taskspec.v1.TaskSpec.task_id: its (taskspec.v1.field) option sets rule more than once"
+        "taskspec.v1.TaskSpec.task_id: its (taskspec.v1.field) option sets rules more than once"
         in result.stderr
     ), result.stderr
-    assert "rule changed" not in result.stderr, "the merged blocks are the same rule"
+    assert "rules changed" not in result.stderr, "the merged blocks are the same rule"
+
+
+def test_a_rule_in_v1s_first_form_is_the_same_rule(workdir: Path) -> None:
+    """The baseline's ``rule`` and the proto's ``rules`` are compared as constraints."""
+    edit(
+        workdir,
+        r'rules: \{\n      string: \{\n        not_blank: \{message: "task_id is required"\}'
+        r"\n      \}\n    \}",
+        'rule: {check: CHECK_NOT_BLANK message: "task_id is required"}',
+    )
+    result = contract(workdir)
+    assert result.returncode == 0, result.stderr
+    edit(workdir, 'message: "task_id is required"}', 'message: "task_id is needed"}')
+    result = contract(workdir)
+    assert result.returncode == 1
+    assert (
+        "taskspec.v1.TaskSpec.task_id: rules changed from [StringRules.not_blank "
+        "'task_id is required'] to [StringRules.not_blank 'task_id is needed']" in result.stderr
+    ), result.stderr
+
+
+def test_a_changed_code_of_a_constraint_kind_is_breaking(workdir: Path) -> None:
+    """A kind's code is the catalogue's word for it: changing it is one breaking line."""
+    _edit_options(workdir, "Bound max_len = 3 [(constraint) = {\n    code: 109", (
+        "Bound max_len = 3 [(constraint) = {\n    code: 119"
+    ))
+    result = contract(workdir)
+    assert result.returncode == 1
+    lines = [line for line in result.stderr.splitlines() if line.startswith("contract: ")]
+    assert len(lines) == 2, result.stderr
+    assert "StringRules.max_len changed (number 3 TYPE_MESSAGE .taskspec.v1.Bound code 109 to" in (
+        lines[0]
+    ), lines[0]
 
 
 def _edit_options(workdir: Path, old: str, new: str) -> None:
@@ -287,15 +335,17 @@ def test_options_schema_change_is_one_line(workdir: Path) -> None:
 def test_new_option_attribute_is_reported_and_read(workdir: Path) -> None:
     """A new attribute is a one-line note; setting it on a v1 field is a change of that field."""
     _edit_options(
-        workdir, "  Rule rule = 3;\n", "  Rule rule = 3;\n  repeated Rule more_rules = 4;\n"
+        workdir,
+        "  FieldRules rules = 4;\n",
+        "  FieldRules rules = 4;\n  repeated FieldRules more_rules = 5;\n",
     )
     result = contract(workdir)
     assert result.returncode == 0, result.stderr
     assert "FieldContract gained attribute more_rules" in result.stdout, result.stdout
     edit(
         workdir,
-        r'(      message: "prompt is required"\n    \})',
-        r'\1\n    more_rules: {check: CHECK_NOT_BLANK message: "prompt is required"}',
+        r'(not_blank: \{message: "prompt is required"\}\n      \}\n    \})',
+        r'\1\n    more_rules: {string: {not_blank: {message: "prompt is required"}}}',
     )
     result = contract(workdir)
     assert result.returncode == 1
@@ -335,10 +385,8 @@ def test_release_baseline_needs_the_version_bump(workdir: Path) -> None:
     edit(workdir, r"max_nodes: 100000", "max_nodes: 50000")
     result = _release(workdir)
     assert result.returncode == 1
-    assert "bump the bound of task_spec_version's CHECK_EQUALS rule" in result.stderr
-    version = next(fd for fd, path in reachable_fields() if path == "task_spec_version")
-    bound = re.escape(f"bound: {field_contract(version).rule.bound}")
-    edit(workdir, rf"(check: CHECK_EQUALS\n      ){bound}", r"\g<1>bound: 99")
+    assert "bump the value of task_spec_version's Int64Rules.equals constraint" in result.stderr
+    edit(workdir, r"(equals: \{\n\s+value: )\d+\n", r"\g<1>99\n")
     result = _release(workdir)
     assert result.returncode == 0, result.stderr
     assert "cutting contract version 99" in result.stdout
@@ -365,22 +413,20 @@ def generate(workdir: Path) -> subprocess.CompletedProcess[str]:
 
 def test_generation_refuses_a_duplicate_rule_block(workdir: Path) -> None:
     assert generate(workdir).returncode == 0
-    edit(
-        workdir,
-        r'(      message: "prompt is required"\n    \})',
-        r'\1\n    rule: {\n      check: CHECK_NOT_BLANK\n      message: "prompt is needed"\n    }',
-    )
+    edit(workdir, *_SECOND_TASK_ID_BLOCK)
     result = generate(workdir)
     assert result.returncode != 0
     assert (
-        "taskspec.v1.TaskSpec.prompt: its (taskspec.v1.field) option sets rule more than once"
+        "taskspec.v1.TaskSpec.task_id: its (taskspec.v1.field) option sets rules more than once"
         in result.stderr
     ), result.stderr
 
 
 def test_generation_refuses_an_unknown_option_attribute(workdir: Path) -> None:
     _edit_options(
-        workdir, "  Rule rule = 3;\n", "  Rule rule = 3;\n  repeated Rule more_rules = 4;\n"
+        workdir,
+        "  FieldRules rules = 4;\n",
+        "  FieldRules rules = 4;\n  repeated FieldRules more_rules = 5;\n",
     )
     result = generate(workdir)
     assert result.returncode != 0

@@ -31,6 +31,7 @@ from tests.scratchproto import add_field
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO = Path("proto/taskspec/v1/taskspec.proto")
+OPTIONS = Path("proto/taskspec/v1/options.proto")
 STANDIN = Path("tests/conformance/go/eval/taskspec.go")
 
 pytestmark = pytest.mark.skipif(
@@ -71,28 +72,80 @@ def optional_field(repo: Path) -> None:
     _go_field(repo, "TaskSpec", 'ReviewNotes string `yaml:"review_notes,omitempty"`')
 
 
-def rule_on_new_field(repo: Path) -> None:
+def rules_on_new_field(repo: Path) -> None:
+    """Rules of existing kinds, several on one field, items included (CONTRIBUTING's example)."""
     proto = repo / PROTO
     proto.write_text(
         add_field(
             proto.read_text(),
-            "Verification",
-            "// How often the harness may run the tests. Must not be negative; 0\n"
-            "  // means once, and is omitted from YAML.\n"
-            "  int64 max_attempts = {n} [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
-            "    visibility: VISIBILITY_HIDDEN\n    rule: {\n      check: CHECK_AT_LEAST\n"
-            "      bound: 0\n"
-            '      message: "verification.max_attempts must be non-negative, got %d"\n'
-            "    }\n  }];",
+            "TaskSpec",
+            "// Labels for search. Optional: omitted from YAML when empty. At most\n"
+            "  // 16, each 1 to 64 characters.\n"
+            "  repeated string tags = {n} [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
+            "    visibility: VISIBILITY_SHOWN\n    rules: {\n      repeated: {\n"
+            '        max_items: {value: 16 message: "at most %[2]d tags, got %[1]d"}\n'
+            "        items: {\n"
+            '          min_len: {value: 1 message: "tag %q is shorter than %d characters"}\n'
+            '          max_len: {value: 64 message: "tag %q is longer than %d characters"}\n'
+            "        }\n      }\n    }\n  }];",
         )
     )
-    _go_field(repo, "Verification", 'MaxAttempts int `yaml:"max_attempts,omitempty"`')
+    _go_field(repo, "TaskSpec", 'Tags []string `yaml:"tags,omitempty"`')
+    _replace(repo / STANDIN, '\t"strings"\n', '\t"strings"\n\t"unicode/utf8"\n')
     _replace(
         repo / STANDIN,
         "\treturn nil\n}",
-        "\tif t.Verification.MaxAttempts < 0 {\n"
-        '\t\treturn fmt.Errorf("eval: verification.max_attempts must be non-negative, got %d",\n'
-        "\t\t\tt.Verification.MaxAttempts)\n\t}\n\treturn nil\n}",
+        "\tif len(t.Tags) > 16 {\n"
+        '\t\treturn fmt.Errorf("eval: at most %d tags, got %d", 16, len(t.Tags))\n\t}\n'
+        "\tfor _, tag := range t.Tags {\n"
+        "\t\tif utf8.RuneCountInString(tag) < 1 {\n"
+        '\t\t\treturn fmt.Errorf("eval: tag %q is shorter than %d characters", tag, 1)\n\t\t}\n'
+        "\t\tif utf8.RuneCountInString(tag) > 64 {\n"
+        '\t\t\treturn fmt.Errorf("eval: tag %q is longer than %d characters", tag, 64)\n\t\t}\n'
+        "\t}\n\treturn nil\n}",
+    )
+
+
+def new_kind_of_constraint(repo: Path) -> None:
+    """A kind the options do not have: declared once, implemented once per language, used."""
+    _replace(
+        repo / OPTIONS,
+        "  Bound at_most = 3 [(constraint) = {",
+        "  // A multiple of `value`.\n"
+        "  Bound multiple_of = 4 [(constraint) = {\n"
+        "    code: 113\n    problem: {\n"
+        '      title: "integer that is not a multiple of its step"\n'
+        "      severity: SEVERITY_ERROR\n"
+        '      stage: "validate"\n'
+        '      messages: "{rule}"\n'
+        '      explanation: "The integer must be a multiple of the field\'s step."\n'
+        '      example: "memory_mb: 100\\n"\n'
+        '      fixed: "memory_mb: 128\\n"\n'
+        "    }\n  }];\n"
+        "  Bound at_most = 3 [(constraint) = {",
+    )
+    GO_IMPLEMENTATION(repo)
+    PYTHON_IMPLEMENTATION(repo)
+    proto = repo / PROTO
+    proto.write_text(
+        add_field(
+            proto.read_text(),
+            "TaskSpec",
+            "// Memory the harness gives the task, in MiB. Optional: omitted from YAML\n"
+            "  // when 0. A multiple of 64.\n"
+            "  int64 memory_mb = {n} [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
+            "    visibility: VISIBILITY_HIDDEN\n    rules: {\n      int64: {\n"
+            '        multiple_of: {value: 64 message: "memory_mb %d is not a multiple of %d"}\n'
+            "      }\n    }\n  }];",
+        )
+    )
+    _go_field(repo, "TaskSpec", 'MemoryMB int `yaml:"memory_mb,omitempty"`')
+    _replace(
+        repo / STANDIN,
+        "\treturn nil\n}",
+        "\tif t.MemoryMB%64 != 0 {\n"
+        '\t\treturn fmt.Errorf("eval: memory_mb %d is not a multiple of %d", t.MemoryMB, 64)\n'
+        "\t}\n\treturn nil\n}",
     )
 
 
@@ -144,8 +197,8 @@ def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> None:
 
 @pytest.mark.parametrize(
     "change",
-    [optional_field, rule_on_new_field, enum_value],
-    ids=["optional-field", "rule-of-an-existing-kind", "enum-value"],
+    [optional_field, rules_on_new_field, new_kind_of_constraint, enum_value],
+    ids=["optional-field", "rules-of-existing-kinds", "new-kind-of-constraint", "enum-value"],
 )
 def test_the_documented_change_needs_only_the_proto_and_the_stand_in(
     tmp_path: Path, change: Edit
