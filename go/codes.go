@@ -11,19 +11,21 @@ import (
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 )
 
-// The catalogue of problems is declared once, in
-// proto/taskspec/v1/problems.proto: every value of taskspec.v1.ProblemCode
-// is one kind of problem, and its (taskspec.v1.problem) option holds the
-// title, severity, message and hint forms and an explanation. This file
-// reads it from the descriptors compiled into the generated package, as the
+// The catalogue of problems is declared in the protos: every value of
+// taskspec.v1.ProblemCode (proto/taskspec/v1/problems.proto) is one kind of
+// problem, and its (taskspec.v1.problem) option holds the title, severity,
+// message and hint forms and an explanation; so does the problem of each
+// kind of constraint (proto/taskspec/v1/options.proto) whose
+// (taskspec.v1.constraint) code is not a ProblemCode value. This file reads
+// them from the descriptors compiled into the generated package, as the
 // Python library's taskspec._codes does, so the two languages can never
-// name a problem differently. Value N is code "TS" + N in three digits.
+// name a problem differently. Number N is code "TS" + N in three digits.
 
 // A Kind is one entry of the catalogue of problems: a code, and what the
 // contract says of it. Get one with Lookup; Codes lists every code.
 type Kind struct {
 	Code        string   // "TS001"
-	Name        string   // the ProblemCode value's name, lower case, without its prefix: "unknown_key"
+	Name        string   // the ProblemCode value's name, lower case, without its prefix ("unknown_key"), or the constraint's field name ("max_len")
 	Title       string   // a short title, lower case
 	Severity    string   // "error" or "warning": whether it refuses a document by default
 	Stage       string   // "decode", "validate", "lint", "format" or "file"
@@ -54,23 +56,60 @@ func readCatalogue() (map[string]*Kind, []string) {
 			continue
 		}
 		opt, _ := proto.GetExtension(v.Options(), taskspecv1.E_Problem).(*taskspecv1.ProblemKind)
-		k := &Kind{
-			Code:        codeOf(v.Number()),
-			Name:        strings.ToLower(strings.TrimPrefix(string(v.Name()), codePrefix)),
-			Title:       opt.GetTitle(),
-			Severity:    severityName(opt.GetSeverity()),
-			Stage:       opt.GetStage(),
-			Messages:    opt.GetMessages(),
-			Hints:       opt.GetHints(),
-			Explanation: opt.GetExplanation(),
-			Example:     opt.GetExample(),
-			Fixed:       opt.GetFixed(),
+		k := kindOf(codeOf(v.Number()), strings.ToLower(strings.TrimPrefix(string(v.Name()), codePrefix)), opt)
+		kinds[k.Code] = k
+		order = append(order, k.Code)
+	}
+	for _, f := range declaredConstraints() {
+		decl, _ := proto.GetExtension(f.Options(), taskspecv1.E_Constraint).(*taskspecv1.ConstraintKind)
+		if decl.GetProblem() == nil {
+			continue // a ProblemCode value's
 		}
+		k := kindOf(codeOf(protoreflect.EnumNumber(decl.GetCode())), string(f.Name()), decl.GetProblem())
 		kinds[k.Code] = k
 		order = append(order, k.Code)
 	}
 	slices.Sort(order)
 	return kinds, order
+}
+
+func kindOf(code, name string, opt *taskspecv1.ProblemKind) *Kind {
+	return &Kind{
+		Code:        code,
+		Name:        name,
+		Title:       opt.GetTitle(),
+		Severity:    severityName(opt.GetSeverity()),
+		Stage:       opt.GetStage(),
+		Messages:    opt.GetMessages(),
+		Hints:       opt.GetHints(),
+		Explanation: opt.GetExplanation(),
+		Example:     opt.GetExample(),
+		Fixed:       opt.GetFixed(),
+	}
+}
+
+// declaredConstraints are the kinds of constraint options.proto declares:
+// the fields of its rules messages (the types of FieldRules' fields) that
+// carry (taskspec.v1.constraint), rules message by rules message in the
+// order of FieldRules, each in declaration order.
+func declaredConstraints() []protoreflect.FieldDescriptor {
+	var out []protoreflect.FieldDescriptor
+	seen := map[protoreflect.FullName]bool{}
+	types := (&taskspecv1.FieldRules{}).ProtoReflect().Descriptor().Fields()
+	for i := range types.Len() {
+		m := types.Get(i).Message()
+		if m == nil || seen[m.FullName()] {
+			continue
+		}
+		seen[m.FullName()] = true
+		for j := range m.Fields().Len() {
+			f := m.Fields().Get(j)
+			if proto.HasExtension(f.Options(), taskspecv1.E_Constraint) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }
 
 func codeOf(n protoreflect.EnumNumber) string { return fmt.Sprintf("TS%03d", n) }
@@ -124,18 +163,13 @@ var (
 	codeLineBreak      = codeNamed("YAML_LINE_BREAK")
 	codePromptCommand  = codeNamed("PROMPT_HAS_COMMAND")
 	codeCommentInValue = codeNamed("COMMENT_IN_VALUE")
+	// The codes of two kinds of constraint, whose messages say that a key
+	// is missing already (see placed); every rule's code is its kind's
+	// (taskspec.v1.constraint) code, in the table rules.
+	codeNotBlank = codeNamed("NOT_BLANK")
+	codeNotEmpty = codeNamed("NOT_EMPTY")
 )
 
-// ruleCode is the code of a rule's kind of check: the ProblemCode value
-// named as the options' Check value is (CHECK_AT_LEAST:
-// PROBLEM_CODE_AT_LEAST), as the Python library's RULE_CODES reads it.
-var ruleCode = map[ruleCheck]string{
-	checkEquals:   codeNamed("EQUALS"),
-	checkAtLeast:  codeNamed("AT_LEAST"),
-	checkNotBlank: codeNamed("NOT_BLANK"),
-	checkDefined:  codeNamed("DEFINED"),
-	checkNotEmpty: codeNamed("NOT_EMPTY"),
-}
 
 // syntaxCodes are the codes of YAML syntax problems: on those, which parser
 // stops first and where can differ, so the libraries agree only that the

@@ -27,7 +27,8 @@ const (
 )
 
 // CurrentTaskSpecVersion is the TaskSpec schema version this package reads
-// and writes: the bound of the CHECK_EQUALS rule on task_spec_version.
+// and writes: the bound of the Int64Rules.equals constraint on
+// task_spec_version.
 // Validate rejects every other value, 0 included, so that a reader never
 // silently misreads a document written for another version.
 const CurrentTaskSpecVersion = 1
@@ -63,16 +64,37 @@ var enumTables = map[protoreflect.FullName]enumLookup{
 	"taskspec.v1.GeneratedKind": generatedKindEnum,
 }
 
-// rules are Validate's rules in the Go package's order, a depth-first walk
-// of TaskSpec by field number: every (taskspec.v1.field).rule, with
-// readers of its value from the YAML mirror and from the message.
+// constraints are the kinds of constraint of options.proto, by full name:
+// the fields of its rules messages that carry (taskspec.v1.constraint),
+// each with its code and its Go implementation (constraints.go).
+var constraints = map[string]constraint{
+	"taskspec.v1.StringRules.not_blank":   {code: "TS101", keeps: stringRulesNotBlank},
+	"taskspec.v1.StringRules.min_len":     {code: "TS108", keeps: stringRulesMinLen},
+	"taskspec.v1.StringRules.max_len":     {code: "TS109", keeps: stringRulesMaxLen},
+	"taskspec.v1.Int64Rules.equals":       {code: "TS105", keeps: int64RulesEquals},
+	"taskspec.v1.Int64Rules.at_least":     {code: "TS104", keeps: int64RulesAtLeast},
+	"taskspec.v1.Int64Rules.at_most":      {code: "TS110", keeps: int64RulesAtMost},
+	"taskspec.v1.EnumRules.defined":       {code: "TS103", keeps: enumRulesDefined},
+	"taskspec.v1.RepeatedRules.not_empty": {code: "TS102", keeps: repeatedRulesNotEmpty},
+	"taskspec.v1.RepeatedRules.min_items": {code: "TS111", keeps: repeatedRulesMinItems},
+	"taskspec.v1.RepeatedRules.max_items": {code: "TS112", keeps: repeatedRulesMaxItems},
+}
+
+// rules are Validate's rules in the Go package's order: the fields of a
+// depth-first walk of TaskSpec by field number, and within a field, each
+// constraint its (taskspec.v1.field).rules sets, in the declaration order
+// of its rules message, then those of RepeatedRules.items, which apply to
+// each item. Each has readers of its value from the YAML mirror and from
+// the message.
 var rules = [...]rule{
 	{
 		path:    "task_spec_version",
-		check:   checkEquals,
+		kind:    "taskspec.v1.Int64Rules.equals",
+		keeps:   int64RulesEquals,
 		bound:   1,
 		message: "unsupported task_spec_version %d (this build produces v%d)",
 		args:    2,
+		code:    "TS105",
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{num: int64(m.TaskSpecVersion)}
 		},
@@ -82,9 +104,12 @@ var rules = [...]rule{
 	},
 	{
 		path:    "task_id",
-		check:   checkNotBlank,
+		kind:    "taskspec.v1.StringRules.not_blank",
+		keeps:   stringRulesNotBlank,
 		message: "task_id is required",
 		args:    0,
+		code:    "TS101",
+		text:    true,
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{text: m.TaskID}
 		},
@@ -94,48 +119,57 @@ var rules = [...]rule{
 	},
 	{
 		path:    "language",
-		check:   checkDefined,
+		kind:    "taskspec.v1.EnumRules.defined",
+		keeps:   enumRulesDefined,
 		message: "invalid language %q",
 		args:    1,
-		defined: languageEnum.valid,
+		code:    "TS103",
+		text:    true,
 		mirror: func(m *eval.TaskSpec) ruleValue {
-			return ruleValue{text: string(m.Language)}
+			return ruleValue{text: string(m.Language), defined: languageEnum.valid}
 		},
 		proto: func(m *taskspecv1.TaskSpec) ruleValue {
-			return ruleValue{text: languageEnum.text(m.GetLanguage())}
+			return ruleValue{text: languageEnum.text(m.GetLanguage()), defined: languageEnum.valid}
 		},
 	},
 	{
 		path:    "difficulty",
-		check:   checkDefined,
+		kind:    "taskspec.v1.EnumRules.defined",
+		keeps:   enumRulesDefined,
 		message: "invalid difficulty %q",
 		args:    1,
-		defined: difficultyEnum.valid,
+		code:    "TS103",
+		text:    true,
 		mirror: func(m *eval.TaskSpec) ruleValue {
-			return ruleValue{text: string(m.Difficulty)}
+			return ruleValue{text: string(m.Difficulty), defined: difficultyEnum.valid}
 		},
 		proto: func(m *taskspecv1.TaskSpec) ruleValue {
-			return ruleValue{text: difficultyEnum.text(m.GetDifficulty())}
+			return ruleValue{text: difficultyEnum.text(m.GetDifficulty()), defined: difficultyEnum.valid}
 		},
 	},
 	{
 		path:    "generated_from.kind",
-		check:   checkDefined,
+		kind:    "taskspec.v1.EnumRules.defined",
+		keeps:   enumRulesDefined,
 		message: "invalid generated_from.kind %q",
 		args:    1,
-		defined: generatedKindEnum.valid,
+		code:    "TS103",
+		text:    true,
 		mirror: func(m *eval.TaskSpec) ruleValue {
-			return ruleValue{text: string(m.GeneratedFrom.Kind)}
+			return ruleValue{text: string(m.GeneratedFrom.Kind), defined: generatedKindEnum.valid}
 		},
 		proto: func(m *taskspecv1.TaskSpec) ruleValue {
-			return ruleValue{text: generatedKindEnum.text(m.GetGeneratedFrom().GetKind())}
+			return ruleValue{text: generatedKindEnum.text(m.GetGeneratedFrom().GetKind()), defined: generatedKindEnum.valid}
 		},
 	},
 	{
 		path:    "prompt",
-		check:   checkNotBlank,
+		kind:    "taskspec.v1.StringRules.not_blank",
+		keeps:   stringRulesNotBlank,
 		message: "prompt is required",
 		args:    0,
+		code:    "TS101",
+		text:    true,
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{text: m.Prompt}
 		},
@@ -145,22 +179,26 @@ var rules = [...]rule{
 	},
 	{
 		path:    "verification.test_cmd",
-		check:   checkNotEmpty,
+		kind:    "taskspec.v1.RepeatedRules.not_empty",
+		keeps:   repeatedRulesNotEmpty,
 		message: "verification.test_cmd is required",
 		args:    0,
+		code:    "TS102",
 		mirror: func(m *eval.TaskSpec) ruleValue {
-			return ruleValue{num: int64(len(m.Verification.TestCmd))}
+			return ruleValue{num: int64(len(m.Verification.TestCmd)), items: m.Verification.TestCmd}
 		},
 		proto: func(m *taskspecv1.TaskSpec) ruleValue {
-			return ruleValue{num: int64(len(m.GetVerification().GetTestCmd()))}
+			return ruleValue{num: int64(len(m.GetVerification().GetTestCmd())), items: m.GetVerification().GetTestCmd()}
 		},
 	},
 	{
 		path:    "verification.timeout_seconds",
-		check:   checkAtLeast,
+		kind:    "taskspec.v1.Int64Rules.at_least",
+		keeps:   int64RulesAtLeast,
 		bound:   0,
 		message: "verification.timeout_seconds must be non-negative, got %d",
 		args:    1,
+		code:    "TS104",
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{num: int64(m.Verification.TimeoutSeconds)}
 		},

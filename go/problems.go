@@ -277,7 +277,7 @@ func (w *walker) placed(v Violation) Violation {
 	v.Line, v.Column = p.line, p.column
 	// NOT_BLANK's and NOT_EMPTY's messages ("task_id is required") say
 	// the key is missing already.
-	if v.Hint == "" && v.Code != ruleCode[checkNotBlank] && v.Code != ruleCode[checkNotEmpty] {
+	if v.Hint == "" && v.Code != codeNotBlank && v.Code != codeNotEmpty {
 		v.Hint = "key " + strconv.Quote(name) + " is missing"
 		if parent != "" {
 			v.Hint += " in " + parent

@@ -109,37 +109,43 @@ func (e *ValidationError) Error() string {
 	return errPrefix + e.Violations[0].Message
 }
 
-// ruleCheck is what a rule demands of its field's value: the Check enum of
-// proto/taskspec/v1/options.proto.
-type ruleCheck int
-
-const (
-	checkEquals   ruleCheck = iota + 1 // an integer equal to the bound
-	checkAtLeast                       // an integer no smaller than the bound
-	checkNotBlank                      // a string with a character strings.TrimSpace keeps
-	checkDefined                       // an enum spelling a defined value other than UNSPECIFIED
-	checkNotEmpty                      // a list with at least one item
-)
-
-// ruleValue is a field's value as a rule looks at it: num for an integer,
-// and a list's length; text for a string, and an enum's spelling.
+// ruleValue is a field's value as a rule looks at it: num for an integer
+// and for a list's length, with items the list; text for a string, a
+// list's item and an enum's spelling, with defined the enum's test of a
+// spelling.
 type ruleValue struct {
-	num  int64
-	text string
+	num     int64
+	text    string
+	items   []string
+	defined func(string) bool
 }
 
-// A rule is one check of Validate, read from a field's
-// (taskspec.v1.field).rule by protoc-gen-taskspec-go into the table rules
+// A constraint is a kind of constraint, as the table constraints
+// (contract_gen.go) lists it: its code, and its Go implementation
+// (constraints.go), which reports whether a value keeps it given its bound.
+type constraint struct {
+	code  string
+	keeps func(v ruleValue, bound int64) bool
+}
+
+// A rule is one constraint on one field, read from a field's
+// (taskspec.v1.field).rules by protoc-gen-taskspec-go into the table rules
 // (contract_gen.go), in the Go package's order.
 type rule struct {
 	path    string // the field, as its YAML path
-	check   ruleCheck
-	bound   int64  // for checkEquals and checkAtLeast
+	kind    string // the kind's full name: "taskspec.v1.StringRules.max_len"
+	keeps   func(v ruleValue, bound int64) bool
+	bound   int64  // a Bound's value; 0 for a Demand
 	message string // the Go package's wording: a format of the value, then the bound
 	args    int    // how many of the value and the bound message shows
-	// defined reports whether an enum's text spells a defined value
-	// (checkDefined only).
-	defined func(string) bool
+	code    string // the kind's catalogue code
+	// item is set for the rules of RepeatedRules.items: the rule applies to
+	// each item of the list, reported at the item's path ("field[2]").
+	item bool
+	// text is set when the value message shows is text (a string, an
+	// item, an enum's spelling) rather than a number (an integer, a list's
+	// length).
+	text bool
 	// mirror and proto read the field's value from a decoded document (enum
 	// text as written) and from a message (enum text as spelled, or the
 	// digits of an undefined number).
@@ -147,29 +153,13 @@ type rule struct {
 	proto  func(*taskspecv1.TaskSpec) ruleValue
 }
 
-func (r *rule) broken(v ruleValue) bool {
-	switch r.check {
-	case checkEquals:
-		return v.num != r.bound
-	case checkAtLeast:
-		return v.num < r.bound
-	case checkNotBlank:
-		// strings.TrimSpace is the Go package's notion of blank (unicode.IsSpace).
-		return strings.TrimSpace(v.text) == ""
-	case checkDefined:
-		return !r.defined(v.text)
-	case checkNotEmpty:
-		return v.num == 0
-	}
-	return false
-}
-
-func (r *rule) format(v ruleValue) string {
+func (r *rule) violation(path string, v ruleValue) Violation {
 	var value any = v.num
-	if r.check == checkNotBlank || r.check == checkDefined {
+	if r.text {
 		value = v.text
 	}
-	return fmt.Sprintf(r.message, []any{value, r.bound}[:r.args]...)
+	msg := fmt.Sprintf(r.message, []any{value, r.bound}[:r.args]...)
+	return Violation{FieldPath: path, Message: msg, Code: r.code, Severity: severityError}
 }
 
 // checked is what the rules look at: a decoded document or a message. One
@@ -187,12 +177,14 @@ func checkedFromProto(spec *taskspecv1.TaskSpec) *checked { return &checked{prot
 // check returns every violation in the Go package's order: the order of
 // rules, which follows the fields of TaskSpec depth first by number
 // (version, task_id, language, difficulty, generated_from.kind, prompt,
-// verification.test_cmd, verification.timeout_seconds). Nothing else is
+// verification.test_cmd, verification.timeout_seconds) and, within a
+// field, the declaration order of its constraints; the rules of a list's
+// items come item by item, each item's in that order. Nothing else is
 // checked; in particular an empty solution artifact path and an empty
 // kg_query are valid, and no file or symbol is looked up.
 func check(c *checked) []Violation {
 	var out []Violation
-	for i := range rules {
+	for i := 0; i < len(rules); i++ {
 		r := &rules[i]
 		var v ruleValue
 		if c.mirror != nil {
@@ -200,8 +192,26 @@ func check(c *checked) []Violation {
 		} else {
 			v = r.proto(c.proto)
 		}
-		if r.broken(v) {
-			out = append(out, Violation{FieldPath: r.path, Message: r.format(v), Code: ruleCode[r.check], Severity: severityError})
+		if !r.item {
+			if !r.keeps(v, r.bound) {
+				out = append(out, r.violation(r.path, v))
+			}
+			continue
+		}
+		// The item rules of one field follow each other: item by item.
+		end := i + 1
+		for end < len(rules) && rules[end].item && rules[end].path == r.path {
+			end++
+		}
+		group := rules[i:end]
+		i = end - 1
+		for j, item := range v.items {
+			iv := ruleValue{text: item}
+			for k := range group {
+				if g := &group[k]; !g.keeps(iv, g.bound) {
+					out = append(out, g.violation(fmt.Sprintf("%s[%d]", r.path, j), iv))
+				}
+			}
 		}
 	}
 	return out

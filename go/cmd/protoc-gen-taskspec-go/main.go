@@ -123,6 +123,7 @@ type contract struct {
 	enums    []*protogen.Enum     // reachable enums, first appearance
 	enumPath map[string]string    // enum full name -> path of its first field
 	byMsg    map[string][]*walked // message full name -> its fields, declaration order
+	kinds    []*constraintKind    // the kinds of constraint options.proto declares
 }
 
 func isMap(f *protogen.Field) bool { return f.Desc.IsMap() }
@@ -132,6 +133,7 @@ func collect(schema *optionSchema, file *protogen.File, root *protogen.Message) 
 		file: file, root: root,
 		enumPath: map[string]string{},
 		byMsg:    map[string][]*walked{},
+		kinds:    schema.kinds,
 	}
 	lim, err := schema.limitsOf(root)
 	if err != nil {
@@ -277,24 +279,26 @@ func fieldProblems(w *walked, hiddenParent bool) []string {
 		out = append(out, name+": a field in a oneof, or proto3 optional, is not supported: the Go package's"+
 			" structs cannot say which field of a oneof is set, nor whether a scalar is")
 	}
-	if c.Rule == nil {
+	if c.HasRule {
+		out = append(out, name+": rule is v1's first form of a rule: write it under rules (see CONTRIBUTING.md)")
+	}
+	r := c.Rules
+	if r == nil {
 		return out
 	}
-	r := c.GetRule()
-	kind, takesBound, ok := checkFits(r.GetCheck())
-	if !ok {
-		return append(out, name+": its rule has no check: set rule.check")
+	if r.Type == "" {
+		return append(out, name+": its rules set no rules message: set the one of its type ("+
+			strings.Join(rulesTypeNames, ", ")+")")
 	}
-	if fieldKindOf(fd) != kind {
-		out = append(out, fmt.Sprintf("%s: %s does not apply to a field of this type", name, r.GetCheck()))
+	if fieldKindOf(fd) != rulesTypes[r.Type] {
+		out = append(out, fmt.Sprintf("%s: rules.%s does not apply to a field of this type", name, r.Type))
 	}
-	if r.Bound != nil != takesBound {
-		out = append(out, name+": rule.bound goes with CHECK_EQUALS and CHECK_AT_LEAST only, and they need one")
-	}
-	if r.GetMessage() == "" {
-		out = append(out, name+": its rule has no message: give the Go package's wording")
-	} else if _, err := messageArgs(r, kind); err != nil {
-		out = append(out, name+": "+err.Error())
+	for _, sc := range append(append([]*setConstraint(nil), r.Set...), r.Items...) {
+		if sc.Message == "" {
+			out = append(out, fmt.Sprintf("%s: its %s constraint has no message: give the Go package's wording", name, sc.Kind.short()))
+		} else if _, err := messageArgs(sc); err != nil {
+			out = append(out, name+": "+err.Error())
+		}
 	}
 	for _, p := range w.parents {
 		if p.field.Desc.IsList() || p.field.Desc.IsMap() {
@@ -334,31 +338,34 @@ func fieldKindOf(fd protoreflect.FieldDescriptor) valueKind {
 	return kindOther
 }
 
-// checkFits says which field kind a check applies to and whether it takes a
-// bound.
-func checkFits(c string) (valueKind, bool, bool) {
-	switch c {
-	case "CHECK_EQUALS", "CHECK_AT_LEAST":
-		return kindInt, true, true
-	case "CHECK_NOT_BLANK":
-		return kindString, false, true
-	case "CHECK_DEFINED":
-		return kindEnum, false, true
-	case "CHECK_NOT_EMPTY":
-		return kindStringList, false, true
+// rulesTypes are the attributes of FieldRules, each the rules message of
+// one type of field, and the field kind it applies to; rulesTypeNames
+// lists them in the order of FieldRules.
+var (
+	rulesTypes = map[string]valueKind{
+		"string": kindString, "int64": kindInt, "enum": kindEnum, "repeated": kindStringList,
 	}
-	return kindOther, false, false
+	rulesTypeNames = []string{"string", "int64", "enum", "repeated"}
+)
+
+// valueVerb is the verb of a constraint's value in its message: %d for an
+// integer and for a list's length, %q for a string (a list's item too) and
+// for an enum's spelling.
+func valueVerb(kind valueKind) byte {
+	if kind == kindInt || kind == kindStringList {
+		return 'd'
+	}
+	return 'q'
 }
 
-// messageArgs counts the arguments the rule's message takes: its verbs take
-// the value, then the bound, and either may be left out, in that order.
-// The verb of the value is %d for an integer and %q for a string or an
-// enum's spelling; a list's value cannot be shown.
-func messageArgs(r *ruleOption, kind valueKind) (int, error) {
+// messageArgs counts the arguments a constraint's message takes: its
+// verbs take the value, then the bound (a Bound's only), and either may be
+// left out, in that order. The verb of the value is the kind's valueVerb.
+func messageArgs(sc *setConstraint) (int, error) {
 	var verbs []byte
 	var uses []int // each verb's argument, from 0, as fmt reads it
 	reordered := false
-	msg := r.GetMessage()
+	msg := sc.Message
 	arg := 0
 	for i := 0; i < len(msg); i++ {
 		if msg[i] != '%' {
@@ -385,13 +392,13 @@ func messageArgs(r *ruleOption, kind valueKind) (int, error) {
 		uses = append(uses, arg)
 		arg++
 	}
-	valueVerb := map[valueKind]byte{kindInt: 'd', kindString: 'q', kindEnum: 'q'}[kind]
+	value := valueVerb(sc.Kind.value)
 	args := 0
 	fits := true
 	for j, use := range uses {
 		switch {
-		case use == 0 && valueVerb != 0 && verbs[j] == valueVerb:
-		case use == 1 && r.Bound != nil && verbs[j] == 'd':
+		case use == 0 && verbs[j] == value:
+		case use == 1 && sc.Bound != nil && verbs[j] == 'd':
 		default:
 			fits = false
 		}
@@ -401,7 +408,7 @@ func messageArgs(r *ruleOption, kind valueKind) (int, error) {
 		args = max(args, use+1)
 	}
 	if !fits {
-		return 0, fmt.Errorf("message verbs %q do not fit %s", verbs, r.GetCheck())
+		return 0, fmt.Errorf("message verbs %q do not fit %s", verbs, sc.Kind.short())
 	}
 	return args, nil
 }
@@ -568,15 +575,24 @@ func (c *contract) evalGo() []byte {
 	return b.Bytes()
 }
 
-// version is the bound of the CHECK_EQUALS rule on TaskSpec's
+// versionKind is the constraint whose bound on task_spec_version is the
+// current schema version.
+const versionKind = "taskspec.v1.Int64Rules.equals"
+
+// version is the bound of the Int64Rules.equals constraint on TaskSpec's
 // task_spec_version.
 func (c *contract) version() (int64, error) {
 	for _, w := range c.fields {
-		if w.path == "task_spec_version" && w.contract.GetRule().GetCheck() == "CHECK_EQUALS" {
-			return w.contract.GetRule().GetBound(), nil
+		if w.path != "task_spec_version" || w.contract.GetRules() == nil {
+			continue
+		}
+		for _, sc := range w.contract.GetRules().Set {
+			if sc.Kind.full == versionKind {
+				return *sc.Bound, nil
+			}
 		}
 	}
-	return 0, fmt.Errorf("%s: %s.task_spec_version needs a CHECK_EQUALS rule: its bound is the current schema version",
+	return 0, fmt.Errorf("%s: %s.task_spec_version needs an Int64Rules.equals constraint: its bound is the current schema version",
 		c.file.Desc.Path(), c.root.Desc.FullName())
 }
 
@@ -636,7 +652,8 @@ func (c *contract) contractGo() []byte {
 	p(")")
 	p("")
 	p("// CurrentTaskSpecVersion is the TaskSpec schema version this package reads")
-	p("// and writes: the bound of the CHECK_EQUALS rule on task_spec_version.")
+	p("// and writes: the bound of the Int64Rules.equals constraint on")
+	p("// task_spec_version.")
 	p("// Validate rejects every other value, 0 included, so that a reader never")
 	p("// silently misreads a document written for another version.")
 	p("const CurrentTaskSpecVersion = %d", version)
@@ -669,51 +686,72 @@ func (c *contract) contractGo() []byte {
 	p("}")
 	p("")
 
-	p("// rules are Validate's rules in the Go package's order, a depth-first walk")
-	p("// of TaskSpec by field number: every (taskspec.v1.field).rule, with")
-	p("// readers of its value from the YAML mirror and from the message.")
+	p("// constraints are the kinds of constraint of options.proto, by full name:")
+	p("// the fields of its rules messages that carry (taskspec.v1.constraint),")
+	p("// each with its code and its Go implementation (constraints.go).")
+	p("var constraints = map[string]constraint{")
+	for _, k := range c.kinds {
+		p("\t%q: {code: %q, keeps: %s},", k.full, k.code(), k.ident())
+	}
+	p("}")
+	p("")
+	p("// rules are Validate's rules in the Go package's order: the fields of a")
+	p("// depth-first walk of TaskSpec by field number, and within a field, each")
+	p("// constraint its (taskspec.v1.field).rules sets, in the declaration order")
+	p("// of its rules message, then those of RepeatedRules.items, which apply to")
+	p("// each item. Each has readers of its value from the YAML mirror and from")
+	p("// the message.")
 	p("var rules = [...]rule{")
 	for _, w := range c.fields {
-		r := w.contract.GetRule()
-		if w.contract.Rule == nil {
+		r := w.contract.GetRules()
+		if r == nil {
 			continue
 		}
-		kind, _, _ := checkFits(r.GetCheck())
-		args, _ := messageArgs(r, kind)
-		p("\t{")
-		p("\t\tpath: %q,", w.path)
-		p("\t\tcheck: %s,", checkIdent(r.GetCheck()))
-		if r.Bound != nil {
-			p("\t\tbound: %d,", r.GetBound())
-		}
-		p("\t\tmessage: %q,", r.GetMessage())
-		p("\t\targs: %d,", args)
+		kind := rulesTypes[r.Type]
 		var enum *protogen.Enum
 		if kind == kindEnum {
 			enum = c.enumByName(w.field.Enum.Desc.FullName())
-			p("\t\tdefined: %s.valid,", enumVar(enum))
 		}
-		p("\t\tmirror: func(m *eval.%s) ruleValue {", mirrorName(c.root))
-		expr := "m"
-		for _, par := range w.parents {
-			expr += "." + goName(string(par.field.Desc.Name()))
-			if t, _ := goType(par); strings.HasPrefix(t, "*") {
-				p("\t\t\tif %s == nil {", expr)
-				p("\t\t\t\treturn ruleValue{}")
-				p("\t\t\t}")
+		for _, sc := range append(append([]*setConstraint(nil), r.Set...), r.Items...) {
+			args, _ := messageArgs(sc)
+			p("\t{")
+			p("\t\tpath: %q,", w.path)
+			p("\t\tkind: %q,", sc.Kind.full)
+			p("\t\tkeeps: %s,", sc.Kind.ident())
+			if sc.Bound != nil {
+				p("\t\tbound: %d,", *sc.Bound)
 			}
+			p("\t\tmessage: %q,", sc.Message)
+			p("\t\targs: %d,", args)
+			p("\t\tcode: %q,", sc.Kind.code())
+			if sc.Item {
+				p("\t\titem: true,")
+			}
+			if valueVerb(sc.Kind.value) == 'q' {
+				p("\t\ttext: true,")
+			}
+			p("\t\tmirror: func(m *eval.%s) ruleValue {", mirrorName(c.root))
+			expr := "m"
+			for _, par := range w.parents {
+				expr += "." + goName(string(par.field.Desc.Name()))
+				if t, _ := goType(par); strings.HasPrefix(t, "*") {
+					p("\t\t\tif %s == nil {", expr)
+					p("\t\t\t\treturn ruleValue{}")
+					p("\t\t\t}")
+				}
+			}
+			expr += "." + goName(string(w.field.Desc.Name()))
+			p("\t\t\treturn ruleValue{%s}", valueOf(kind, expr, enum, "mirror"))
+			p("\t\t},")
+			getter := "m"
+			for _, par := range append(append([]*walked(nil), w.parents...), w) {
+				getter += ".Get" + par.field.GoName + "()"
+			}
+			p("\t\tproto: func(m *%s) ruleValue {", q(c.root.GoIdent.GoName))
+			p("\t\t\treturn ruleValue{%s}", valueOf(kind, getter, enum, "proto"))
+			p("\t\t},")
+			p("\t},")
 		}
-		expr += "." + goName(string(w.field.Desc.Name()))
-		p("\t\t\treturn ruleValue{%s}", valueOf(kind, expr, nil, ""))
-		p("\t\t},")
-		getter := "m"
-		for _, par := range append(append([]*walked(nil), w.parents...), w) {
-			getter += ".Get" + par.field.GoName + "()"
-		}
-		p("\t\tproto: func(m *%s) ruleValue {", q(c.root.GoIdent.GoName))
-		p("\t\t\treturn ruleValue{%s}", valueOf(kind, getter, enum, "proto"))
-		p("\t\t},")
-		p("\t},")
 	}
 	p("}")
 	p("")
@@ -772,8 +810,8 @@ func (c *contract) walkKind(w *walked) string {
 	return "{kind: kString}" // strings and enums: the mirror holds an enum as its text
 }
 
-// valueOf is the ruleValue fields for expr, a mirror field (enum nil) or a
-// message getter.
+// valueOf is the ruleValue fields for expr, a mirror field or a message
+// getter.
 func valueOf(kind valueKind, expr string, enum *protogen.Enum, side string) string {
 	switch kind {
 	case kindInt:
@@ -784,22 +822,15 @@ func valueOf(kind valueKind, expr string, enum *protogen.Enum, side string) stri
 	case kindString:
 		return "text: " + expr
 	case kindEnum:
+		defined := ", defined: " + enumVar(enum) + ".valid"
 		if side == "proto" {
-			return "text: " + enumVar(enum) + ".text(" + expr + ")"
+			return "text: " + enumVar(enum) + ".text(" + expr + ")" + defined
 		}
-		return "text: string(" + expr + ")"
+		return "text: string(" + expr + ")" + defined
 	case kindStringList:
-		return "num: int64(len(" + expr + "))"
+		return "num: int64(len(" + expr + ")), items: " + expr
 	}
 	panic("unreachable")
-}
-
-func checkIdent(c string) string {
-	words := strings.Split(strings.ToLower(strings.TrimPrefix(c, "CHECK_")), "_")
-	for i, w := range words {
-		words[i] = strings.ToUpper(w[:1]) + w[1:]
-	}
-	return "check" + strings.Join(words, "")
 }
 
 // enumPrefix is the prefix of an enum's value names: its name in upper
@@ -831,11 +862,19 @@ const optionsFile = "taskspec/v1/options.proto"
 // reads, and knownValues the enum values it implements. An options.proto
 // that declares any other stops generation with a message naming it, so that
 // nothing the proto says is ignored silently; teaching the plugin (and
-// taskspec/_contract.py) a new one is part of adding it.
+// taskspec/_contract.py) a new one is part of adding it. The rules messages
+// (the types of FieldRules' attributes) are not listed: each of their
+// attributes is a kind of constraint, a Demand or a Bound that declares
+// itself with (taskspec.v1.constraint), which the plugin reads from the
+// declaration (see kinds), or RepeatedRules.items, the rules of each item.
 var knownAttributes = map[string][]string{
-	"taskspec.v1.FieldContract": {"presence", "visibility", "rule"},
-	"taskspec.v1.Rule":          {"check", "bound", "message"},
-	"taskspec.v1.Limits":        {"max_document_bytes", "max_depth", "max_nodes"},
+	"taskspec.v1.FieldContract":  {"presence", "visibility", "rule", "rules"},
+	"taskspec.v1.Rule":           {"check", "bound", "message"},
+	"taskspec.v1.FieldRules":     rulesTypeNames,
+	"taskspec.v1.Demand":         {"message"},
+	"taskspec.v1.Bound":          {"value", "message"},
+	"taskspec.v1.ConstraintKind": {"code", "problem"},
+	"taskspec.v1.Limits":         {"max_document_bytes", "max_depth", "max_nodes"},
 }
 
 var knownValues = map[string][]string{
@@ -846,17 +885,66 @@ var knownValues = map[string][]string{
 	},
 }
 
+const (
+	problemsFile = "taskspec/v1/problems.proto"
+	// itemsAttribute is the attribute of RepeatedRules that holds the rules
+	// of each item.
+	itemsAttribute = "items"
+)
+
 // optionSchema is the contract options' schema, from the request.
 type optionSchema struct {
-	field  protoreflect.ExtensionDescriptor // (taskspec.v1.field) on FieldOptions
-	limits protoreflect.ExtensionDescriptor // (taskspec.v1.limits) on MessageOptions
+	field      protoreflect.ExtensionDescriptor // (taskspec.v1.field) on FieldOptions
+	limits     protoreflect.ExtensionDescriptor // (taskspec.v1.limits) on MessageOptions
+	constraint protoreflect.ExtensionDescriptor // (taskspec.v1.constraint) on FieldOptions
+	// kinds are the kinds of constraint, rules message by rules message in
+	// the order of FieldRules, each message's in declaration order.
+	kinds  []*constraintKind
+	byDesc map[protoreflect.FullName]*constraintKind
+}
+
+// A constraintKind is one kind of constraint: a field of a rules message
+// whose type is Demand or Bound and that declares itself with
+// (taskspec.v1.constraint).
+type constraintKind struct {
+	full  string    // its full name: "taskspec.v1.StringRules.max_len"
+	value valueKind // the kind of value its rules message constrains
+	num   int32     // (taskspec.v1.constraint).code
+	bound bool      // a Bound, which has a value; else a Demand
+}
+
+// short is the kind's name in messages: "StringRules.max_len".
+func (k *constraintKind) short() string {
+	parts := strings.Split(k.full, ".")
+	return strings.Join(parts[len(parts)-2:], ".")
+}
+
+// code is the kind's catalogue code: "TS109".
+func (k *constraintKind) code() string { return fmt.Sprintf("TS%03d", k.num) }
+
+// ident is the name of the kind's Go implementation in go/constraints.go:
+// its rules message's name, lower-cased first, then its field name in
+// CamelCase ("taskspec.v1.StringRules.max_len" is stringRulesMaxLen). A kind
+// without one is a compile error naming it.
+func (k *constraintKind) ident() string {
+	parts := strings.Split(k.full, ".")
+	msg, name := parts[len(parts)-2], parts[len(parts)-1]
+	var b strings.Builder
+	b.WriteString(strings.ToLower(msg[:1]) + msg[1:])
+	for _, word := range strings.Split(name, "_") {
+		if word != "" {
+			b.WriteString(strings.ToUpper(word[:1]) + word[1:])
+		}
+	}
+	return b.String()
 }
 
 // fieldContract is one field's (taskspec.v1.field) option.
 type fieldContract struct {
 	Presence   string // the Presence value's name
 	Visibility string // the Visibility value's name
-	Rule       *ruleOption
+	HasRule    bool   // v1's rule is set, which generation refuses
+	Rules      *rulesOption
 }
 
 func (c *fieldContract) GetPresence() string {
@@ -873,39 +961,26 @@ func (c *fieldContract) GetVisibility() string {
 	return c.Visibility
 }
 
-func (c *fieldContract) GetRule() *ruleOption {
+func (c *fieldContract) GetRules() *rulesOption {
 	if c == nil {
 		return nil
 	}
-	return c.Rule
+	return c.Rules
 }
 
-// ruleOption is a field's rule.
-type ruleOption struct {
-	Check   string // the Check value's name
-	Bound   *int64
+// rulesOption is a field's rules.
+type rulesOption struct {
+	Type  string           // the FieldRules attribute set ("string"), or "" for none
+	Set   []*setConstraint // the constraints set, in declaration order
+	Items []*setConstraint // RepeatedRules.items's, in declaration order
+}
+
+// setConstraint is one constraint a field's rules set.
+type setConstraint struct {
+	Kind    *constraintKind
+	Bound   *int64 // a Bound's value; nil for a Demand
 	Message string
-}
-
-func (r *ruleOption) GetCheck() string {
-	if r == nil {
-		return ""
-	}
-	return r.Check
-}
-
-func (r *ruleOption) GetBound() int64 {
-	if r == nil || r.Bound == nil {
-		return 0
-	}
-	return *r.Bound
-}
-
-func (r *ruleOption) GetMessage() string {
-	if r == nil {
-		return ""
-	}
-	return r.Message
+	Item    bool // it applies to each item of the list
 }
 
 // limitsOption is TaskSpec's (taskspec.v1.limits) option.
@@ -943,14 +1018,27 @@ func loadSchema(gen *protogen.Plugin) (*optionSchema, error) {
 		})...)
 	}
 	s := &optionSchema{
-		field:  fd.Extensions().ByName("field"),
-		limits: fd.Extensions().ByName("limits"),
+		field:      fd.Extensions().ByName("field"),
+		limits:     fd.Extensions().ByName("limits"),
+		constraint: fd.Extensions().ByName("constraint"),
+		byDesc:     map[protoreflect.FullName]*constraintKind{},
 	}
 	if s.field == nil || s.field.Message() == nil || s.field.Message().FullName() != "taskspec.v1.FieldContract" {
 		problems = append(problems, optionsFile+": no extension field of type FieldContract on FieldOptions")
 	}
 	if s.limits == nil || s.limits.Message() == nil || s.limits.Message().FullName() != "taskspec.v1.Limits" {
 		problems = append(problems, optionsFile+": no extension limits of type Limits on MessageOptions")
+	}
+	if s.constraint == nil || s.constraint.Message() == nil || s.constraint.Message().FullName() != "taskspec.v1.ConstraintKind" {
+		problems = append(problems, optionsFile+": no extension constraint of type ConstraintKind on FieldOptions")
+	} else if fr := fd.Messages().ByName("FieldRules"); fr != nil {
+		var problemCodes protoreflect.EnumValueDescriptors
+		if pf, ok := gen.FilesByPath[problemsFile]; ok {
+			if e := pf.Desc.Enums().ByName("ProblemCode"); e != nil {
+				problemCodes = e.Values()
+			}
+		}
+		problems = append(problems, s.readKinds(fr, problemCodes)...)
 	}
 	if len(problems) > 0 {
 		sort.Strings(problems)
@@ -1046,22 +1134,137 @@ func enumValueName(m protoreflect.Message, name string) string {
 	return fmt.Sprint(n)
 }
 
+// readKinds finds the kinds of constraint: each attribute of a rules
+// message (the types of FieldRules' attributes) that is a Demand or a
+// Bound and declares itself with (taskspec.v1.constraint). Any other
+// attribute, but RepeatedRules.items, is one the plugin does not know.
+// Each code is set, unique, and either a ProblemCode value or given its
+// own catalogue entry by the declaration's problem, never both.
+func (s *optionSchema) readKinds(fr protoreflect.MessageDescriptor, problemCodes protoreflect.EnumValueDescriptors) []string {
+	var problems []string
+	unknown := func(m protoreflect.MessageDescriptor, f protoreflect.FieldDescriptor) {
+		problems = append(problems, fmt.Sprintf("%s: %s.%s is an option attribute protoc-gen-taskspec-go does not know:"+
+			" a rules message holds kinds of constraint (a Demand or a Bound declared with (taskspec.v1.constraint));"+
+			" teach go/cmd/protoc-gen-taskspec-go and taskspec/_contract.py what it means (see CONTRIBUTING.md)",
+			optionsFile, m.FullName(), f.Name()))
+	}
+	typeOf := map[protoreflect.FullName]valueKind{}
+	var messages []protoreflect.MessageDescriptor
+	for i := 0; i < fr.Fields().Len(); i++ {
+		f := fr.Fields().Get(i)
+		kind, ok := rulesTypes[string(f.Name())]
+		if !ok {
+			continue // reported by unknownNames
+		}
+		if f.Message() == nil || f.IsList() {
+			problems = append(problems, fmt.Sprintf("%s: %s.%s is not a rules message", optionsFile, fr.FullName(), f.Name()))
+			continue
+		}
+		if _, seen := typeOf[f.Message().FullName()]; !seen {
+			typeOf[f.Message().FullName()] = kind
+			messages = append(messages, f.Message())
+		}
+	}
+	codes := map[int32]string{}
+	for _, m := range messages {
+		for i := 0; i < m.Fields().Len(); i++ {
+			f := m.Fields().Get(i)
+			var t protoreflect.FullName
+			if f.Message() != nil && !f.IsList() {
+				t = f.Message().FullName()
+			}
+			switch {
+			case t == "taskspec.v1.Demand" || t == "taskspec.v1.Bound":
+			case typeOf[m.FullName()] == kindStringList && f.Name() == itemsAttribute && t != "" && typeOf[t] == kindString:
+				continue // the rules of each item, a string
+			default:
+				unknown(m, f)
+				continue
+			}
+			k := &constraintKind{full: string(f.FullName()), value: typeOf[m.FullName()], bound: t == "taskspec.v1.Bound"}
+			decl, err := extension(f.Options(), s.constraint)
+			if err != nil || decl == nil {
+				problems = append(problems, fmt.Sprintf("%s: %s has no (taskspec.v1.constraint): declare its code%s", optionsFile, k.full, errText(err)))
+				continue
+			}
+			fs := decl.Descriptor().Fields()
+			k.num = int32(decl.Get(fs.ByName("code")).Int())
+			own := decl.Has(fs.ByName("problem"))
+			inEnum := problemCodes != nil && problemCodes.ByNumber(protoreflect.EnumNumber(k.num)) != nil
+			switch {
+			case k.num <= 0 || k.num > 999:
+				problems = append(problems, fmt.Sprintf("%s: %s: (taskspec.v1.constraint).code must be set, from 1 to 999", optionsFile, k.full))
+			case codes[k.num] != "":
+				problems = append(problems, fmt.Sprintf("%s: %s: code %d is %s's already", optionsFile, k.full, k.num, codes[k.num]))
+			case own && inEnum:
+				problems = append(problems, fmt.Sprintf("%s: %s: code %d is a ProblemCode value, which has its catalogue entry: leave out problem", optionsFile, k.full, k.num))
+			case !own && !inEnum:
+				problems = append(problems, fmt.Sprintf("%s: %s: code %d is no ProblemCode value: give its catalogue entry in problem", optionsFile, k.full, k.num))
+			}
+			codes[k.num] = k.full
+			s.kinds = append(s.kinds, k)
+			s.byDesc[f.FullName()] = k
+		}
+	}
+	return problems
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return ": " + err.Error()
+}
+
 func (s *optionSchema) fieldContract(f *protogen.Field) (*fieldContract, error) {
 	m, err := extension(f.Desc.Options(), s.field)
 	if m == nil || err != nil {
 		return nil, err
 	}
 	c := &fieldContract{Presence: enumValueName(m, "presence"), Visibility: enumValueName(m, "visibility")}
-	if rf := m.Descriptor().Fields().ByName("rule"); m.Has(rf) {
+	fs := m.Descriptor().Fields()
+	c.HasRule = m.Has(fs.ByName("rule"))
+	if rf := fs.ByName("rules"); m.Has(rf) {
 		rm := m.Get(rf).Message()
-		fs := rm.Descriptor().Fields()
-		c.Rule = &ruleOption{Check: enumValueName(rm, "check"), Message: rm.Get(fs.ByName("message")).String()}
-		if bf := fs.ByName("bound"); rm.Has(bf) {
-			bound := rm.Get(bf).Int()
-			c.Rule.Bound = &bound
+		c.Rules = &rulesOption{}
+		rfs := rm.Descriptor().Fields()
+		for i := 0; i < rfs.Len(); i++ {
+			tf := rfs.Get(i)
+			if !rm.Has(tf) {
+				continue
+			}
+			c.Rules.Type = string(tf.Name())
+			tm := rm.Get(tf).Message()
+			c.Rules.Set = s.setConstraints(tm, false)
+			if itf := tm.Descriptor().Fields().ByName(itemsAttribute); itf != nil && tm.Has(itf) {
+				c.Rules.Items = s.setConstraints(tm.Get(itf).Message(), true)
+			}
 		}
 	}
 	return c, nil
+}
+
+// setConstraints are the constraints a rules message sets, in declaration
+// order.
+func (s *optionSchema) setConstraints(m protoreflect.Message, item bool) []*setConstraint {
+	var out []*setConstraint
+	fs := m.Descriptor().Fields()
+	for i := 0; i < fs.Len(); i++ {
+		f := fs.Get(i)
+		k := s.byDesc[f.FullName()]
+		if k == nil || !m.Has(f) {
+			continue
+		}
+		cm := m.Get(f).Message()
+		cfs := cm.Descriptor().Fields()
+		sc := &setConstraint{Kind: k, Message: cm.Get(cfs.ByName("message")).String(), Item: item}
+		if k.bound {
+			bound := cm.Get(cfs.ByName("value")).Int()
+			sc.Bound = &bound
+		}
+		out = append(out, sc)
+	}
+	return out
 }
 
 func (s *optionSchema) limitsOf(m *protogen.Message) (*limitsOption, error) {

@@ -27,6 +27,7 @@ func request(t *testing.T, edit func(*descriptorpb.FileDescriptorProto)) *plugin
 	var files []*descriptorpb.FileDescriptorProto
 	for _, fd := range []protoreflect.FileDescriptor{
 		descriptorpb.File_google_protobuf_descriptor_proto,
+		taskspecv1.File_taskspec_v1_problems_proto,
 		taskspecv1.File_taskspec_v1_options_proto,
 	} {
 		files = append(files, protodesc.ToFileDescriptorProto(fd))
@@ -125,9 +126,50 @@ func TestAFieldWithoutADecisionFailsWithOneMessage(t *testing.T) {
 		{"verbs", func(s *descriptorpb.FileDescriptorProto) {
 			o := field(s, "TaskSpec", "task_id").GetOptions()
 			c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
-			c.Rule.Message = "task_id %d is required"
+			c.Rules.GetString_().NotBlank.Message = "task_id %d is required"
 			proto.SetExtension(o, taskspecv1.E_Field, c)
-		}, `taskspec.v1.TaskSpec.task_id: message verbs "d" do not fit CHECK_NOT_BLANK`},
+		}, `taskspec.v1.TaskSpec.task_id: message verbs "d" do not fit StringRules.not_blank`},
+		{"a demand has no bound", func(s *descriptorpb.FileDescriptorProto) {
+			o := field(s, "TaskSpec", "task_id").GetOptions()
+			c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
+			c.Rules.GetString_().NotBlank.Message = "task_id %[2]d"
+			proto.SetExtension(o, taskspecv1.E_Field, c)
+		}, `taskspec.v1.TaskSpec.task_id: message verbs "d" do not fit StringRules.not_blank`},
+		{"item verbs", func(s *descriptorpb.FileDescriptorProto) {
+			o := field(s, "Verification", "test_cmd").GetOptions()
+			c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
+			c.Rules.GetRepeated().Items = &taskspecv1.StringRules{MaxLen: &taskspecv1.Bound{Value: 3, Message: "item %d"}}
+			proto.SetExtension(o, taskspecv1.E_Field, c)
+		}, `taskspec.v1.Verification.test_cmd: message verbs "d" do not fit StringRules.max_len`},
+		{"no message", func(s *descriptorpb.FileDescriptorProto) {
+			o := field(s, "Verification", "timeout_seconds").GetOptions()
+			c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
+			c.Rules.GetInt64().AtMost = &taskspecv1.Bound{Value: 3}
+			proto.SetExtension(o, taskspecv1.E_Field, c)
+		}, `taskspec.v1.Verification.timeout_seconds: its Int64Rules.at_most constraint has no message`},
+		{"v1 rule", func(s *descriptorpb.FileDescriptorProto) {
+			o := field(s, "TaskSpec", "prompt").GetOptions()
+			c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
+			c.Rules = nil
+			c.Rule = &taskspecv1.Rule{Check: taskspecv1.Check_CHECK_NOT_BLANK, Message: "prompt is required"} //nolint:staticcheck // the refusal of v1's rule is the test
+			proto.SetExtension(o, taskspecv1.E_Field, c)
+		}, "taskspec.v1.TaskSpec.prompt: rule is v1's first form of a rule: write it under rules (see CONTRIBUTING.md)"},
+		{"rules of another type", func(s *descriptorpb.FileDescriptorProto) {
+			o := field(s, "TaskSpec", "prompt").GetOptions()
+			c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
+			c.Rules = &taskspecv1.FieldRules{Type: &taskspecv1.FieldRules_Int64{Int64: &taskspecv1.Int64Rules{
+				AtLeast: &taskspecv1.Bound{Value: 1, Message: "short"},
+			}}}
+			proto.SetExtension(o, taskspecv1.E_Field, c)
+		}, "taskspec.v1.TaskSpec.prompt: rules.int64 does not apply to a field of this type"},
+		{"list rules on a list of messages", func(s *descriptorpb.FileDescriptorProto) {
+			o := field(s, "TaskSpec", "solution_artifacts").GetOptions()
+			c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
+			c.Rules = &taskspecv1.FieldRules{Type: &taskspecv1.FieldRules_Repeated{Repeated: &taskspecv1.RepeatedRules{
+				NotEmpty: &taskspecv1.Demand{Message: "required"},
+			}}}
+			proto.SetExtension(o, taskspecv1.E_Field, c)
+		}, "taskspec.v1.TaskSpec.solution_artifacts: rules.repeated does not apply to a field of this type"},
 		{"oneof", func(s *descriptorpb.FileDescriptorProto) {
 			for _, m := range s.GetMessageType() {
 				if m.GetName() == "KGQuery" {
@@ -174,7 +216,7 @@ func TestAnUnknownOptionAttributeOrValueFailsNamingIt(t *testing.T) {
 			for _, m := range o.GetMessageType() {
 				if m.GetName() == "FieldContract" {
 					m.Field = append(m.Field, &descriptorpb.FieldDescriptorProto{
-						Name: proto.String("more_rules"), Number: proto.Int32(4), JsonName: proto.String("moreRules"),
+						Name: proto.String("more_rules"), Number: proto.Int32(9), JsonName: proto.String("moreRules"),
 						Label:    descriptorpb.FieldDescriptorProto_LABEL_REPEATED.Enum(),
 						Type:     descriptorpb.FieldDescriptorProto_TYPE_MESSAGE.Enum(),
 						TypeName: proto.String(".taskspec.v1.Rule"),
@@ -182,6 +224,38 @@ func TestAnUnknownOptionAttributeOrValueFailsNamingIt(t *testing.T) {
 				}
 			}
 		}, "taskspec.v1.FieldContract.more_rules is an option attribute protoc-gen-taskspec-go does not know"},
+		{"rules attribute", func(o *descriptorpb.FileDescriptorProto) {
+			for _, m := range o.GetMessageType() {
+				if m.GetName() == "StringRules" {
+					m.Field = append(m.Field, &descriptorpb.FieldDescriptorProto{
+						Name: proto.String("pattern"), Number: proto.Int32(9), JsonName: proto.String("pattern"),
+						Label: descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum(),
+						Type:  descriptorpb.FieldDescriptorProto_TYPE_STRING.Enum(),
+					})
+				}
+			}
+		}, "taskspec.v1.StringRules.pattern is an option attribute protoc-gen-taskspec-go does not know"},
+		{"undeclared kind", func(o *descriptorpb.FileDescriptorProto) {
+			for _, m := range o.GetMessageType() {
+				if m.GetName() == "Int64Rules" {
+					m.Field = append(m.Field, &descriptorpb.FieldDescriptorProto{
+						Name: proto.String("multiple_of"), Number: proto.Int32(9), JsonName: proto.String("multipleOf"),
+						Label:    descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum(),
+						Type:     descriptorpb.FieldDescriptorProto_TYPE_MESSAGE.Enum(),
+						TypeName: proto.String(".taskspec.v1.Bound"),
+					})
+				}
+			}
+		}, "taskspec.v1.Int64Rules.multiple_of has no (taskspec.v1.constraint): declare its code"},
+		{"kind with a code taken", func(o *descriptorpb.FileDescriptorProto) {
+			addKind(o, "multiple_of", &taskspecv1.ConstraintKind{Code: 109, Problem: &taskspecv1.ProblemKind{Title: "t"}})
+		}, "taskspec.v1.Int64Rules.multiple_of: code 109 is taskspec.v1.StringRules.max_len's already"},
+		{"kind without its entry", func(o *descriptorpb.FileDescriptorProto) {
+			addKind(o, "multiple_of", &taskspecv1.ConstraintKind{Code: 113})
+		}, "taskspec.v1.Int64Rules.multiple_of: code 113 is no ProblemCode value: give its catalogue entry in problem"},
+		{"kind with two entries", func(o *descriptorpb.FileDescriptorProto) {
+			addKind(o, "multiple_of", &taskspecv1.ConstraintKind{Code: 1, Problem: &taskspecv1.ProblemKind{Title: "t"}})
+		}, "taskspec.v1.Int64Rules.multiple_of: code 1 is a ProblemCode value, which has its catalogue entry: leave out problem"},
 		{"value", func(o *descriptorpb.FileDescriptorProto) {
 			for _, e := range o.GetEnumType() {
 				if e.GetName() == "Check" {
@@ -207,6 +281,81 @@ func TestAnUnknownOptionAttributeOrValueFailsNamingIt(t *testing.T) {
 	}
 }
 
+// addKind declares a new kind of constraint, name, in Int64Rules.
+func addKind(o *descriptorpb.FileDescriptorProto, name string, decl *taskspecv1.ConstraintKind) {
+	for _, m := range o.GetMessageType() {
+		if m.GetName() == "Int64Rules" {
+			opts := &descriptorpb.FieldOptions{}
+			proto.SetExtension(opts, taskspecv1.E_Constraint, decl)
+			m.Field = append(m.Field, &descriptorpb.FieldDescriptorProto{
+				Name: proto.String(name), Number: proto.Int32(9), JsonName: proto.String(name),
+				Label:    descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum(),
+				Type:     descriptorpb.FieldDescriptorProto_TYPE_MESSAGE.Enum(),
+				TypeName: proto.String(".taskspec.v1.Bound"),
+				Options:  opts,
+			})
+		}
+	}
+}
+
+// A kind of constraint declared in options.proto needs no change here: the
+// plugin lists it with the Go implementation named after it, which
+// go/constraints.go must then hold.
+func TestANewKindNeedsNoPluginChange(t *testing.T) {
+	req := request(t, nil)
+	for _, f := range req.GetProtoFile() {
+		if f.GetName() == optionsFile {
+			addKind(f, "multiple_of", &taskspecv1.ConstraintKind{Code: 113, Problem: &taskspecv1.ProblemKind{Title: "t"}})
+		}
+	}
+	out, err := run(t, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"taskspec.v1.Int64Rules.multiple_of": {code: "TS113", keeps: int64RulesMultipleOf},`
+	if !strings.Contains(strings.Join(strings.Fields(out[goFile]), " "), want) {
+		t.Errorf("%s lacks %s", goFile, want)
+	}
+}
+
+// The rules table lists one rule per constraint set, in the declaration
+// order of the rules message whatever order the option writes them in,
+// then the rules of each item.
+func TestRulesFollowTheDeclarationOrder(t *testing.T) {
+	out, err := run(t, request(t, func(s *descriptorpb.FileDescriptorProto) {
+		o := field(s, "Verification", "test_cmd").GetOptions()
+		c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
+		r := c.Rules.GetRepeated()
+		r.MaxItems = &taskspecv1.Bound{Value: 100, Message: "at most %[2]d items, got %[1]d"}
+		r.Items = &taskspecv1.StringRules{
+			MaxLen:   &taskspecv1.Bound{Value: 4096, Message: "argument %q is longer than %d"},
+			NotBlank: &taskspecv1.Demand{Message: "blank argument %q"},
+		}
+		proto.SetExtension(o, taskspecv1.E_Field, c)
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := out[goFile]
+	var got []string
+	for _, line := range strings.Split(src, "\n") {
+		if k, ok := strings.CutPrefix(strings.TrimSpace(line), "keeps:"); ok {
+			got = append(got, strings.TrimSuffix(strings.TrimSpace(k), ","))
+		}
+	}
+	want := []string{
+		"int64RulesEquals", "stringRulesNotBlank", "enumRulesDefined", "enumRulesDefined", "enumRulesDefined",
+		"stringRulesNotBlank", "repeatedRulesNotEmpty", "repeatedRulesMaxItems", "stringRulesNotBlank",
+		"stringRulesMaxLen", "int64RulesAtLeast",
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("rules\n got %v\nwant %v", got, want)
+	}
+	if !strings.Contains(src, "item:    true,") || !strings.Contains(src, `code:    "TS112",`) {
+		t.Errorf("the item rules or the max_items code are missing:\n%s", src)
+	}
+}
+
 // A message may name its arguments by index, as Go's fmt does: the bound
 // can come before the value, and each can be shown more than once.
 func TestMessageArgumentIndexes(t *testing.T) {
@@ -218,6 +367,9 @@ func TestMessageArgumentIndexes(t *testing.T) {
 		args    int // 0 with ok false: refused
 		ok      bool
 	}{
+		{"%d items", kindStringList, nil, 1, true},
+		{"%q items", kindStringList, nil, 0, false},
+		{"invalid %q", kindEnum, nil, 1, true},
 		{"at most %[2]d, got %[1]d", kindInt, &bound, 2, true},
 		{"got %d, want %d", kindInt, &bound, 2, true},
 		{"limit %[2]d", kindInt, &bound, 2, true},
@@ -230,7 +382,8 @@ func TestMessageArgumentIndexes(t *testing.T) {
 		{"%[2]", kindInt, &bound, 0, false},
 		{"%d %d %d", kindInt, &bound, 0, false},
 	} {
-		args, err := messageArgs(&ruleOption{Check: "CHECK_AT_LEAST", Bound: tc.bound, Message: tc.message}, tc.kind)
+		k := &constraintKind{full: "taskspec.v1.Int64Rules.at_least", value: tc.kind, bound: tc.bound != nil}
+		args, err := messageArgs(&setConstraint{Kind: k, Bound: tc.bound, Message: tc.message})
 		if (err == nil) != tc.ok || args != tc.args {
 			t.Errorf("messageArgs(%q) = %d, %v; want %d, ok %v", tc.message, args, err, tc.args, tc.ok)
 		}
