@@ -86,7 +86,7 @@ var constraints = map[string]constraint{
 // of its rules message, then those of RepeatedRules.items, which apply to
 // each item. Each has readers of its value from the YAML mirror and from
 // the message.
-var rules = [...]rule{
+var rules = []rule{
 	{
 		path:    "task_spec_version",
 		kind:    "taskspec.v1.Int64Rules.equals",

@@ -701,7 +701,7 @@ func (c *contract) contractGo() []byte {
 	p("// of its rules message, then those of RepeatedRules.items, which apply to")
 	p("// each item. Each has readers of its value from the YAML mirror and from")
 	p("// the message.")
-	p("var rules = [...]rule{")
+	p("var rules = []rule{")
 	for _, w := range c.fields {
 		r := w.contract.GetRules()
 		if r == nil {

@@ -151,7 +151,8 @@ func TestAFieldWithoutADecisionFailsWithOneMessage(t *testing.T) {
 			o := field(s, "TaskSpec", "prompt").GetOptions()
 			c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
 			c.Rules = nil
-			c.Rule = &taskspecv1.Rule{Check: taskspecv1.Check_CHECK_NOT_BLANK, Message: "prompt is required"} //nolint:staticcheck // the refusal of v1's rule is the test
+			//lint:ignore SA1019 the refusal of v1's deprecated rule is what is tested
+			c.Rule = &taskspecv1.Rule{Check: taskspecv1.Check_CHECK_NOT_BLANK, Message: "prompt is required"}
 			proto.SetExtension(o, taskspecv1.E_Field, c)
 		}, "taskspec.v1.TaskSpec.prompt: rule is v1's first form of a rule: write it under rules (see CONTRIBUTING.md)"},
 		{"rules of another type", func(s *descriptorpb.FileDescriptorProto) {
