@@ -170,7 +170,6 @@ var (
 	codeNotEmpty = codeNamed("NOT_EMPTY")
 )
 
-
 // syntaxCodes are the codes of YAML syntax problems: on those, which parser
 // stops first and where can differ, so the libraries agree only that the
 // document is refused with one of them (see docs/problems.md).

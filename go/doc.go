@@ -21,7 +21,9 @@
 //     check does.
 //   - MarshalYAML writes the Go package's canonical bytes, byte for byte.
 //   - Validate and Violations apply the Go package's rules, in its order
-//     and wording.
+//     and wording: the typed constraints of each field's
+//     (taskspec.v1.field).rules, each kind of constraint implemented once
+//     (constraints.go) and reported with its declared code.
 //   - Generator and Registry are the Go package's generator seam on the
 //     generated messages.
 //   - Load and Save read boundedly and write atomically.

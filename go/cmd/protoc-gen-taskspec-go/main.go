@@ -1,7 +1,8 @@
 // Command protoc-gen-taskspec-go generates the Go library's share of the
 // TaskSpec contract from the contract options of proto/taskspec/v1
 // ((taskspec.v1.field) on every field reachable from TaskSpec,
-// (taskspec.v1.limits) on TaskSpec), so that no Go table of fields, rules,
+// (taskspec.v1.limits) on TaskSpec, (taskspec.v1.constraint) on each kind
+// of constraint of options.proto), so that no Go table of fields, rules,
 // enum spellings or limits is written by hand.
 //
 // It writes three files, and only for the file that defines TaskSpec:
@@ -13,9 +14,12 @@
 //     PRESENCE_OMIT_UNSET add omitempty, and PRESENCE_OMIT_UNSET makes a
 //     message field a pointer.
 //   - contract_gen.go, in package taskspec: the limits, the current schema
-//     version, Validate's rules in the Go package's order with accessors for
-//     both the YAML mirror and the message, the fields hidden from the
-//     agent, the enum spelling tables and the decoder's field tables.
+//     version, the kinds of constraint with their codes and Go
+//     implementations, Validate's rules (one per constraint a field's
+//     (taskspec.v1.field).rules sets) in the Go package's order with
+//     accessors for both the YAML mirror and the message, the fields hidden
+//     from the agent, the enum spelling tables and the decoder's field
+//     tables.
 //   - mirror_gen.go, in package taskspec: the typed code between the message
 //     and the structs, one function per message and job: the converters
 //     both ways, the strings yaml.v3 writes as literal blocks it cannot read
@@ -34,7 +38,16 @@
 // same buf generate run regenerates: generation works from any state of
 // options.proto. An option attribute or value it does not know, or an
 // attribute set twice on one field (which the text format merges without a
-// word), stops generation with a message naming it.
+// word), stops generation with a message naming it, and so does v1's
+// (taskspec.v1.field).rule, which only the released baseline may use.
+//
+// The kinds of constraint are not listed here: each field of a rules
+// message (StringRules, Int64Rules, EnumRules, RepeatedRules) that is a
+// Demand or a Bound and declares itself with (taskspec.v1.constraint) is
+// one, and the rules table refers to its Go implementation by a name
+// derived from it (taskspec.v1.StringRules.max_len is stringRulesMaxLen, in
+// go/constraints.go). A new kind in options.proto needs that one function
+// and no change to the plugin.
 package main
 
 import (

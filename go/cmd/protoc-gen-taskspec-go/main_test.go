@@ -217,7 +217,7 @@ func TestAnUnknownOptionAttributeOrValueFailsNamingIt(t *testing.T) {
 			for _, m := range o.GetMessageType() {
 				if m.GetName() == "FieldContract" {
 					m.Field = append(m.Field, &descriptorpb.FieldDescriptorProto{
-						Name: proto.String("more_rules"), Number: proto.Int32(9), JsonName: proto.String("moreRules"),
+						Name: proto.String("more_rules"), Number: proto.Int32(99), JsonName: proto.String("moreRules"),
 						Label:    descriptorpb.FieldDescriptorProto_LABEL_REPEATED.Enum(),
 						Type:     descriptorpb.FieldDescriptorProto_TYPE_MESSAGE.Enum(),
 						TypeName: proto.String(".taskspec.v1.Rule"),
@@ -229,7 +229,7 @@ func TestAnUnknownOptionAttributeOrValueFailsNamingIt(t *testing.T) {
 			for _, m := range o.GetMessageType() {
 				if m.GetName() == "StringRules" {
 					m.Field = append(m.Field, &descriptorpb.FieldDescriptorProto{
-						Name: proto.String("pattern"), Number: proto.Int32(9), JsonName: proto.String("pattern"),
+						Name: proto.String("pattern"), Number: proto.Int32(99), JsonName: proto.String("pattern"),
 						Label: descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum(),
 						Type:  descriptorpb.FieldDescriptorProto_TYPE_STRING.Enum(),
 					})
@@ -240,23 +240,23 @@ func TestAnUnknownOptionAttributeOrValueFailsNamingIt(t *testing.T) {
 			for _, m := range o.GetMessageType() {
 				if m.GetName() == "Int64Rules" {
 					m.Field = append(m.Field, &descriptorpb.FieldDescriptorProto{
-						Name: proto.String("multiple_of"), Number: proto.Int32(9), JsonName: proto.String("multipleOf"),
+						Name: proto.String("example_kind"), Number: proto.Int32(99), JsonName: proto.String("exampleKind"),
 						Label:    descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum(),
 						Type:     descriptorpb.FieldDescriptorProto_TYPE_MESSAGE.Enum(),
 						TypeName: proto.String(".taskspec.v1.Bound"),
 					})
 				}
 			}
-		}, "taskspec.v1.Int64Rules.multiple_of has no (taskspec.v1.constraint): declare its code"},
+		}, "taskspec.v1.Int64Rules.example_kind has no (taskspec.v1.constraint): declare its code"},
 		{"kind with a code taken", func(o *descriptorpb.FileDescriptorProto) {
-			addKind(o, "multiple_of", &taskspecv1.ConstraintKind{Code: 109, Problem: &taskspecv1.ProblemKind{Title: "t"}})
-		}, "taskspec.v1.Int64Rules.multiple_of: code 109 is taskspec.v1.StringRules.max_len's already"},
+			addKind(o, "example_kind", &taskspecv1.ConstraintKind{Code: 109, Problem: &taskspecv1.ProblemKind{Title: "t"}})
+		}, "taskspec.v1.Int64Rules.example_kind: code 109 is taskspec.v1.StringRules.max_len's already"},
 		{"kind without its entry", func(o *descriptorpb.FileDescriptorProto) {
-			addKind(o, "multiple_of", &taskspecv1.ConstraintKind{Code: 113})
-		}, "taskspec.v1.Int64Rules.multiple_of: code 113 is no ProblemCode value: give its catalogue entry in problem"},
+			addKind(o, "example_kind", &taskspecv1.ConstraintKind{Code: 199})
+		}, "taskspec.v1.Int64Rules.example_kind: code 199 is no ProblemCode value: give its catalogue entry in problem"},
 		{"kind with two entries", func(o *descriptorpb.FileDescriptorProto) {
-			addKind(o, "multiple_of", &taskspecv1.ConstraintKind{Code: 1, Problem: &taskspecv1.ProblemKind{Title: "t"}})
-		}, "taskspec.v1.Int64Rules.multiple_of: code 1 is a ProblemCode value, which has its catalogue entry: leave out problem"},
+			addKind(o, "example_kind", &taskspecv1.ConstraintKind{Code: 1, Problem: &taskspecv1.ProblemKind{Title: "t"}})
+		}, "taskspec.v1.Int64Rules.example_kind: code 1 is a ProblemCode value, which has its catalogue entry: leave out problem"},
 		{"value", func(o *descriptorpb.FileDescriptorProto) {
 			for _, e := range o.GetEnumType() {
 				if e.GetName() == "Check" {
@@ -289,7 +289,7 @@ func addKind(o *descriptorpb.FileDescriptorProto, name string, decl *taskspecv1.
 			opts := &descriptorpb.FieldOptions{}
 			proto.SetExtension(opts, taskspecv1.E_Constraint, decl)
 			m.Field = append(m.Field, &descriptorpb.FieldDescriptorProto{
-				Name: proto.String(name), Number: proto.Int32(9), JsonName: proto.String(name),
+				Name: proto.String(name), Number: proto.Int32(99), JsonName: proto.String(name),
 				Label:    descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum(),
 				Type:     descriptorpb.FieldDescriptorProto_TYPE_MESSAGE.Enum(),
 				TypeName: proto.String(".taskspec.v1.Bound"),
@@ -306,14 +306,14 @@ func TestANewKindNeedsNoPluginChange(t *testing.T) {
 	req := request(t, nil)
 	for _, f := range req.GetProtoFile() {
 		if f.GetName() == optionsFile {
-			addKind(f, "multiple_of", &taskspecv1.ConstraintKind{Code: 113, Problem: &taskspecv1.ProblemKind{Title: "t"}})
+			addKind(f, "example_kind", &taskspecv1.ConstraintKind{Code: 199, Problem: &taskspecv1.ProblemKind{Title: "t"}})
 		}
 	}
 	out, err := run(t, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `"taskspec.v1.Int64Rules.multiple_of": {code: "TS113", keeps: int64RulesMultipleOf},`
+	want := `"taskspec.v1.Int64Rules.example_kind": {code: "TS199", keeps: int64RulesExampleKind},`
 	if !strings.Contains(strings.Join(strings.Fields(out[goFile]), " "), want) {
 		t.Errorf("%s lacks %s", goFile, want)
 	}
