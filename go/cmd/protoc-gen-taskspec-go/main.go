@@ -600,7 +600,7 @@ func (c *contract) version() (int64, error) {
 			continue
 		}
 		for _, sc := range w.contract.GetRules().Set {
-			if sc.Kind.full == versionKind {
+			if sc.Kind.full == versionKind && sc.Bound != nil {
 				return *sc.Bound, nil
 			}
 		}
