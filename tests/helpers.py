@@ -6,7 +6,7 @@ import taskspec
 from taskspec import TaskSpec, TaskSpecError
 from tests.conformance.handwritten import BASE
 
-__all__ = ["VALID_DOC", "check_invalid", "check_valid", "valid_spec"]
+__all__ = ["VALID_DOC", "check_invalid", "check_valid", "unused_kind_codes", "valid_spec"]
 
 #: A small valid sidecar in canonical form (tests/conformance/sources/accepted/base.yaml,
 #: which is also the document most hand-written conformance vectors are edits of).
@@ -67,3 +67,10 @@ def check_invalid(
             assert first.column == column, (first.column, column, str(err))
         return err
     raise AssertionError(f"expected {error.__name__}, the document was accepted")
+
+
+def unused_kind_codes() -> list[str]:
+    """The codes of the kinds of constraint no rule of the contract uses (no document has them)."""
+    from taskspec._rules import KIND_CODES, RULES  # noqa: PLC0415
+
+    return sorted(set(KIND_CODES.values()) - {rule.code for rule in RULES})

@@ -328,7 +328,9 @@ def build(tmp: Path) -> Scratch:
     proto = tmp / "proto" / "taskspec" / "v1"
     proto.mkdir(parents=True)
     (proto / "taskspec.proto").write_text(scratch_proto())
-    shutil.copy(ROOT / "proto" / "taskspec" / "v1" / "options.proto", proto / "options.proto")
+    # The options and what they import (the catalogue's ProblemKind).
+    for name in ("options.proto", "problems.proto"):
+        shutil.copy(ROOT / "proto" / "taskspec" / "v1" / name, proto / name)
     (proto / "mapprobe.proto").write_text(MAP_PROBE_PROTO)
     (tmp / "buf.yaml").write_text("version: v2\nmodules:\n  - path: proto\n")
     template = {

@@ -24,7 +24,6 @@ from jsonschema import Draft202012Validator
 
 import taskspec
 from taskspec import TaskSpecError, _jsonschema, _limits, _rules, _validate
-from taskspec._rules import Keyword
 from taskspec.bridge import _decode, _layout
 from taskspec.bridge._layout import Kind
 from taskspec.cli._main import main
@@ -230,7 +229,11 @@ def test_every_field_is_titled_with_its_own_name() -> None:
 
 def test_blank_checks_say_the_rules_message() -> None:
     """A blank task_id reads "task_id is required" in an editor, in Go's words, from the options."""
-    blank = [rule for rule in _rules.RULES if Keyword.NOT_BLANK in rule.schema]
+    blank = [
+        rule
+        for rule in _rules.RULES
+        if not rule.item and "pattern" in rule.implementation.schema(rule.bound, None)
+    ]
     assert {rule.path for rule in blank} == {"task_id", "prompt"}
     for rule in blank:
         prop = SCHEMA["properties"][rule.path]
@@ -269,9 +272,23 @@ def test_required_keys_are_what_validate_needs() -> None:
         assert "required" not in SCHEMA["$defs"][name]
 
 
+def _keeps(full_name: str, value: Any) -> bool:
+    """Whether *value* keeps every rule of the field *full_name* (one without rules: any)."""
+    return all(_rules.passes(r)(value) for r in _rules.BY_FIELD.get(full_name, ()))
+
+
 def test_integer_bounds_follow_the_proto_types() -> None:
+    """The int64 range, narrowed by the field's rules."""
     timeout = SCHEMA["$defs"]["Verification"]["properties"]["timeout_seconds"]
-    assert (timeout["minimum"], timeout["maximum"]) == (0, 2**63 - 1)
+    name = "taskspec.v1.Verification.timeout_seconds"
+    rules = _rules.BY_FIELD.get(name, ())
+    low = max([-(2**63), *(r.bound for r in rules if r.name == "at_least" and r.bound is not None)])
+    high = min(
+        [2**63 - 1, *(r.bound for r in rules if r.name == "at_most" and r.bound is not None)]
+    )
+    assert (timeout["minimum"], timeout["maximum"]) == (low, high)
+    assert _keeps(name, low) and _keeps(name, high)
+    assert not _keeps(name, low - 1) or low == -(2**63)
     signals = SCHEMA["properties"]["difficulty_signals"]["additionalProperties"]
     assert (signals["minimum"], signals["maximum"]) == (-(2**63), 2**63 - 1)
     assert SCHEMA["properties"]["task_spec_version"]["const"] == 1
@@ -294,18 +311,43 @@ def _violations(path: tuple[str | int, ...], value: Any) -> set[str]:
     msg, name = _target(spec, path)
     if value is None:
         msg.ClearField(name)
+    elif isinstance(value, list):
+        del getattr(msg, name)[:]
+        getattr(msg, name).extend(value)
     else:
         setattr(msg, name, value)
     return {v.field_path for v in _validate.check(spec)}
 
 
-def _int_allowed(said: frozenset[Keyword], bound: int | None, value: int) -> bool:
-    if Keyword.CONST in said:
-        return value == bound
-    return Keyword.MINIMUM not in said or (bound is not None and value >= bound)
-
-
 LEAVES = [(p, fi) for p, fi in FIELDS if fi.kind not in (Kind.MESSAGE, Kind.MESSAGE_LIST)]
+
+
+def _said(path: tuple[str | int, ...]) -> tuple[dict[str, Any], bool]:
+    """The schema of the field at *path*, and whether its parent requires its key."""
+    node: dict[str, Any] = SCHEMA
+    for step in path[:-1]:
+        node = node["items"] if isinstance(step, int) else node["properties"][step]
+        ref = node.get("$ref")
+        if ref is not None:
+            node = SCHEMA["$defs"][ref.rsplit("/", 1)[-1]]
+    name = path[-1]
+    assert isinstance(name, str)
+    return node["properties"][name], name in node.get("required", [])
+
+
+def _probes(fi: _layout.FieldInfo) -> list[Any]:
+    """Values to probe a field with: odd ones, and each bound of its rules and its neighbours."""
+    bounds = [r.bound for r in _rules.BY_FIELD.get(fi.full_name, ()) if r.bound is not None]
+    if fi.kind is Kind.INT:
+        ints = [b + d for b in bounds for d in (-1, 0, 1)]
+        return [v for v in (-1, 0, 2, *ints, 2**63 - 1, -(2**63)) if -(2**63) <= v < 2**63]
+    if fi.kind is Kind.STRING:
+        texts = [n * "\u00e9" for b in bounds for n in (b - 1, b, b + 1) if n >= 0]
+        return [" \t\n\u3000", "", "x", *texts]
+    if fi.kind is Kind.STRING_LIST:
+        lists = [n * ["x"] for b in bounds for n in (b - 1, b, b + 1) if n >= 0]
+        return [[], [""], [" ", "x"], *lists]
+    return []
 
 
 @pytest.mark.parametrize(("path", "fi"), LEAVES, ids=[_name(p) for p, _ in LEAVES])
@@ -313,25 +355,36 @@ def test_schema_column_predicts_validate(
     path: tuple[str | int, ...], fi: _layout.FieldInfo
 ) -> None:
     """Probe Validate field by field; what the schema says must predict every outcome."""
-    rule = _rules.BY_FIELD.get(fi.full_name)
-    said = rule.schema if rule is not None else frozenset()
-    bound = rule.bound if rule is not None else None
+    prop, required = _said(path)
     where = _name(path)
-    assert (where in _violations(path, None)) == (Keyword.REQUIRED in said)
-    if fi.kind is Kind.STRING:
-        assert (where in _violations(path, " \t\n\u3000")) == (Keyword.NOT_BLANK in said)
-    elif fi.kind is Kind.INT:
-        for value in (-1, 2, 2**63 - 1, -(2**63)):
-            allowed = _int_allowed(said, bound, value)
-            assert (where in _violations(path, value)) == (not allowed), value
-    elif fi.kind is Kind.ENUM:
-        assert (where in _violations(path, 99)) == (Keyword.ENUM in said)
+    assert (where in _violations(path, None)) == required
+    if fi.kind is Kind.ENUM:
+        assert (where in _violations(path, 99)) == ("$ref" in prop)
+        return
+    if fi.kind is Kind.INT_MAP:
+        return
+    allowed = Draft202012Validator({**prop, "$defs": SCHEMA["$defs"]})
+    for value in _probes(fi):
+        broken = {p.split("[")[0] for p in _violations(path, value)}
+        assert (where in broken) == (not allowed.is_valid(value)), value
 
 
-def test_every_rule_is_in_the_schema_or_listed_as_not() -> None:
+def test_every_rule_is_in_the_schema() -> None:
+    """Each rule's fragment is in its field's schema (or its items'), as its kind says it."""
     for rule in _rules.RULES:
-        key = f"{rule.path}: {rule.message}"
-        assert bool(rule.schema) != (key in _jsonschema.NOT_IN_SCHEMA), rule.path
+        path = tuple(rule.path.split("."))
+        prop, _ = _said(path)
+        fi = _rules.field_info(rule.path)
+        ref = f"#/$defs/{fi.enum.yaml_name}" if fi.enum is not None else None
+        fragment = rule.implementation.schema(rule.bound, ref)
+        where = prop["items"] if rule.item else prop
+        for key, value in fragment.items():
+            if key in ("minimum", "maximum"):
+                assert key in where and (
+                    where[key] >= value if key == "minimum" else where[key] <= value
+                )
+            else:
+                assert where.get(key) == value, (rule, key)
 
 
 # -- canonical documents pass ---------------------------------------------
@@ -459,7 +512,11 @@ def test_unknown_key_at_every_depth(path: tuple[str | int, ...]) -> None:
         (("task_spec_version",), 1.0, True),
         (("verification", "timeout_seconds"), -1, False),
         (("verification", "timeout_seconds"), 1.5, False),
-        (("verification", "timeout_seconds"), 2**63 - 1, True),
+        (
+            ("verification", "timeout_seconds"),
+            2**63 - 1,
+            _keeps("taskspec.v1.Verification.timeout_seconds", 2**63 - 1),
+        ),
         (("verification", "timeout_seconds"), 2**63, False),
         (("difficulty_signals",), {"n": -(2**63)}, True),
         # Just below the minimum, Go's float reading rounds back into range: see

@@ -12,20 +12,24 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from google.protobuf import descriptor_pb2, descriptor_pool
 from google.protobuf.descriptor import Descriptor
 
 from taskspec import TaskSpec
+from taskspec._constraints import IMPLEMENTATIONS
 from taskspec._contract import (
+    constraint_kinds,
     contract_problems,
     field_contract,
     field_contract_of,
+    option_schema_problems,
     reachable_fields,
 )
 from taskspec.bridge import _layout
-from taskspec.v1 import options_pb2, taskspec_pb2
+from taskspec.v1 import options_pb2, problems_pb2, taskspec_pb2
 from tests.conformance.gobridge import GoConsumer
 
 Edit = Callable[[descriptor_pb2.FileDescriptorProto], None]
@@ -36,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def scratch_task_spec(edit: Edit) -> Descriptor:
     """TaskSpec of a scratch copy of taskspec.proto, changed by *edit*, in a pool of its own."""
     pool = descriptor_pool.DescriptorPool()
-    for dep in (descriptor_pb2.DESCRIPTOR, options_pb2.DESCRIPTOR):
+    for dep in (descriptor_pb2.DESCRIPTOR, problems_pb2.DESCRIPTOR, options_pb2.DESCRIPTOR):
         pool.Add(descriptor_pb2.FileDescriptorProto.FromString(dep.serialized_pb))
     proto = descriptor_pb2.FileDescriptorProto.FromString(taskspec_pb2.DESCRIPTOR.serialized_pb)
     edit(proto)
@@ -84,6 +88,24 @@ def test_a_field_without_a_decision_is_named_with_what_to_decide() -> None:
     ]
 
 
+def _decided(**rules: Any) -> options_pb2.FieldContract:
+    return options_pb2.FieldContract(
+        presence=options_pb2.PRESENCE_ALWAYS, visibility=options_pb2.VISIBILITY_SHOWN, **rules
+    )
+
+
+def _rules(**which: Any) -> options_pb2.FieldRules:
+    return options_pb2.FieldRules(**which)
+
+
+def _demand(message: str) -> options_pb2.Demand:
+    return options_pb2.Demand(message=message)
+
+
+def _bound(value: int, message: str) -> options_pb2.Bound:
+    return options_pb2.Bound(value=value, message=message)
+
+
 @pytest.mark.parametrize(
     ("contract", "said"),
     [
@@ -102,31 +124,46 @@ def test_a_field_without_a_decision_is_named_with_what_to_decide() -> None:
             "PRESENCE_OMIT_UNSET is for singular message fields only",
         ),
         (
-            options_pb2.FieldContract(
-                presence=options_pb2.PRESENCE_ALWAYS,
-                visibility=options_pb2.VISIBILITY_SHOWN,
-                rule=options_pb2.Rule(check=options_pb2.CHECK_NOT_EMPTY, message="x"),
-            ),
-            "CHECK_NOT_EMPTY does not apply to a field of this type",
+            _decided(rule=options_pb2.Rule(check=options_pb2.CHECK_NOT_BLANK, message="x")),
+            "rule is v1's first form of a rule: write it under rules (see CONTRIBUTING.md)",
         ),
         (
-            options_pb2.FieldContract(
-                presence=options_pb2.PRESENCE_ALWAYS,
-                visibility=options_pb2.VISIBILITY_SHOWN,
-                rule=options_pb2.Rule(check=options_pb2.CHECK_NOT_BLANK, bound=1, message="x"),
-            ),
-            "rule.bound goes with CHECK_EQUALS and CHECK_AT_LEAST only",
+            _decided(rules=_rules(repeated=options_pb2.RepeatedRules(not_empty=_demand("x")))),
+            "rules.repeated does not apply to a field of this type",
         ),
         (
-            options_pb2.FieldContract(
-                presence=options_pb2.PRESENCE_ALWAYS,
-                visibility=options_pb2.VISIBILITY_SHOWN,
-                rule=options_pb2.Rule(check=options_pb2.CHECK_NOT_BLANK),
-            ),
-            "its rule has no message",
+            _decided(rules=_rules(int64=options_pb2.Int64Rules(at_most=_bound(3, "x")))),
+            "rules.int64 does not apply to a field of this type",
+        ),
+        (
+            _decided(rules=_rules(enum=options_pb2.EnumRules(defined=_demand("x")))),
+            "rules.enum does not apply to a field of this type",
+        ),
+        (
+            _decided(rules=options_pb2.FieldRules()),
+            "its rules set no type: write rules.string, int64, enum or repeated",
+        ),
+        (
+            _decided(rules=_rules(string=options_pb2.StringRules())),
+            "rules.string sets no constraint",
+        ),
+        (
+            _decided(rules=_rules(string=options_pb2.StringRules(max_len=_bound(3, "")))),
+            "rules.string.max_len has no message: give the Go package's wording",
         ),
     ],
-    ids=["no-presence", "no-visibility", "omit-unset-string", "wrong-check", "bound", "message"],
+    ids=[
+        "no-presence",
+        "no-visibility",
+        "omit-unset-string",
+        "v1-rule",
+        "repeated-on-string",
+        "int64-on-string",
+        "enum-on-string",
+        "no-type",
+        "no-constraint",
+        "message",
+    ],
 )
 def test_each_missing_or_ill_fitting_decision_is_named(
     contract: options_pb2.FieldContract, said: str
@@ -151,6 +188,103 @@ def test_a_decided_field_passes() -> None:
         presence=options_pb2.PRESENCE_OMIT_EMPTY, visibility=options_pb2.VISIBILITY_SHOWN
     )
     assert contract_problems(scratch_task_spec(_add_string("TaskSpec", decided))) == []
+
+
+def test_fitting_rules_of_every_kind_pass() -> None:
+    string = options_pb2.StringRules(
+        not_blank=_demand("x"), min_len=_bound(1, "%q"), max_len=_bound(3, "%[2]d %[1]q")
+    )
+    decided = _decided(rules=_rules(string=string))
+    assert contract_problems(scratch_task_spec(_add_string("TaskSpec", decided))) == []
+
+
+def test_the_rule_refusal_names_the_field() -> None:
+    contract = _decided(rule=options_pb2.Rule(check=options_pb2.CHECK_NOT_BLANK, message="x"))
+    problems = contract_problems(scratch_task_spec(_add_string("KGQuery", contract)))
+    assert problems == [
+        "taskspec.v1.KGQuery.notes: rule is v1's first form of a rule: write it under rules"
+        " (see CONTRIBUTING.md)"
+    ]
+
+
+def test_every_declared_kind_has_a_python_implementation() -> None:
+    declared = {kind.name for kind in constraint_kinds()}
+    assert declared == set(IMPLEMENTATIONS)
+    assert option_schema_problems() == []
+
+
+def test_a_kind_declared_without_an_implementation_is_refused() -> None:
+    implemented = set(IMPLEMENTATIONS) - {"taskspec.v1.StringRules.max_len"}
+    assert option_schema_problems(implemented=implemented) == [
+        "proto/taskspec/v1/options.proto: taskspec.v1.StringRules.max_len is a constraint kind"
+        " with no Python implementation: add one to python/taskspec/_constraints.py"
+        " (see CONTRIBUTING.md)"
+    ]
+
+
+def _scratch_options(edit: Callable[[descriptor_pb2.FileDescriptorProto], None]) -> Any:
+    """options.proto, changed by *edit*, in a pool of its own."""
+    pool = descriptor_pool.DescriptorPool()
+    for dep in (descriptor_pb2.DESCRIPTOR, problems_pb2.DESCRIPTOR):
+        pool.Add(descriptor_pb2.FileDescriptorProto.FromString(dep.serialized_pb))
+    proto = descriptor_pb2.FileDescriptorProto.FromString(options_pb2.DESCRIPTOR.serialized_pb)
+    edit(proto)
+    pool.Add(proto)
+    return pool.FindFileByName(proto.name)
+
+
+def _add_kind(code: int, problem: bool) -> Callable[[descriptor_pb2.FileDescriptorProto], None]:
+    def edit(proto: descriptor_pb2.FileDescriptorProto) -> None:
+        msg = _message(proto, "StringRules")
+        field = msg.field.add(
+            name="max_bytes",
+            number=max(f.number for f in msg.field) + 1,
+            type=descriptor_pb2.FieldDescriptorProto.TYPE_MESSAGE,
+            type_name=".taskspec.v1.Bound",
+            label=descriptor_pb2.FieldDescriptorProto.LABEL_OPTIONAL,
+            json_name="maxBytes",
+        )
+        constraint: Any = options_pb2.constraint
+        declared: options_pb2.ConstraintKind = field.options.Extensions[constraint]
+        declared.code = code
+        if problem:
+            declared.problem.title = "string with too many bytes"
+
+    return edit
+
+
+def test_a_new_kind_in_options_proto_needs_an_implementation() -> None:
+    problems = option_schema_problems(_scratch_options(_add_kind(113, problem=True)))
+    assert problems == [
+        "proto/taskspec/v1/options.proto: taskspec.v1.StringRules.max_bytes is a constraint kind"
+        " with no Python implementation: add one to python/taskspec/_constraints.py"
+        " (see CONTRIBUTING.md)"
+    ]
+
+
+def test_a_kind_s_code_is_declared_once_and_in_one_place() -> None:
+    implemented = {*IMPLEMENTATIONS, "taskspec.v1.StringRules.max_bytes"}
+    problems = option_schema_problems(_scratch_options(_add_kind(109, True)), implemented)
+    assert problems == [
+        "proto/taskspec/v1/options.proto: taskspec.v1.StringRules.max_bytes: code 109 is"
+        " taskspec.v1.StringRules.max_len's too"
+    ]
+    problems = option_schema_problems(_scratch_options(_add_kind(113, False)), implemented)
+    assert problems == [
+        "proto/taskspec/v1/options.proto: taskspec.v1.StringRules.max_bytes: give its catalogue"
+        " entry either as the ProblemCode value 113 or as its (taskspec.v1.constraint).problem,"
+        " not both or neither"
+    ]
+    problems = option_schema_problems(_scratch_options(_add_kind(101, True)), implemented)
+    assert any("not both or neither" in p for p in problems)
+
+
+def test_an_implementation_of_no_declared_kind_is_refused() -> None:
+    implemented = {*IMPLEMENTATIONS, "taskspec.v1.StringRules.max_bytes"}
+    assert option_schema_problems(implemented=implemented) == [
+        "python/taskspec/_constraints.py implements taskspec.v1.StringRules.max_bytes, a"
+        " constraint kind proto/taskspec/v1/options.proto does not declare"
+    ]
 
 
 def test_presence_tables_follow_the_options() -> None:

@@ -12,8 +12,9 @@ from google.protobuf import json_format
 
 import taskspec
 from taskspec import TaskSpec
-from taskspec._codes import CATALOGUE, CODES, RULE_CODES, explain
-from taskspec._rules import RULES
+from taskspec._codes import CATALOGUE, CODES, explain
+from taskspec._contract import constraint_kinds
+from taskspec._rules import KIND_CODES, RULES
 from taskspec.cli import _cmd_explain
 from taskspec.cli._kit import RECORD_KEYS, format_problem, read_format
 from taskspec.v1 import problems_pb2
@@ -183,10 +184,27 @@ def test_json_is_one_document_even_with_no_problem() -> None:
 
 
 def test_every_rule_has_a_code_and_every_code_a_row_in_the_readme() -> None:
-    assert {RULE_CODES[rule.check.value] for rule in RULES} <= set(CODES)
+    assert {rule.code for rule in RULES} <= set(CODES)
+    assert set(KIND_CODES.values()) <= set(CODES)
     readme = (ROOT / "README.md").read_text()
     rows = re.findall(r"^\| `(TS\d{3})` \| (?:error|warning) \| (.+?) \|$", readme, re.MULTILINE)
     assert rows == list(CODES.items()), "the README's table of codes is taskspec._codes.CODES"
+
+
+def test_each_kind_of_constraint_has_one_entry_in_the_catalogue() -> None:
+    """A kind's code is a ProblemCode value's or its own declared entry's, named as it is."""
+    enum_numbers = {v.number for v in problems_pb2.ProblemCode.DESCRIPTOR.values}
+    codes = [kind.number for kind in constraint_kinds()]
+    assert len(codes) == len(set(codes))
+    for kind in constraint_kinds():
+        entry = CATALOGUE[f"TS{kind.number:03d}"]
+        assert (kind.number in enum_numbers) != (kind.problem is not None), kind.name
+        if kind.problem is not None:
+            assert entry.name == kind.field.name
+            assert entry.title == kind.problem.title
+            assert entry.stage == "validate"
+            assert entry.messages == ("{rule}",)
+    assert list(CATALOGUE) == sorted(CATALOGUE)
 
 
 # -- taskspec explain ------------------------------------------------------------

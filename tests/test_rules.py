@@ -20,7 +20,8 @@ import pytest
 
 import taskspec
 from taskspec import _jsonschema, _rules, _validate
-from taskspec._rules import Check, Keyword, Rule
+from taskspec._contract import constraint_kinds
+from taskspec._rules import Rule
 from taskspec.bridge import _decode, _layout
 from taskspec.v1 import taskspec_pb2
 from tests.conformance import rule_cases
@@ -53,12 +54,18 @@ FIELDS = _fields()
 
 def test_every_rule_path_names_a_real_field() -> None:
     pool = taskspec_pb2.DESCRIPTOR.pool
-    assert len(_rules.BY_FIELD) == len(_rules.RULES)
-    for full_name, rule in _rules.BY_FIELD.items():
+    assert sum(len(rules) for rules in _rules.BY_FIELD.values()) == len(_rules.RULES)
+    for full_name, rules in _rules.BY_FIELD.items():
         fd = pool.FindFieldByName(full_name)
-        assert fd.name == rule.path.rsplit(".", 1)[-1]
-        assert _rules.field_info(rule.path).descriptor is fd
+        for rule in rules:
+            assert fd.name == rule.path.rsplit(".", 1)[-1]
+            assert _rules.field_info(rule.path).descriptor is fd
     assert set(_rules.BY_FIELD) <= {fi.full_name for fi in FIELDS}
+
+
+def test_a_field_s_rules_are_together_in_the_table() -> None:
+    """BY_FIELD keeps the table's order: the fields in Validate's, each field's rules in its."""
+    assert [r for rules in _rules.BY_FIELD.values() for r in rules] == list(_rules.RULES)
 
 
 def test_every_enum_field_has_a_defined_rule() -> None:
@@ -66,7 +73,16 @@ def test_every_enum_field_has_a_defined_rule() -> None:
     enums = {fi.full_name for fi in FIELDS if fi.kind is _layout.Kind.ENUM}
     assert enums
     for name in enums:
-        assert _rules.BY_FIELD[name].check is Check.DEFINED, name
+        assert any(r.name == "defined" for r in _rules.BY_FIELD[name]), name
+
+
+def _required(full_name: str) -> bool:
+    """Whether the field's zero value (the key left out) breaks one of its rules."""
+    rules = _rules.BY_FIELD.get(full_name, ())
+    return any(
+        not r.item and not _rules.passes(r)(_jsonschema._ZERO[_rules.field_info(r.path).kind])
+        for r in rules
+    )
 
 
 def test_rules_follow_the_proto_field_order_within_each_message() -> None:
@@ -109,63 +125,72 @@ def test_every_field_the_proto_calls_required_has_a_rule(comments: dict[str, str
     assert len(required) >= 5
     assert not EXEMPT.keys() & _rules.BY_FIELD.keys()
     for name in sorted(required - EXEMPT.keys()):
-        assert Keyword.REQUIRED in _rules.BY_FIELD[name].schema, name
+        assert _required(name), name
 
 
-#: The words a field's comment uses to say what its rule demands, by kind
-#: of check: a closed list, which CONTRIBUTING.md gives. A new kind of check
-#: adds its words here.
-VOCABULARY: dict[Check, tuple[str, ...]] = {
-    Check.EQUALS: ("Exactly",),
-    Check.AT_LEAST: ("Must not", "At least"),
-    Check.NOT_BLANK: ("Required",),
-    Check.DEFINED: ("Required",),
-    Check.NOT_EMPTY: ("Required",),
+#: The words a field's comment uses to say what a rule demands, by kind of
+#: constraint: a closed list, which CONTRIBUTING.md gives. A new kind of
+#: constraint adds its words here.
+VOCABULARY: dict[str, tuple[str, ...]] = {
+    "taskspec.v1.StringRules.not_blank": ("Required",),
+    "taskspec.v1.StringRules.min_len": ("At least",),
+    "taskspec.v1.StringRules.max_len": ("At most",),
+    "taskspec.v1.Int64Rules.equals": ("Exactly",),
+    "taskspec.v1.Int64Rules.at_least": ("Must not", "At least"),
+    "taskspec.v1.Int64Rules.at_most": ("At most",),
+    "taskspec.v1.EnumRules.defined": ("Required",),
+    "taskspec.v1.RepeatedRules.not_empty": ("Required",),
+    "taskspec.v1.RepeatedRules.min_items": ("At least",),
+    "taskspec.v1.RepeatedRules.max_items": ("At most",),
 }
 
 
-def test_every_kind_of_check_has_its_words() -> None:
-    assert set(VOCABULARY) == set(Check)
+def test_every_kind_of_constraint_has_its_words() -> None:
+    assert set(VOCABULARY) == {kind.name for kind in constraint_kinds()}
 
 
 def test_every_rule_is_documented_on_its_field(comments: dict[str, str]) -> None:
     """The proto says what Validate demands, so a reader of the proto alone knows the rules."""
-    for name, rule in _rules.BY_FIELD.items():
+    for name, rules in _rules.BY_FIELD.items():
         text = comments[name]
-        words = VOCABULARY[rule.check]
-        assert any(word in text for word in words), f"{name}: say it with one of {words}"
-        if Keyword.REQUIRED not in rule.schema:
+        for rule in rules:
+            words = VOCABULARY[rule.kind]
+            assert any(word in text for word in words), f"{name}: say it with one of {words}"
+        if not _required(name):
             assert "Required" not in text, name
 
 
 # -- the table is checked when it is read ------------------------------------
 
 
+P = "taskspec.v1."
+NOT_BLANK = P + "StringRules.not_blank"
+EQUALS = P + "Int64Rules.equals"
+AT_LEAST = P + "Int64Rules.at_least"
+DEFINED = P + "EnumRules.defined"
+NOT_EMPTY = P + "RepeatedRules.not_empty"
+MIN_ITEMS = P + "RepeatedRules.min_items"
+
+
 @pytest.mark.parametrize(
     ("rule", "problem"),
     [
-        (Rule("nope", Check.NOT_BLANK, "x", schema=frozenset({Keyword.REQUIRED})), "no field"),
-        (Rule("task_id.x", Check.NOT_BLANK, "x"), "not a message field"),
-        (Rule("task_id", Check.NOT_EMPTY, "x"), "does not apply"),
-        (Rule("task_id", Check.NOT_BLANK, "x", bound=3), "a bound"),
-        (Rule("task_spec_version", Check.EQUALS, "x"), "a bound"),
-        (Rule("task_id", Check.NOT_BLANK, "%d", schema=frozenset({Keyword.REQUIRED})), "verbs"),
-        (Rule("task_id", Check.NOT_BLANK, "x %q %q"), "verbs"),
-        (Rule("task_id", Check.NOT_BLANK, "x %[2]d"), "verbs"),
-        (Rule("task_spec_version", Check.EQUALS, "%[3]d", bound=1), "verbs"),
-        (Rule("task_spec_version", Check.EQUALS, "%[2]q", bound=1), "verbs"),
-        (Rule("task_id", Check.NOT_BLANK, "x"), "either"),
-        (
-            Rule(
-                "task_id",
-                Check.NOT_BLANK,
-                "x",
-                schema=frozenset({Keyword.REQUIRED}),
-                not_in_schema="y",
-            ),
-            "either",
-        ),
-        (Rule("task_id", Check.NOT_BLANK, "x", schema=frozenset({Keyword.CONST})), "const"),
+        (Rule("nope", NOT_BLANK, "x"), "no field"),
+        (Rule("task_id.x", NOT_BLANK, "x"), "not a message field"),
+        (Rule("task_id", NOT_EMPTY, "x"), "does not apply"),
+        (Rule("task_id", NOT_BLANK, "x", item=True), "does not apply"),
+        (Rule("verification.test_cmd", EQUALS, "x", bound=1, item=True), "does not apply"),
+        (Rule("task_id", P + "StringRules.no_such", "x"), "not a declared, implemented kind"),
+        (Rule("task_id", NOT_BLANK, "x", bound=3), "a bound"),
+        (Rule("task_spec_version", EQUALS, "x"), "a bound"),
+        (Rule("task_id", NOT_BLANK, "%d"), "verbs"),
+        (Rule("task_id", NOT_BLANK, "x %q %q"), "verbs"),
+        (Rule("task_id", NOT_BLANK, "x %[2]d"), "verbs"),
+        (Rule("task_spec_version", EQUALS, "%[3]d", bound=1), "verbs"),
+        (Rule("task_spec_version", EQUALS, "%[2]q", bound=1), "verbs"),
+        (Rule("verification.test_cmd", NOT_EMPTY, "%q"), "verbs"),
+        (Rule("verification.test_cmd", MIN_ITEMS, "%d", bound=1, item=True), "does not apply"),
+        (Rule("verification.test_cmd", NOT_BLANK, "%d", item=True), "verbs"),
     ],
 )
 def test_a_rule_that_does_not_fit_its_field_is_refused(rule: Rule, problem: str) -> None:
@@ -174,15 +199,15 @@ def test_a_rule_that_does_not_fit_its_field_is_refused(rule: Rule, problem: str)
 
 
 def test_messages_are_go_format_strings() -> None:
-    assert Rule("x", Check.EQUALS, "%d is 100%% of v%d", bound=7).format(7) == "7 is 100% of v7"
-    assert Rule("x", Check.AT_LEAST, "got %d, want %d", bound=-3).format(-9) == "got -9, want -3"
-    assert Rule("x", Check.AT_LEAST, "{%d} >= {%d}", bound=0).format(5) == "{5} >= {0}"
-    assert Rule("x", Check.NOT_EMPTY, "{x} is 100%% required").format(0) == "{x} is 100% required"
+    assert Rule("x", EQUALS, "%d is 100%% of v%d", bound=7).format(7) == "7 is 100% of v7"
+    assert Rule("x", AT_LEAST, "got %d, want %d", bound=-3).format(-9) == "got -9, want -3"
+    assert Rule("x", AT_LEAST, "{%d} >= {%d}", bound=0).format(5) == "{5} >= {0}"
+    assert Rule("x", NOT_EMPTY, "{x} is 100%% required").format(0) == "{x} is 100% required"
     # Go's explicit argument indexes: the bound may come first, or alone.
-    at_most = Rule("x", Check.AT_LEAST, "at most %[2]d, got %[1]d (%[1]d)", bound=86400)
+    at_most = Rule("x", AT_LEAST, "at most %[2]d, got %[1]d (%[1]d)", bound=86400)
     assert at_most.format(90000) == "at most 86400, got 90000 (90000)"
-    assert Rule("x", Check.AT_LEAST, "limit %[2]d", bound=3).format(1) == "limit 3"
-    assert Rule("x", Check.DEFINED, "invalid x %q").format("\u00e9\t\x01\u00a0") == (
+    assert Rule("x", AT_LEAST, "limit %[2]d", bound=3).format(1) == "limit 3"
+    assert Rule("x", DEFINED, "invalid x %q").format("\u00e9\t\x01\u00a0") == (
         'invalid x "é\\t\\x01\\u00a0"'
     )
 
@@ -197,7 +222,12 @@ def test_committed_cases_are_what_the_table_generates() -> None:
 
 
 def test_cases_list_the_table_in_order() -> None:
-    assert CASES["rules"] == [{"path": r.path, "message": r.message} for r in _rules.RULES]
+    assert CASES["rules"] == [rule_cases._rule_entry(r) for r in _rules.RULES]
+
+
+def test_cases_list_every_declared_kind_s_samples() -> None:
+    assert CASES["constraints"] == rule_cases.constraint_samples()
+    assert {c["kind"] for c in CASES["constraints"]} == {k.name for k in constraint_kinds()}
 
 
 def _document(case: dict[str, Any]) -> str:
@@ -239,7 +269,7 @@ def test_case_gives_its_violations_here(case: dict[str, Any]) -> None:
 
 def test_cases_cover_every_rule_and_every_free_field() -> None:
     names = [c["name"] for c in CASES["cases"]]
-    broken = {v["path"] for c in CASES["cases"] for v in c["violations"]}
+    broken = {v["path"].split("[")[0] for c in CASES["cases"] for v in c["violations"]}
     assert broken == {r.path for r in _rules.RULES}
     for fi in FIELDS:
         if fi.full_name not in _rules.BY_FIELD and not (

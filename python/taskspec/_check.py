@@ -41,13 +41,13 @@ from taskspec._codes import (
     DUPLICATE_KEY,
     ERROR,
     PROMPT_HAS_COMMAND,
-    RULE_CODES,
     UNKNOWN_KEY,
     UNSUPPORTED,
     WARNING,
     YAML_LINE_BREAK,
 )
 from taskspec._errors import DecodeError, ValidationError, Violation
+from taskspec._rules import KIND_CODES
 from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
@@ -234,9 +234,17 @@ def _placed(v: Violation, positions: Mapping[str, Position]) -> Violation:
         parent, _, name = parent.rpartition(".")
     line, column = positions.get(parent, (1, 1))
     hint = v.hint
-    if not hint and v.code not in (RULE_CODES["not blank"], RULE_CODES["not empty"]):
+    if not hint and v.code not in _SAYS_REQUIRED:
         hint = f"key {go_quote(name)} is missing" + (f" in {parent}" if parent else "")
     return Violation(v.field_path, v.message, line, column, hint, v.code, v.severity)
+
+
+#: The codes of the kinds whose messages say a key is required already (a
+#: blank string, an empty list): a missing key needs no hint saying so.
+_SAYS_REQUIRED: Final = frozenset(
+    KIND_CODES[f"taskspec.v1.{name}"]
+    for name in ("StringRules.not_blank", "RepeatedRules.not_empty")
+)
 
 
 def _artifact_paths(

@@ -8,8 +8,13 @@ declared once, as the values of the ``taskspec.v1.ProblemCode`` enum and
 their ``(taskspec.v1.problem)`` options; this module only reads it, so a new
 code is one edit to the proto. Value N is code ``TS`` + N in three digits.
 
+The ``TS1xx`` codes of the kinds of constraint added after v1's first
+release are not ProblemCode values: each kind declares its own entry in
+``options.proto`` (``(taskspec.v1.constraint).problem``), and the catalogue
+holds it by the kind's code, named as the constraint is (``max_len``).
+
 ``TS0xx`` are documents that cannot be read as a TaskSpec, ``TS1xx``
-broken contract rules (``Validate``'s, one code per kind of check),
+broken contract rules (``Validate``'s, one code per kind of constraint),
 ``TS2xx`` what ``taskspec fmt`` refuses, ``TS3xx`` warnings about a valid
 spec, and ``TS9xx`` problems with the file rather than its content.
 """
@@ -20,7 +25,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
-from taskspec.v1 import options_pb2, problems_pb2
+from taskspec._contract import constraint_kinds
+from taskspec.v1 import problems_pb2
 
 __all__ = [
     "ANCHOR_ALIAS_TAG",
@@ -45,7 +51,6 @@ __all__ = [
     "MAPPING_VALUE",
     "NOT_READABLE",
     "PROMPT_HAS_COMMAND",
-    "RULE_CODES",
     "SYNTAX",
     "TAB_INDENT",
     "TOO_LARGE",
@@ -82,7 +87,7 @@ def code_of(number: int) -> str:
 
 
 class Kind:
-    """One entry of the catalogue: a ProblemCode value and its options."""
+    """One entry of the catalogue: a ProblemCode value or a constraint kind, and its options."""
 
     __slots__ = (
         "code",
@@ -97,11 +102,11 @@ class Kind:
         "title",
     )
 
-    def __init__(self, value: Any) -> None:
-        kind = value.GetOptions().Extensions[_EXT]
-        self.code: str = code_of(value.number)
-        #: The value's name without its prefix, lower case: ``"unknown_key"``.
-        self.name: str = value.name.removeprefix(_PREFIX).lower()
+    def __init__(self, number: int, name: str, kind: Any) -> None:
+        self.code: str = code_of(number)
+        #: The value's name without its prefix, lower case (``"unknown_key"``),
+        #: or the constraint's field name (``"max_len"``).
+        self.name: str = name
         self.title: str = kind.title
         self.severity: str = _SEVERITY.get(kind.severity, "")
         self.stage: str = kind.stage
@@ -115,14 +120,24 @@ class Kind:
         return f"Kind({self.code} {self.name}: {self.title})"
 
 
-#: Every kind of problem, by code, in code order.
-CATALOGUE: Final[Mapping[str, Kind]] = MappingProxyType(
-    {
-        code_of(v.number): Kind(v)
-        for v in sorted(_ENUM.values, key=lambda v: v.number)
+def _entries() -> list[Kind]:
+    """Every ProblemCode value's entry and every constraint kind's own, by number."""
+    found: dict[int, Kind] = {
+        v.number: Kind(
+            v.number, v.name.removeprefix(_PREFIX).lower(), v.GetOptions().Extensions[_EXT]
+        )
+        for v in _ENUM.values
         if v.number != problems_pb2.PROBLEM_CODE_UNSPECIFIED
     }
-)
+    for declared in constraint_kinds():
+        if declared.problem is not None and declared.number not in found:
+            found[declared.number] = Kind(declared.number, declared.field.name, declared.problem)
+    return [found[number] for number in sorted(found)]
+
+
+#: Every kind of problem, by code, in code order: the ProblemCode values and
+#: the constraint kinds that declare their own entry.
+CATALOGUE: Final[Mapping[str, Kind]] = MappingProxyType({k.code: k for k in _entries()})
 
 #: Every code with its title (the README's table).
 CODES: Final[Mapping[str, str]] = MappingProxyType({c: k.title for c, k in CATALOGUE.items()})
@@ -179,19 +194,6 @@ UNREADABLE_CODES: Final = frozenset(
         BLOCK_SCALAR_HEADER,
         DIRECTIVE,
         ANCHOR_ALIAS_TAG,
-    }
-)
-
-#: The code of each kind of check of a contract rule, by
-#: :class:`taskspec._rules.Check` value: the ProblemCode value named as the
-#: options' ``Check`` value is (``CHECK_AT_LEAST``: ``PROBLEM_CODE_AT_LEAST``).
-RULE_CODES: Final[Mapping[str, str]] = MappingProxyType(
-    {
-        v.name.removeprefix("CHECK_").lower().replace("_", " "): _code(
-            v.name.removeprefix("CHECK_")
-        )
-        for v in options_pb2.Check.DESCRIPTOR.values
-        if v.number != options_pb2.CHECK_UNSPECIFIED
     }
 )
 

@@ -10,8 +10,9 @@ with no hand edit. Two kinds of fact do not come from the descriptors:
   already lists; and
 * what ``Validate`` requires, read from the rule table
   :data:`taskspec._rules.RULES` (the same table
-  :func:`taskspec._validate.check` runs): each rule says which schema
-  keywords express it, or why none can.
+  :func:`taskspec._validate.check` runs): each rule is said with its kind's
+  fragment (:data:`taskspec._constraints.IMPLEMENTATIONS`), and a key is
+  required when its zero value breaks one of its rules.
 
 Descriptions come from the proto's doc comments. The runtime descriptors do
 not carry comments, so the caller passes them in (the generator script reads
@@ -30,8 +31,7 @@ required.
 Every rule of ``Validate`` is in the schema, "not blank after trimming"
 included (a ``pattern`` spelled from Go's white space). What is left out is
 listed in :data:`NOT_IN_SCHEMA`: the rules about the YAML text rather than
-the data it denotes, and any rule of the table that no schema keyword can
-express. Where the schema is stricter than the parser is listed in
+the data it denotes. Where the schema is stricter than the parser is listed in
 :data:`STRICTER_THAN_PARSER`.
 """
 
@@ -46,10 +46,10 @@ from typing import Any, Final
 
 from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
 
+from taskspec._constraints import NOT_BLANK_PATTERN
 from taskspec._limits import INT64_MAX, INT64_MIN, MAX_DOCUMENT_BYTES, MAX_NODES
-from taskspec._rules import BY_FIELD, RULES, Keyword, Rule
+from taskspec._rules import BY_FIELD, Rule, passes
 from taskspec.bridge import _layout
-from taskspec.bridge._gostr import _GO_SPACE
 
 __all__ = [
     "DIALECT",
@@ -77,16 +77,10 @@ SCHEMA_ID: Final = f"https://raw.githubusercontent.com/taskspec/taskspec/main/sc
 
 #: What ``taskspec validate`` rejects and the schema cannot say, each with the
 #: reason. A JSON Schema judges the data a YAML reader hands it, so rules about
-#: the YAML text itself are out of its reach; so is a rule of the table that
-#: names no schema keyword. ``taskspec validate`` (and Go) still enforce every
-#: one of them.
+#: the YAML text itself are out of its reach. ``taskspec validate`` (and Go)
+#: still enforce every one of them.
 NOT_IN_SCHEMA: Final[Mapping[str, str]] = MappingProxyType(
     {
-        **{
-            f"{rule.path}: {rule.message}": rule.not_in_schema
-            for rule in RULES
-            if rule.not_in_schema
-        },
         "duplicate keys, at any level": (
             "the reader keeps one value per key (usually the last) before the schema sees it."
         ),
@@ -132,62 +126,47 @@ _INT_BOUNDS: Final[Mapping[int, tuple[int, int]]] = MappingProxyType(
 )
 
 
-def _not_blank_pattern() -> str:
-    """A regex that matches a string holding at least one non-white-space character.
-
-    The white space is Go's (``unicode.IsSpace``), not the regex engine's
-    ``\\s``, which differs (it has U+FEFF and lacks U+0085). It is written
-    with ``\\uXXXX`` escapes, which ECMA-262, Java and Python all read, and
-    anchored at both ends with ``[\\s\\S]*`` in between so that engines which
-    match the whole string (some IDEs do) and engines which search (the JSON
-    Schema rule) agree, across line breaks too. The two character classes
-    are disjoint, so matching takes linear time.
-    """
-    codes = sorted({ord(ch) for ch in _GO_SPACE})
-    runs: list[list[int]] = []
-    for code in codes:
-        if runs and runs[-1][1] == code - 1:
-            runs[-1][1] = code
-        else:
-            runs.append([code, code])
-    space = "".join(f"\\u{lo:04x}" if lo == hi else f"\\u{lo:04x}-\\u{hi:04x}" for lo, hi in runs)
-    return f"^[{space}]*[^{space}][\\s\\S]*$"
-
-
-#: The ``pattern`` of a string that must not be blank after trimming.
-NOT_BLANK_PATTERN: Final = _not_blank_pattern()
+#: The zero value of each kind of field a rule checks: what a missing key holds.
+_ZERO: Final[Mapping[_layout.Kind, Any]] = MappingProxyType(
+    {
+        _layout.Kind.INT: 0,
+        _layout.Kind.STRING: "",
+        _layout.Kind.ENUM: 0,
+        _layout.Kind.STRING_LIST: [],
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
 class _Says:
-    """What the schema says of one field on its rule's behalf (nothing, without a rule).
+    """What the schema says of one field on its rules' behalf (nothing, without rules).
 
-    ``required``: the key must be present and its value non-empty.
-    ``not_blank``: a string needs a character that is not Go white space.
-    ``const`` and ``minimum`` bound an integer; ``enum``: only defined values.
-    ``message``: the rule's message, Go's words for a value that breaks it.
+    ``required``: the field's zero value (a missing key) breaks a rule.
+    ``keywords``: the fragments of the field's own rules, merged in order;
+    ``items``: those of its items' rules; ``messages``: the message of the
+    rule behind each ``pattern`` (Go's words for a value that breaks it),
+    by where the pattern is (``""`` the field, ``"items"`` its items).
     """
 
-    required: bool = False
-    not_blank: bool = False
-    message: str = ""
-    const: int | None = None
-    minimum: int | None = None
-    enum: bool = False
+    required: bool
+    keywords: Mapping[str, Any]
+    items: Mapping[str, Any]
+    messages: Mapping[str, str]
 
     @classmethod
-    def of(cls, rule: Rule | None) -> _Says:
-        if rule is None:
-            return cls()
-        said = rule.schema
-        return cls(
-            required=Keyword.REQUIRED in said,
-            not_blank=Keyword.NOT_BLANK in said,
-            const=rule.bound if Keyword.CONST in said else None,
-            minimum=rule.bound if Keyword.MINIMUM in said else None,
-            enum=Keyword.ENUM in said,
-            message=rule.message,
-        )
+    def of(cls, rules: tuple[Rule, ...], fi: _layout.FieldInfo, enum_ref: str | None) -> _Says:
+        keywords: dict[str, Any] = {}
+        items: dict[str, Any] = {}
+        messages: dict[str, str] = {}
+        required = False
+        for rule in rules:
+            fragment = rule.implementation.schema(rule.bound, enum_ref)
+            (items if rule.item else keywords).update(fragment)
+            if "pattern" in fragment:
+                messages["items" if rule.item else ""] = rule.message
+            if not rule.item and not passes(rule)(_ZERO[fi.kind]):
+                required = True
+        return cls(required, keywords, items, messages)
 
 
 def _plain_message(full_name: str, message: str) -> str:
@@ -199,6 +178,21 @@ def _plain_message(full_name: str, message: str) -> str:
     if "%" in message:
         raise RuntimeError(f"the message of {full_name}'s rule needs the value: {message!r}")
     return message
+
+
+def _string(
+    full_name: str, said: Mapping[str, Any], message: str, item: bool = False
+) -> dict[str, Any]:
+    """The schema of a string (or of each item of a list of strings) under its rules' keywords."""
+    schema: dict[str, Any] = {"type": "string"}
+    if "pattern" in said:
+        # The pattern also refuses "", so no minLength, whose message
+        # no editor lets a schema replace, is needed beside it.
+        schema["pattern"] = said["pattern"]
+        if not (item and "%" in message):
+            schema["patternErrorMessage"] = _plain_message(full_name, message)
+    schema.update({k: v for k, v in said.items() if k in ("minLength", "maxLength")})
+    return schema
 
 
 class _Builder:
@@ -216,15 +210,15 @@ class _Builder:
     def _ref(self, name: str) -> dict[str, Any]:
         return {"$ref": f"#/$defs/{name}"}
 
-    def _int(self, fd: FieldDescriptor, says: _Says) -> dict[str, Any]:
+    def _int(self, fd: FieldDescriptor, said: Mapping[str, Any]) -> dict[str, Any]:
         bounds = _INT_BOUNDS.get(fd.type)
         if bounds is None:
             raise RuntimeError(f"no integer bounds for the type of {fd.full_name}")
-        if says.const is not None:
-            return {"type": "integer", "const": says.const}
+        if "const" in said:
+            return {"type": "integer", "const": said["const"]}
         low, high = bounds
-        if says.minimum is not None:
-            low = max(low, says.minimum)
+        low = max(low, said.get("minimum", low))
+        high = min(high, said.get("maximum", high))
         return {"type": "integer", "minimum": low, "maximum": high}
 
     def _enum_def(self, info: _layout.EnumInfo, desc: EnumDescriptor) -> None:
@@ -263,10 +257,12 @@ class _Builder:
 
     def field(self, fi: _layout.FieldInfo) -> tuple[dict[str, Any], bool]:
         """The schema of one field, and whether the field is required."""
-        rule = BY_FIELD.get(fi.full_name)
-        if rule is not None:
+        rules = BY_FIELD.get(fi.full_name, ())
+        if rules:
             self.used_rules.add(fi.full_name)
-        says = _Says.of(rule)
+        enum_ref = self._ref(fi.enum.yaml_name)["$ref"] if fi.enum is not None else None
+        says = _Says.of(rules, fi, enum_ref)
+        said = says.keywords
         kind = fi.kind
         # Titled with its own name: an editor's hover otherwise heads a
         # field with the title of the message that holds it.
@@ -274,25 +270,20 @@ class _Builder:
         schema.update(self._describe(fi.full_name))
         required = says.required
         if kind is _layout.Kind.STRING:
-            schema["type"] = "string"
-            if says.not_blank:
-                # The pattern also refuses "", so no minLength, whose message
-                # no editor lets a schema replace, is needed beside it.
-                schema["pattern"] = NOT_BLANK_PATTERN
-                schema["patternErrorMessage"] = _plain_message(fi.full_name, says.message)
-            elif required:
+            schema.update(_string(fi.full_name, said, says.messages.get("", "")))
+            if required and "pattern" not in said and "minLength" not in said:
                 schema["minLength"] = 1
         elif kind is _layout.Kind.INT:
-            schema.update(self._int(fi.descriptor, says))
-            if required and says.const in (None, 0) and (says.minimum or 0) <= 0:
+            schema.update(self._int(fi.descriptor, said))
+            if required and said.get("const") in (None, 0) and said.get("minimum", 0) <= 0:
                 raise RuntimeError(f"required integer {fi.full_name} must exclude 0")
         elif kind is _layout.Kind.ENUM:
             assert fi.enum is not None
-            if not (required and says.enum):
+            if not (required and "$ref" in said):
                 # The enum's schema lists only defined values; a field that
                 # Validate does not check would also accept "" and any
                 # other string, which this builder cannot say yet.
-                raise RuntimeError(f"enum field {fi.full_name} needs a DEFINED rule in the table")
+                raise RuntimeError(f"enum field {fi.full_name} needs a defined rule")
             enum_type = fi.descriptor.enum_type
             assert enum_type is not None
             self._enum_def(fi.enum, enum_type)
@@ -306,8 +297,10 @@ class _Builder:
             if not fi.pointer and self.defs[name].get("required"):
                 required = True
         elif kind is _layout.Kind.STRING_LIST:
-            schema.update({"type": "array", "items": {"type": "string"}})
-            if required:
+            item = _string(fi.full_name, says.items, says.messages.get("items", ""), item=True)
+            schema.update({"type": "array", "items": item})
+            schema.update({k: v for k, v in said.items() if k in ("minItems", "maxItems")})
+            if required and "minItems" not in said:
                 schema["minItems"] = 1
         elif kind is _layout.Kind.MESSAGE_LIST:
             assert fi.message is not None
@@ -318,7 +311,7 @@ class _Builder:
             entry = fi.descriptor.message_type
             assert entry is not None
             value = entry.fields_by_name["value"]
-            schema.update({"type": "object", "additionalProperties": self._int(value, _Says())})
+            schema.update({"type": "object", "additionalProperties": self._int(value, {})})
             if required:
                 schema["minProperties"] = 1
         else:  # pragma: no cover - _layout rejects other kinds at import

@@ -1,49 +1,51 @@
 """The rules of ``Validate``, as one table that every consumer reads.
 
 The rules are declared in the proto, each on the field it checks, as the
-field's ``(taskspec.v1.field).rule``: the check, its bound and the Go
-package's exact message. This module reads them from the descriptors (in
-the order of a depth-first walk of TaskSpec by field number, which is the
-order of Go's checks) into :data:`RULES`, each with:
+field's ``(taskspec.v1.field).rules``: constraints of the kinds
+``options.proto`` declares (``StringRules.not_blank``, ``Int64Rules.at_least``,
+...), each with its bound and the Go package's exact message. This module
+reads them from the descriptors into :data:`RULES`, in Validate's order: the
+fields in a depth-first walk of TaskSpec by field number (the order of Go's
+checks), a field's constraints in the declaration order of its rules
+message, then the constraints of each item of a list. Each rule has:
 
 * the field it checks, as the canonical YAML path (``generated_from.kind``);
-* the check, one of a few kinds (:class:`Check`) with an integer bound where
-  the kind needs one;
+* its kind, the constraint's full proto name, whose test, JSON Schema
+  fragment and samples are :data:`taskspec._constraints.IMPLEMENTATIONS`';
+* its bound, where the kind takes one, and its code (the kind's);
 * the message, in Go's exact wording, written as Go's format string: its
   verbs (``%d``, ``%q``) take the offending value, then the bound;
-* what a JSON Schema can say about it (:class:`Keyword`), which follows
-  from the check.
+* whether it applies to each item of a list rather than to the field.
 
 :func:`taskspec._validate.check` runs the table on every parse,
 :mod:`taskspec._jsonschema` builds the schema from it (``make schema``), and
 ``tests/conformance/rule_cases.py`` exports cases from it to
 ``go/testdata/validate_rules.json``, which the Go library's tests run
 against its ``Validate``, built from the same options. Each rule is checked
-against its field at import, so a message whose verbs do not fit the check
+against its field at import, so a message whose verbs do not fit the rule
 fails at once rather than at the first document.
 """
 
 from __future__ import annotations
 
-import enum
 import functools
 import re
-from collections.abc import Callable, Mapping
-from operator import attrgetter, methodcaller
+from collections.abc import Callable, Iterator, Mapping
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, Final
 
-from taskspec._contract import field_contract, reachable_fields
+from taskspec._constraints import IMPLEMENTATIONS, Implementation
+from taskspec._contract import constraint_kinds, field_contract, kind_fits, reachable_fields
 from taskspec.bridge import _layout
-from taskspec.bridge._gostr import _GO_SPACE, go_quote
+from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import options_pb2
 
 __all__ = [
     "BY_FIELD",
     "CURRENT_TASK_SPEC_VERSION",
+    "KIND_CODES",
     "RULES",
-    "Check",
-    "Keyword",
     "Rule",
     "field_info",
     "formatter",
@@ -51,44 +53,22 @@ __all__ = [
     "passes",
 ]
 
-
-class Check(enum.Enum):
-    """What a rule demands of its field's value (Go's zero value when the key is missing)."""
-
-    #: An integer equal to the bound.
-    EQUALS = "equals"
-    #: An integer no smaller than the bound.
-    AT_LEAST = "at least"
-    #: A string with a character that is not white space to Go (``strings.TrimSpace``).
-    NOT_BLANK = "not blank"
-    #: An enum holding one of its defined values; UNSPECIFIED (``""``) is not one.
-    DEFINED = "defined"
-    #: A list with at least one item.
-    NOT_EMPTY = "not empty"
-
-
-class Keyword(enum.Enum):
-    """What the JSON Schema says about a field on a rule's behalf."""
-
-    #: The key must be present and its value non-empty: a string not ``""``,
-    #: a list not ``[]`` (a missing key decodes to that zero value).
-    REQUIRED = "required"
-    #: ``pattern``: at least one character that is not Go white space.
-    NOT_BLANK = "pattern"
-    #: ``const``: exactly the rule's bound.
-    CONST = "const"
-    #: ``minimum``: at least the rule's bound.
-    MINIMUM = "minimum"
-    #: ``$ref`` to the enum's defined values, which leave out UNSPECIFIED.
-    ENUM = "enum"
+#: Each declared kind's code (``TS104``), by the kind's full proto name.
+KIND_CODES: Final[Mapping[str, str]] = MappingProxyType(
+    {kind.name: f"TS{kind.number:03d}" for kind in constraint_kinds()}
+)
+#: The kinds that take a bound.
+_BOUNDED: Final = frozenset(kind.name for kind in constraint_kinds() if kind.bounded)
 
 
 class Rule:
-    """One rule of ``Validate``: a field, a check, Go's message and its schema form.
+    """One rule of ``Validate``: a constraint of a kind, set on a field (or on its items).
 
-    ``schema`` lists what the JSON Schema says for the rule; a rule the
-    schema cannot express has an empty ``schema`` and gives the reason in
-    ``not_in_schema``, which the schema's documentation lists.
+    ``kind`` is the constraint's full proto name
+    (``taskspec.v1.Int64Rules.at_least``), ``name`` its short one
+    (``at_least``); ``bound`` is None for a kind without one; ``item`` says
+    the rule applies to each item of the list at ``path``; ``code`` is the
+    kind's catalogue code.
     """
 
     # A plain class rather than a dataclass: importing dataclasses (with
@@ -97,77 +77,72 @@ class Rule:
     def __init__(
         self,
         path: str,
-        check: Check,
+        kind: str,
         message: str,
         *,
         bound: int | None = None,
-        schema: frozenset[Keyword] = frozenset(),
-        not_in_schema: str = "",
+        item: bool = False,
     ) -> None:
         self.path = path
-        self.check = check
+        self.kind = kind
         self.message = message
         self.bound = bound
-        self.schema = schema
-        self.not_in_schema = not_in_schema
+        self.item = item
+        self.name = kind.rsplit(".", 1)[-1]
+        self.code = KIND_CODES.get(kind, "")
 
     def __repr__(self) -> str:
-        return f"Rule(path={self.path!r}, check={self.check}, message={self.message!r})"
+        item = ", item=True" if self.item else ""
+        return f"Rule(path={self.path!r}, kind={self.kind!r}{item}, message={self.message!r})"
+
+    @property
+    def implementation(self) -> Implementation:
+        """The kind's implementation (:data:`taskspec._constraints.IMPLEMENTATIONS`)."""
+        return IMPLEMENTATIONS[self.kind]
 
     def format(self, value: int | str) -> str:
         """The message for a field holding *value*, as Go's ``fmt.Sprintf`` writes it."""
         return formatter(self)(value)
 
 
-_REQUIRED: Final = Keyword.REQUIRED
-_NOT_BLANK: Final = Keyword.NOT_BLANK
-_CONST: Final = Keyword.CONST
-_MINIMUM: Final = Keyword.MINIMUM
-_ENUM: Final = Keyword.ENUM
-
-#: The schema keyword each check is said with, besides ``required``.
-_CHECK_KEYWORD: Final[Mapping[Check, Keyword | None]] = MappingProxyType(
-    {
-        Check.EQUALS: _CONST,
-        Check.AT_LEAST: _MINIMUM,
-        Check.NOT_BLANK: _NOT_BLANK,
-        Check.DEFINED: _ENUM,
-        Check.NOT_EMPTY: None,
-    }
-)
+def _from_rules(path: str, rules: Any, item: bool = False) -> Iterator[Rule]:
+    """The rules one rules message sets, in its declaration order, then its items'."""
+    items: Any = None
+    for fd in rules.DESCRIPTOR.fields:
+        if not rules.HasField(fd.name):
+            continue
+        value = getattr(rules, fd.name)
+        if fd.full_name not in KIND_CODES:
+            items = value  # RepeatedRules.items: each item's, after the list's own
+            continue
+        bound = int(value.value) if fd.full_name in _BOUNDED else None
+        yield Rule(path, fd.full_name, value.message, bound=bound, item=item)
+    if items is not None:
+        yield from _from_rules(path, items, item=True)
 
 
-def _zero_fails(check: Check, bound: int | None) -> bool:
-    """Whether a field the document leaves out (its zero value) breaks the rule."""
-    if check is Check.EQUALS:
-        return bound != 0
-    if check is Check.AT_LEAST:
-        return bound is not None and bound > 0
-    return True  # "" is blank, UNSPECIFIED is not defined, [] is empty
-
-
-def _from_option(path: str, option: options_pb2.Rule) -> Rule:
-    check = Check[options_pb2.Check.Name(option.check).removeprefix("CHECK_")]
-    bound = int(option.bound) if option.HasField("bound") else None
-    keywords = {k for k in (_CHECK_KEYWORD[check],) if k is not None}
-    if _zero_fails(check, bound):
-        keywords.add(_REQUIRED)
-    return Rule(path, check, option.message, bound=bound, schema=frozenset(keywords))
+def _field_rules(contract: options_pb2.FieldContract, path: str) -> Iterator[Rule]:
+    which = contract.rules.WhichOneof("type")
+    if which is not None:
+        yield from _from_rules(path, getattr(contract.rules, which))
 
 
 #: Validate's rules, in Validate's order (the order of Go's checks, and so of
-#: the violations reported): every ``(taskspec.v1.field).rule`` reachable
+#: the violations reported): every ``(taskspec.v1.field).rules`` reachable
 #: from TaskSpec. Every other field accepts any value of its type.
 RULES: Final[tuple[Rule, ...]] = tuple(
-    _from_option(path, field_contract(fd).rule)
+    rule
     for fd, path in reachable_fields()
-    if field_contract(fd).HasField("rule")
+    if field_contract(fd).HasField("rules")
+    for rule in _field_rules(field_contract(fd), path)
 )
 
 #: The TaskSpec schema version this build reads and writes: the bound of
-#: the rule on ``task_spec_version``.
+#: the ``equals`` rule on ``task_spec_version``.
 CURRENT_TASK_SPEC_VERSION: Final = next(
-    int(r.bound) for r in RULES if r.path == "task_spec_version" and r.bound is not None
+    int(r.bound)
+    for r in RULES
+    if r.path == "task_spec_version" and r.name == "equals" and r.bound is not None
 )
 
 
@@ -185,25 +160,15 @@ _VERBS: Final[Mapping[str, Callable[[Any], str]]] = MappingProxyType(
     {"d": lambda v: str(int(v)), "q": go_quote}
 )
 
-#: The field kind each check applies to, and the Go verb that can show its
-#: value in the message (None: the message cannot show it).
-_FITS: Final[Mapping[Check, tuple[_layout.Kind, str | None]]] = MappingProxyType(
+#: The Go verb that shows the value in a message, by the kind of field a
+#: rule checks: an integer's number, a string's text, an enum's spelling,
+#: a list's length (an item rule's value is the item's text).
+_VALUE_VERB: Final[Mapping[_layout.Kind, str]] = MappingProxyType(
     {
-        Check.EQUALS: (_layout.Kind.INT, "d"),
-        Check.AT_LEAST: (_layout.Kind.INT, "d"),
-        Check.NOT_BLANK: (_layout.Kind.STRING, "q"),
-        Check.DEFINED: (_layout.Kind.ENUM, "q"),
-        Check.NOT_EMPTY: (_layout.Kind.STRING_LIST, None),
-    }
-)
-
-#: The schema keywords each field kind can carry.
-_KEYWORDS: Final[Mapping[_layout.Kind, frozenset[Keyword]]] = MappingProxyType(
-    {
-        _layout.Kind.INT: frozenset({_REQUIRED, _CONST, _MINIMUM}),
-        _layout.Kind.STRING: frozenset({_REQUIRED, _NOT_BLANK}),
-        _layout.Kind.ENUM: frozenset({_REQUIRED, _ENUM}),
-        _layout.Kind.STRING_LIST: frozenset({_REQUIRED}),
+        _layout.Kind.INT: "d",
+        _layout.Kind.STRING: "q",
+        _layout.Kind.ENUM: "q",
+        _layout.Kind.STRING_LIST: "d",
     }
 )
 
@@ -281,11 +246,13 @@ def field_info(path: str) -> _layout.FieldInfo:
 def _verify(rule: Rule) -> _layout.FieldInfo:
     """Resolve *rule* and check that its parts fit its field; raise RuntimeError if not."""
     fi = field_info(rule.path)
-    kind, verb = _FITS[rule.check]
-    if fi.kind is not kind:
-        raise RuntimeError(f"{rule.path}: {rule.check.value} does not apply to a {fi.kind.value}")
-    if (rule.bound is None) == (rule.check in (Check.EQUALS, Check.AT_LEAST)):
-        raise RuntimeError(f"{rule.path}: a bound goes with EQUALS and AT_LEAST only")
+    if rule.kind not in IMPLEMENTATIONS or rule.kind not in KIND_CODES:
+        raise RuntimeError(f"{rule.path}: {rule.kind} is not a declared, implemented kind")
+    verb = "q" if rule.item else _VALUE_VERB.get(fi.kind)
+    if verb is None or not kind_fits(fi.descriptor, rule.kind, rule.item):
+        raise RuntimeError(f"{rule.path}: {rule.name} does not apply to a {fi.kind.value}")
+    if (rule.bound is None) == (rule.kind in _BOUNDED):
+        raise RuntimeError(f"{rule.path}: {rule.name} takes a bound if and only if it is a Bound")
     # The verbs take the value, then the bound: each may be left unshown, in
     # that order, or named by index in any order (``%[2]d ... %[1]d``).
     uses, reordered = _uses(rule.message)
@@ -295,44 +262,33 @@ def _verify(rule: Rule) -> _layout.FieldInfo:
     )
     if not fits or (not reordered and [i for i, _ in uses] != list(range(len(uses)))):
         verbs = [letter for _, letter in uses]
-        raise RuntimeError(f"{rule.path}: message verbs {verbs} do not fit {rule.check.value}")
-    if bool(rule.schema) == bool(rule.not_in_schema):
-        raise RuntimeError(f"{rule.path}: give either schema keywords or not_in_schema")
-    extra = rule.schema - _KEYWORDS[kind]
-    if extra:
-        raise RuntimeError(f"{rule.path}: no {sorted(k.value for k in extra)} for a {kind.value}")
+        raise RuntimeError(f"{rule.path}: message verbs {verbs} do not fit {rule.name}")
     return fi
 
 
-#: Each rule's field, by proto full name (``taskspec.v1.GeneratedFrom.kind``).
-BY_FIELD: Final[Mapping[str, Rule]] = MappingProxyType(
-    {_verify(rule).full_name: rule for rule in RULES}
-)
-if len(BY_FIELD) != len(RULES):
-    raise RuntimeError("two rules name the same field")
+def _by_field(rules: tuple[Rule, ...]) -> Mapping[str, tuple[Rule, ...]]:
+    out: dict[str, list[Rule]] = {}
+    for rule in rules:
+        out.setdefault(_verify(rule).full_name, []).append(rule)
+    return MappingProxyType({name: tuple(found) for name, found in out.items()})
+
+
+#: Each field's rules, in Validate's order, by proto full name
+#: (``taskspec.v1.GeneratedFrom.kind``).
+BY_FIELD: Final[Mapping[str, tuple[Rule, ...]]] = _by_field(RULES)
 
 
 def passes(rule: Rule) -> Callable[[Any], object]:
-    """A fast test of a field's value under *rule*: truthy when the value passes.
+    """A fast test of a value under *rule*: truthy when the value keeps it.
 
-    Each is a C-level callable (a bound method, ``len``, a method caller),
-    because :func:`taskspec._validate.check` runs on every parse. An enum
-    passes by number here; text a document held that spells no value is the
-    caller's to look at.
+    The value is the field's, or one item's for an item rule. Each test is
+    C-level where one exists (see :mod:`taskspec._constraints`), because
+    :func:`taskspec._validate.check` runs on every parse. An enum passes by
+    number here; text a document held that spells no value is the caller's
+    to look at.
     """
-    if rule.check is Check.EQUALS:
-        assert rule.bound is not None
-        return rule.bound.__eq__
-    if rule.check is Check.AT_LEAST:
-        assert rule.bound is not None
-        return rule.bound.__le__
-    if rule.check is Check.NOT_BLANK:
-        return methodcaller("strip", _GO_SPACE)
-    if rule.check is Check.NOT_EMPTY:
-        return len
-    enum_info = field_info(rule.path).enum
-    assert enum_info is not None
-    return frozenset(n for n, text in enum_info.to_string.items() if text).__contains__
+    enum = None if rule.item else field_info(rule.path).enum
+    return rule.implementation.test(rule.bound, enum)
 
 
 def getter(rule: Rule) -> Callable[[Any], Any]:

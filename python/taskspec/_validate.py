@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from taskspec import _rules
-from taskspec._codes import RULE_CODES, TOO_LARGE
+from taskspec._codes import TOO_LARGE
 from taskspec._errors import TaskSpecError, ValidationError, Violation, require_task_spec
 from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec._rules import CURRENT_TASK_SPEC_VERSION
@@ -40,20 +40,59 @@ _NO_TEXT: Final[Mapping[str, str]] = {}
 
 #: What reporting a broken rule needs: its path, the enum's spellings when
 #: the field is an enum, Go's message as a function of the value, and the
-#: code of the rule's kind of check (:data:`taskspec._codes.RULE_CODES`).
+#: code of the rule's kind (:data:`taskspec._rules.KIND_CODES`).
 _Report = tuple[str, _layout.EnumInfo | None, Callable[[Any], str], str]
+#: One rule compiled: its test (truthy when a value keeps it) and its report.
+_Test = tuple[Callable[[Any], object], _Report]
 
 
-def _compile(rule: _rules.Rule) -> tuple[Callable[[Any], Any], Callable[[Any], object], _Report]:
-    code = RULE_CODES[rule.check.value]
-    report = (rule.path, _rules.field_info(rule.path).enum, _rules.formatter(rule), code)
-    return _rules.getter(rule), _rules.passes(rule), report
+def _compile(rule: _rules.Rule) -> _Test:
+    fi = _rules.field_info(rule.path)
+    enum = None if rule.item else fi.enum
+    message = _rules.formatter(rule)
+    if fi.kind is _layout.Kind.STRING_LIST and not rule.item:
+        message = _by_length(message)  # a list's message shows its length
+    return _rules.passes(rule), (rule.path, enum, message, rule.code)
 
 
-#: The table in Go's order, compiled for the hot path: (read the field from
-#: a TaskSpec, truthy when its value keeps the rule, what a report needs),
-#: so that a valid spec costs two C-level calls per rule.
-_PLAN: Final = tuple(_compile(rule) for rule in _rules.RULES)
+def _by_length(message: Callable[[Any], str]) -> Callable[[Any], str]:
+    return lambda value: message(len(value))
+
+
+#: A compiled table: see :func:`_plan`.
+Plan = tuple[tuple[Callable[[Any], Any], Callable[[Any], object], _Report, tuple[_Test, ...]], ...]
+
+
+def _plan(rules: tuple[_rules.Rule, ...]) -> Plan:
+    """The table in Go's order, compiled for the hot path.
+
+    One entry per rule of a field itself: (read the field from a TaskSpec,
+    truthy when its value keeps the rule, what a report needs, ()), so that
+    a valid spec costs two C-level calls per rule; and one entry per list
+    whose items have rules, after the list's own: (read the list, a test
+    no list fails, its report, the item rules compiled), which are run item
+    by item, each item's rules in order.
+    """
+    out: list[tuple[Callable[[Any], Any], Callable[[Any], object], _Report, list[_Test]]] = []
+    items: dict[str, list[_Test]] = {}
+    for rule in rules:
+        test, report = _compile(rule)
+        if not rule.item:
+            out.append((_rules.getter(rule), test, report, []))
+            continue
+        if rule.path not in items:
+            # A list's item rules come right after its own rules.
+            items[rule.path] = []
+            out.append((_rules.getter(rule), _never, report, items[rule.path]))
+        items[rule.path].append((test, report))
+    return tuple((read, test, report, tuple(tests)) for read, test, report, tests in out)
+
+
+def _never(_value: object) -> bool:
+    return False  # marks a list whose items are checked; never reported itself
+
+
+_PLAN: Final = _plan(_rules.RULES)
 
 
 def _enum_text(info: _layout.EnumInfo, number: int) -> str:
@@ -75,11 +114,46 @@ def check(
     (line, column) of their values, so violations of a parsed document say
     where to look.
     """
+    found = broken(_PLAN, spec, raw_enums, positions)
+    if _could_be_too_large(spec):
+        too_large = _too_large(spec)
+        if too_large is not None:
+            found.append(too_large)
+    return found
+
+
+def _item_violations(
+    value: Any, tests: tuple[_Test, ...], positions: Mapping[str, Position] | None
+) -> list[Violation]:
+    """The broken item rules of a list, item by item, each item's rules in order."""
+    found: list[Violation] = []
+    for i, item in enumerate(value):
+        for passes, (path, _enum, message, code) in tests:
+            if passes(item):
+                continue
+            where = f"{path}[{i}]"
+            line, column = _NOWHERE
+            if positions:
+                line, column = positions.get(where) or positions.get(path, _NOWHERE)
+            found.append(Violation(where, message(item), line, column, "", code))
+    return found
+
+
+def broken(
+    plan: Plan,
+    spec: taskspec_pb2.TaskSpec,
+    raw_enums: Mapping[str, str] | None = None,
+    positions: Mapping[str, Position] | None = None,
+) -> list[Violation]:
+    """The broken rules of *plan* (as :func:`_plan` compiles them) in *spec*, in order."""
     raw = raw_enums or _NO_TEXT
     found: list[Violation] = []
-    for read, passes, report in _PLAN:
+    for read, passes, report, items in plan:
         value = read(spec)
         if passes(value) and not (raw and report[0] in raw):
+            continue
+        if items:
+            found.extend(_item_violations(value, items, positions))
             continue
         path, enum, message, code = report
         hint = ""
@@ -96,10 +170,6 @@ def check(
                     hint = f"did you mean {go_quote(guess)}?"
         line, column = positions.get(path, _NOWHERE) if positions else _NOWHERE
         found.append(Violation(path, message(value), line, column, hint, code))
-    if _could_be_too_large(spec):
-        too_large = _too_large(spec)
-        if too_large is not None:
-            found.append(too_large)
     return found
 
 

@@ -24,12 +24,24 @@ import yaml
 
 import taskspec
 from taskspec import _rules
+from taskspec._constraints import IMPLEMENTATIONS
+from taskspec._contract import constraint_kinds
 from taskspec._limits import INT64_MAX, INT64_MIN
 from taskspec.bridge import _layout
-from taskspec.bridge._gostr import _GO_SPACE
+from taskspec.v1 import taskspec_pb2
 from tests.conformance.paths import ROOT
 
-__all__ = ["BASE", "MISSING", "OUTPUT", "base_document", "main", "render", "rule_cases"]
+__all__ = [
+    "BASE",
+    "MISSING",
+    "OUTPUT",
+    "base_document",
+    "constraint_samples",
+    "holds",
+    "main",
+    "render",
+    "rule_cases",
+]
 
 
 #: The committed cases, which the Go library's tests read.
@@ -58,30 +70,43 @@ _ZERO: Final[dict[_layout.Kind, Any]] = {
     _layout.Kind.STRING_LIST: [],
 }
 
+#: The enum whose spellings the cross-language samples of an enum kind use.
+SAMPLE_ENUM: Final = _layout.enum_info(taskspec_pb2.Language.DESCRIPTOR)
+
+
+def holds(kind: str, bound: int | None, value: Any, enum: _layout.EnumInfo | None = None) -> bool:
+    """Whether *value* (JSON data: an enum's as its spelling) keeps a constraint of *kind*."""
+    if enum is not None:
+        number = enum.from_string.get(value)
+        if number is None or enum.to_string.get(number) != value:
+            return False  # text that spells no value breaks it, as a document's does
+        value = number
+    return bool(IMPLEMENTATIONS[kind].test(bound, enum)(value))
+
+
+def _enum(rule: _rules.Rule) -> _layout.EnumInfo | None:
+    return None if rule.item else _rules.field_info(rule.path).enum
+
 
 def _rule_samples(rule: _rules.Rule) -> tuple[list[Any], list[Any]]:
-    """(values that break *rule*, values that keep it), by the kind of its check."""
-    fi = _rules.field_info(rule.path)
-    zero = _ZERO[fi.kind]
-    check, bound = rule.check, rule.bound
-    if check is _rules.Check.EQUALS:
-        assert bound is not None
-        bad = [v for v in (bound - 1, bound + 1, INT64_MIN, INT64_MAX) if v != bound]
-        return ([MISSING] if zero != bound else []) + bad, [bound]
-    if check is _rules.Check.AT_LEAST:
-        assert bound is not None
-        if zero < bound:
-            return [MISSING, bound - 1, INT64_MIN], [bound, INT64_MAX]
-        return [bound - 1, INT64_MIN], [MISSING, bound, INT64_MAX]
-    if check is _rules.Check.NOT_BLANK:
-        # U+001C and U+FEFF are not white space to Go, though Python strips the first.
-        return [MISSING, "", _GO_SPACE], ["\x1c", "\ufeff", " x\t"]
-    if check is _rules.Check.DEFINED:
-        assert fi.enum is not None
-        defined = [text for _, text in sorted(fi.enum.to_string.items()) if text]
-        return [MISSING, "", defined[0].upper(), "\u00e9\t\x01\u00a0"], defined
-    assert check is _rules.Check.NOT_EMPTY
-    return [MISSING, []], [[""]]
+    """(values that break *rule*, values that keep it), from its kind's implementation.
+
+    The key left out (its zero value) leads the values that break it, or
+    those that keep it.
+    """
+    enum = _enum(rule)
+    bad, good = rule.implementation.samples(rule.bound, enum)
+    zero = _ZERO[_rules.field_info(rule.path).kind]
+    if rule.item:
+        return bad, good
+    if holds(rule.kind, rule.bound, zero, enum):
+        return list(bad), [MISSING, *good]
+    return [MISSING, *bad], list(good)
+
+
+def _field_value(rule: _rules.Rule, value: Any) -> Any:
+    """The value a rule's sample gives its field: an item rule's sample is the list's one item."""
+    return [value] if rule.item else value
 
 
 def _free_samples(fi: _layout.FieldInfo) -> list[Any]:
@@ -138,11 +163,54 @@ def _label(path: Path_, value: Any) -> str:
     return f"{where} = {json.dumps(value)}"
 
 
-def _expected(rule: _rules.Rule, value: Any) -> tuple[str, str]:
-    """The violation a value breaking *rule* gives: its path and Go's message."""
+def _argument(value: Any) -> int | str:
+    """A value as its message shows it: a list by its length."""
+    return value if isinstance(value, (int, str)) else len(value)
+
+
+def _expected(rules: tuple[_rules.Rule, ...], value: Any) -> list[tuple[str, str]]:
+    """The violations a field under *rules* holding *value* gives: paths and Go's messages."""
+    first = rules[0]
     if value is MISSING:
-        value = _ZERO[_rules.field_info(rule.path).kind]
-    return rule.path, rule.format(value if isinstance(value, (int, str)) else len(value))
+        value = _ZERO[_rules.field_info(first.path).kind]
+    found: list[tuple[str, str]] = []
+    for rule in rules:
+        if not rule.item and not holds(rule.kind, rule.bound, value, _enum(rule)):
+            found.append((rule.path, rule.format(_argument(value))))
+    for i, item in enumerate(value if isinstance(value, list) else []):
+        for rule in rules:
+            if rule.item and not holds(rule.kind, rule.bound, item):
+                found.append((f"{rule.path}[{i}]", rule.format(item)))
+    return found
+
+
+def _field_rules() -> list[tuple[_rules.Rule, ...]]:
+    """The rules of each field with rules, in Validate's order."""
+    return [rules for rules in _rules.BY_FIELD.values()]
+
+
+def constraint_samples() -> list[dict[str, Any]]:
+    """For every declared kind, samples from its implementation, for Go's to agree with.
+
+    Each is the kind, its bound (left out for a kind without one), a value
+    (a string, an integer, a list of strings, or a spelling of
+    taskspec.v1.Language for an enum kind) and whether the value breaks it.
+    """
+    out: list[dict[str, Any]] = []
+    for kind in constraint_kinds():
+        impl = IMPLEMENTATIONS[kind.name]
+        enum = SAMPLE_ENUM if kind.name.rsplit(".", 2)[-2] == "EnumRules" else None
+        for bound in impl.bounds if kind.bounded else (None,):
+            bad, good = impl.samples(bound, enum)
+            for value, breaks in [(v, True) for v in bad] + [(v, False) for v in good]:
+                if holds(kind.name, bound, value, enum) == breaks:
+                    raise SystemExit(f"{kind.name} ({bound}): its test disagrees on {value!r}")
+                entry: dict[str, Any] = {"kind": kind.name}
+                if bound is not None:
+                    entry["bound"] = bound
+                entry.update({"value": value, "breaks": breaks})
+                out.append(entry)
+    return out
 
 
 def base_document() -> dict[str, Any]:
@@ -166,24 +234,28 @@ def rule_cases() -> dict[str, Any]:
     checked); every rule broken at once; and every key left out.
     """
     cases = [_case("valid base", [], [])]
-    for rule in _rules.RULES:
-        path: Path_ = tuple(rule.path.split("."))
-        bad, good = _rule_samples(rule)
-        for value in bad:
-            cases.append(_case(_label(path, value), [_edit(path, value)], [_expected(rule, value)]))
-        for value in good:
-            cases.append(_case(_label(path, value), [_edit(path, value)], []))
+    fields = _field_rules()
+    for rules in fields:
+        path: Path_ = tuple(rules[0].path.split("."))
+        for rule in rules:
+            bad, good = _rule_samples(rule)
+            for value in bad + good:
+                field = _field_value(rule, value)
+                cases.append(
+                    _case(_label(path, field), [_edit(path, field)], _expected(rules, field))
+                )
     for path, fi in _leaves(_layout.TASK_SPEC):
         if fi.full_name not in _rules.BY_FIELD:
             for value in _free_samples(fi):
                 cases.append(_case(_label(path, value), [_edit(path, value)], []))
-    # Each rule's last, most unusual, breaking value; "every key missing" has the zero values.
-    broken = [(rule, _rule_samples(rule)[0][-1]) for rule in _rules.RULES]
+    # Each field's last rule's last, most unusual, breaking value; "every key
+    # missing" has the zero values.
+    broken = [(rules, _field_value(rules[-1], _rule_samples(rules[-1])[0][-1])) for rules in fields]
     cases.append(
         _case(
             "every rule broken",
-            [_edit(tuple(rule.path.split(".")), value) for rule, value in broken],
-            [_expected(rule, value) for rule, value in broken],
+            [_edit(tuple(rules[0].path.split(".")), value) for rules, value in broken],
+            [v for rules, value in broken for v in _expected(rules, value)],
         )
     )
     base = base_document()
@@ -191,18 +263,26 @@ def rule_cases() -> dict[str, Any]:
         _case(
             "every key missing",
             [_edit((key,), MISSING) for key in base],
-            [_expected(r, MISSING) for r in _rules.RULES if MISSING in _rule_samples(r)[0]],
+            [v for rules in fields for v in _expected(rules, MISSING)],
         )
     )
     return {
         "$comment": (
-            "Generated from the rule table (python/taskspec/_rules.py) by"
-            " `make vectors`; do not edit."
+            "Generated from the rule table (python/taskspec/_rules.py) and the constraints'"
+            " implementations (python/taskspec/_constraints.py) by `make vectors`; do not edit."
         ),
-        "rules": [{"path": r.path, "message": r.message} for r in _rules.RULES],
+        "rules": [_rule_entry(r) for r in _rules.RULES],
         "base": base,
         "cases": cases,
+        "constraints": constraint_samples(),
     }
+
+
+def _rule_entry(rule: _rules.Rule) -> dict[str, Any]:
+    entry: dict[str, Any] = {"path": rule.path, "message": rule.message}
+    if rule.item:
+        entry["item"] = True
+    return entry
 
 
 def render() -> bytes:

@@ -242,21 +242,15 @@ def _contracts() -> Mapping[str, Any]:
 
 
 def _rule(path: str) -> str:
-    from taskspec.v1 import options_pb2  # noqa: PLC0415
+    from taskspec._rules import RULES  # noqa: PLC0415
 
-    contract = _contracts().get(path)
-    if contract is None or not contract.HasField("rule"):
-        return "none"
-    rule = contract.rule
-    check = options_pb2.Check.Name(rule.check)
-    what = {
-        "CHECK_EQUALS": f"must equal {rule.bound}",
-        "CHECK_AT_LEAST": f"must be at least {rule.bound}",
-        "CHECK_NOT_BLANK": "must not be blank",
-        "CHECK_DEFINED": "must be one of its values",
-        "CHECK_NOT_EMPTY": "must not be empty",
-    }.get(check, check)
-    return f'{what} (`taskspec validate` says "{rule.message}")'
+    said = [
+        f"{'each item ' if rule.item else ''}{rule.implementation.says(rule.bound)}"
+        f' (`taskspec validate` says "{rule.message}")'
+        for rule in RULES
+        if rule.path == path
+    ]
+    return "; ".join(said) if said else "none"
 
 
 def _visibility(path: str) -> str:
