@@ -256,7 +256,9 @@ def constraints(contract: Message | None) -> list[Constraint]:
         check = str(a.get("check", "CHECK_UNSPECIFIED"))
         bound = a.get("bound")
         kind = _LEGACY_KINDS.get(check, check)
-        out.append((kind, bound if isinstance(bound, int) else None, str(a.get("message", "")), False))
+        out.append(
+            (kind, bound if isinstance(bound, int) else None, str(a.get("message", "")), False)
+        )
     rules = attrs.get("rules")
     if isinstance(rules, Message):
         for _, typed in rules.ListFields():  # the one field of the oneof
@@ -532,8 +534,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"contract: {len(found)} breaking change(s) against {args.against}. Undo them, or "
             "ship them as a new contract version: bump the schema version (the value of "
-            "task_spec_version's Int64Rules.equals constraint) and cut it with `make release-baseline` "
-            "(CONTRIBUTING.md, 'Cutting a new contract version')",
+            "task_spec_version's Int64Rules.equals constraint) and cut it with "
+            "`make release-baseline` (CONTRIBUTING.md, 'Cutting a new contract version')",
             file=sys.stderr,
         )
     else:
@@ -561,8 +563,8 @@ def _release(args: argparse.Namespace, baseline: Image, current: Image, found: l
         print(
             f"release: refused: these {len(breaks)} breaking change(s) make a new contract "
             f"version, and the schema version is still {new}: bump the value of "
-            "task_spec_version's Int64Rules.equals constraint (CONTRIBUTING.md, 'Cutting a new contract "
-            "version')",
+            "task_spec_version's Int64Rules.equals constraint (CONTRIBUTING.md, 'Cutting a "
+            "new contract version')",
             file=sys.stderr,
         )
         return 1

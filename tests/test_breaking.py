@@ -175,8 +175,7 @@ def test_unchanged_contract_passes(workdir: Path) -> None:
         (
             r"(at_least: \{\n\s+value: )0\n",
             r"\g<1>1\n",
-            "taskspec.v1.Verification.timeout_seconds: rules changed from "
-            "[Int64Rules.at_least 0 ",
+            "taskspec.v1.Verification.timeout_seconds: rules changed from [Int64Rules.at_least 0 ",
         ),
         (
             r'(not_blank: \{message: "prompt is required"\})',
@@ -300,15 +299,18 @@ def test_a_rule_in_v1s_first_form_is_the_same_rule(workdir: Path) -> None:
 
 def test_a_changed_code_of_a_constraint_kind_is_breaking(workdir: Path) -> None:
     """A kind's code is the catalogue's word for it: changing it is one breaking line."""
-    _edit_options(workdir, "Bound max_len = 3 [(constraint) = {\n    code: 109", (
-        "Bound max_len = 3 [(constraint) = {\n    code: 119"
-    ))
+    _edit_options(
+        workdir,
+        "Bound max_len = 3 [(constraint) = {\n    code: 109",
+        ("Bound max_len = 3 [(constraint) = {\n    code: 119"),
+    )
     result = contract(workdir)
     assert result.returncode == 1
     lines = [line for line in result.stderr.splitlines() if line.startswith("contract: ")]
     assert len(lines) == 2, result.stderr
-    assert "StringRules.max_len changed (number 3 TYPE_MESSAGE .taskspec.v1.Bound code 109 to" in (
-        lines[0]
+    assert (
+        "StringRules.max_len changed (number 3 TYPE_MESSAGE .taskspec.v1.Bound code 109 to"
+        in (lines[0])
     ), lines[0]
 
 

@@ -124,8 +124,25 @@ def new_kind_of_constraint(repo: Path) -> None:
         "    }\n  }];\n"
         "  Bound at_most = 3 [(constraint) = {",
     )
-    GO_IMPLEMENTATION(repo)
-    PYTHON_IMPLEMENTATION(repo)
+    with (repo / "go" / "constraints.go").open("a") as go:
+        go.write(
+            "\n// int64RulesMultipleOf: a multiple of bound.\n"
+            "func int64RulesMultipleOf(v ruleValue, bound int64) bool {\n"
+            "\treturn bound != 0 && v.num%bound == 0\n}\n"
+        )
+    _replace(
+        repo / "python" / "taskspec" / "_constraints.py",
+        "                bounds=_LENGTHS,\n            ),\n        )\n    }\n)\n",
+        "                bounds=_LENGTHS,\n            ),\n"
+        "            Implementation(\n"
+        '                _PREFIX + "Int64Rules.multiple_of",\n'
+        "                lambda b, _e: lambda v: _b(b) != 0 and v % _b(b) == 0,\n"
+        '                lambda b, _r: {"multipleOf": _b(b)},\n'
+        "                lambda b, _e: ([_b(b) + 1] if _b(b) > 1 else [], [0, _b(b), -_b(b)]),\n"
+        '                says=lambda b: f"must be a multiple of {b}",\n'
+        "                bounds=(3, 64),\n"
+        "            ),\n        )\n    }\n)\n",
+    )
     proto = repo / PROTO
     proto.write_text(
         add_field(

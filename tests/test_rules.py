@@ -20,6 +20,7 @@ import pytest
 
 import taskspec
 from taskspec import _jsonschema, _rules, _validate
+from taskspec._constraints import ZERO
 from taskspec._contract import constraint_kinds
 from taskspec._rules import Rule
 from taskspec.bridge import _decode, _layout
@@ -80,8 +81,7 @@ def _required(full_name: str) -> bool:
     """Whether the field's zero value (the key left out) breaks one of its rules."""
     rules = _rules.BY_FIELD.get(full_name, ())
     return any(
-        not r.item and not _rules.passes(r)(_jsonschema._ZERO[_rules.field_info(r.path).kind])
-        for r in rules
+        not r.item and not _rules.passes(r)(ZERO[r.kind.split(".")[2]]) for r in rules
     )
 
 

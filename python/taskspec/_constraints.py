@@ -38,7 +38,15 @@ from taskspec.bridge._gostr import _GO_SPACE
 if TYPE_CHECKING:
     from taskspec.bridge._layout import EnumInfo
 
-__all__ = ["IMPLEMENTATIONS", "NOT_BLANK_PATTERN", "Implementation", "always", "never"]
+__all__ = [
+    "IMPLEMENTATIONS",
+    "NOT_BLANK_PATTERN",
+    "ZERO",
+    "Implementation",
+    "always",
+    "never",
+    "zero_breaks",
+]
 
 _INT64_MIN: Final = -(1 << 63)
 _INT64_MAX: Final = (1 << 63) - 1
@@ -323,3 +331,25 @@ IMPLEMENTATIONS: Final[Mapping[str, Implementation]] = MappingProxyType(
         )
     }
 )
+
+
+#: Go's zero value of what each rules message constrains, which a key left
+#: out of a document holds: an enum's is its number 0, UNSPECIFIED, which is
+#: never one of its values.
+ZERO: Final[Mapping[str, Any]] = MappingProxyType(
+    {"StringRules": "", "Int64Rules": 0, "EnumRules": 0, "RepeatedRules": ()}
+)
+
+
+def zero_breaks(kind: str, bound: int | None) -> bool:
+    """Whether a field left out of a document (its zero value) breaks a constraint of *kind*.
+
+    The JSON Schema makes such a field's key required, and ``make
+    breaking`` refuses such a constraint on a new field, since every
+    document written before it would become invalid.
+    """
+    from taskspec.bridge._layout import EnumInfo  # noqa: PLC0415 - _layout imports this module
+
+    rules_message = kind.removeprefix(_PREFIX).partition(".")[0]
+    enum = EnumInfo("", "", {0: ""}, {"": 0}) if rules_message == "EnumRules" else None
+    return not IMPLEMENTATIONS[kind].test(bound, enum)(ZERO[rules_message])

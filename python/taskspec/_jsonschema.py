@@ -46,9 +46,9 @@ from typing import Any, Final
 
 from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
 
-from taskspec._constraints import NOT_BLANK_PATTERN
+from taskspec._constraints import NOT_BLANK_PATTERN, zero_breaks
 from taskspec._limits import INT64_MAX, INT64_MIN, MAX_DOCUMENT_BYTES, MAX_NODES
-from taskspec._rules import BY_FIELD, Rule, passes
+from taskspec._rules import BY_FIELD, Rule
 from taskspec.bridge import _layout
 
 __all__ = [
@@ -126,17 +126,6 @@ _INT_BOUNDS: Final[Mapping[int, tuple[int, int]]] = MappingProxyType(
 )
 
 
-#: The zero value of each kind of field a rule checks: what a missing key holds.
-_ZERO: Final[Mapping[_layout.Kind, Any]] = MappingProxyType(
-    {
-        _layout.Kind.INT: 0,
-        _layout.Kind.STRING: "",
-        _layout.Kind.ENUM: 0,
-        _layout.Kind.STRING_LIST: [],
-    }
-)
-
-
 @dataclass(frozen=True, slots=True)
 class _Says:
     """What the schema says of one field on its rules' behalf (nothing, without rules).
@@ -164,7 +153,7 @@ class _Says:
             (items if rule.item else keywords).update(fragment)
             if "pattern" in fragment:
                 messages["items" if rule.item else ""] = rule.message
-            if not rule.item and not passes(rule)(_ZERO[fi.kind]):
+            if not rule.item and zero_breaks(rule.kind, rule.bound):
                 required = True
         return cls(required, keywords, items, messages)
 
