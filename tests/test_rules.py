@@ -80,9 +80,7 @@ def test_every_enum_field_has_a_defined_rule() -> None:
 def _required(full_name: str) -> bool:
     """Whether the field's zero value (the key left out) breaks one of its rules."""
     rules = _rules.BY_FIELD.get(full_name, ())
-    return any(
-        not r.item and not _rules.passes(r)(ZERO[r.kind.split(".")[2]]) for r in rules
-    )
+    return any(not r.item and not _rules.passes(r)(ZERO[r.kind.split(".")[2]]) for r in rules)
 
 
 def test_rules_follow_the_proto_field_order_within_each_message() -> None:
