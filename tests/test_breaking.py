@@ -298,19 +298,24 @@ def test_a_rule_in_v1s_first_form_is_the_same_rule(workdir: Path) -> None:
 
 
 def test_a_changed_code_of_a_constraint_kind_is_breaking(workdir: Path) -> None:
-    """A kind's code is the catalogue's word for it: changing it is one breaking line."""
+    """A kind's code is the catalogue's word for it: changing a released one is one breaking line."""
+    # A baseline that has the kinds: the proto as it is, released.
+    subprocess.run([str(BUF), "build", "-o", "release/taskspec-v1.binpb"], cwd=workdir, check=True)
     _edit_options(
         workdir,
         "Bound max_len = 3 [(constraint) = {\n    code: 109",
-        ("Bound max_len = 3 [(constraint) = {\n    code: 119"),
+        "Bound max_len = 3 [(constraint) = {\n    code: 119",
     )
     result = contract(workdir)
     assert result.returncode == 1
     lines = [line for line in result.stderr.splitlines() if line.startswith("contract: ")]
     assert len(lines) == 2, result.stderr
-    assert (
-        "StringRules.max_len changed (number 3 TYPE_MESSAGE .taskspec.v1.Bound code 109 to"
-        in (lines[0])
+    assert lines[0] == (
+        "contract: taskspec/v1/options.proto: the options' own schema changed: "
+        "StringRules.max_len changed (number 3 TYPE_MESSAGE .taskspec.v1.Bound code 109 to "
+        "number 3 TYPE_MESSAGE .taskspec.v1.Bound code 119): every v1 option would be read "
+        "differently; that needs a new contract version (CONTRIBUTING.md, 'Cutting a new "
+        "contract version')"
     ), lines[0]
 
 
@@ -330,8 +335,8 @@ def test_options_schema_change_is_one_line(workdir: Path) -> None:
     assert len(lines) == 2, result.stderr  # the change, then the summary
     assert lines[0].startswith(
         "contract: taskspec/v1/options.proto: the options' own schema changed: "
-        "taskspec.v1.field changed"
     ), lines[0]
+    assert "; taskspec.v1.field changed (.google.protobuf.FieldOptions number 51000" in lines[0]
 
 
 def test_new_option_attribute_is_reported_and_read(workdir: Path) -> None:
