@@ -111,6 +111,7 @@ vectors: venv conform ## Regenerate the conformance vectors (Go consumer, seeded
 .PHONY: generate
 generate: venv $(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC) $(PROTOC_GEN_TASKSPEC_GO) ## Generate everything proto/ decides: stubs, the Go contract code, the JSON Schema and the Go rule cases
 	$(BUF) generate
+	$(VPY) scripts/gen_stub_literals.py python
 	$(VPY) scripts/gen_enums.py
 	$(VPY) scripts/gen_codes_table.py
 	$(VPY) scripts/gen_schema.py --buf $(BUF)
@@ -124,6 +125,7 @@ PY_ONLY_TEMPLATE := {"version":"v2","plugins":[{"protoc_builtin":"python","proto
 checkgenerate: venv $(if $(HAVE_GO),$(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC) $(PROTOC_GEN_TASKSPEC_GO)) ## Fail if generated code differs from what proto/ generates
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT
 	$(BUF) generate --output "$$tmp" $(if $(HAVE_GO),,--template '$(PY_ONLY_TEMPLATE)')
+	$(VPY) scripts/gen_stub_literals.py "$$tmp/python"
 	status=0
 	for f in $(CHECKED_GEN); do
 		if ! cmp -s "$$tmp/$$f" "$$f"; then

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import taskspec
-from taskspec import GeneratedFrom, TaskSpec
+from taskspec import Difficulty, GeneratedFrom, GeneratedKind, Language, TaskSpec
 
 TARGET_SCALING = 1.8  # on 2 cores
 TARGET_COST_RATIO = 1.2
@@ -63,13 +63,13 @@ def make_spec(rng: random.Random, n: int) -> TaskSpec:
     test_cmd, build_cmd, ext = LANGUAGES[language]
     word = rng.choice(WORDS)
     kind = rng.choice(("kg_template", "benchmark_seed"))
-    # Enum fields take their proto value names.
+    # Enum fields take the package's enum members, looked up by their spelling.
     spec = TaskSpec(
         task_spec_version=1,
         task_id=f"kg-{language}-impl-{word}-{n:05d}",
-        language=f"LANGUAGE_{language.upper()}",
-        difficulty=f"DIFFICULTY_{rng.choice(DIFFICULTIES).upper()}",
-        generated_from=GeneratedFrom(kind=f"GENERATED_KIND_{kind.upper()}"),
+        language=Language(language),
+        difficulty=Difficulty(rng.choice(DIFFICULTIES)),
+        generated_from=GeneratedFrom(kind=GeneratedKind(kind)),
     )
     signals = ["cyclomatic_complexity", "edge_count", "involved_symbols"]
     for key in rng.sample(signals, rng.randint(0, 3)):

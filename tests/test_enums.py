@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import enum
+import importlib
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 import pytest
+from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 
 from taskspec import Difficulty, GeneratedKind, Language
 from taskspec.v1 import taskspec_pb2
@@ -119,3 +126,97 @@ _UNDEFINED = max(v.number for v in taskspec_pb2.Language.DESCRIPTOR.values) + 1
 def test_from_proto_rejects_unspecified_and_undefined(number: int) -> None:
     with pytest.raises(ValueError, match=f"{number} is not a valid Language proto value"):
         Language.from_proto(number)
+
+
+# The generated messages and their stubs, in which scripts/gen_stub_literals.py
+# narrows an enum field's constructor argument to the enum or the names of its
+# values: what the run time takes.
+STUBS = sorted(Path(taskspec_pb2.__file__).parent.glob("*_pb2.pyi"))
+
+
+def _stub_literals(stub: Path) -> dict[tuple[str, str], list[str]]:
+    """(class, argument) -> the names in its ``_Literal``, for each constructor in *stub*."""
+    found: dict[tuple[str, str], list[str]] = {}
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if not isinstance(node, ast.ClassDef):
+                continue
+            name = prefix + node.name
+            for item in node.body:
+                if not (isinstance(item, ast.FunctionDef) and item.name == "__init__"):
+                    continue
+                for arg in item.args.args + item.args.kwonlyargs:
+                    for sub in ast.walk(arg.annotation) if arg.annotation else ():
+                        if (
+                            isinstance(sub, ast.Subscript)
+                            and isinstance(sub.value, ast.Name)
+                            and sub.value.id == "_Literal"
+                        ):
+                            elts = (
+                                sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+                            )
+                            found[name, arg.arg] = [ast.literal_eval(e) for e in elts]
+            visit(node.body, name + ".")
+
+    visit(ast.parse(stub.read_text()).body, "")
+    return found
+
+
+def _enum_fields(
+    desc: Descriptor, prefix: str = ""
+) -> Iterator[tuple[str, FieldDescriptor, EnumDescriptor]]:
+    """(class path, field, enum) of each enum field of *desc*, nested and map entries too."""
+    name = prefix + desc.name
+    for field in desc.fields:
+        if field.type == FieldDescriptor.TYPE_ENUM:
+            assert field.enum_type is not None
+            yield name, field, field.enum_type
+    for nested in desc.nested_types:
+        yield from _enum_fields(nested, name + ".")
+
+
+def _module(stub: Path) -> ModuleType:
+    return importlib.import_module(f"taskspec.v1.{stub.stem}")
+
+
+@pytest.mark.parametrize("stub", STUBS, ids=[s.name for s in STUBS])
+def test_stub_literals_are_the_enum_value_names_and_each_is_accepted(stub: Path) -> None:
+    module = _module(stub)
+    fields = [
+        field
+        for desc in module.DESCRIPTOR.message_types_by_name.values()
+        for field in _enum_fields(desc)
+    ]
+    literals = _stub_literals(stub)
+    # Every enum field's argument lists its enum's value names, in order, and
+    # no other argument has a _Literal.
+    assert literals == {
+        (name, field.name): [v.name for v in enum_type.values] for name, field, enum_type in fields
+    }
+    for name, field, enum_type in fields:
+        cls: Any = module
+        for part in name.split("."):
+            cls = getattr(cls, part)
+        for label in literals[name, field.name]:
+            number = enum_type.values_by_name[label].number
+            if field.is_repeated:
+                assert list(getattr(cls(**{field.name: [label]}), field.name)) == [number]
+            else:
+                assert getattr(cls(**{field.name: label}), field.name) == number
+            # Any other string is refused, as the stub says.
+            other = label.lower()
+            with pytest.raises(ValueError, match=r"unknown (enum )?label"):
+                cls(**{field.name: [other] if field.is_repeated else other})
+
+
+def test_stub_literals_cover_the_taskspec_enums() -> None:
+    literals = _stub_literals(Path(taskspec_pb2.__file__).with_suffix(".pyi"))
+    assert literals["TaskSpec", "language"] == [
+        "LANGUAGE_UNSPECIFIED",
+        *(f"LANGUAGE_{m.name}" for m in Language),
+    ]
+    assert literals["TaskSpec", "difficulty"][1:] == [f"DIFFICULTY_{m.name}" for m in Difficulty]
+    assert literals["GeneratedFrom", "kind"][1:] == [
+        f"GENERATED_KIND_{m.name}" for m in GeneratedKind
+    ]

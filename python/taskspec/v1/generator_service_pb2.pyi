@@ -3,7 +3,7 @@ from google.protobuf.internal import containers as _containers
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
-from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+from typing import ClassVar as _ClassVar, Literal as _Literal, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
@@ -13,7 +13,7 @@ class GenerateRequest(_message.Message):
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     language: _taskspec_pb2.Language
     options: _taskspec_pb2.GenerateOptions
-    def __init__(self, language: _Optional[_Union[_taskspec_pb2.Language, str]] = ..., options: _Optional[_Union[_taskspec_pb2.GenerateOptions, _Mapping]] = ...) -> None: ...
+    def __init__(self, language: _Optional[_Union[_taskspec_pb2.Language, _Literal["LANGUAGE_UNSPECIFIED", "LANGUAGE_GO", "LANGUAGE_PYTHON", "LANGUAGE_TYPESCRIPT"]]] = ..., options: _Optional[_Union[_taskspec_pb2.GenerateOptions, _Mapping]] = ...) -> None: ...
 
 class GenerateResponse(_message.Message):
     __slots__ = ("task_spec",)
@@ -29,4 +29,4 @@ class ListLanguagesResponse(_message.Message):
     __slots__ = ("languages",)
     LANGUAGES_FIELD_NUMBER: _ClassVar[int]
     languages: _containers.RepeatedScalarFieldContainer[_taskspec_pb2.Language]
-    def __init__(self, languages: _Optional[_Iterable[_Union[_taskspec_pb2.Language, str]]] = ...) -> None: ...
+    def __init__(self, languages: _Optional[_Iterable[_Union[_taskspec_pb2.Language, _Literal["LANGUAGE_UNSPECIFIED", "LANGUAGE_GO", "LANGUAGE_PYTHON", "LANGUAGE_TYPESCRIPT"]]]] = ...) -> None: ...

@@ -4,7 +4,7 @@ from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Mapping as _Mapping
-from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+from typing import ClassVar as _ClassVar, Literal as _Literal, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
@@ -59,7 +59,7 @@ class FieldContract(_message.Message):
     visibility: Visibility
     rule: Rule
     rules: FieldRules
-    def __init__(self, presence: _Optional[_Union[Presence, str]] = ..., visibility: _Optional[_Union[Visibility, str]] = ..., rule: _Optional[_Union[Rule, _Mapping]] = ..., rules: _Optional[_Union[FieldRules, _Mapping]] = ...) -> None: ...
+    def __init__(self, presence: _Optional[_Union[Presence, _Literal["PRESENCE_UNSPECIFIED", "PRESENCE_ALWAYS", "PRESENCE_OMIT_EMPTY", "PRESENCE_OMIT_UNSET"]]] = ..., visibility: _Optional[_Union[Visibility, _Literal["VISIBILITY_UNSPECIFIED", "VISIBILITY_SHOWN", "VISIBILITY_HIDDEN"]]] = ..., rule: _Optional[_Union[Rule, _Mapping]] = ..., rules: _Optional[_Union[FieldRules, _Mapping]] = ...) -> None: ...
 
 class FieldRules(_message.Message):
     __slots__ = ("string", "int64", "enum", "repeated")
@@ -141,7 +141,7 @@ class Rule(_message.Message):
     check: Check
     bound: int
     message: str
-    def __init__(self, check: _Optional[_Union[Check, str]] = ..., bound: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...
+    def __init__(self, check: _Optional[_Union[Check, _Literal["CHECK_UNSPECIFIED", "CHECK_EQUALS", "CHECK_AT_LEAST", "CHECK_NOT_BLANK", "CHECK_DEFINED", "CHECK_NOT_EMPTY"]]] = ..., bound: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...
 
 class Limits(_message.Message):
     __slots__ = ("max_document_bytes", "max_depth", "max_nodes")

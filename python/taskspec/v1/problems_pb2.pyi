@@ -4,7 +4,7 @@ from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
-from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+from typing import ClassVar as _ClassVar, Literal as _Literal, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
@@ -112,7 +112,7 @@ class Problem(_message.Message):
     message: str
     hint: str
     severity: Severity
-    def __init__(self, code: _Optional[str] = ..., field_path: _Optional[str] = ..., line: _Optional[int] = ..., column: _Optional[int] = ..., message: _Optional[str] = ..., hint: _Optional[str] = ..., severity: _Optional[_Union[Severity, str]] = ...) -> None: ...
+    def __init__(self, code: _Optional[str] = ..., field_path: _Optional[str] = ..., line: _Optional[int] = ..., column: _Optional[int] = ..., message: _Optional[str] = ..., hint: _Optional[str] = ..., severity: _Optional[_Union[Severity, _Literal["SEVERITY_UNSPECIFIED", "SEVERITY_ERROR", "SEVERITY_WARNING"]]] = ...) -> None: ...
 
 class Problems(_message.Message):
     __slots__ = ("problems",)
@@ -138,4 +138,4 @@ class ProblemKind(_message.Message):
     explanation: str
     example: str
     fixed: str
-    def __init__(self, title: _Optional[str] = ..., severity: _Optional[_Union[Severity, str]] = ..., stage: _Optional[str] = ..., messages: _Optional[_Iterable[str]] = ..., hints: _Optional[_Iterable[str]] = ..., explanation: _Optional[str] = ..., example: _Optional[str] = ..., fixed: _Optional[str] = ...) -> None: ...
+    def __init__(self, title: _Optional[str] = ..., severity: _Optional[_Union[Severity, _Literal["SEVERITY_UNSPECIFIED", "SEVERITY_ERROR", "SEVERITY_WARNING"]]] = ..., stage: _Optional[str] = ..., messages: _Optional[_Iterable[str]] = ..., hints: _Optional[_Iterable[str]] = ..., explanation: _Optional[str] = ..., example: _Optional[str] = ..., fixed: _Optional[str] = ...) -> None: ...

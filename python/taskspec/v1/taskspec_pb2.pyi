@@ -4,7 +4,7 @@ from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Iterable as _Iterable, Mapping as _Mapping
-from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+from typing import ClassVar as _ClassVar, Literal as _Literal, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
@@ -66,7 +66,7 @@ class TaskSpec(_message.Message):
     prompt: str
     solution_artifacts: _containers.RepeatedCompositeFieldContainer[SolutionArtifact]
     verification: Verification
-    def __init__(self, task_spec_version: _Optional[int] = ..., task_id: _Optional[str] = ..., language: _Optional[_Union[Language, str]] = ..., difficulty: _Optional[_Union[Difficulty, str]] = ..., difficulty_signals: _Optional[_Mapping[str, int]] = ..., generated_from: _Optional[_Union[GeneratedFrom, _Mapping]] = ..., prompt: _Optional[str] = ..., solution_artifacts: _Optional[_Iterable[_Union[SolutionArtifact, _Mapping]]] = ..., verification: _Optional[_Union[Verification, _Mapping]] = ...) -> None: ...
+    def __init__(self, task_spec_version: _Optional[int] = ..., task_id: _Optional[str] = ..., language: _Optional[_Union[Language, _Literal["LANGUAGE_UNSPECIFIED", "LANGUAGE_GO", "LANGUAGE_PYTHON", "LANGUAGE_TYPESCRIPT"]]] = ..., difficulty: _Optional[_Union[Difficulty, _Literal["DIFFICULTY_UNSPECIFIED", "DIFFICULTY_EASY", "DIFFICULTY_MEDIUM", "DIFFICULTY_HARD"]]] = ..., difficulty_signals: _Optional[_Mapping[str, int]] = ..., generated_from: _Optional[_Union[GeneratedFrom, _Mapping]] = ..., prompt: _Optional[str] = ..., solution_artifacts: _Optional[_Iterable[_Union[SolutionArtifact, _Mapping]]] = ..., verification: _Optional[_Union[Verification, _Mapping]] = ...) -> None: ...
 
 class GeneratedFrom(_message.Message):
     __slots__ = ("kind", "template_id", "kg_query")
@@ -76,7 +76,7 @@ class GeneratedFrom(_message.Message):
     kind: GeneratedKind
     template_id: str
     kg_query: KGQuery
-    def __init__(self, kind: _Optional[_Union[GeneratedKind, str]] = ..., template_id: _Optional[str] = ..., kg_query: _Optional[_Union[KGQuery, _Mapping]] = ...) -> None: ...
+    def __init__(self, kind: _Optional[_Union[GeneratedKind, _Literal["GENERATED_KIND_UNSPECIFIED", "GENERATED_KIND_KG_TEMPLATE", "GENERATED_KIND_BENCHMARK_SEED"]]] = ..., template_id: _Optional[str] = ..., kg_query: _Optional[_Union[KGQuery, _Mapping]] = ...) -> None: ...
 
 class KGQuery(_message.Message):
     __slots__ = ("intent", "seed_symbol")
@@ -110,4 +110,4 @@ class GenerateOptions(_message.Message):
     TEMPLATE_ID_FIELD_NUMBER: _ClassVar[int]
     difficulty: Difficulty
     template_id: str
-    def __init__(self, difficulty: _Optional[_Union[Difficulty, str]] = ..., template_id: _Optional[str] = ...) -> None: ...
+    def __init__(self, difficulty: _Optional[_Union[Difficulty, _Literal["DIFFICULTY_UNSPECIFIED", "DIFFICULTY_EASY", "DIFFICULTY_MEDIUM", "DIFFICULTY_HARD"]]] = ..., template_id: _Optional[str] = ...) -> None: ...

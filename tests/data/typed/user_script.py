@@ -2,7 +2,9 @@
 
 tests/test_typing.py runs ``mypy --strict`` on it, unchanged, as a user of
 the installed package would, and runs it. It covers the enums on a
-message's fields and in its constructor, the Registry, and the errors.
+message's fields and in its constructor (a member, or the exact name of a
+proto enum value, which is all the run time takes), the Registry, and the
+errors.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from taskspec import (
     TaskSpec,
     Verification,
 )
+from taskspec.v1 import generator_service_pb2
 
 
 def build() -> TaskSpec:
@@ -31,6 +34,18 @@ def build() -> TaskSpec:
     spec.generated_from.kind = GeneratedKind.KG_TEMPLATE
     spec.difficulty_signals["edge_count"] = 4
     return spec
+
+
+def by_name() -> tuple[TaskSpec, TaskSpec]:
+    # The constructor takes a member or the exact name of a proto enum value.
+    named = TaskSpec(language="LANGUAGE_GO", difficulty="DIFFICULTY_EASY")
+    member = TaskSpec(language=Language.GO, difficulty=Difficulty.EASY)
+    return named, member
+
+
+def languages() -> list[Language]:
+    reply = generator_service_pb2.ListLanguagesResponse(languages=["LANGUAGE_GO", Language.PYTHON])
+    return [Language(language) for language in reply.languages]
 
 
 def edit(spec: TaskSpec) -> None:
@@ -88,6 +103,9 @@ def main() -> None:
     assert again == spec
     assert read(again) == (Language.PYTHON, Difficulty.HARD, "python/hard")
     assert registry().generated_from.template_id == "t1"
+    named, member = by_name()
+    assert named == member and named.language == Language.GO
+    assert languages() == [Language.GO, Language.PYTHON]
     assert errors(b"task_spec_version: 1\ntaskid: x\n")[0] == "TS001 taskid 2:1"
     assert errors(data.replace(b"language: python", b"language: cobol")) == ["TS103 language"]
     view = taskspec.agent_view(spec)
