@@ -298,7 +298,7 @@ def test_a_rule_in_v1s_first_form_is_the_same_rule(workdir: Path) -> None:
 
 
 def test_a_changed_code_of_a_constraint_kind_is_breaking(workdir: Path) -> None:
-    """A kind's code is the catalogue's word for it: changing a released one is one breaking line."""
+    """A kind's code is the catalogue's word for it: changing a released one breaks, in one line."""
     # A baseline that has the kinds: the proto as it is, released.
     subprocess.run([str(BUF), "build", "-o", "release/taskspec-v1.binpb"], cwd=workdir, check=True)
     _edit_options(

@@ -1,16 +1,20 @@
-"""CONTRIBUTING.md's procedures work as written: each change edits only the proto and the stand-in.
+"""CONTRIBUTING.md's procedures work as written: each change edits only the files it names.
 
-Each test copies the repository into a scratch directory, makes one of the
-three documented changes there (an optional field, a rule of an existing
-kind on a new field, an enum value), editing only
-``proto/taskspec/v1/taskspec.proto`` and the upstream stand-in
-``tests/conformance/go/eval/``, then runs ``make generate``, ``make vectors`` and ``make test``
-in the copy: buf lint and breaking, the contract check, the drift checks,
-mypy and ruff, the Go library's and the stand-in's tests, and the whole
-Python suite, on the changed schema.
+Each test copies the repository into a scratch directory and makes one of
+the documented changes there: an optional field and an enum value (the
+proto and the upstream stand-in, ``tests/conformance/go/eval/``); rules
+of existing kinds, several on one new field, items included (the same two
+files); and a new kind of constraint (``options.proto``, one
+implementation per language, ``go/constraints.go`` and
+``python/taskspec/_constraints.py``, then the proto and the stand-in). It
+then runs ``make generate``, ``make vectors`` and ``make test`` in the copy:
+buf lint and breaking, the contract check, the drift checks, mypy and
+ruff, the Go library's and the stand-in's tests, and the whole Python
+suite, on the changed schema.
 
 One more test changes ``options.proto`` in a copy and runs ``make
-generate`` there alone: generation must bootstrap itself.
+generate`` there alone: generation must bootstrap itself; another adds a
+language and re-records the vectors, which must come out unchanged.
 
 Each run is the whole suite again, several minutes, so these run only under
 ``make test-procedures`` (``TASKSPEC_PROCEDURES=1``), which CI runs; the
@@ -83,10 +87,13 @@ def rules_on_new_field(repo: Path) -> None:
             "  // 16, each 1 to 64 characters.\n"
             "  repeated string tags = {n} [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
             "    visibility: VISIBILITY_SHOWN\n    rules: {\n      repeated: {\n"
-            '        max_items: {value: 16 message: "at most %[2]d tags, got %[1]d"}\n'
+            "        max_items: {\n          value: 16\n"
+            '          message: "at most %[2]d tags, got %[1]d"\n        }\n'
             "        items: {\n"
-            '          min_len: {value: 1 message: "tag %q is shorter than %d characters"}\n'
-            '          max_len: {value: 64 message: "tag %q is longer than %d characters"}\n'
+            "          min_len: {\n            value: 1\n"
+            '            message: "tag %q is shorter than %d characters"\n          }\n'
+            "          max_len: {\n            value: 64\n"
+            '            message: "tag %q is longer than %d characters"\n          }\n'
             "        }\n      }\n    }\n  }];",
         )
     )
@@ -152,7 +159,8 @@ def new_kind_of_constraint(repo: Path) -> None:
             "  // when 0. A multiple of 64.\n"
             "  int64 memory_mb = {n} [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
             "    visibility: VISIBILITY_HIDDEN\n    rules: {\n      int64: {\n"
-            '        multiple_of: {value: 64 message: "memory_mb %d is not a multiple of %d"}\n'
+            "        multiple_of: {\n          value: 64\n"
+            '          message: "memory_mb %d is not a multiple of %d"\n        }\n'
             "      }\n    }\n  }];",
         )
     )
