@@ -35,6 +35,7 @@ type ruleEdit struct {
 type ruleViolation struct {
 	Path    string `json:"path"`
 	Message string `json:"message"`
+	Code    string `json:"code"`
 }
 
 type ruleCase struct {
@@ -190,7 +191,7 @@ func (c ruleCase) document(t *testing.T, base []byte) []byte {
 func withoutPositions(vs []taskspec.Violation) []ruleViolation {
 	out := []ruleViolation{}
 	for _, v := range vs {
-		out = append(out, ruleViolation{Path: v.FieldPath, Message: v.Message})
+		out = append(out, ruleViolation{Path: v.FieldPath, Message: v.Message, Code: v.Code})
 	}
 	return out
 }

@@ -147,12 +147,12 @@ def _edit(path: Path_, value: Any) -> dict[str, Any]:
 
 
 def _case(
-    name: str, edits: list[dict[str, Any]], violations: list[tuple[str, str]]
+    name: str, edits: list[dict[str, Any]], violations: list[tuple[str, str, str]]
 ) -> dict[str, Any]:
     return {
         "name": name,
         "edits": edits,
-        "violations": [{"path": p, "message": m} for p, m in violations],
+        "violations": [{"path": p, "message": m, "code": c} for p, m, c in violations],
     }
 
 
@@ -168,19 +168,19 @@ def _argument(value: Any) -> int | str:
     return value if isinstance(value, (int, str)) else len(value)
 
 
-def _expected(rules: tuple[_rules.Rule, ...], value: Any) -> list[tuple[str, str]]:
-    """The violations a field under *rules* holding *value* gives: paths and Go's messages."""
+def _expected(rules: tuple[_rules.Rule, ...], value: Any) -> list[tuple[str, str, str]]:
+    """The violations a field under *rules* holding *value* gives: paths, Go's messages, codes."""
     first = rules[0]
     if value is MISSING:
         value = _ZERO[_rules.field_info(first.path).kind]
-    found: list[tuple[str, str]] = []
+    found: list[tuple[str, str, str]] = []
     for rule in rules:
         if not rule.item and not holds(rule.kind, rule.bound, value, _enum(rule)):
-            found.append((rule.path, rule.format(_argument(value))))
+            found.append((rule.path, rule.format(_argument(value)), rule.code))
     for i, item in enumerate(value if isinstance(value, list) else []):
         for rule in rules:
             if rule.item and not holds(rule.kind, rule.bound, item):
-                found.append((f"{rule.path}[{i}]", rule.format(item)))
+                found.append((f"{rule.path}[{i}]", rule.format(item), rule.code))
     return found
 
 
