@@ -26,6 +26,7 @@ from taskspec._codes import CATALOGUE
 from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.bridge import _decode, _emit
 from taskspec.v1 import problems_pb2, taskspec_pb2
+from tests.conformance import rule_cases
 from tests.helpers import VALID_DOC, unused_kind_codes, valid_spec
 from tests.test_hostile import ESCAPES
 from tests.test_writable import _expanding_doc
@@ -1001,6 +1002,10 @@ def _documents() -> Iterator[tuple[str, bytes | str, Format]]:
     for folder in ("conformance/vectors", "conformance/sources"):
         for path in sorted((ROOT / folder).rglob("*.yaml")):
             yield str(path.relative_to(ROOT)), path.read_bytes(), Format.YAML
+    # Every rule broken and kept, as the rule cases both languages run do it.
+    cases = json.loads(rule_cases.OUTPUT.read_text())
+    for case in cases["cases"]:
+        yield f"rule case {case['name']}", rule_cases.document(cases, case), Format.YAML
     for name, doc in ESCAPES.items():
         yield name, doc, Format.YAML
     yield "aliases expanding past the limit", _expanding_doc(17), Format.YAML
@@ -1103,6 +1108,7 @@ def test_every_problem_the_library_produces_is_in_the_catalogue_s_words() -> Non
     # Every document-stage code of the catalogue is met by this sweep.
     wanted = {c for c, k in CATALOGUE.items() if k.stage in ("decode", "validate", "lint")}
     # TS106: Go only; the kinds no rule of the contract uses: tests/test_constraints.py.
+    # (The kinds the rules use are met in the rule cases.)
     assert wanted - seen <= {"TS106", *unused_kind_codes()}, sorted(wanted - seen)
 
 

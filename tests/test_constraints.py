@@ -305,3 +305,12 @@ def test_the_schema_fragments() -> None:
         "x", {"pattern": NOT_BLANK_PATTERN, "maxLength": 4}, "blank argument %q", item=True
     )
     assert items == {"type": "string", "pattern": NOT_BLANK_PATTERN, "maxLength": 4}
+
+
+def test_the_int64_range_is_the_limits_one() -> None:
+    from taskspec import _constraints, _limits  # noqa: PLC0415
+
+    assert (_constraints._INT64_MIN, _constraints._INT64_MAX) == (
+        _limits.INT64_MIN,
+        _limits.INT64_MAX,
+    )

@@ -254,7 +254,7 @@ def _add_kind(code: int, problem: bool) -> Callable[[descriptor_pb2.FileDescript
 
 
 def test_a_new_kind_in_options_proto_needs_an_implementation() -> None:
-    problems = option_schema_problems(_scratch_options(_add_kind(113, problem=True)))
+    problems = option_schema_problems(_scratch_options(_add_kind(199, problem=True)))
     assert problems == [
         "proto/taskspec/v1/options.proto: taskspec.v1.StringRules.max_bytes is a constraint kind"
         " with no Python implementation: add one to python/taskspec/_constraints.py"
@@ -269,10 +269,10 @@ def test_a_kind_s_code_is_declared_once_and_in_one_place() -> None:
         "proto/taskspec/v1/options.proto: taskspec.v1.StringRules.max_bytes: code 109 is"
         " taskspec.v1.StringRules.max_len's too"
     ]
-    problems = option_schema_problems(_scratch_options(_add_kind(113, False)), implemented)
+    problems = option_schema_problems(_scratch_options(_add_kind(199, False)), implemented)
     assert problems == [
         "proto/taskspec/v1/options.proto: taskspec.v1.StringRules.max_bytes: give its catalogue"
-        " entry either as the ProblemCode value 113 or as its (taskspec.v1.constraint).problem,"
+        " entry either as the ProblemCode value 199 or as its (taskspec.v1.constraint).problem,"
         " not both or neither"
     ]
     problems = option_schema_problems(_scratch_options(_add_kind(101, True)), implemented)

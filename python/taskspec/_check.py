@@ -28,6 +28,7 @@ this list, with the problem the fast reader stopped at first.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Final, NoReturn
@@ -229,6 +230,11 @@ def _placed(v: Violation, positions: Mapping[str, Position]) -> Violation:
     path = v.field_path
     if not path or path in positions:
         return v
+    if path.endswith("]"):
+        # An item's rule: the item is in the document; at the list when the
+        # reader kept no position for the item (proto3 JSON).
+        line, column = positions.get(path.rpartition("[")[0], (v.line, v.column))
+        return Violation(v.field_path, v.message, line, column, v.hint, v.code, v.severity)
     parent, _, name = path.rpartition(".")
     while parent and parent not in positions:
         parent, _, name = parent.rpartition(".")
@@ -361,6 +367,11 @@ def _line_of(starts: Sequence[int], offset: int) -> int:
     return bisect_right(starts, offset)
 
 
+#: The end of the path of a list's item (``test_cmd[2]``), whose position
+#: the reader keeps for the item's rules.
+_LIST_ITEM: Final = re.compile(r"\[\d+\]\Z")
+
+
 def _raw_breaks(source: str, positions: Mapping[str, Position]) -> list[Violation]:
     """TS302: each field's first raw NEL, LS or PS, at the character.
 
@@ -368,7 +379,9 @@ def _raw_breaks(source: str, positions: Mapping[str, Position]) -> list[Violatio
     (the last to start, the longer path on a tie), or "" when none does.
     """
     fields = sorted(
-        ((pos, path.count(".") + path.count("["), path) for path, pos in positions.items() if path)
+        (pos, path.count(".") + path.count("["), path)
+        for path, pos in positions.items()
+        if path and not _LIST_ITEM.search(path)  # a list's items are the list's, as in Go
     )
     starts = [(pos, depth) for pos, depth, _ in fields]
     found: dict[str, Violation] = {}

@@ -48,6 +48,9 @@ __all__ = [
     "zero_breaks",
 ]
 
+# The int64 range of taskspec._limits, which cannot be imported here: it
+# reads the contract, and taskspec._contract imports this module. A test
+# pins the two to each other.
 _INT64_MIN: Final = -(1 << 63)
 _INT64_MAX: Final = (1 << 63) - 1
 

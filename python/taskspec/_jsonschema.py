@@ -180,7 +180,8 @@ def _string(
         schema["pattern"] = said["pattern"]
         if not (item and "%" in message):
             schema["patternErrorMessage"] = _plain_message(full_name, message)
-    schema.update({k: v for k, v in said.items() if k in ("minLength", "maxLength")})
+    # Every other keyword as its kind's fragment says it (minLength, ...).
+    schema.update({k: v for k, v in said.items() if k != "pattern"})
     return schema
 
 
@@ -203,12 +204,15 @@ class _Builder:
         bounds = _INT_BOUNDS.get(fd.type)
         if bounds is None:
             raise RuntimeError(f"no integer bounds for the type of {fd.full_name}")
+        # The bounds meet the type's range; every other keyword is as its
+        # kind's fragment says it (multipleOf, say).
+        others = {k: v for k, v in said.items() if k not in ("const", "minimum", "maximum")}
         if "const" in said:
-            return {"type": "integer", "const": said["const"]}
+            return {"type": "integer", "const": said["const"], **others}
         low, high = bounds
         low = max(low, said.get("minimum", low))
         high = min(high, said.get("maximum", high))
-        return {"type": "integer", "minimum": low, "maximum": high}
+        return {"type": "integer", "minimum": low, "maximum": high, **others}
 
     def _enum_def(self, info: _layout.EnumInfo, desc: EnumDescriptor) -> None:
         if info.yaml_name in self.defs:
@@ -288,7 +292,7 @@ class _Builder:
         elif kind is _layout.Kind.STRING_LIST:
             item = _string(fi.full_name, says.items, says.messages.get("items", ""), item=True)
             schema.update({"type": "array", "items": item})
-            schema.update({k: v for k, v in said.items() if k in ("minItems", "maxItems")})
+            schema.update(said)  # minItems, maxItems: as the kinds' fragments say them
             if required and "minItems" not in said:
                 schema["minItems"] = 1
         elif kind is _layout.Kind.MESSAGE_LIST:

@@ -15,6 +15,7 @@ Usage, from the repository root, after changing the table::
 
 from __future__ import annotations
 
+import copy
 import json
 import sys
 from collections.abc import Iterator, Sequence
@@ -37,6 +38,7 @@ __all__ = [
     "OUTPUT",
     "base_document",
     "constraint_samples",
+    "document",
     "holds",
     "main",
     "render",
@@ -283,6 +285,27 @@ def _rule_entry(rule: _rules.Rule) -> dict[str, Any]:
     if rule.item:
         entry["item"] = True
     return entry
+
+
+def document(cases: dict[str, Any], case: dict[str, Any]) -> str:
+    """The JSON document of *case*: the cases' ``base`` with the case's edits made."""
+    doc = copy.deepcopy(cases["base"])
+    for edit in case["edits"]:
+        *parents, last = edit["path"]
+        target = doc
+        for step in parents:
+            target = target[step]
+        if isinstance(target, list):
+            assert last < len(target)
+        # A key the base leaves out (an optional field) is set by adding it;
+        # leaving it out again changes nothing.
+        if edit.get("delete") and isinstance(target, dict):
+            target.pop(last, None)
+        elif edit.get("delete"):
+            del target[last]
+        else:
+            target[last] = edit["value"]
+    return json.dumps(doc)
 
 
 def render() -> bytes:

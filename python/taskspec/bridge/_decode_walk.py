@@ -289,7 +289,10 @@ class Walker:
             target = getattr(msg, name)
             del target[:]
             values: list[str] = []
+            positions = self.out.positions
             for i, item in enumerate(items):
+                # Where an item rule's violation points (verification.test_cmd[2]).
+                positions[f"{path}[{i}]"] = position(item)
                 if type(item) is SCALAR and item.tag == PLAIN and not item.style:
                     plain: str = item.value
                     if not null_text(plain):
