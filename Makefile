@@ -113,7 +113,7 @@ generate: venv $(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC) $(PROTOC_GEN_TASKSPEC_GO) 
 	$(BUF) generate
 	$(VPY) scripts/gen_stub_literals.py python
 	$(VPY) scripts/gen_enums.py
-	$(VPY) scripts/gen_codes_table.py
+	$(VPY) -m scripts.gen_codes_table
 	$(VPY) scripts/gen_schema.py --buf $(BUF)
 	$(VPY) -m tests.conformance.rule_cases
 
@@ -135,7 +135,7 @@ checkgenerate: venv $(if $(HAVE_GO),$(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC) $(PRO
 		fi
 	done
 	$(VPY) scripts/gen_enums.py --check || status=1
-	$(VPY) scripts/gen_codes_table.py --check || status=1
+	$(VPY) -m scripts.gen_codes_table --check || status=1
 	extra=$$(cd "$$tmp" && find . -type f | sed 's|^\./||' | sort)
 	expected=$$(printf '%s\n' $(CHECKED_GEN) | sort)
 	if [ "$$extra" != "$$expected" ]; then

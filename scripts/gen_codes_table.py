@@ -12,11 +12,11 @@ out of date, as ``make checkgenerate`` does for the stubs.
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from pathlib import Path
 
+from scripts.gen_enums import rewrite
 from taskspec._codes import CATALOGUE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -45,19 +45,7 @@ def render(text: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="fail if the README is out of date")
-    args = parser.parse_args(argv)
-    text = TARGET.read_text()
-    new = render(text)
-    if args.check:
-        if new != text:
-            print(f"the table of codes is out of date: {TARGET} (run 'make generate')")
-            return 1
-        return 0
-    if new != text:
-        TARGET.write_text(new)
-    return 0
+    return rewrite(argv, TARGET, render, "the table of codes")
 
 
 if __name__ == "__main__":

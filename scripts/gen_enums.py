@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from taskspec.bridge import _layout
@@ -52,20 +53,30 @@ def render(text: str) -> str:
     return _BLOCK.sub(block, text)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def rewrite(argv: list[str] | None, target: Path, render: Callable[[str], str], what: str) -> int:
+    """The command line of a script that rewrites generated blocks of a hand-written file.
+
+    Without arguments, *target* gets ``render(text)``; with ``--check``
+    (``make checkgenerate``) it is left alone, and the status is 1, naming
+    *what* is out of date, when it differs.
+    """
+    parser = argparse.ArgumentParser(description=f"Rewrite the {what} in {target.name}.")
     parser.add_argument("--check", action="store_true", help="fail if the file is out of date")
     args = parser.parse_args(argv)
-    text = TARGET.read_text()
+    text = target.read_text()
     new = render(text)
     if args.check:
         if new != text:
-            print(f"generated enum members out of date: {TARGET} (run 'make generate')")
+            print(f"{what} out of date: {target} (run 'make generate')")
             return 1
         return 0
     if new != text:
-        TARGET.write_text(new)
+        target.write_text(new)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return rewrite(argv, TARGET, render, "generated enum members")
 
 
 if __name__ == "__main__":

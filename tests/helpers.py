@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import taskspec
 from taskspec import TaskSpec, TaskSpecError
 from tests.conformance.handwritten import BASE
@@ -31,6 +33,20 @@ verification:
 def valid_spec() -> TaskSpec:
     """A fresh valid spec (parsed from VALID_DOC), safe to mutate."""
     return taskspec.parse_task_spec(VALID_DOC)
+
+
+def set_field(spec: TaskSpec, path: str, value: object) -> None:
+    """Set the field at the dotted *path* of *spec* to *value* (a list replaces the items)."""
+    target: Any = spec
+    *parents, name = path.split(".")
+    for p in parents:
+        target = getattr(target, p)
+    if isinstance(value, list):
+        field = getattr(target, name)
+        del field[:]
+        field.extend(value)
+    else:
+        setattr(target, name, value)
 
 
 def check_valid(doc: bytes | str) -> TaskSpec:

@@ -19,7 +19,7 @@ from taskspec._constraints import IMPLEMENTATIONS, NOT_BLANK_PATTERN
 from taskspec._contract import constraint_kinds
 from taskspec.v1 import options_pb2
 from tests.conformance import rule_cases
-from tests.helpers import valid_spec
+from tests.helpers import set_field, valid_spec
 
 P = "taskspec.v1."
 
@@ -33,16 +33,7 @@ def _rules_of(path: str, rules: Any) -> tuple[_rules.Rule, ...]:
 
 def _spec(path: str, value: Any) -> TaskSpec:
     spec = valid_spec()
-    *parents, last = path.split(".")
-    msg: Any = spec
-    for name in parents:
-        msg = getattr(msg, name)
-    if isinstance(value, list):
-        field = getattr(msg, last)
-        del field[:]
-        field.extend(value)
-    else:
-        setattr(msg, last, value)
+    set_field(spec, path, value)
     return spec
 
 

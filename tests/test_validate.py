@@ -9,23 +9,14 @@ import pytest
 import taskspec
 from taskspec import TaskSpec, ValidationError, _rules
 from tests.conformance.gobridge import GoConsumer, spec_to_json
-from tests.helpers import VALID_DOC, check_invalid, valid_spec
+from tests.helpers import VALID_DOC, check_invalid, set_field, valid_spec
 
 Mutation = Callable[[TaskSpec], None]
 
 
 def _set(path: str, value: object) -> Mutation:
     def apply(spec: TaskSpec) -> None:
-        target = spec
-        *parents, name = path.split(".")
-        for p in parents:
-            target = getattr(target, p)
-        if isinstance(value, list):
-            field = getattr(target, name)
-            del field[:]
-            field.extend(value)
-        else:
-            setattr(target, name, value)
+        set_field(spec, path, value)
 
     return apply
 
