@@ -228,13 +228,10 @@ def _placed(v: Violation, positions: Mapping[str, Position]) -> Violation:
     not say the key is missing, the hint does (``key "language" is missing``).
     """
     path = v.field_path
-    if not path or path in positions:
+    # An item's rule is about an item in the document, which Validate placed
+    # (at the item, or at the list when the reader kept no item positions).
+    if not path or path in positions or _LIST_ITEM.search(path):
         return v
-    if path.endswith("]"):
-        # An item's rule: the item is in the document; at the list when the
-        # reader kept no position for the item (proto3 JSON).
-        line, column = positions.get(path.rpartition("[")[0], (v.line, v.column))
-        return Violation(v.field_path, v.message, line, column, v.hint, v.code, v.severity)
     parent, _, name = path.rpartition(".")
     while parent and parent not in positions:
         parent, _, name = parent.rpartition(".")

@@ -185,7 +185,7 @@ def kind_fits(fd: FieldDescriptor, kind: str, item: bool = False) -> bool:
         message = items.message_type if items is not None else None
         if message is None or message.full_name != owner:
             return False
-        cpp_type, is_list = _RULES_FIT["repeated"]
+        fits = _RULES_FIT["repeated"]
     else:
         which = [
             f.name
@@ -194,8 +194,14 @@ def kind_fits(fd: FieldDescriptor, kind: str, item: bool = False) -> bool:
         ]
         if len(which) != 1 or which[0] not in _RULES_FIT:
             return False
-        cpp_type, is_list = _RULES_FIT[which[0]]
-    return fd.cpp_type == cpp_type and fd.is_repeated == is_list and not _is_map(fd)
+        fits = _RULES_FIT[which[0]]
+    return _fits(fd, fits)
+
+
+def _fits(fd: FieldDescriptor, kind: tuple[int, bool]) -> bool:
+    """Whether *fd* is a field of *kind*, ``(cpp_type, repeated)``, and not a map."""
+    cpp_type, repeated = kind
+    return fd.cpp_type == cpp_type and fd.is_repeated == repeated and not _is_map(fd)
 
 
 def _kind_problems(
@@ -280,8 +286,7 @@ def _rules_problems(fd: FieldDescriptor, rules: options_pb2.FieldRules) -> Itera
     if fits is None:
         yield f"{name}: rules.{which} is a type of rules taskspec/_contract.py does not know"
         return
-    cpp_type, repeated = fits
-    if fd.cpp_type != cpp_type or fd.is_repeated != repeated or _is_map(fd):
+    if not _fits(fd, fits):
         yield f"{name}: rules.{which} does not apply to a field of this type"
         return
     yield from _constraint_problems(name, f"rules.{which}", getattr(rules, which))

@@ -70,8 +70,9 @@ def _plan(rules: tuple[_rules.Rule, ...]) -> Plan:
     truthy when its value keeps the rule, what a report needs, ()), so that
     a valid spec costs two C-level calls per rule; and one entry per list
     whose items have rules, after the list's own: (read the list, a test
-    no list fails, its report, the item rules compiled), which are run item
-    by item, each item's rules in order.
+    every list fails, so that its items are always looked at, its report,
+    the item rules compiled), which are run item by item, each item's rules
+    in order.
     """
     out: list[tuple[Callable[[Any], Any], Callable[[Any], object], _Report, list[_Test]]] = []
     items: dict[str, list[_Test]] = {}
