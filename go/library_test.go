@@ -291,6 +291,19 @@ func TestMarshalYAMLRefusesAStringThatIsNotUTF8(t *testing.T) {
 	}
 }
 
+// Of several keys that are not UTF-8, the error names the one that sorts
+// first (in byte order), whatever order the map iterates in.
+func TestMarshalYAMLNamesTheFirstKeyThatIsNotUTF8(t *testing.T) {
+	spec := validSpec()
+	spec.DifficultySignals = map[string]int64{"\xfe": 1, "ok": 2, "\xf0": 3, "\xff": 4, "z\xc3": 5}
+	want := `eval: marshal task spec: difficulty_signals["z\xc3"]: string is not valid UTF-8`
+	for range 50 {
+		if _, err := taskspec.MarshalYAML(spec); err == nil || err.Error() != want {
+			t.Fatalf("got %v; want %s", err, want)
+		}
+	}
+}
+
 func TestDecodeErrorLocatesAnUnknownKeyAndSuggestsTheField(t *testing.T) {
 	doc := "task_spec_version: 1\ngenerated_from:\n    kindd: kg_template\n"
 	_, err := taskspec.ParseYAML([]byte(doc))

@@ -2,7 +2,9 @@ package taskspec
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -13,7 +15,63 @@ import (
 // but a protobuf string is UTF-8 (proto.Marshal refuses one that is not),
 // and yaml.v3 would write such a string as !!binary, which no reader of a
 // sidecar accepts: so the writers refuse it, naming the field.
+//
+// Every write runs it, and nearly every spec is valid, so the walk that
+// builds paths runs only once allUTF8 has found a string to name. Of a
+// map's invalid entries it names the one whose key sorts first, so that
+// the same spec always gives the same path.
 func invalidUTF8(m protoreflect.Message, path string) string {
+	if allUTF8(m) {
+		return ""
+	}
+	return firstInvalid(m, path)
+}
+
+// allUTF8 reports whether every string in m is valid UTF-8. It builds no
+// path, so that the common case allocates nothing per field.
+func allUTF8(m protoreflect.Message) bool {
+	ok := true
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsMap():
+			v.Map().Range(func(k protoreflect.MapKey, val protoreflect.Value) bool {
+				ok = validEntry(fd, k, val)
+				return ok
+			})
+		case fd.IsList():
+			list := v.List()
+			for j := 0; ok && j < list.Len(); j++ {
+				ok = validValue(fd, list.Get(j))
+			}
+		default:
+			ok = validValue(fd, v)
+		}
+		return ok
+	})
+	return ok
+}
+
+func validEntry(fd protoreflect.FieldDescriptor, k protoreflect.MapKey, v protoreflect.Value) bool {
+	if fd.MapKey().Kind() == protoreflect.StringKind && !utf8.ValidString(k.String()) {
+		return false
+	}
+	return fd.MapValue().Kind() != protoreflect.StringKind || utf8.ValidString(v.String())
+}
+
+func validValue(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+	switch fd.Kind() {
+	case protoreflect.StringKind:
+		return utf8.ValidString(v.String())
+	case protoreflect.MessageKind:
+		return allUTF8(v.Message())
+	}
+	return true
+}
+
+// firstInvalid is invalidUTF8's walk for a message that holds an invalid
+// string: the fields in number order, a list's items in order, a map's
+// entries by key (their text, for a key that is not a string).
+func firstInvalid(m protoreflect.Message, path string) string {
 	fields := m.Descriptor().Fields()
 	for i := 0; i < fields.Len(); i++ {
 		fd := fields.Get(i)
@@ -24,46 +82,38 @@ func invalidUTF8(m protoreflect.Message, path string) string {
 		v := m.Get(fd)
 		switch {
 		case fd.IsMap():
-			bad := ""
+			var keys []protoreflect.MapKey
 			v.Map().Range(func(k protoreflect.MapKey, val protoreflect.Value) bool {
-				key := k.String()
-				at := name + "[" + strconv.Quote(key) + "]"
-				switch {
-				case !utf8.ValidString(key):
-					bad = at
-				case fd.MapValue().Kind() == protoreflect.StringKind && !utf8.ValidString(val.String()):
-					bad = at
+				if !validEntry(fd, k, val) {
+					keys = append(keys, k)
 				}
-				return bad == ""
+				return true
 			})
-			if bad != "" {
-				return bad
+			if len(keys) > 0 {
+				key := slices.MinFunc(keys, func(a, b protoreflect.MapKey) int {
+					return strings.Compare(a.String(), b.String())
+				})
+				return name + "[" + strconv.Quote(key.String()) + "]"
 			}
 		case fd.IsList():
 			list := v.List()
 			for j := 0; j < list.Len(); j++ {
-				at := fmt.Sprintf("%s[%d]", name, j)
-				if bad := invalidValue(fd, list.Get(j), at); bad != "" {
-					return bad
+				if !validValue(fd, list.Get(j)) {
+					return firstInvalidValue(fd, list.Get(j), fmt.Sprintf("%s[%d]", name, j))
 				}
 			}
 		default:
-			if bad := invalidValue(fd, v, name); bad != "" {
-				return bad
+			if !validValue(fd, v) {
+				return firstInvalidValue(fd, v, name)
 			}
 		}
 	}
 	return ""
 }
 
-func invalidValue(fd protoreflect.FieldDescriptor, v protoreflect.Value, path string) string {
-	switch fd.Kind() {
-	case protoreflect.StringKind:
-		if !utf8.ValidString(v.String()) {
-			return path
-		}
-	case protoreflect.MessageKind:
-		return invalidUTF8(v.Message(), path)
+func firstInvalidValue(fd protoreflect.FieldDescriptor, v protoreflect.Value, path string) string {
+	if fd.Kind() == protoreflect.MessageKind {
+		return firstInvalid(v.Message(), path)
 	}
-	return ""
+	return path
 }
