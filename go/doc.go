@@ -1,47 +1,164 @@
-// Package taskspec is the Go half of the TaskSpec v1 contract: it reads,
-// validates and writes taskspec.yaml sidecars on top of the protobuf
-// messages generated from proto/taskspec/v1/taskspec.proto
-// (package taskspecv1), exactly as the Go package eval (v0.4.2) and the
-// Python library do. It replaces that package, whose behaviour this
-// repository keeps, for the conformance tests, in the stand-in
-// [github.com/taskspec/taskspec/tests/conformance/go/eval].
+// Package taskspec reads, validates and writes TaskSpecs: the task records
+// of proto/taskspec/v1/taskspec.proto, kept next to a task as a
+// taskspec.yaml sidecar. The messages themselves are the generated ones of
+// package taskspecv1 ([taskspecv1.TaskSpec]); this package adds what the
+// protobuf runtime does not give them: a strict YAML encoding with one
+// canonical form, the contract's rules and its catalogue of problems,
+// bounded and atomic file I/O, and the GeneratorService that produces
+// TaskSpecs over gRPC.
 //
-// A Go service that adopts the proto needs the same strict YAML bridge, enum
-// spellings and rules that the Go package's eval.TaskSpec carries; this
-// package is that bridge, so no service writes it again, and its tests hold
-// it to the shared conformance vectors and, live, to the Python library.
+// A Python library implements the same contract, and the two agree on every
+// document: what is accepted, the bytes written, and each problem's code,
+// position and wording.
 //
-//   - ParseYAML decodes strictly (unknown and duplicate keys are errors at
-//     every level) and validates. Validate's messages, and the prefixes
-//     callers match ("eval: decode task spec", "invalid language"), are the
-//     Go package's; every other word is the contract's catalogue's.
-//   - Check lists every problem of a document at once (decode, validate
-//     and warnings), each a Violation with its code of the catalogue
-//     (Lookup, Explain), position and hint, as the Python library's
-//     check does.
-//   - MarshalYAML writes the Go package's canonical bytes, byte for byte.
-//   - Validate and Violations apply the Go package's rules, in its order
-//     and wording: the typed constraints of each field's
-//     (taskspec.v1.field).rules, each kind of constraint implemented once
-//     (constraints.go) and reported with its declared code.
-//   - Generator and Registry are the Go package's generator seam on the
-//     generated messages.
-//   - Load and Save read boundedly and write atomically.
-//   - ParseJSON, MarshalJSON, ParseBinpb, MarshalBinpb and Convert read
-//     and write the other two encodings (Format), validating, with the
-//     Python library's bytes and messages.
+// # Quick start
 //
-// Every exported function and type has an Example, except these groups,
-// shown in the examples of what they belong to: the error types' Error,
-// Unwrap and GRPCStatus methods (see each type's example); the limits
-// MaxDocumentBytes, MaxDepth and MaxNodes (ParseYAML, ParseJSON and
-// ParseBinpb refuse input over them, Convert and Save output); the
-// constants CurrentTaskSpecVersion (Validate) and YAML, JSON and Binpb
-// (Format); the signal keys SignalInvolvedSymbols, SignalEdgeCount and
-// SignalCyclomaticComplexity (DeriveDifficulty);
-// ErrNotRegular (Load); and Violation's String method (Violation).
+// [ParseYAML] decodes a sidecar and validates it; [MarshalYAML] writes the
+// canonical bytes back:
 //
-// The package is stricter than the Go package in a few documented places
-// (see StrictError), where yaml.v3 would lose data silently or YAML readers
-// disagree; the Python library makes the same choices.
+//	spec, err := taskspec.ParseYAML(data)
+//	if err != nil {
+//		return err // a *DecodeError or a *ValidationError
+//	}
+//	spec.Prompt = "Implement mathx.GCD without recursion."
+//	if err := taskspec.Validate(spec); err != nil {
+//		return err
+//	}
+//	out, err := taskspec.MarshalYAML(spec)
+//
+// [Load] and [Save] do the same with a file: Load reads at most
+// [MaxDocumentBytes] and never blocks on a FIFO or device; Save validates
+// first and replaces the file atomically. [Read] and [LoadFS] read from an
+// io.Reader and an fs.FS.
+//
+// [Check] lists every problem of a document at once, for editors, linters
+// and CI, each a [Violation] with its code, position and hint; [Lookup] and
+// [Explain] describe a code:
+//
+//	for _, v := range taskspec.Check(data) {
+//		fmt.Printf("%s %s: %s\n", v.Code, v.FieldPath, v)
+//	}
+//
+// The same TaskSpec has two other encodings, proto3 JSON and binary
+// protobuf ([Format]): [ParseJSON], [MarshalJSON], [ParseBinpb],
+// [MarshalBinpb], the format-generic [Parse], [Marshal] and [CheckFormat],
+// and [Convert] between any two.
+//
+// A [Generator] produces TaskSpecs for one language; a [Registry] holds one
+// per language. [NewGeneratorServer] serves a registry as the
+// GeneratorService, and [NewRemoteGenerator] is a Generator backed by such a
+// server, written in Go or in any other language:
+//
+//	reg := taskspec.NewRegistry()
+//	if err := reg.Register(myGoGenerator); err != nil {
+//		return err
+//	}
+//	srv := grpc.NewServer(taskspec.GRPCServerOptions()...)
+//	taskspecv1.RegisterGeneratorServiceServer(srv, taskspec.NewGeneratorServer(reg))
+//	taskspec.RegisterHealth(srv)
+//
+//	// In the client:
+//	gen := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_PYTHON)
+//	spec, err := gen.Generate(ctx, &taskspecv1.GenerateOptions{})
+//
+// # Reading and writing
+//
+// Reading is strict. An unknown key, a key given twice or a value of the
+// wrong type is an error at every level of the document, and so is input
+// that YAML readers disagree on or that would lose data (see
+// [StrictError]). Key order, flow style, comments, anchors and indentation
+// do not matter. Every document is bounded by [MaxDocumentBytes], [MaxDepth]
+// and [MaxNodes], so a hostile or mistaken input is cheap to refuse.
+//
+// Writing is canonical: [MarshalYAML] and [MarshalJSON] write one sequence
+// of bytes for a spec, so sidecars can be compared, hashed and diffed. The
+// Marshal functions do not validate, so an invalid spec can be written out
+// for inspection; [Save] and [Convert] write only what a reader accepts.
+//
+// Enum values are spelled in YAML as lower-case words ("go", "medium",
+// "kg_template"); [LanguageString], [ParseLanguage] and their siblings
+// convert between the spellings and the generated constants.
+//
+// # Errors
+//
+// Every problem the contract defines is a [Violation], with a code of the
+// catalogue ("TS001"). The errors that carry them are types, to be found
+// with errors.As, whatever wraps them:
+//
+//   - [*DecodeError]: a document that cannot be read as a TaskSpec. Its
+//     Violations are every problem of the document, as [Check] lists them.
+//   - [*StrictError]: a document refused on purpose (TS004), found alone
+//     or as the cause of a DecodeError.
+//   - [*ValidationError]: a spec that breaks a rule, from [Validate] and
+//     every Parse function. Its Violations are every broken rule.
+//   - [*WriteError], [*EnumError]: a spec that cannot be written as asked.
+//   - [*ArtifactPathError]: an artifact path that leaves its workspace.
+//   - [*RemoteError]: a failed call to a remote generator, with its gRPC
+//     status code.
+//
+// For example:
+//
+//	spec, err := taskspec.Load(path)
+//	var verr *taskspec.ValidationError
+//	if errors.As(err, &verr) {
+//		for _, v := range verr.Violations {
+//			log.Printf("%s: %s", path, v)
+//		}
+//	}
+//
+// Load's errors for the file itself are *fs.PathError values, so
+// errors.Is(err, fs.ErrNotExist) works; a path that is not a regular file
+// is errors.Is(err, [ErrNotRegular]). A *RemoteError is errors.Is
+// context.DeadlineExceeded or context.Canceled when the call ended so, and
+// status.Code(err) gives its gRPC code.
+//
+// Error messages start with "eval: ", and a few of them have fixed wording
+// that existing callers match (see the compatibility section below). To
+// tell problems apart, use a Violation's Code rather than its text.
+//
+// # Concurrency
+//
+// The functions of this package keep no state between calls and are safe
+// for concurrent use, as is a [Registry]. A [Violation] or error is a value
+// the caller owns. The server returned by [NewGeneratorServer] serves
+// calls concurrently, so the Generators it serves must be safe for
+// concurrent use too.
+//
+// # Compatibility with the eval package
+//
+// Go services used to read and write sidecars with the eval package (v0.4.2),
+// whose TaskSpec was a plain struct with YAML tags. This package replaces it
+// on the generated messages and keeps what callers depend on:
+//
+//   - [MarshalYAML] writes the bytes eval's TaskSpec.MarshalYAML writes for
+//     the same spec, byte for byte: yaml.v3's key order, omitempty fields,
+//     4-space indentation and map-key order. The exceptions are the few
+//     inputs for which yaml.v3 writes bytes it cannot read back; for those
+//     MarshalYAML changes the fewest bytes that make the document read back.
+//   - [ParseYAML] accepts the documents eval.ParseTaskSpec accepts, with the
+//     exceptions below, and reads them as the same spec.
+//   - [Validate] checks the rules of eval's TaskSpec.Validate, in the same
+//     order, and its error's message is eval's for the first broken rule
+//     ("eval: task_id is required"). A document eval rejects is rejected
+//     with a message that starts with eval's "eval: decode task spec: ".
+//   - [Registry.Register] and [DeriveDifficulty] fail with eval's messages,
+//     [CurrentTaskSpecVersion] and the Signal keys have eval's values, and
+//     [SignalKeys] and [Registry.Languages] sort as eval's do.
+//
+// It is stricter in three ways, each to keep a reader from silently
+// misreading a document:
+//
+//   - Documents that yaml.v3 reads while losing data (a fraction in an
+//     integer field, a null list item, a second document, a key given
+//     twice through an alias) or that YAML readers read differently (merge
+//     keys, tags) are refused with a [*StrictError], whose documentation
+//     lists the cases.
+//   - Documents over [MaxDocumentBytes], [MaxDepth] or [MaxNodes] are
+//     refused before they are decoded; eval had no such bounds.
+//   - The marshalers refuse an enum number the schema does not define
+//     ([*EnumError]) and a string that is not UTF-8, which YAML cannot carry.
+//
+// The package also offers what eval did not have: [Check] and the catalogue
+// of problems, the JSON and binary protobuf encodings, [Load] and [Save],
+// [AgentView], artifact path checks, and the gRPC GeneratorService.
 package taskspec

@@ -10,9 +10,11 @@ import (
 	"testing"
 )
 
-// TestEveryExportedNameHasAnExample holds the package to its doc: every
-// exported function, type and method has an Example that go test runs, or
-// is named in the package doc's list of groups shown elsewhere.
+// TestEveryExportedNameHasAnExample holds the package to its examples:
+// every exported function, type and method has an Example of its own, and
+// every exported constant and variable, which go doc cannot attach an
+// Example to, is used by one. Each of those Examples runs: it has an
+// output comment that go test checks.
 func TestEveryExportedNameHasAnExample(t *testing.T) {
 	fset := token.NewFileSet()
 	entries, err := os.ReadDir(".")
@@ -39,42 +41,76 @@ func TestEveryExportedNameHasAnExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	groups := pkg.Doc[strings.Index(pkg.Doc, "Every exported function and type has an Example"):]
-	has := func(examples []*doc.Example, suffix string) bool {
-		for _, ex := range examples {
-			if ex.Suffix == suffix || suffix == "" {
+	runs := func(ex *doc.Example) bool { return ex.Output != "" || ex.EmptyOutput }
+	// used reports whether a running Example's code names taskspec.name.
+	var all []*doc.Example
+	all = append(all, pkg.Examples...)
+	for _, f := range pkg.Funcs {
+		all = append(all, f.Examples...)
+	}
+	for _, typ := range pkg.Types {
+		all = append(all, typ.Examples...)
+		for _, f := range typ.Funcs {
+			all = append(all, f.Examples...)
+		}
+		for _, m := range typ.Methods {
+			all = append(all, m.Examples...)
+		}
+	}
+	used := func(name string) bool {
+		for _, ex := range all {
+			found := false
+			ast.Inspect(ex.Code, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == name {
+					if id, ok := sel.X.(*ast.Ident); ok && id.Name == "taskspec" {
+						found = true
+					}
+				}
+				return !found
+			})
+			if found && runs(ex) {
 				return true
 			}
 		}
 		return false
 	}
 	check := func(name string, examples []*doc.Example) {
-		if !has(examples, "") && !strings.Contains(groups, name) {
-			t.Errorf("%s has no Example and is in no group of the package doc", name)
+		for _, ex := range examples {
+			if !runs(ex) {
+				t.Errorf("Example for %s (suffix %q) has no output comment, so it does not run", name, ex.Suffix)
+			}
+		}
+		if len(examples) == 0 {
+			t.Errorf("%s has no Example", name)
+		}
+	}
+	for _, ex := range pkg.Examples {
+		if !runs(ex) {
+			t.Errorf("package Example %q has no output comment, so it does not run", ex.Suffix)
 		}
 	}
 	for _, f := range pkg.Funcs {
 		check(f.Name, f.Examples)
 	}
+	var values []*doc.Value
 	for _, typ := range pkg.Types {
 		check(typ.Name, typ.Examples)
 		for _, f := range typ.Funcs {
 			check(f.Name, f.Examples)
 		}
 		for _, m := range typ.Methods {
-			if !has(m.Examples, "") && !strings.Contains(groups, m.Name) && !strings.Contains(groups, typ.Name+"'s "+m.Name) {
-				t.Errorf("%s.%s has no Example and is in no group of the package doc", typ.Name, m.Name)
-			}
+			check(typ.Name+"."+m.Name, m.Examples)
 		}
-		for _, c := range typ.Consts {
-			for _, name := range c.Names {
-				check(name, nil)
-			}
-		}
+		values = append(values, typ.Consts...)
+		values = append(values, typ.Vars...)
 	}
-	for _, c := range append(pkg.Consts, pkg.Vars...) {
+	values = append(values, pkg.Consts...)
+	values = append(values, pkg.Vars...)
+	for _, c := range values {
 		for _, name := range c.Names {
-			check(name, nil)
+			if !used(name) {
+				t.Errorf("%s is used by no Example that runs", name)
+			}
 		}
 	}
 }

@@ -1,0 +1,152 @@
+package taskspec_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	taskspec "github.com/taskspec/taskspec/go"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// The limits bound every document a reader accepts, whatever its format.
+func Example_limits() {
+	fmt.Println(taskspec.MaxDocumentBytes, taskspec.MaxDepth, taskspec.MaxNodes)
+
+	deep := "prompt: " + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + "\n"
+	_, err := taskspec.ParseYAML([]byte(deep))
+	fmt.Println(err)
+
+	many := "difficulty_signals: {" + strings.Repeat("a: 1, ", taskspec.MaxNodes/2) + "}\n"
+	_, err = taskspec.ParseYAML([]byte(many))
+	fmt.Println(err)
+	// Output:
+	// 16777216 64 100000
+	// eval: decode task spec: line 1, column 72: document is nested deeper than 64 levels
+	// eval: decode task spec: line 1, column 300013: document has more than 100000 nodes
+}
+
+func ExampleViolation_String() {
+	for _, v := range taskspec.Check([]byte(strings.Replace(sidecar, "prompt:", "promt:", 1))) {
+		fmt.Println(v.String())
+	}
+	// Without a position or a hint:
+	fmt.Println(taskspec.Violation{FieldPath: "prompt", Message: "prompt is required"})
+	// Output:
+	// line 11, column 1: promt: unknown field "promt"; did you mean "prompt"?
+	// prompt is required
+}
+
+func ExampleDecodeError_Error() {
+	_, err := taskspec.ParseYAML([]byte("task_spec_version: 1\nlanguage: [go\n"))
+	fmt.Println(err.Error())
+	_, err = taskspec.ParseJSON([]byte(`{"taskId": 7}`))
+	fmt.Println(err.Error())
+	// Output:
+	// eval: decode task spec: line 3, column 0: invalid YAML: a [ list is not closed with ]; close it, or quote the value if the bracket is text
+	// eval: task_id: expected a string, got the number 7
+}
+
+// A document refused on purpose unwraps to the *StrictError that says why.
+func ExampleDecodeError_Unwrap() {
+	_, err := taskspec.ParseYAML([]byte("task_spec_version: 1.5\n"))
+	var de *taskspec.DecodeError
+	if errors.As(err, &de) {
+		fmt.Printf("%s %T\n", de.Code, de.Unwrap())
+	}
+	// Output:
+	// TS003 *taskspec.StrictError
+}
+
+func ExampleValidationError_Error() {
+	err := taskspec.Validate(&taskspecv1.TaskSpec{TaskSpecVersion: taskspec.CurrentTaskSpecVersion + 1})
+	fmt.Println(err.Error())
+	// Output:
+	// eval: unsupported task_spec_version 2 (this build produces v1)
+}
+
+func ExampleStrictError_Error() {
+	_, err := taskspec.ParseYAML([]byte("task_spec_version: 1\n---\ntask_id: t\n"))
+	var se *taskspec.StrictError
+	if errors.As(err, &se) {
+		fmt.Println(se.Error())
+	}
+	// Output:
+	// eval: decode task spec: line 2: more than one YAML document: the Go package reads the first and ignores the rest silently
+}
+
+func ExampleEnumError_Error() {
+	err := &taskspec.EnumError{FieldPath: "difficulty", Enum: "taskspec.v1.Difficulty", Number: 9}
+	fmt.Println(err.Error())
+	// Output:
+	// eval: difficulty: enum value 9 is not defined in taskspec.v1.Difficulty and cannot be written as YAML
+}
+
+func ExampleArtifactPathError_Error() {
+	_, err := taskspec.ArtifactPath("/srv/task-7", "../task-8/main.go")
+	fmt.Println(err.Error())
+	// Output:
+	// eval: artifact path "../task-8/main.go" is not allowed: the path climbs out of the workspace with ..
+}
+
+func ExampleWriteError_Error() {
+	spec := small()
+	spec.Prompt = strings.Repeat(`"`, 9<<20)
+	_, err := taskspec.Convert(mustBinpb(spec), taskspec.Binpb, taskspec.JSON)
+	fmt.Println(err.Error())
+	// Output:
+	// eval: cannot write: the JSON would be 18,874,716 bytes, more than the 16,777,216 a reader accepts (prompt takes 18,874,384 of them)
+}
+
+func mustBinpb(spec *taskspecv1.TaskSpec) []byte {
+	data, err := taskspec.MarshalBinpb(spec)
+	if err != nil {
+		panic(err)
+	}
+	return data
+}
+
+func ExampleRemoteError_Error() {
+	err := &taskspec.RemoteError{
+		Language: taskspecv1.Language_LANGUAGE_PYTHON,
+		Code:     codes.NotFound,
+		Message:  `no template "impl-pure-fn"`,
+	}
+	fmt.Println(err.Error())
+	// Output:
+	// eval: remote generator for language "python": NotFound: no template "impl-pure-fn"
+}
+
+// A generator that returns a *RemoteError, as a proxy for another server
+// does, passes its status on to its own callers.
+func ExampleRemoteError_GRPCStatus() {
+	var err error = &taskspec.RemoteError{
+		Language:   taskspecv1.Language_LANGUAGE_GO,
+		Code:       codes.InvalidArgument,
+		Message:    "invalid language",
+		Violations: []taskspec.Violation{{FieldPath: "language", Code: "TS103", Message: `invalid language "7"`}},
+	}
+	st := status.Convert(err)
+	fmt.Println(st.Code(), st.Message(), len(st.Details()))
+	// Output:
+	// InvalidArgument invalid language 1
+}
+
+func ExampleRemoteError_Unwrap() {
+	timedOut := &taskspec.RemoteError{Code: codes.DeadlineExceeded, Message: "context deadline exceeded"}
+	fmt.Println(errors.Is(timedOut, context.DeadlineExceeded))
+
+	refused := &taskspec.RemoteError{
+		Code:       codes.FailedPrecondition,
+		Message:    "the generator returned an invalid task spec",
+		Violations: []taskspec.Violation{{FieldPath: "task_id", Code: "TS101", Message: "task_id is required"}},
+	}
+	var ve *taskspec.ValidationError
+	fmt.Println(errors.As(refused, &ve), ve.Violations[0].FieldPath)
+	// Output:
+	// true
+	// true task_id
+}
