@@ -21,11 +21,10 @@ var hiddenSteps = func() [][]protoreflect.Name {
 }()
 
 // AgentView returns a copy of spec with every field hidden from the agent
-// cleared, with everything under it; spec is left unchanged. It is the
-// Python library's agent_view.
+// cleared, with everything under it; spec is left unchanged.
 //
-// The hidden fields are those whose (taskspec.v1.field).visibility is
-// VISIBILITY_HIDDEN in proto/taskspec/v1/taskspec.proto: today the whole
+// The hidden fields are those the schema marks hidden (their
+// (taskspec.v1.field).visibility is VISIBILITY_HIDDEN): today the whole
 // verification block, because an agent that can read the test command can
 // tailor its solution to the tests instead of solving the task.
 //

@@ -21,14 +21,14 @@ func (e *ArtifactPathError) Error() string {
 }
 
 // ArtifactPathProblem returns why path is not a local artifact path, or ""
-// when it is. The contract says an artifact path is relative to the task's
-// workspace, but the Go package accepts any string there, so ParseYAML must
-// too: "../../etc/passwd", "/etc/passwd" and "a\x00b" are valid specs. A
-// path is local when it is not empty, holds no NUL byte, is not absolute on
-// any platform ("/x", `C:\x`, `\\host\share`) and never climbs above its
-// start with "..", with "\" read as a separator too, so that a path means
-// the same on every platform. The Python library's local_path_problem
-// gives the same answers in the same words (tests/contract/artifact_paths.json).
+// when it is. An artifact path is meant to be relative to the task's
+// workspace, but a spec may hold any string there ("../../etc/passwd",
+// "/etc/passwd" and "a\x00b" are valid specs, as they were for the eval
+// package), so code that opens an artifact must check it first; [Check]
+// warns of such a path (TS301). A path is local when it is not empty, holds
+// no NUL byte, is not absolute on any platform ("/x", `C:\x`,
+// `\\host\share`) and never climbs above its start with "..", with "\"
+// read as a separator too, so that a path means the same on every platform.
 func ArtifactPathProblem(path string) string {
 	if path == "" {
 		return "the path is empty: it names no file"

@@ -195,8 +195,8 @@ func Lookup(code string) (Kind, bool) {
 
 // Explain returns the explanation of code as `taskspec explain CODE`
 // prints it: its title, severity and stage, the explanation, every form of
-// its message and hint, and a failing and a fixed example. The text is the
-// Python library's explain(code), byte for byte.
+// its message and hint, and a failing and a fixed example. ok is false for
+// a code the catalogue does not have.
 func Explain(code string) (string, bool) {
 	k, ok := catalogue[strings.ToUpper(code)]
 	if !ok {

@@ -10,14 +10,15 @@ import (
 	"github.com/taskspec/taskspec/go/internal/eval"
 )
 
-// The limits of a document, from the (taskspec.v1.limits) option of
-// TaskSpec. They keep a mistaken or hostile input (a log file, /dev/zero, a
-// billion laughs) cheap to refuse; a sidecar is a few KiB with a few dozen
-// nodes at 3 levels. The Python library reads the same option, so the two
-// accept the same documents.
+// The limits of a TaskSpec document, in any format, set by the schema. A
+// reader refuses a document over any of them before it costs much, so a
+// mistaken or hostile input (a log file, /dev/zero, a billion laughs) is
+// cheap to refuse; a sidecar is a few KiB with a few dozen nodes at 3
+// levels. The Python library has the same limits, so the two accept the
+// same documents.
 const (
-	// MaxDocumentBytes is the largest document ParseYAML accepts and the
-	// most Load reads.
+	// MaxDocumentBytes is the largest document a Parse function accepts
+	// and the most Load reads.
 	MaxDocumentBytes = 16777216
 	// MaxDepth is the deepest nesting of collections a document may have.
 	MaxDepth = 64
@@ -27,9 +28,8 @@ const (
 )
 
 // CurrentTaskSpecVersion is the TaskSpec schema version this package reads
-// and writes: the bound of the Int64Rules.equals constraint on
-// task_spec_version.
-// Validate rejects every other value, 0 included, so that a reader never
+// and writes, the one value of task_spec_version that Validate accepts.
+// Every other value, 0 included, is refused, so that a reader never
 // silently misreads a document written for another version.
 const CurrentTaskSpecVersion = 1
 

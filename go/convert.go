@@ -8,7 +8,7 @@ import (
 // An EnumError reports an enum number the schema does not define, found
 // where the spec must be written as YAML. An open proto3 enum can carry any
 // int32, but YAML carries only spellings, so writing such a value would lose
-// it; the Python library refuses it the same way.
+// it.
 type EnumError struct {
 	FieldPath string // "language", "difficulty" or "generated_from.kind"
 	Enum      string // the enum's full name, e.g. "taskspec.v1.Language"

@@ -20,22 +20,19 @@ import (
 
 const decodePrefix = errPrefix + "decode task spec: "
 
-// A StrictError reports a document that the Go package's ParseTaskSpec
-// reads, or misreads, and that this package refuses on purpose, as the
-// Python library does: wherever yaml.v3 would lose data silently (a
-// fraction in an integer field, a null list item or key, a second
-// document), or where YAML readers disagree on the meaning (merge keys,
-// tags, a byte order mark at the start of a line, a tab starting a line
-// among comments), agreeing with every reader matters more than accepting
-// the document. The Python library lists
-// the same cases, with their reasons, in STRICTER_THAN_GO.
+// A StrictError reports a YAML document that is refused on purpose,
+// although a YAML library would read it: wherever reading it would lose data
+// silently (a fraction in an integer field, a null list item or key, a
+// second document, a key given twice through an alias), or where YAML
+// readers disagree on its meaning (merge keys, tags, a byte order mark at
+// the start of a line, a tab starting a line among comments), and for a
+// document over [MaxNodes] nodes or [MaxDepth] levels, which is refused
+// before it is built. Agreeing with every reader matters more than
+// accepting the document. The eval package read these documents, or
+// misread them; the Python library refuses the same ones.
 //
-// Every document the Go package rejects is rejected with the Go package's
-// own message instead, so a StrictError only appears where the Go package
-// would have returned a spec, with one exception: the budgets. A document
-// over MaxNodes nodes or MaxDepth levels is refused before yaml.v3 builds
-// it (that is what makes the budget cheap), with the same StrictError the
-// Python library gives, whatever the Go package would have said.
+// A StrictError is found with errors.As, from the [*DecodeError] that
+// [ParseYAML] and [Load] return.
 type StrictError struct {
 	FieldPath string // the field, "" for the document as a whole
 	Line      int    // 1-based, 0 when unknown
@@ -56,21 +53,19 @@ func (e *StrictError) Error() string {
 	return b.String()
 }
 
-// ParseYAML decodes a TaskSpec from the first YAML document in data and
-// validates it, like the Go package's ParseTaskSpec: unknown and duplicate
-// keys are rejected at every level, and a document that breaks a rule
-// gives a *ValidationError whose message is the Go package's ("eval:
-// invalid language \"cobol\"").
+// ParseYAML decodes a TaskSpec from the YAML document data and validates
+// it. Unknown and duplicate keys are rejected at every level, and a
+// document that breaks a rule gives a [*ValidationError] ("eval: invalid
+// language \"cobol\"").
 //
-// Every other failure is a *DecodeError (errors.As) whose message starts
-// with the Go package's "eval: decode task spec: ". Either error holds
-// every problem of the document, as Check lists them, with the one a
-// reader that stops at the first meets first, so that Error() names it.
+// Every other failure is a [*DecodeError] whose message starts with "eval:
+// decode task spec: ". Either error holds every problem of the document,
+// as [Check] lists them, with the one a reader that stops at the first
+// meets first, so that Error() names it. A document that would lose data
+// or that YAML readers disagree on is refused too (see [StrictError]).
 //
-// It is stricter than the Go package where that package would lose data
-// or where YAML readers disagree; those documents are refused with code
-// TS004. Parsing is about meaning: key order, flow style, comments,
-// anchors and indentation do not matter. Only MarshalYAML is canonical.
+// Parsing is about meaning: key order, flow style, comments, anchors and
+// indentation do not matter. Only [MarshalYAML] is canonical.
 func ParseYAML(data []byte) (*taskspecv1.TaskSpec, error) {
 	r := examine(data)
 	if r.err != nil {

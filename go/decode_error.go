@@ -13,15 +13,14 @@ import (
 // those of the first problem: where it is (the field path
 // "generated_from.kindd", the 1-based line and column, 0 when unknown), its
 // code of the catalogue ("TS001") and how to fix it (`did you mean
-// "kind"?`). These are the Python library's DecodeError fields, with the
-// same values.
+// "kind"?`).
 //
 // Error returns "eval: decode task spec: " (for JSON and binary protobuf,
-// which the Go package does not read, "eval: ") and the first problem as
-// the contract renders it ("line 2, column 1: taskid: unknown field \"taskid\";
-// did you mean \"task_id\"?"), in the catalogue's words. Unwrap gives the
-// parser's or the stricter rule's own error, for logs; its words are not
-// the contract's.
+// "eval: ") and the first problem as the contract renders it ("line 2,
+// column 1: taskid: unknown field \"taskid\"; did you mean \"task_id\"?"),
+// in the catalogue's words. Err, which Unwrap returns, is the parser's own
+// error or the [*StrictError] that refused the document, or nil; the
+// parser's words are for logs, not the contract's.
 type DecodeError struct {
 	FieldPath  string
 	Line       int
@@ -36,7 +35,8 @@ type DecodeError struct {
 	prefix string
 }
 
-// Error returns the first problem, after the Go package's prefix.
+// Error returns the first problem, after the "eval: decode task spec: "
+// prefix (for JSON and binary protobuf, "eval: ").
 func (e *DecodeError) Error() string {
 	prefix := e.prefix
 	if prefix == "" {

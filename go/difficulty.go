@@ -6,8 +6,8 @@ import (
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 )
 
-// The difficulty signal keys DeriveDifficulty writes, as the Go package
-// exports them: the keys of a spec's DifficultySignals.
+// The difficulty signal keys DeriveDifficulty writes: the keys of a spec's
+// DifficultySignals.
 const (
 	SignalInvolvedSymbols      = "involved_symbols"
 	SignalEdgeCount            = "edge_count"
@@ -15,8 +15,8 @@ const (
 )
 
 // DifficultyInputs are the knowledge-graph measurements of a task that
-// DeriveDifficulty bands, named as in the Go package, so that swapped
-// counts cannot compile silently.
+// DeriveDifficulty bands. They are named fields, so that swapped counts
+// cannot compile silently.
 type DifficultyInputs struct {
 	// NodeCount is the number of symbols the task involves, the seed
 	// symbol itself included: at least 1.
@@ -73,14 +73,13 @@ func (b signalBand) band(v int) taskspecv1.Difficulty {
 // signal is banded on its own and the hardest band wins, because a task is
 // as hard as its hardest aspect.
 //
-// The map is keyed SignalInvolvedSymbols, SignalEdgeCount and
-// SignalCyclomaticComplexity, ready to be stored as spec.DifficultySignals.
-// An input below its minimum gives a *ValidationError listing every such
-// input, in the order NodeCount, EdgeCount, Cyclomatic, each with its
-// signal's field path ("difficulty_signals.edge_count"); its message is the
-// Go package's for the first ("eval: difficulty node count must be at least
-// 1 (the seed itself), got 0"), and the Python library's derive_difficulty
-// reports the same violations.
+// The map is keyed [SignalInvolvedSymbols], [SignalEdgeCount] and
+// [SignalCyclomaticComplexity], ready to be stored as
+// spec.DifficultySignals. An input below its minimum gives a
+// [*ValidationError] listing every such input, in the order NodeCount,
+// EdgeCount, Cyclomatic, each with its signal's field path
+// ("difficulty_signals.edge_count"); its message is the first one's ("eval:
+// difficulty node count must be at least 1 (the seed itself), got 0").
 func DeriveDifficulty(in DifficultyInputs) (taskspecv1.Difficulty, map[string]int64, error) {
 	var problems []Violation
 	for _, row := range rubric {

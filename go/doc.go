@@ -87,8 +87,8 @@
 //
 //   - [*DecodeError]: a document that cannot be read as a TaskSpec. Its
 //     Violations are every problem of the document, as [Check] lists them.
-//   - [*StrictError]: a document refused on purpose (TS004), found alone
-//     or as the cause of a DecodeError.
+//   - [*StrictError]: a YAML document refused on purpose, the cause of a
+//     DecodeError.
 //   - [*ValidationError]: a spec that breaks a rule, from [Validate] and
 //     every Parse function. Its Violations are every broken rule.
 //   - [*WriteError], [*EnumError]: a spec that cannot be written as asked.

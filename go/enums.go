@@ -94,9 +94,8 @@ func LanguageString(l taskspecv1.Language) (s string, ok bool) {
 }
 
 // ParseLanguage returns the Language spelled s. Only the exact spellings
-// LanguageString returns are accepted, and "" is not a language: the same
-// rule as the Go package's Language.Valid, so the two never disagree about a
-// sidecar. The error reads like Validate's: eval: invalid language "Go".
+// [LanguageString] returns are accepted: case matters, and "" is not a
+// language. The error reads like Validate's: eval: invalid language "Go".
 func ParseLanguage(s string) (taskspecv1.Language, error) { return languageEnum.parse(s) }
 
 // DifficultyString returns the YAML spelling of d ("easy", "medium",

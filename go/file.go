@@ -15,8 +15,7 @@ import (
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 )
 
-// Load reads, decodes and validates the sidecar at path, like the Python
-// library's load. The read is bounded and never blocks: the file is opened
+// Load reads, decodes and validates the sidecar at path. The read is bounded and never blocks: the file is opened
 // non-blocking and must be a regular file, so a FIFO without a writer, a
 // device or a directory is an error at once rather than a hung job, and
 // at most MaxDocumentBytes+1 bytes are read, so /dev/zero or a huge log costs
@@ -123,8 +122,8 @@ func notRegular(path string, mode fs.FileMode) error {
 	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind)}
 }
 
-// Save validates spec and writes its canonical YAML to path atomically,
-// like the Python library's save: readers see the old bytes or the new,
+// Save validates spec and writes its canonical YAML to path atomically:
+// readers see the old bytes or the new,
 // never a mix, and on any failure the old file is left as it was and no
 // temporary file remains. Nothing is written that Load would refuse, in
 // either language: the spec is validated first, and YAML over a reader's

@@ -17,8 +17,8 @@ import (
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 )
 
-// A Format is an encoding of a TaskSpec; its value is the name the command
-// line and the Python library's Format use.
+// A Format is an encoding of a TaskSpec; its value is its name on the
+// command line ("yaml", "json", "binpb").
 type Format string
 
 // The three encodings of a TaskSpec. All carry the same information, so
@@ -32,7 +32,7 @@ const (
 var formats = []Format{YAML, JSON, Binpb}
 
 // ParseFormat returns the Format named name ("yaml", "json" or "binpb"),
-// or an error in the Python library's words for any other name.
+// or an error that lists the names for any other name.
 func ParseFormat(name string) (Format, error) {
 	for _, f := range formats {
 		if string(f) == name {
@@ -48,7 +48,7 @@ func ParseFormat(name string) (Format, error) {
 
 // FormatForPath returns the format a file name's extension names,
 // case-insensitively (.yaml and .yml, .json, .binpb and .pb), and false for
-// any other name, as the Python library's format_for_path.
+// any other name.
 func FormatForPath(path string) (Format, bool) {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".yaml", ".yml":
@@ -61,9 +61,7 @@ func FormatForPath(path string) (Format, bool) {
 	return "", false
 }
 
-// ParseJSON decodes a proto3 JSON TaskSpec strictly and validates it, as
-// the Python library's parse_json does, with its messages after the
-// "eval: " prefix.
+// ParseJSON decodes a proto3 JSON TaskSpec strictly and validates it.
 //
 // Both the lowerCamelCase names and the proto field names are accepted, as
 // proto3 JSON requires, and so are enum values by name or number and
@@ -86,8 +84,8 @@ func ParseJSON(data []byte) (*taskspecv1.TaskSpec, error) {
 	return spec, nil
 }
 
-// ParseBinpb decodes a binary protobuf TaskSpec and validates it, as the
-// Python library's parse_binpb does. Bytes that are not a TaskSpec give a
+// ParseBinpb decodes a binary protobuf TaskSpec and validates it. Bytes
+// that are not a TaskSpec give a
 // *DecodeError: invalid wire data, a string that is not UTF-8, and any
 // field the schema does not have (protobuf would keep it as opaque bytes
 // that YAML cannot carry), or a known field with the wrong wire type, both
@@ -273,8 +271,8 @@ func Parse(data []byte, f Format) (*taskspecv1.TaskSpec, error) {
 	return nil, err
 }
 
-// MarshalJSON writes spec as proto3 JSON, byte for byte as the Python
-// library's marshal_json: fields in declaration order and map keys in
+// MarshalJSON writes spec as proto3 JSON, in one canonical form that the
+// Python library writes too: fields in declaration order and map keys in
 // Go's key order, lowerCamelCase names, int64 values as strings, enum
 // values by their proto names (an undefined number as a number), fields at
 // their default left out (an unset kg_query is absent, an empty one {}),
@@ -296,10 +294,10 @@ func MarshalJSON(spec *taskspecv1.TaskSpec) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// MarshalBinpb writes spec as binary protobuf, deterministically: Go's
-// proto.MarshalOptions{Deterministic: true}, the bytes the Python
-// library's marshal_binpb writes (fields in number order, unknown fields
-// last, map entries sorted by key). It does not validate; a string that
+// MarshalBinpb writes spec as binary protobuf, deterministically, with
+// proto.MarshalOptions{Deterministic: true}: fields in number order,
+// unknown fields last, map entries sorted by key, the bytes the Python
+// library writes too. It does not validate; a string that
 // is not UTF-8 is refused, naming the field.
 func MarshalBinpb(spec *taskspecv1.TaskSpec) ([]byte, error) {
 	if err := marshalable(spec); err != nil {
@@ -339,9 +337,8 @@ func Marshal(spec *taskspecv1.TaskSpec, f Format) ([]byte, error) {
 }
 
 // Convert decodes and validates data in format from, then writes it in
-// format to, as the Python library's convert: the same as Marshal(Parse(data,
-// from), to), except that output a reader would refuse is refused with a
-// *WriteError, in the Python library's words. A spec within the limits in
+// format to: the same as Marshal(Parse(data, from), to), except that
+// output a reader would refuse is refused with a [*WriteError]. A spec within the limits in
 // one format can be over them in another: JSON of 200,000 signals is YAML
 // of 400,000 nodes (over MaxNodes), and a prompt of 9 MiB of '"' is 18
 // MiB of JSON (over MaxDocumentBytes; "eval: cannot write: the JSON would

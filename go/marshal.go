@@ -14,28 +14,28 @@ import (
 	"github.com/taskspec/taskspec/go/internal/eval"
 )
 
-// MarshalYAML writes spec as canonical YAML: the bytes the Go package's
-// MarshalYAML writes for the same spec (yaml.v3 defaults: struct key order,
-// omitempty as tagged, 4-space indentation, yaml.v3's own order of
-// difficulty_signals keys), so that sidecars written by services in either
-// package, or in Python, can be compared, hashed and diffed.
+// MarshalYAML writes spec as canonical YAML: one sequence of bytes for a
+// spec, so that sidecars can be compared, hashed and diffed. Keys come in
+// schema order, empty optional fields are left out, nesting is indented by
+// 4 spaces, and difficulty_signals keys come in yaml.v3's order, in which
+// "a9" comes before "a10". These are the bytes the eval package wrote for
+// the same spec, and those the Python library writes.
 //
-// Like the Go package it does not validate, so that an invalid spec can be
-// written out for inspection and repair. Unlike it, it refuses an enum
-// number the schema does not define (*EnumError): YAML could only carry it
-// as a spelling, and there is none. It also refuses a string that is not
-// valid UTF-8, which yaml.v3 would write as !!binary and no reader accepts.
+// It does not validate, so that an invalid spec can be written out for
+// inspection and repair. It refuses an enum number the schema does not
+// define ([*EnumError]): YAML could only carry it as a spelling, and there
+// is none. It also refuses a string that is not valid UTF-8, which yaml.v3
+// would write as !!binary and no reader accepts.
 //
 // For a few inputs yaml.v3 writes bytes that it cannot read back (a
-// multi-line string that starts with a space or a line break in a list item
-// or solution artifact, a multi-line string or signal key that starts with a
-// tab, and a "<<" signal key). MarshalYAML does not copy those; it changes the fewest bytes
-// that make the document read back as spec, exactly as the Python library
-// does (see ROUND_TRIP_FIXES in python/taskspec/_emit.py). And where
-// yaml.v3's order of difficulty_signals keys changes from run to run (a key
-// set its comparison orders cyclically, see keyorder.go), it writes one
-// fixed order that the Python library writes too. Every other spec is
-// written byte for byte as yaml.v3 writes it.
+// multi-line string that starts with a space or a line break in a list
+// item or solution artifact, a multi-line string or signal key that starts
+// with a tab, and a "<<" signal key). MarshalYAML does not copy those; it
+// changes the fewest bytes that make the document read back as spec. And
+// where yaml.v3's order of difficulty_signals keys would change from run
+// to run (for a few key sets that its comparison orders cyclically), it
+// writes one fixed order. Every other spec is written byte for byte as
+// yaml.v3 writes it.
 func MarshalYAML(spec *taskspecv1.TaskSpec) ([]byte, error) {
 	if spec == nil {
 		return nil, errors.New(errPrefix + "marshal nil task spec")

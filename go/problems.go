@@ -34,8 +34,8 @@ import (
 // is left out, and so are the rules of a field an unknown key's hint
 // names. A valid document without warnings gives nil.
 //
-// It is the Python library's taskspec.check: for every document that is
-// not a YAML syntax error, the same codes, field paths, positions,
+// The Python library's check gives the same list for every document that
+// is not a YAML syntax error: the same codes, field paths, positions,
 // messages, hints and severities in the same order.
 func Check(data []byte) []Violation { return examine(data).problems }
 

@@ -11,9 +11,10 @@ import (
 )
 
 // Generator produces TaskSpecs for a single language. Each per-language
-// adapter implements it and registers itself in a Registry; the interface
-// is the seam between the language-agnostic harness and language-specific
-// task synthesis.
+// adapter implements it and is registered in a [Registry]; the interface is
+// the seam between a language-agnostic harness and language-specific task
+// synthesis. A Generator served by [NewGeneratorServer] is called
+// concurrently.
 type Generator interface {
 	// Language reports the one language this generator produces tasks for.
 	Language() taskspecv1.Language
@@ -43,7 +44,7 @@ func NewRegistry() *Registry {
 // language that is UNSPECIFIED or not defined by the schema, and a second
 // generator for one language, so that wiring mistakes surface at start-up
 // rather than one generator silently shadowing another. The messages are
-// the Go package's:
+// these (the eval package's, which callers match):
 //
 //	eval: cannot register nil generator
 //	eval: cannot register generator in a nil registry
@@ -51,9 +52,7 @@ func NewRegistry() *Registry {
 //	eval: generator for language "go" already registered
 //
 // where the language is its YAML spelling ("" for UNSPECIFIED, the digits
-// for an undefined number), quoted with %q. tests/contract/registry.json
-// holds these cases, which the Python library's Registry.register passes
-// too.
+// for an undefined number), quoted with %q.
 func (r *Registry) Register(g Generator) error {
 	if g == nil {
 		return errors.New(errPrefix + "cannot register nil generator")
@@ -91,8 +90,8 @@ func (r *Registry) Lookup(lang taskspecv1.Language) (Generator, bool) {
 }
 
 // Languages returns the registered languages sorted by their YAML
-// spelling, as the Go package sorts its string Languages, so that listings
-// and help output are the same in every service and on every run.
+// spelling, so that listings and help output are the same in every service
+// and on every run.
 func (r *Registry) Languages() []taskspecv1.Language {
 	if r == nil {
 		return []taskspecv1.Language{}

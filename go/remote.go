@@ -155,9 +155,10 @@ func RegisterHealth(s grpc.ServiceRegistrar) *health.Server {
 }
 
 // NewRemoteGenerator returns a Generator for language whose work is done by
-// the GeneratorService at the other end of conn, a server in any language
-// (the Python one is `taskspec serve`). It registers in a Registry like any
-// other generator.
+// the GeneratorService at the other end of conn: a server made with
+// [NewGeneratorServer], or one in any other language (`taskspec serve`
+// runs one in Python). It registers in a [Registry] like any other
+// generator.
 //
 // Generate passes ctx's deadline and cancellation on to the server, where
 // the generator sees them. It returns a spec that passed validation on both
@@ -165,7 +166,8 @@ func RegisterHealth(s grpc.ServiceRegistrar) *health.Server {
 // contract cannot get an invalid spec into this process either, and a spec
 // refused for its problems, on either end, unwraps to a *ValidationError.
 // Each call takes and sends messages up to MaxDocumentBytes plus 64 KiB of
-// framing (see GRPCServerOptions), whatever conn's defaults. conn stays the caller's to close.
+// framing (see [GRPCServerOptions]), whatever conn's defaults. conn stays
+// the caller's to close.
 func NewRemoteGenerator(conn grpc.ClientConnInterface, language taskspecv1.Language) Generator {
 	return &remoteGenerator{client: taskspecv1.NewGeneratorServiceClient(conn), language: language}
 }

@@ -23,9 +23,9 @@ import (
 // every call, so generators registered later are served too. A nil
 // registry serves no language: every Generate call is NotFound.
 //
-// The status codes are the service's contract, the same as the Python
-// server's (taskspec.remote.serve), so a client in either language can tell
-// its own mistakes from the generator's:
+// The status codes are the service's contract, the same for a server in
+// any language, so that a client can tell its own mistakes from the
+// generator's:
 //
 //   - InvalidArgument: the request's language is UNSPECIFIED or a number the
 //     schema does not define (with a TS103 problem for "language");
@@ -55,8 +55,8 @@ import (
 // The problems of an InvalidArgument or FailedPrecondition answer travel
 // as status details (status.WithDetails: a taskspec.v1.Problems in the
 // standard grpc-status-details-bin trailer), as google.rpc.BadRequest field
-// violations do; NewRemoteGenerator, and the Python client, turn them back
-// into a *ValidationError with the same problems.
+// violations do; [NewRemoteGenerator] turns them back into a
+// [*ValidationError] with the same problems.
 //
 // Create the grpc.Server with GRPCServerOptions, so that it takes and
 // sends messages up to MaxDocumentBytes plus 64 KiB rather than gRPC's
@@ -76,7 +76,9 @@ func NewGeneratorServer(registry *Registry, opts ...ServerOption) taskspecv1.Gen
 	}
 	s := &generatorServer{registry: registry, log: slog.Default()}
 	for _, opt := range opts {
-		opt(s)
+		if opt != nil {
+			opt.apply(s)
+		}
 	}
 	if s.maxCalls > 0 {
 		s.slots = make(chan struct{}, s.maxCalls)
@@ -84,17 +86,25 @@ func NewGeneratorServer(registry *Registry, opts ...ServerOption) taskspecv1.Gen
 	return s
 }
 
-// A ServerOption configures NewGeneratorServer.
-type ServerOption func(*generatorServer)
+// A ServerOption configures NewGeneratorServer. The With functions make
+// them.
+type ServerOption interface {
+	apply(*generatorServer)
+}
+
+// serverOption is a ServerOption that calls its function.
+type serverOption func(*generatorServer)
+
+func (o serverOption) apply(s *generatorServer) { o(s) }
 
 // WithLogger logs generator failures to l instead of slog.Default(). A nil
 // l keeps slog.Default().
 func WithLogger(l *slog.Logger) ServerOption {
-	return func(s *generatorServer) {
+	return serverOption(func(s *generatorServer) {
 		if l != nil {
 			s.log = l
 		}
-	}
+	})
 }
 
 // WithMaxConcurrentCalls lets at most n Generate calls run at once; a call
@@ -108,7 +118,7 @@ func WithLogger(l *slog.Logger) ServerOption {
 // the call's deadline has answered DeadlineExceeded, and it still counts
 // against the limit, so that runaway generators cannot pile up beyond n.
 func WithMaxConcurrentCalls(n int) ServerOption {
-	return func(s *generatorServer) { s.maxCalls = n }
+	return serverOption(func(s *generatorServer) { s.maxCalls = n })
 }
 
 // WithDefaultTimeout gives a Generate call that arrives without a deadline
@@ -121,7 +131,7 @@ func WithMaxConcurrentCalls(n int) ServerOption {
 // until it returns, its result dropped (and, with WithMaxConcurrentCalls,
 // its slot still taken).
 func WithDefaultTimeout(d time.Duration) ServerOption {
-	return func(s *generatorServer) { s.timeout = d }
+	return serverOption(func(s *generatorServer) { s.timeout = d })
 }
 
 type generatorServer struct {

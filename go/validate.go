@@ -17,15 +17,16 @@ const errPrefix = "eval: "
 
 // A Violation is one problem of a spec or document: a broken rule of the
 // contract (Validate), a document that cannot be read (ParseYAML, Check),
-// or a warning (Check). It is the contract's Problem model, the same in
-// the Python library, the CLI's JSON and gRPC errors (taskspec.v1.Problem).
+// or a warning (Check). It is the contract's Problem model, as the CLI's
+// JSON and the GeneratorService's errors carry it (taskspec.v1.Problem,
+// see [Violation.Proto]).
 //
 // Code is the kind of problem, a code of the catalogue ("TS101"; see
 // Lookup and Explain). FieldPath names the field with the canonical YAML
 // keys joined by dots ("generated_from.kind"), list indices and map keys
-// in brackets. Message is what is wrong: for a broken rule the Go
-// package's wording without its "eval: " prefix, for anything else the
-// catalogue's; it never holds the hint. Line and Column are the 1-based
+// in brackets. Message is what is wrong: for a broken rule, the rule's own
+// message ("task_id is required"), for anything else the catalogue's
+// words; it has no "eval: " prefix and never holds the hint. Line and Column are the 1-based
 // position of the offending value when the spec came from a document (for
 // a missing field, the position of its nearest enclosing mapping), and 0
 // for none; a Line with a Column of 0 is a line whose column is unknown.
@@ -43,8 +44,7 @@ type Violation struct {
 
 // String renders the problem as the contract writes it as text:
 // "line L, column C: message; hint", the position left out when there is
-// none (Line 0), "; hint" when there is no hint. It is the Python
-// library's str(Violation).
+// none (Line 0), "; hint" when there is no hint.
 func (v Violation) String() string {
 	var b strings.Builder
 	if v.Line > 0 {
@@ -94,14 +94,14 @@ func clampInt32(n int) int32 {
 }
 
 // A ValidationError reports a spec that breaks the contract. Violations
-// holds every broken rule in the Go package's order; Error returns only the
-// first, exactly as the Go package's Validate does ("eval: task_id is
-// required"), because callers match on that text.
+// holds every broken rule, in the order [Validate] checks them; Error
+// returns only the first ("eval: task_id is required"), in words that
+// callers of the eval package match on.
 type ValidationError struct {
 	Violations []Violation
 }
 
-// Error returns the Go package's message for the first violation.
+// Error returns the first violation's message after "eval: ".
 func (e *ValidationError) Error() string {
 	if len(e.Violations) == 0 {
 		return errPrefix + "invalid task spec"
@@ -217,9 +217,9 @@ func check(c *checked) []Violation {
 	return out
 }
 
-// Violations returns every rule spec breaks, in the Go package's order, or
-// nil when it is valid. The list is the one the Python library's
-// ValidationError.violations holds for the same spec. An enum number the
+// Violations returns every rule spec breaks, in a fixed order, or nil when
+// it is valid: the Violations of the [*ValidationError] that [Validate]
+// returns. An enum number the
 // schema does not define is reported by its digits (invalid language "7").
 // A nil spec is checked as an empty one, as the generated getters read it.
 //
@@ -232,10 +232,9 @@ func Violations(spec *taskspecv1.TaskSpec) []Violation {
 }
 
 // Validate checks spec against the contract and returns nil or a
-// *ValidationError whose message is the Go package's for the first broken
-// rule (use errors.As to get all of them). Like the Go package, it does not
-// check that referenced files or symbols exist: that is a downstream,
-// I/O-bearing concern.
+// [*ValidationError] whose message is the first broken rule's (use
+// errors.As to get all of them). It does not check that referenced files
+// or symbols exist: that is a downstream, I/O-bearing concern.
 func Validate(spec *taskspecv1.TaskSpec) error {
 	if vs := Violations(spec); len(vs) > 0 {
 		return &ValidationError{Violations: vs}
@@ -243,9 +242,8 @@ func Validate(spec *taskspecv1.TaskSpec) error {
 	return nil
 }
 
-// SignalKeys returns the difficulty-signal keys in plain byte order, as the
-// Go package's SignalKeys (sort.Strings) does, for callers that need a
-// stable iteration order. It is never nil. Note that it is not the order in
+// SignalKeys returns the difficulty-signal keys in plain byte order
+// (sort.Strings), for callers that need a stable iteration order. It is never nil. Note that it is not the order in
 // which MarshalYAML writes the keys: that is yaml.v3's own order, in which
 // "a9" comes before "a10".
 func SignalKeys(spec *taskspecv1.TaskSpec) []string {

@@ -16,7 +16,7 @@ import (
 // either language, would refuse what it wrote: YAML of more than MaxNodes
 // nodes (60,000 signals are 120,000 nodes), or more than MaxDocumentBytes.
 // FieldPath names the top-level field that takes most of it. Nothing is
-// written. The words are the Python library's for the same spec.
+// written.
 type WriteError struct {
 	FieldPath string
 	Message   string
