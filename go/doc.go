@@ -7,9 +7,9 @@
 // bounded and atomic file I/O, and the GeneratorService that produces
 // TaskSpecs over gRPC.
 //
-// A Python library implements the same contract, and the two agree on every
-// document: what is accepted, the bytes written, and each problem's code,
-// position and wording.
+// A Python library implements the same contract, and the two agree on what
+// they accept, the bytes they write and the problems they report: each
+// problem's code, position and wording.
 //
 // # Quick start
 //
@@ -26,9 +26,9 @@
 //	}
 //	out, err := taskspec.MarshalYAML(spec)
 //
-// [Load] and [Save] do the same with a file: Load reads at most
-// [MaxDocumentBytes] and never blocks on a FIFO or device; Save validates
-// first and replaces the file atomically. [Read] and [LoadFS] read from an
+// [Load] and [Save] do the same with a file: Load refuses a file over
+// [MaxDocumentBytes] after a bounded read and never blocks on a FIFO or
+// device; Save validates first and replaces the file atomically. [Read] and [LoadFS] read from an
 // io.Reader and an fs.FS.
 //
 // [Check] lists every problem of a document at once, for editors, linters
@@ -139,22 +139,25 @@
 //     exceptions below, and reads them as the same spec.
 //   - [Validate] checks the rules of eval's TaskSpec.Validate, in the same
 //     order, and its error's message is eval's for the first broken rule
-//     ("eval: task_id is required"). A document eval rejects is rejected
-//     with a message that starts with eval's "eval: decode task spec: ".
+//     ("eval: task_id is required"). A document eval cannot decode is
+//     refused with a message that starts with eval's "eval: decode task
+//     spec: ", though the words after it are this package's.
 //   - [Registry.Register] and [DeriveDifficulty] fail with eval's messages,
 //     [CurrentTaskSpecVersion] and the Signal keys have eval's values, and
 //     [SignalKeys] and [Registry.Languages] sort as eval's do.
 //
-// It is stricter in three ways, each to keep a reader from silently
-// misreading a document:
+// It is stricter in four ways, each where what eval accepted could be lost,
+// misread, or refused by another reader:
 //
 //   - Documents that yaml.v3 reads while losing data (a fraction in an
 //     integer field, a null list item, a second document, a key given
 //     twice through an alias) or that YAML readers read differently (merge
-//     keys, tags) are refused with a [*StrictError], whose documentation
-//     lists the cases.
+//     keys, tags) are refused with a [*StrictError].
 //   - Documents over [MaxDocumentBytes], [MaxDepth] or [MaxNodes] are
-//     refused before they are decoded; eval had no such bounds.
+//     refused before they are decoded; eval read a document of any size.
+//   - [Validate] also requires what a spec needs to be saved and read back:
+//     every string valid UTF-8 (TS106) and canonical YAML within
+//     [MaxDocumentBytes] (TS107).
 //   - The marshalers refuse an enum number the schema does not define
 //     ([*EnumError]) and a string that is not UTF-8, which YAML cannot carry.
 //
