@@ -4,10 +4,9 @@
 package taskspec
 
 import (
-	"google.golang.org/protobuf/reflect/protoreflect"
-
-	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
-	"github.com/taskspec/taskspec/go/internal/eval"
+	v1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	eval "github.com/taskspec/taskspec/go/internal/eval"
+	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // The limits of a TaskSpec document, in any format, set by the schema. A
@@ -37,22 +36,22 @@ const CurrentTaskSpecVersion = 1
 // lower case ("LANGUAGE_GO" is "go"), and "" for the zero value. The
 // path is the field Validate names for the enum.
 var (
-	languageEnum = newEnumTable("language", map[taskspecv1.Language]string{
-		taskspecv1.Language_LANGUAGE_UNSPECIFIED: "",
-		taskspecv1.Language_LANGUAGE_GO:          "go",
-		taskspecv1.Language_LANGUAGE_PYTHON:      "python",
-		taskspecv1.Language_LANGUAGE_TYPESCRIPT:  "typescript",
+	languageEnum = newEnumTable("language", map[v1.Language]string{
+		v1.Language_LANGUAGE_UNSPECIFIED: "",
+		v1.Language_LANGUAGE_GO:          "go",
+		v1.Language_LANGUAGE_PYTHON:      "python",
+		v1.Language_LANGUAGE_TYPESCRIPT:  "typescript",
 	})
-	difficultyEnum = newEnumTable("difficulty", map[taskspecv1.Difficulty]string{
-		taskspecv1.Difficulty_DIFFICULTY_UNSPECIFIED: "",
-		taskspecv1.Difficulty_DIFFICULTY_EASY:        "easy",
-		taskspecv1.Difficulty_DIFFICULTY_MEDIUM:      "medium",
-		taskspecv1.Difficulty_DIFFICULTY_HARD:        "hard",
+	difficultyEnum = newEnumTable("difficulty", map[v1.Difficulty]string{
+		v1.Difficulty_DIFFICULTY_UNSPECIFIED: "",
+		v1.Difficulty_DIFFICULTY_EASY:        "easy",
+		v1.Difficulty_DIFFICULTY_MEDIUM:      "medium",
+		v1.Difficulty_DIFFICULTY_HARD:        "hard",
 	})
-	generatedKindEnum = newEnumTable("generated_from.kind", map[taskspecv1.GeneratedKind]string{
-		taskspecv1.GeneratedKind_GENERATED_KIND_UNSPECIFIED:    "",
-		taskspecv1.GeneratedKind_GENERATED_KIND_KG_TEMPLATE:    "kg_template",
-		taskspecv1.GeneratedKind_GENERATED_KIND_BENCHMARK_SEED: "benchmark_seed",
+	generatedKindEnum = newEnumTable("generated_from.kind", map[v1.GeneratedKind]string{
+		v1.GeneratedKind_GENERATED_KIND_UNSPECIFIED:    "",
+		v1.GeneratedKind_GENERATED_KIND_KG_TEMPLATE:    "kg_template",
+		v1.GeneratedKind_GENERATED_KIND_BENCHMARK_SEED: "benchmark_seed",
 	})
 )
 
@@ -98,7 +97,7 @@ var rules = []rule{
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{num: int64(m.TaskSpecVersion)}
 		},
-		proto: func(m *taskspecv1.TaskSpec) ruleValue {
+		proto: func(m *v1.TaskSpec) ruleValue {
 			return ruleValue{num: m.GetTaskSpecVersion()}
 		},
 	},
@@ -113,7 +112,7 @@ var rules = []rule{
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{text: m.TaskID}
 		},
-		proto: func(m *taskspecv1.TaskSpec) ruleValue {
+		proto: func(m *v1.TaskSpec) ruleValue {
 			return ruleValue{text: m.GetTaskId()}
 		},
 	},
@@ -128,7 +127,7 @@ var rules = []rule{
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{text: string(m.Language), defined: languageEnum.valid}
 		},
-		proto: func(m *taskspecv1.TaskSpec) ruleValue {
+		proto: func(m *v1.TaskSpec) ruleValue {
 			return ruleValue{text: languageEnum.text(m.GetLanguage()), defined: languageEnum.valid}
 		},
 	},
@@ -143,7 +142,7 @@ var rules = []rule{
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{text: string(m.Difficulty), defined: difficultyEnum.valid}
 		},
-		proto: func(m *taskspecv1.TaskSpec) ruleValue {
+		proto: func(m *v1.TaskSpec) ruleValue {
 			return ruleValue{text: difficultyEnum.text(m.GetDifficulty()), defined: difficultyEnum.valid}
 		},
 	},
@@ -158,7 +157,7 @@ var rules = []rule{
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{text: string(m.GeneratedFrom.Kind), defined: generatedKindEnum.valid}
 		},
-		proto: func(m *taskspecv1.TaskSpec) ruleValue {
+		proto: func(m *v1.TaskSpec) ruleValue {
 			return ruleValue{text: generatedKindEnum.text(m.GetGeneratedFrom().GetKind()), defined: generatedKindEnum.valid}
 		},
 	},
@@ -173,7 +172,7 @@ var rules = []rule{
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{text: m.Prompt}
 		},
-		proto: func(m *taskspecv1.TaskSpec) ruleValue {
+		proto: func(m *v1.TaskSpec) ruleValue {
 			return ruleValue{text: m.GetPrompt()}
 		},
 	},
@@ -187,7 +186,7 @@ var rules = []rule{
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{num: int64(len(m.Verification.TestCmd)), items: m.Verification.TestCmd}
 		},
-		proto: func(m *taskspecv1.TaskSpec) ruleValue {
+		proto: func(m *v1.TaskSpec) ruleValue {
 			return ruleValue{num: int64(len(m.GetVerification().GetTestCmd())), items: m.GetVerification().GetTestCmd()}
 		},
 	},
@@ -202,7 +201,7 @@ var rules = []rule{
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{num: int64(m.Verification.TimeoutSeconds)}
 		},
-		proto: func(m *taskspecv1.TaskSpec) ruleValue {
+		proto: func(m *v1.TaskSpec) ruleValue {
 			return ruleValue{num: m.GetVerification().GetTimeoutSeconds()}
 		},
 	},

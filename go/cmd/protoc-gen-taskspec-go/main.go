@@ -51,9 +51,7 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
-	"go/format"
 	"sort"
 	"strconv"
 	"strings"
@@ -99,18 +97,8 @@ func generate(gen *protogen.Plugin) error {
 			if err != nil {
 				return err
 			}
-			for _, out := range []struct {
-				name    string
-				content []byte
-			}{{evalFile, c.evalGo()}, {goFile, c.contractGo()}} {
-				src, err := format.Source(out.content)
-				if err != nil {
-					return fmt.Errorf("%s: %v\n%s", out.name, err, out.content)
-				}
-				if _, err := gen.NewGeneratedFile(out.name, "").Write(src); err != nil {
-					return err
-				}
-			}
+			c.evalGo(gen.NewGeneratedFile(evalFile, evalImport))
+			c.contractGo(gen.NewGeneratedFile(goFile, libImport))
 			c.mirrorGo(gen)
 		}
 	}
@@ -528,14 +516,22 @@ func comment(p func(string, ...any), indent, text string) {
 	}
 }
 
+// protoreflectPackage is the import path of the descriptors' reflection API.
+const protoreflectPackage = protogen.GoImportPath("google.golang.org/protobuf/reflect/protoreflect")
+
+// printer is g.P with a format: the generated files are mostly fixed text
+// with a few values, which read best as one format string a line.
+func printer(g *protogen.GeneratedFile) func(string, ...any) {
+	return func(format string, args ...any) { g.P(fmt.Sprintf(format, args...)) }
+}
+
 func (c *contract) source() string {
 	return "// source: " + c.file.Desc.Path()
 }
 
-// evalGo renders internal/eval/eval.go.
-func (c *contract) evalGo() []byte {
-	var b bytes.Buffer
-	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
+// evalGo writes internal/eval/eval.go to g.
+func (c *contract) evalGo(g *protogen.GeneratedFile) {
+	p := printer(g)
 	p("%s", header)
 	p("%s", c.source())
 	p("")
@@ -585,7 +581,6 @@ func (c *contract) evalGo() []byte {
 		p("}")
 		p("")
 	}
-	return b.Bytes()
 }
 
 // versionKind is the constraint whose bound on task_spec_version is the
@@ -628,23 +623,13 @@ func (c *contract) enumByName(full protoreflect.FullName) *protogen.Enum {
 }
 
 // contractGo renders contract_gen.go.
-func (c *contract) contractGo() []byte {
-	var b bytes.Buffer
-	p := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
-	stubs := string(c.root.GoIdent.GoImportPath)
-	pkg := string(c.file.GoPackageName)
-	q := func(s string) string { return pkg + "." + s }
+func (c *contract) contractGo(g *protogen.GeneratedFile) {
+	p := printer(g)
+	q := func(id protogen.GoIdent) string { return g.QualifiedGoIdent(id) }
 	p("%s", header)
 	p("%s", c.source())
 	p("")
 	p("package taskspec")
-	p("")
-	p("import (")
-	p("\t%q", "google.golang.org/protobuf/reflect/protoreflect")
-	p("")
-	p("\t%s %q", pkg, stubs)
-	p("\t%q", evalImport)
-	p(")")
 	p("")
 
 	version, _ := c.version()
@@ -678,13 +663,13 @@ func (c *contract) contractGo() []byte {
 	p("var (")
 	for _, e := range c.enums {
 		prefix := enumPrefix(string(e.Desc.Name()))
-		p("\t%s = newEnumTable(%q, map[%s]string{", enumVar(e), c.enumPath[string(e.Desc.FullName())], q(enumName(e)))
+		p("\t%s = newEnumTable(%q, map[%s]string{", enumVar(e), c.enumPath[string(e.Desc.FullName())], q(e.GoIdent))
 		for _, v := range e.Values {
 			spelled := strings.ToLower(strings.TrimPrefix(string(v.Desc.Name()), prefix))
 			if v.Desc.Number() == 0 {
 				spelled = ""
 			}
-			p("\t\t%s: %q,", q(v.GoIdent.GoName), spelled)
+			p("\t\t%s: %q,", q(v.GoIdent), spelled)
 		}
 		p("\t})")
 	}
@@ -692,7 +677,7 @@ func (c *contract) contractGo() []byte {
 	p("")
 	p("// enumTables are the spelling tables by the enum's full name, for code")
 	p("// that walks a message by its descriptor (EnumString, ParseEnum).")
-	p("var enumTables = map[protoreflect.FullName]enumLookup{")
+	p("var enumTables = map[%s]enumLookup{", q(protoreflectPackage.Ident("FullName")))
 	for _, e := range c.enums {
 		p("\t%q: %s,", e.Desc.FullName(), enumVar(e))
 	}
@@ -743,7 +728,7 @@ func (c *contract) contractGo() []byte {
 			if valueVerb(sc.Kind.value) == 'q' {
 				p("\t\ttext: true,")
 			}
-			p("\t\tmirror: func(m *eval.%s) ruleValue {", mirrorName(c.root))
+			p("\t\tmirror: func(m *%s) ruleValue {", q(protogen.GoIdent{GoName: mirrorName(c.root), GoImportPath: evalImport}))
 			expr := "m"
 			for _, par := range w.parents {
 				expr += "." + goName(string(par.field.Desc.Name()))
@@ -760,7 +745,7 @@ func (c *contract) contractGo() []byte {
 			for _, par := range append(append([]*walked(nil), w.parents...), w) {
 				getter += ".Get" + par.field.GoName + "()"
 			}
-			p("\t\tproto: func(m *%s) ruleValue {", q(c.root.GoIdent.GoName))
+			p("\t\tproto: func(m *%s) ruleValue {", q(c.root.GoIdent))
 			p("\t\t\treturn ruleValue{%s}", valueOf(kind, getter, enum, "proto"))
 			p("\t\t},")
 			p("\t},")
@@ -803,7 +788,6 @@ func (c *contract) contractGo() []byte {
 		p("\t}")
 	}
 	p(")")
-	return b.Bytes()
 }
 
 func (c *contract) walkKind(w *walked) string {
