@@ -33,6 +33,8 @@ func TestEveryDeclaredKindHasAnImplementation(t *testing.T) {
 		switch {
 		case !ok || c.keeps == nil:
 			t.Errorf("%s has no Go implementation in constraints.go", f.FullName())
+		case c.name != string(f.FullName()):
+			t.Errorf("%s: its entry is named %s", f.FullName(), c.name)
 		case c.code != fmt.Sprintf("TS%03d", decl.GetCode()):
 			t.Errorf("%s: code %s, declared %d", f.FullName(), c.code, decl.GetCode())
 		}
@@ -44,8 +46,8 @@ func TestEveryDeclaredKindHasAnImplementation(t *testing.T) {
 		t.Errorf("constraints lists %d kinds, options.proto declares %d", len(constraints), len(declared))
 	}
 	for _, r := range rules {
-		if c, ok := constraints[r.kind]; !ok || c.code != r.code {
-			t.Errorf("rule on %s: kind %s, code %s: not a declared kind with that code", r.path, r.kind, r.code)
+		if c, ok := constraints[r.kind.name]; !ok || c.code != r.kind.code {
+			t.Errorf("rule on %s: kind %s, code %s: not a declared kind with that code", r.path, r.kind.name, r.kind.code)
 		}
 	}
 }
@@ -177,10 +179,9 @@ func withRules(t *testing.T, extra []rule, f func()) {
 }
 
 func testCmdRule(kind, message string, bound int64, args int, item bool) rule {
-	c := constraints[kind]
 	return rule{
-		path: "verification.test_cmd", kind: kind, keeps: c.keeps, code: c.code, bound: bound,
-		message: message, args: args, item: item, text: item,
+		path: "verification.test_cmd", kind: constraints[kind], bound: bound,
+		message: message, args: args, item: item,
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{num: int64(len(m.Verification.TestCmd)), items: m.Verification.TestCmd}
 		},

@@ -65,18 +65,19 @@ var enumTables = map[protoreflect.FullName]enumLookup{
 
 // constraints are the kinds of constraint of options.proto, by full name:
 // the fields of its rules messages that carry (taskspec.v1.constraint),
-// each with its code and its Go implementation (constraints.go).
+// each with its code, whether its messages show text, and its Go
+// implementation (constraints.go). Each rule below holds its kind's entry.
 var constraints = map[string]constraint{
-	"taskspec.v1.StringRules.not_blank":   {code: "TS101", keeps: stringRulesNotBlank},
-	"taskspec.v1.StringRules.min_len":     {code: "TS108", keeps: stringRulesMinLen},
-	"taskspec.v1.StringRules.max_len":     {code: "TS109", keeps: stringRulesMaxLen},
-	"taskspec.v1.Int64Rules.equals":       {code: "TS105", keeps: int64RulesEquals},
-	"taskspec.v1.Int64Rules.at_least":     {code: "TS104", keeps: int64RulesAtLeast},
-	"taskspec.v1.Int64Rules.at_most":      {code: "TS110", keeps: int64RulesAtMost},
-	"taskspec.v1.EnumRules.defined":       {code: "TS103", keeps: enumRulesDefined},
-	"taskspec.v1.RepeatedRules.not_empty": {code: "TS102", keeps: repeatedRulesNotEmpty},
-	"taskspec.v1.RepeatedRules.min_items": {code: "TS111", keeps: repeatedRulesMinItems},
-	"taskspec.v1.RepeatedRules.max_items": {code: "TS112", keeps: repeatedRulesMaxItems},
+	"taskspec.v1.StringRules.not_blank":   {name: "taskspec.v1.StringRules.not_blank", code: "TS101", text: true, keeps: stringRulesNotBlank},
+	"taskspec.v1.StringRules.min_len":     {name: "taskspec.v1.StringRules.min_len", code: "TS108", text: true, keeps: stringRulesMinLen},
+	"taskspec.v1.StringRules.max_len":     {name: "taskspec.v1.StringRules.max_len", code: "TS109", text: true, keeps: stringRulesMaxLen},
+	"taskspec.v1.Int64Rules.equals":       {name: "taskspec.v1.Int64Rules.equals", code: "TS105", keeps: int64RulesEquals},
+	"taskspec.v1.Int64Rules.at_least":     {name: "taskspec.v1.Int64Rules.at_least", code: "TS104", keeps: int64RulesAtLeast},
+	"taskspec.v1.Int64Rules.at_most":      {name: "taskspec.v1.Int64Rules.at_most", code: "TS110", keeps: int64RulesAtMost},
+	"taskspec.v1.EnumRules.defined":       {name: "taskspec.v1.EnumRules.defined", code: "TS103", text: true, keeps: enumRulesDefined},
+	"taskspec.v1.RepeatedRules.not_empty": {name: "taskspec.v1.RepeatedRules.not_empty", code: "TS102", keeps: repeatedRulesNotEmpty},
+	"taskspec.v1.RepeatedRules.min_items": {name: "taskspec.v1.RepeatedRules.min_items", code: "TS111", keeps: repeatedRulesMinItems},
+	"taskspec.v1.RepeatedRules.max_items": {name: "taskspec.v1.RepeatedRules.max_items", code: "TS112", keeps: repeatedRulesMaxItems},
 }
 
 // rules are Validate's rules in the Go package's order: the fields of a
@@ -88,12 +89,10 @@ var constraints = map[string]constraint{
 var rules = []rule{
 	{
 		path:    "task_spec_version",
-		kind:    "taskspec.v1.Int64Rules.equals",
-		keeps:   int64RulesEquals,
+		kind:    constraints["taskspec.v1.Int64Rules.equals"],
 		bound:   1,
 		message: "unsupported task_spec_version %d (this build produces v%d)",
 		args:    2,
-		code:    "TS105",
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{num: int64(m.TaskSpecVersion)}
 		},
@@ -103,12 +102,9 @@ var rules = []rule{
 	},
 	{
 		path:    "task_id",
-		kind:    "taskspec.v1.StringRules.not_blank",
-		keeps:   stringRulesNotBlank,
+		kind:    constraints["taskspec.v1.StringRules.not_blank"],
 		message: "task_id is required",
 		args:    0,
-		code:    "TS101",
-		text:    true,
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{text: m.TaskID}
 		},
@@ -118,12 +114,9 @@ var rules = []rule{
 	},
 	{
 		path:    "language",
-		kind:    "taskspec.v1.EnumRules.defined",
-		keeps:   enumRulesDefined,
+		kind:    constraints["taskspec.v1.EnumRules.defined"],
 		message: "invalid language %q",
 		args:    1,
-		code:    "TS103",
-		text:    true,
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{text: string(m.Language), defined: languageEnum.valid}
 		},
@@ -133,12 +126,9 @@ var rules = []rule{
 	},
 	{
 		path:    "difficulty",
-		kind:    "taskspec.v1.EnumRules.defined",
-		keeps:   enumRulesDefined,
+		kind:    constraints["taskspec.v1.EnumRules.defined"],
 		message: "invalid difficulty %q",
 		args:    1,
-		code:    "TS103",
-		text:    true,
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{text: string(m.Difficulty), defined: difficultyEnum.valid}
 		},
@@ -148,12 +138,9 @@ var rules = []rule{
 	},
 	{
 		path:    "generated_from.kind",
-		kind:    "taskspec.v1.EnumRules.defined",
-		keeps:   enumRulesDefined,
+		kind:    constraints["taskspec.v1.EnumRules.defined"],
 		message: "invalid generated_from.kind %q",
 		args:    1,
-		code:    "TS103",
-		text:    true,
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{text: string(m.GeneratedFrom.Kind), defined: generatedKindEnum.valid}
 		},
@@ -163,12 +150,9 @@ var rules = []rule{
 	},
 	{
 		path:    "prompt",
-		kind:    "taskspec.v1.StringRules.not_blank",
-		keeps:   stringRulesNotBlank,
+		kind:    constraints["taskspec.v1.StringRules.not_blank"],
 		message: "prompt is required",
 		args:    0,
-		code:    "TS101",
-		text:    true,
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{text: m.Prompt}
 		},
@@ -178,11 +162,9 @@ var rules = []rule{
 	},
 	{
 		path:    "verification.test_cmd",
-		kind:    "taskspec.v1.RepeatedRules.not_empty",
-		keeps:   repeatedRulesNotEmpty,
+		kind:    constraints["taskspec.v1.RepeatedRules.not_empty"],
 		message: "verification.test_cmd is required",
 		args:    0,
-		code:    "TS102",
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{num: int64(len(m.Verification.TestCmd)), items: m.Verification.TestCmd}
 		},
@@ -192,12 +174,10 @@ var rules = []rule{
 	},
 	{
 		path:    "verification.timeout_seconds",
-		kind:    "taskspec.v1.Int64Rules.at_least",
-		keeps:   int64RulesAtLeast,
+		kind:    constraints["taskspec.v1.Int64Rules.at_least"],
 		bound:   0,
 		message: "verification.timeout_seconds must be non-negative, got %d",
 		args:    1,
-		code:    "TS104",
 		mirror: func(m *eval.TaskSpec) ruleValue {
 			return ruleValue{num: int64(m.Verification.TimeoutSeconds)}
 		},

@@ -121,10 +121,14 @@ type ruleValue struct {
 }
 
 // A constraint is a kind of constraint, as the table constraints
-// (contract_gen.go) lists it: its code, and its Go implementation
+// (contract_gen.go) lists it: its full name, its code, whether the value
+// its messages show is text (a string, an item, an enum's spelling) rather
+// than a number (an integer, a list's length), and its Go implementation
 // (constraints.go), which reports whether a value keeps it given its bound.
 type constraint struct {
+	name  string // "taskspec.v1.StringRules.max_len"
 	code  string
+	text  bool
 	keeps func(v ruleValue, bound int64) bool
 }
 
@@ -132,20 +136,14 @@ type constraint struct {
 // (taskspec.v1.field).rules by protoc-gen-taskspec-go into the table rules
 // (contract_gen.go), in the Go package's order.
 type rule struct {
-	path    string // the field, as its YAML path
-	kind    string // the kind's full name: "taskspec.v1.StringRules.max_len"
-	keeps   func(v ruleValue, bound int64) bool
-	bound   int64  // a Bound's value; 0 for a Demand
-	message string // the Go package's wording: a format of the value, then the bound
-	args    int    // how many of the value and the bound message shows
-	code    string // the kind's catalogue code
+	path    string     // the field, as its YAML path
+	kind    constraint // the kind's entry of constraints
+	bound   int64      // a Bound's value; 0 for a Demand
+	message string     // the Go package's wording: a format of the value, then the bound
+	args    int        // how many of the value and the bound message shows
 	// item is set for the rules of RepeatedRules.items: the rule applies to
 	// each item of the list, reported at the item's path ("field[2]").
 	item bool
-	// text is set when the value message shows is text (a string, an
-	// item, an enum's spelling) rather than a number (an integer, a list's
-	// length).
-	text bool
 	// mirror and proto read the field's value from a decoded document (enum
 	// text as written) and from a message (enum text as spelled, or the
 	// digits of an undefined number).
@@ -155,11 +153,11 @@ type rule struct {
 
 func (r *rule) violation(path string, v ruleValue) Violation {
 	var value any = v.num
-	if r.text {
+	if r.kind.text {
 		value = v.text
 	}
 	msg := fmt.Sprintf(r.message, []any{value, r.bound}[:r.args]...)
-	return Violation{FieldPath: path, Message: msg, Code: r.code, Severity: severityError}
+	return Violation{FieldPath: path, Message: msg, Code: r.kind.code, Severity: severityError}
 }
 
 // checked is what the rules look at: a decoded document or a message. One
@@ -193,7 +191,7 @@ func check(c *checked) []Violation {
 			v = r.proto(c.proto)
 		}
 		if !r.item {
-			if !r.keeps(v, r.bound) {
+			if !r.kind.keeps(v, r.bound) {
 				out = append(out, r.violation(r.path, v))
 			}
 			continue
@@ -208,7 +206,7 @@ func check(c *checked) []Violation {
 		for j, item := range v.items {
 			iv := ruleValue{text: item}
 			for k := range group {
-				if g := &group[k]; !g.keeps(iv, g.bound) {
+				if g := &group[k]; !g.kind.keeps(iv, g.bound) {
 					out = append(out, g.violation(fmt.Sprintf("%s[%d]", r.path, j), iv))
 				}
 			}

@@ -686,10 +686,15 @@ func (c *contract) contractGo(g *protogen.GeneratedFile) {
 
 	p("// constraints are the kinds of constraint of options.proto, by full name:")
 	p("// the fields of its rules messages that carry (taskspec.v1.constraint),")
-	p("// each with its code and its Go implementation (constraints.go).")
+	p("// each with its code, whether its messages show text, and its Go")
+	p("// implementation (constraints.go). Each rule below holds its kind's entry.")
 	p("var constraints = map[string]constraint{")
 	for _, k := range c.kinds {
-		p("\t%q: {code: %q, keeps: %s},", k.full, k.code(), k.ident())
+		text := ""
+		if valueVerb(k.value) == 'q' {
+			text = " text: true,"
+		}
+		p("\t%q: {name: %q, code: %q,%s keeps: %s},", k.full, k.full, k.code(), text, k.ident())
 	}
 	p("}")
 	p("")
@@ -714,19 +719,14 @@ func (c *contract) contractGo(g *protogen.GeneratedFile) {
 			args, _ := messageArgs(sc)
 			p("\t{")
 			p("\t\tpath: %q,", w.path)
-			p("\t\tkind: %q,", sc.Kind.full)
-			p("\t\tkeeps: %s,", sc.Kind.ident())
+			p("\t\tkind: constraints[%q],", sc.Kind.full)
 			if sc.Bound != nil {
 				p("\t\tbound: %d,", *sc.Bound)
 			}
 			p("\t\tmessage: %q,", sc.Message)
 			p("\t\targs: %d,", args)
-			p("\t\tcode: %q,", sc.Kind.code())
 			if sc.Item {
 				p("\t\titem: true,")
-			}
-			if valueVerb(sc.Kind.value) == 'q' {
-				p("\t\ttext: true,")
 			}
 			p("\t\tmirror: func(m *%s) ruleValue {", q(protogen.GoIdent{GoName: mirrorName(c.root), GoImportPath: evalImport}))
 			expr := "m"

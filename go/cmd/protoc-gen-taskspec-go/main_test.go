@@ -313,7 +313,7 @@ func TestANewKindNeedsNoPluginChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `"taskspec.v1.Int64Rules.example_kind": {code: "TS199", keeps: int64RulesExampleKind},`
+	want := `"taskspec.v1.Int64Rules.example_kind": {name: "taskspec.v1.Int64Rules.example_kind", code: "TS199", keeps: int64RulesExampleKind},`
 	if !strings.Contains(strings.Join(strings.Fields(out[goFile]), " "), want) {
 		t.Errorf("%s lacks %s", goFile, want)
 	}
@@ -346,16 +346,19 @@ func TestRulesFollowTheDeclarationOrder(t *testing.T) {
 		if p, ok := strings.CutPrefix(line, "path:"); ok {
 			path = strings.Trim(strings.TrimSpace(p), `",`)
 		}
-		if k, ok := strings.CutPrefix(line, "keeps:"); ok && path == "verification.test_cmd" {
+		if k, ok := strings.CutPrefix(line, "kind:"); ok && path == "verification.test_cmd" {
 			got = append(got, strings.TrimSuffix(strings.TrimSpace(k), ","))
 		}
 	}
-	want := []string{"repeatedRulesNotEmpty", "repeatedRulesMaxItems", "stringRulesNotBlank", "stringRulesMaxLen"}
+	want := []string{
+		`constraints["taskspec.v1.RepeatedRules.not_empty"]`, `constraints["taskspec.v1.RepeatedRules.max_items"]`,
+		`constraints["taskspec.v1.StringRules.not_blank"]`, `constraints["taskspec.v1.StringRules.max_len"]`,
+	}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("rules\n got %v\nwant %v", got, want)
 	}
-	if !strings.Contains(src, "item:    true,") || !strings.Contains(src, `code:    "TS112",`) {
-		t.Errorf("the item rules or the max_items code are missing:\n%s", src)
+	if !strings.Contains(src, "item:    true,") || !strings.Contains(src, `code: "TS112",`) {
+		t.Errorf("the item rules or the max_items kind's code are missing:\n%s", src)
 	}
 }
 
