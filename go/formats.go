@@ -314,7 +314,7 @@ func marshalable(spec *taskspecv1.TaskSpec) error {
 	if spec == nil {
 		return errors.New(errPrefix + "marshal nil task spec")
 	}
-	if path := invalidUTF8(spec.ProtoReflect(), ""); path != "" {
+	if path := invalidUTF8(spec); path != "" {
 		return fmt.Errorf("%smarshal task spec: %s: string is not valid UTF-8", errPrefix, path)
 	}
 	return nil

@@ -40,7 +40,7 @@ func MarshalYAML(spec *taskspecv1.TaskSpec) ([]byte, error) {
 	if spec == nil {
 		return nil, errors.New(errPrefix + "marshal nil task spec")
 	}
-	if path := invalidUTF8(spec.ProtoReflect(), ""); path != "" {
+	if path := invalidUTF8(spec); path != "" {
 		return nil, fmt.Errorf("%smarshal task spec: %s: string is not valid UTF-8", errPrefix, path)
 	}
 	m, err := toMirror(spec)

@@ -58,6 +58,14 @@ func intMapAt(m *eval.TaskSpec, path string) *map[string]int {
 	return taskSpecIntMapAt(m, path)
 }
 
+// specStrings calls each with every string m holds, as protoreflect's Range
+// visits them (a string field only when set, every item of a list, every key
+// of a map), in no set order: for the checks that every write and Validate
+// run over all of a spec's text, without reflection.
+func specStrings(m *v1.TaskSpec, each func(string)) {
+	taskSpecStrings(m, each)
+}
+
 // mirrorKeys are the YAML keys, in order, of the struct a mapping at path
 // decodes into: the fields it takes. The indexes of list items are left out
 // of path.
@@ -187,6 +195,23 @@ func taskSpecIntMapAt(s *eval.TaskSpec, path string) *map[string]int {
 	return nil
 }
 
+func taskSpecStrings(m *v1.TaskSpec, each func(string)) {
+	if s := m.GetTaskId(); s != "" {
+		each(s)
+	}
+	for k := range m.GetDifficultySignals() {
+		each(k)
+	}
+	generatedFromStrings(m.GetGeneratedFrom(), each)
+	if s := m.GetPrompt(); s != "" {
+		each(s)
+	}
+	for _, item := range m.GetSolutionArtifacts() {
+		solutionArtifactStrings(item, each)
+	}
+	verificationStrings(m.GetVerification(), each)
+}
+
 func generatedFromToMirror(m *v1.GeneratedFrom, s *eval.GeneratedFrom, path string) error {
 	if text, ok := generatedKindEnum.toText[m.GetKind()]; ok {
 		s.Kind = eval.GeneratedKind(text)
@@ -233,6 +258,13 @@ func generatedFromNodes(s *eval.GeneratedFrom, each func(key string, nodes int))
 	return n
 }
 
+func generatedFromStrings(m *v1.GeneratedFrom, each func(string)) {
+	if s := m.GetTemplateId(); s != "" {
+		each(s)
+	}
+	kgQueryStrings(m.GetKgQuery(), each)
+}
+
 func kgQueryToMirror(m *v1.KGQuery, s *eval.KGQuery) {
 	s.Intent = m.GetIntent()
 	s.SeedSymbol = m.GetSeedSymbol()
@@ -260,6 +292,15 @@ func kgQueryNodes(s *eval.KGQuery, each func(key string, nodes int)) int {
 	return n
 }
 
+func kgQueryStrings(m *v1.KGQuery, each func(string)) {
+	if s := m.GetIntent(); s != "" {
+		each(s)
+	}
+	if s := m.GetSeedSymbol(); s != "" {
+		each(s)
+	}
+}
+
 func solutionArtifactToMirror(m *v1.SolutionArtifact, s *eval.SolutionArtifact) {
 	s.Path = m.GetPath()
 	s.Role = m.GetRole()
@@ -285,6 +326,15 @@ func solutionArtifactNodes(s *eval.SolutionArtifact, each func(key string, nodes
 	n += countField(each, "path", 2)
 	n += countField(each, "role", present(s.Role != "", 2))
 	return n
+}
+
+func solutionArtifactStrings(m *v1.SolutionArtifact, each func(string)) {
+	if s := m.GetPath(); s != "" {
+		each(s)
+	}
+	if s := m.GetRole(); s != "" {
+		each(s)
+	}
 }
 
 func verificationToMirror(m *v1.Verification, s *eval.Verification, path string) error {
@@ -334,4 +384,13 @@ func verificationNodes(s *eval.Verification, each func(key string, nodes int)) i
 	n += countField(each, "test_cmd", 2+len(s.TestCmd))
 	n += countField(each, "timeout_seconds", present(s.TimeoutSeconds != 0, 2))
 	return n
+}
+
+func verificationStrings(m *v1.Verification, each func(string)) {
+	for _, s := range m.GetBuildCmd() {
+		each(s)
+	}
+	for _, s := range m.GetTestCmd() {
+		each(s)
+	}
 }

@@ -25,58 +25,78 @@ func portability(spec *taskspecv1.TaskSpec) []Violation {
 	// indentation and quotes. So a spec whose strings are under 2.7 MB in
 	// all is never marshalled here.
 	bound := 4096
-	str := func(path, s string) {
-		bound += 6*len(s) + 128
-		if !utf8.ValidString(s) {
-			out = append(out, Violation{FieldPath: path, Message: path + " is not valid UTF-8",
-				Code: codeNotUTF8, Severity: severityError})
-		}
-	}
-	var walk func(m protoreflect.Message, path string)
-	walk = func(m protoreflect.Message, path string) {
-		for _, fd := range fieldsByNumber(m.Descriptor()) {
-			if !m.Has(fd) {
-				continue
-			}
-			sub := join(path, string(fd.Name()))
-			v := m.Get(fd)
-			switch {
-			case fd.IsMap():
-				keys := make([]string, 0, v.Map().Len())
-				v.Map().Range(func(k protoreflect.MapKey, _ protoreflect.Value) bool {
-					keys = append(keys, k.String())
-					return true
-				})
-				sort.Strings(keys)
-				for _, k := range keys {
-					str(fmt.Sprintf("%s[%q]", sub, k), k)
-					if fd.MapValue().Kind() == protoreflect.StringKind {
-						str(fmt.Sprintf("%s[%q]", sub, k), v.Map().Get(protoreflect.ValueOfString(k).MapKey()).String())
-					}
-				}
-			case fd.IsList():
-				for i := range v.List().Len() {
-					item := fmt.Sprintf("%s[%d]", sub, i)
-					switch fd.Kind() {
-					case protoreflect.StringKind:
-						str(item, v.List().Get(i).String())
-					case protoreflect.MessageKind:
-						walk(v.List().Get(i).Message(), item)
-					}
-				}
-			case fd.Kind() == protoreflect.StringKind:
-				str(sub, v.String())
-			case fd.Kind() == protoreflect.MessageKind:
-				walk(v.Message(), sub)
-			}
-		}
-	}
 	if spec != nil {
-		walk(spec.ProtoReflect(), "")
+		size, n, valid := stringBytes(spec)
+		bound += 6*size + 128*n
+		if !valid {
+			out = badStrings(spec.ProtoReflect(), "", out)
+		}
 	}
 	if bound > MaxDocumentBytes {
 		if n := canonicalSize(spec); n > MaxDocumentBytes {
 			out = append(out, Violation{Message: tooLarge(n), Code: codeTooLarge, Severity: severityError})
+		}
+	}
+	return out
+}
+
+// stringBytes returns the bytes and the number of the strings of spec (map
+// keys included), and whether they are all valid UTF-8: what portability
+// needs of a valid spec, read without reflection and without the paths that
+// only an invalid one needs.
+func stringBytes(spec *taskspecv1.TaskSpec) (size, n int, valid bool) {
+	valid = true
+	specStrings(spec, func(s string) {
+		size, n = size+len(s), n+1
+		valid = valid && utf8.ValidString(s)
+	})
+	return size, n, valid
+}
+
+// badStrings appends to out a TS106 violation for every string of m, at
+// path, that is not valid UTF-8: fields by number, a list's items in order,
+// a map's entries by key.
+func badStrings(m protoreflect.Message, path string, out []Violation) []Violation {
+	str := func(at, s string) {
+		if !utf8.ValidString(s) {
+			out = append(out, Violation{FieldPath: at, Message: at + " is not valid UTF-8",
+				Code: codeNotUTF8, Severity: severityError})
+		}
+	}
+	for _, fd := range fieldsByNumber(m.Descriptor()) {
+		if !m.Has(fd) {
+			continue
+		}
+		sub := join(path, string(fd.Name()))
+		v := m.Get(fd)
+		switch {
+		case fd.IsMap():
+			keys := make([]string, 0, v.Map().Len())
+			v.Map().Range(func(k protoreflect.MapKey, _ protoreflect.Value) bool {
+				keys = append(keys, k.String())
+				return true
+			})
+			sort.Strings(keys)
+			for _, k := range keys {
+				str(fmt.Sprintf("%s[%q]", sub, k), k)
+				if fd.MapValue().Kind() == protoreflect.StringKind {
+					str(fmt.Sprintf("%s[%q]", sub, k), v.Map().Get(protoreflect.ValueOfString(k).MapKey()).String())
+				}
+			}
+		case fd.IsList():
+			for i := range v.List().Len() {
+				item := fmt.Sprintf("%s[%d]", sub, i)
+				switch fd.Kind() {
+				case protoreflect.StringKind:
+					str(item, v.List().Get(i).String())
+				case protoreflect.MessageKind:
+					out = badStrings(v.List().Get(i).Message(), item, out)
+				}
+			}
+		case fd.Kind() == protoreflect.StringKind:
+			str(sub, v.String())
+		case fd.Kind() == protoreflect.MessageKind:
+			out = badStrings(v.Message(), sub, out)
 		}
 	}
 	return out

@@ -8,47 +8,28 @@ import (
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 )
 
-// invalidUTF8 returns the path of the first string in m, in field-number
-// order, that is not valid UTF-8, or "". A Go string can hold any bytes,
-// but a protobuf string is UTF-8 (proto.Marshal refuses one that is not),
-// and yaml.v3 would write such a string as !!binary, which no reader of a
-// sidecar accepts: so the writers refuse it, naming the field.
+// invalidUTF8 returns the path of the first string in spec, in
+// field-number order, that is not valid UTF-8, or "". A Go string can hold
+// any bytes, but a protobuf string is UTF-8 (proto.Marshal refuses one that
+// is not), and yaml.v3 would write such a string as !!binary, which no
+// reader of a sidecar accepts: so the writers refuse it, naming the field.
 //
-// Every write runs it, and nearly every spec is valid, so the walk that
-// builds paths runs only once allUTF8 has found a string to name. Of a
-// map's invalid entries it names the one whose key sorts first, so that
-// the same spec always gives the same path.
-func invalidUTF8(m protoreflect.Message, path string) string {
-	if allUTF8(m) {
+// Every write runs it, and nearly every spec is valid, so the generated
+// specStrings looks at the strings first, with no reflection and no
+// paths; the walk that builds paths runs only for a spec that has a string
+// to name. Of a map's invalid entries it names the one whose key sorts
+// first, so that the same spec always gives the same path.
+func invalidUTF8(spec *taskspecv1.TaskSpec) string {
+	valid := true
+	specStrings(spec, func(s string) { valid = valid && utf8.ValidString(s) })
+	if valid {
 		return ""
 	}
-	return firstInvalid(m, path)
-}
-
-// allUTF8 reports whether every string in m is valid UTF-8. It builds no
-// path, so that the common case allocates nothing per field.
-func allUTF8(m protoreflect.Message) bool {
-	ok := true
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.IsMap():
-			v.Map().Range(func(k protoreflect.MapKey, val protoreflect.Value) bool {
-				ok = validEntry(fd, k, val)
-				return ok
-			})
-		case fd.IsList():
-			list := v.List()
-			for j := 0; ok && j < list.Len(); j++ {
-				ok = validValue(fd, list.Get(j))
-			}
-		default:
-			ok = validValue(fd, v)
-		}
-		return ok
-	})
-	return ok
+	return firstInvalid(spec.ProtoReflect(), "")
 }
 
 func validEntry(fd protoreflect.FieldDescriptor, k protoreflect.MapKey, v protoreflect.Value) bool {
@@ -63,7 +44,7 @@ func validValue(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 	case protoreflect.StringKind:
 		return utf8.ValidString(v.String())
 	case protoreflect.MessageKind:
-		return allUTF8(v.Message())
+		return firstInvalid(v.Message(), "") == ""
 	}
 	return true
 }

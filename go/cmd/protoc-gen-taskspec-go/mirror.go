@@ -66,6 +66,7 @@ type mirrorGen struct {
 	fromFails map[*protogen.Message]bool // converting from the mirror can fail
 	plain     map[*protogen.Message]bool // holds a plain string: a fix site
 	maps      map[*protogen.Message]bool // holds a map
+	text      map[*protogen.Message]bool // holds a string: a plain one, or a map's key
 	zero      map[*protogen.Message]bool // an omitempty field holds it by value
 }
 
@@ -109,6 +110,10 @@ func (c *contract) mirrorGo(gen *protogen.Plugin) {
 		return s == shString || s == shStringList
 	})
 	mg.maps = c.reaches(func(w *walked) bool { return shapeOf(w) == shIntMap })
+	mg.text = c.reaches(func(w *walked) bool {
+		s := shapeOf(w)
+		return s == shString || s == shStringList || s == shIntMap
+	})
 	mg.zero = map[*protogen.Message]bool{}
 	var mark func(m *protogen.Message)
 	mark = func(m *protogen.Message) {
@@ -144,6 +149,9 @@ func (c *contract) mirrorGo(gen *protogen.Plugin) {
 		}
 		if mg.maps[m] {
 			mg.intMapAt(m)
+		}
+		if mg.text[m] {
+			mg.stringsOf(m)
 		}
 	}
 }
@@ -211,6 +219,16 @@ func (mg *mirrorGen) entryPoints() {
 		g.P("return ", fn(root, "IntMapAt"), "(m, path)")
 	} else {
 		g.P("return nil")
+	}
+	g.P("}")
+	g.P()
+
+	comment(p, "", "specStrings calls each with every string m holds, as protoreflect's Range visits"+
+		" them (a string field only when set, every item of a list, every key of a map), in no set order:"+
+		" for the checks that every write and Validate run over all of a spec's text, without reflection.")
+	g.P("func specStrings(m *", mg.stub(root), ", each func(string)) {")
+	if mg.text[root] {
+		g.P(fn(root, "Strings"), "(m, each)")
 	}
 	g.P("}")
 	g.P()
@@ -446,6 +464,43 @@ func (mg *mirrorGen) fixSites(m *protogen.Message) {
 		}
 	}
 	g.P("return sites")
+	g.P("}")
+	g.P()
+}
+
+// stringsOf writes <m>Strings, which calls each with every string of m, a
+// message that may be nil (its getters then read empty).
+func (mg *mirrorGen) stringsOf(m *protogen.Message) {
+	g := mg.g
+	g.P("func ", fn(m, "Strings"), "(m *", mg.stub(m), ", each func(string)) {")
+	for _, w := range mg.fields(m) {
+		get := "m.Get" + w.field.GoName + "()"
+		sub := w.field.Message
+		switch shapeOf(w) {
+		case shString:
+			g.P("if s := ", get, `; s != "" {`)
+			g.P("each(s)")
+			g.P("}")
+		case shStringList:
+			g.P("for _, s := range ", get, " {")
+			g.P("each(s)")
+			g.P("}")
+		case shIntMap:
+			g.P("for k := range ", get, " {")
+			g.P("each(k)")
+			g.P("}")
+		case shMessageList:
+			if mg.text[sub] {
+				g.P("for _, item := range ", get, " {")
+				g.P(fn(sub, "Strings"), "(item, each)")
+				g.P("}")
+			}
+		case shMessage, shMessagePtr:
+			if mg.text[sub] {
+				g.P(fn(sub, "Strings"), "(", get, ", each)")
+			}
+		}
+	}
 	g.P("}")
 	g.P()
 }
