@@ -1,14 +1,13 @@
 package taskspec
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -16,99 +15,16 @@ import (
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 )
 
-// decodeError is a *DecodeError holding one problem: msg, the Python
-// library's message for the same input, at path, line and column (0 when
-// unknown). Its code is read from the message's kind, and a message that
-// ends in a suggestion ("; expected one of: ...") has it as its hint, as
-// the Python library has it.
-func decodeError(path string, line, column int, msg string) *DecodeError {
-	v := Violation{FieldPath: path, Line: line, Column: column, Message: msg, Severity: severityError}
-	for _, sep := range []string{"; expected one of: ", "; did you mean "} {
-		if i := strings.Index(msg, sep); i >= 0 {
-			v.Message, v.Hint = msg[:i], msg[i+2:]
-			break
-		}
-	}
-	switch {
-	case strings.HasPrefix(msg, "invalid JSON: "):
-		v.Code = codeJSONSyntax
-	case strings.HasPrefix(msg, "invalid binary TaskSpec: "):
-		v.Code = codeBinarySyntax
-	case strings.HasPrefix(msg, "unknown field"), strings.Contains(msg, ": unknown field"):
-		v.Code = codeUnknownKey
-	case strings.Contains(msg, " is given twice"), strings.Contains(msg, "duplicate key"):
-		v.Code = codeDuplicateKey
-	default:
-		v.Code = reasonCode(strings.TrimPrefix(v.Message, path+": "))
-	}
-	de := newDecodeError([]Violation{v}, nil)
-	de.prefix = errPrefix
-	return de
-}
+// This file reads proto3 JSON with a small tokenizer of its own, which
+// stops at the first text that is not JSON with the catalogue's words, at
+// the place the text stops being readable (TS020). The contract's checks
+// are made as the message is read, by its descriptor, with the field path
+// threaded through. The writer is json_write.go.
 
-// jsonMessages are the catalogue's words for the kinds of JSON syntax
-// error the scanner finds, by the start of its message.
-var jsonMessages = []struct{ start, words string }{
-	{"Expecting value", "expected a value"},
-	{"Expecting property name", "expected a property name in double quotes"},
-	{"Expecting ':'", "expected ':'"},
-	{"Unterminated string", "a string is not closed"},
-	{"Invalid control character", "a control character must be escaped in a string"},
-	{`Invalid \`, "unknown escape in a string"},
-	{"Extra data", "text after the end of the document"},
-}
-
-// jsonMessage is the catalogue's message for a JSON syntax error of kind
-// msg met at offset pos of text. A missing comma is worded by what it is
-// missing in: the innermost array or object open at pos.
-func jsonMessage(msg, text string, pos int) string {
-	if strings.HasPrefix(msg, "Expecting ',' delimiter") {
-		closer := "}"
-		if openAt(text, pos) == '[' {
-			closer = "]"
-		}
-		return "invalid JSON: expected ',' or '" + closer + "'"
-	}
-	for _, m := range jsonMessages {
-		if strings.HasPrefix(msg, m.start) {
-			return "invalid JSON: " + m.words
-		}
-	}
-	return "invalid JSON: the text cannot be read past this point"
-}
-
-// openAt is the innermost bracket ('[' or '{') still open at offset pos of
-// text, outside strings, or 0.
-func openAt(text string, pos int) byte {
-	var stack []byte
-	for i := 0; i < pos && i < len(text); i++ {
-		switch c := text[i]; c {
-		case '"':
-			for i++; i < len(text) && text[i] != '"'; i++ {
-				if text[i] == '\\' {
-					i++
-				}
-			}
-		case '[', '{':
-			stack = append(stack, c)
-		case ']', '}':
-			if len(stack) > 0 {
-				stack = stack[:len(stack)-1]
-			}
-		}
-	}
-	if len(stack) == 0 {
-		return 0
-	}
-	return stack[len(stack)-1]
-}
-
-// decodeJSON reads data as proto3 JSON into a message, as the Python
-// library's parse_json does before it validates: its first decode problem
-// is the error.
-func decodeJSON(data []byte) (*taskspecv1.TaskSpec, error) {
-	return readJSON(data, nil)
-}
+const (
+	jsonMaxDepth  = 1000 // how deeply arrays and objects may nest
+	jsonMaxDigits = 4300 // the most digits of an integer (the Python library's reader's limit)
+)
 
 // readJSON reads data as proto3 JSON into a message, not validated, as the
 // Python library's read_json does. With problems nil, the first decode
@@ -116,61 +32,251 @@ func decodeJSON(data []byte) (*taskspecv1.TaskSpec, error) {
 // value of the wrong type is added to *problems and left out of the
 // message, so that all of them are found in one run (read_json's
 // collect=True); JSON that cannot be read is still the error, alone.
-func readJSON(data []byte, problems *[]Violation) (*taskspecv1.TaskSpec, error) {
+func readJSON(data []byte, problems *[]Violation) (spec *taskspecv1.TaskSpec, err error) {
 	if len(data) > MaxDocumentBytes {
-		return nil, decodeError("", 0, 0, fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
+		return nil, decodeError("", fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
 	}
 	bom := 0
-	if len(data) >= 3 && data[0] == 0xef && data[1] == 0xbb && data[2] == 0xbf {
+	if len(data) >= 3 && string(data[:3]) == byteOrderMark {
 		bom = 3
 	}
-	text := data[bom:]
-	if at := invalidUTF8At(text); at < len(text) {
-		return nil, decodeError("", 0, 0, fmt.Sprintf("input is not valid UTF-8 (byte 0x%02x at offset %d)", text[at], at+bom))
+	if at := invalidUTF8At(data[bom:]); at < len(data)-bom {
+		return nil, decodeError("", fmt.Sprintf("input is not valid UTF-8 (byte 0x%02x at offset %d)", data[bom+at], bom+at))
 	}
-	doc, err := scanJSON(string(text))
-	if err != nil {
-		var serr *jsonSyntaxError
-		if errors.As(err, &serr) {
-			line, col := lineColumn(string(text), serr.pos)
-			return nil, decodeError("", line, col, jsonMessage(serr.msg, string(text), serr.pos))
+	r := &jsonReader{s: string(data[bom:])}
+	defer func() {
+		if x := recover(); x != nil {
+			stop, ok := x.(jsonStop)
+			if !ok {
+				panic(x)
+			}
+			spec, err = nil, oneProblem(Violation(stop))
 		}
-		return nil, decodeError("", 0, 0, "invalid JSON: "+err.(*jsonValueError).msg)
+	}()
+	spec = &taskspecv1.TaskSpec{}
+	top := jsonToken{kind: '{'}
+	if r.peek() == '{' {
+		r.message(spec.ProtoReflect(), "")
+	} else {
+		top = r.skip()
 	}
-	if doc.kind != jsonObject {
-		return nil, decodeError("", 0, 0, "expected a JSON object at the top, got "+jsonKindName(doc))
+	if r.peek(); r.i < len(r.s) {
+		r.stop(r.i, "text after the end of the document")
 	}
-	spec := &taskspecv1.TaskSpec{}
-	if err := checkJSONFields(doc, spec.ProtoReflect().Descriptor(), "", problems); err != nil {
-		return nil, err
-	}
-	r := jsonReader{}
-	r.message(doc, spec.ProtoReflect(), "TaskSpec")
-	if r.err != "" {
-		err := decodeError("", 0, 0, "invalid TaskSpec JSON: "+r.err)
-		if problems == nil {
-			return nil, err
-		}
-		*problems = append(*problems, err.Violations...)
-		spec = &taskspecv1.TaskSpec{}
+	switch {
+	case top.kind != '{':
+		return nil, oneProblem(Violation{Message: "expected a JSON object at the top, got " + top.kindName(), Code: codeWrongType})
+	case problems != nil:
+		*problems = append(*problems, r.problems...)
+	case len(r.problems) > 0:
+		return nil, oneProblem(r.problems[0])
 	}
 	return spec, nil
 }
 
-func jsonKindName(v *jsonValue) string {
-	switch v.kind {
-	case jsonNull:
-		return "null"
-	case jsonTrue, jsonFalse:
-		return "a boolean"
-	case jsonNumber:
-		return "a number"
-	case jsonString:
-		return "a string"
-	case jsonArray:
-		return "an array"
+// oneProblem is the *DecodeError of problem v.
+func oneProblem(v Violation) *DecodeError {
+	v.Severity = severityError
+	de := newDecodeError([]Violation{v}, nil)
+	de.prefix = errPrefix
+	return de
+}
+
+// A jsonReader reads one JSON text, s, from offset i on.
+type jsonReader struct {
+	s        string
+	i        int
+	depth    int         // of the arrays and objects open at i
+	problems []Violation // the decode problems met so far, in document order
+}
+
+// A jsonStop is the panic that stops reading at text that is not JSON;
+// readJSON recovers it.
+type jsonStop Violation
+
+// stop stops reading at offset at (-1: at no position), with the
+// catalogue's words for what is wrong there.
+func (r *jsonReader) stop(at int, words string) {
+	v := jsonStop{Message: "invalid JSON: " + words, Code: codeJSONSyntax}
+	if at >= 0 {
+		before := r.s[:at]
+		v.Line = strings.Count(before, "\n") + 1
+		v.Column = utf8.RuneCountInString(before[strings.LastIndexByte(before, '\n')+1:]) + 1
 	}
-	return "an object"
+	panic(v)
+}
+
+// problem records a decode problem of the value at path.
+func (r *jsonReader) problem(path, code, msg, hint string) {
+	r.problems = append(r.problems, Violation{FieldPath: path, Message: msg, Hint: hint, Code: code, Severity: severityError})
+}
+
+// peek skips white space and returns the byte there (0 at the end).
+func (r *jsonReader) peek() byte {
+	for ; r.i < len(r.s); r.i++ {
+		if c := r.s[r.i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return c
+		}
+	}
+	return 0
+}
+
+// A jsonToken is what a value read was: its kind ('n' null, 't' true, 'f'
+// false, '0' a number, '"' a string, '[' an array, '{' an object) and, for
+// a number or a string, its text.
+type jsonToken struct {
+	kind byte
+	text string // a number's as written; a string's with its escapes read
+	lone rune   // a string's first unpaired surrogate escape (U+FFFD in text), or 0
+}
+
+var jsonNumber = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?`)
+
+// skip reads the value at the cursor, whatever it is.
+func (r *jsonReader) skip() jsonToken {
+	c, rest := r.peek(), r.s[r.i:]
+	switch {
+	case c == '{':
+		r.object(func(string) { r.skip() })
+	case c == '[':
+		r.array(func(int) { r.skip() })
+	case c == '"':
+		text, lone := r.str()
+		return jsonToken{kind: '"', text: text, lone: lone}
+	case strings.HasPrefix(rest, "null"), strings.HasPrefix(rest, "true"):
+		r.i += 4
+	case strings.HasPrefix(rest, "false"):
+		r.i += 5
+	default:
+		number := jsonNumber.FindString(rest)
+		if !strings.ContainsAny(number, ".eE") && len(strings.TrimPrefix(number, "-")) > jsonMaxDigits {
+			r.stop(-1, "a number has too many digits")
+		}
+		for _, name := range [...]string{"NaN", "Infinity", "-Infinity"} {
+			if strings.HasPrefix(rest, name) {
+				r.stop(-1, name+" is not a JSON value")
+			}
+		}
+		if number == "" {
+			r.stop(r.i, "expected a value")
+		}
+		r.i += len(number)
+		return jsonToken{kind: '0', text: number}
+	}
+	return jsonToken{kind: c}
+}
+
+// object reads the object at the cursor, calling member for each key with
+// the cursor at its value, which member reads. A key given twice stops
+// reading when the object closes.
+func (r *jsonReader) object(member func(key string)) {
+	seen := map[string]bool{}
+	twice, repeated := "", false
+	r.items('}', func(int) {
+		if r.peek() != '"' {
+			r.stop(r.i, "expected a property name in double quotes")
+		}
+		key, _ := r.str()
+		if r.peek() != ':' {
+			r.stop(r.i, "expected ':'")
+		}
+		r.i++
+		member(key)
+		if !repeated {
+			twice, repeated = key, seen[key]
+			seen[key] = true
+		}
+	})
+	if repeated {
+		r.stop(-1, "duplicate key "+q(twice))
+	}
+}
+
+// array reads the array at the cursor, calling item for each item with the
+// cursor at it, which item reads.
+func (r *jsonReader) array(item func(i int)) { r.items(']', item) }
+
+// items reads the array or object at the cursor, which closer closes,
+// calling each for every item or member.
+func (r *jsonReader) items(closer byte, each func(i int)) {
+	if r.depth++; r.depth > jsonMaxDepth {
+		r.stop(-1, "nested too deeply")
+	}
+	r.i++
+	if r.peek() != closer {
+		for i := 0; ; i++ {
+			each(i)
+			if r.peek() != ',' {
+				break
+			}
+			r.i++
+		}
+		if r.peek() != closer {
+			r.stop(r.i, "expected ',' or '"+string(closer)+"'")
+		}
+	}
+	r.i++
+	r.depth--
+}
+
+// str reads the string at the cursor: its text and its first unpaired
+// surrogate escape, or 0.
+func (r *jsonReader) str() (string, rune) {
+	s, begin := r.s, r.i
+	var b strings.Builder
+	var lone rune
+	for i := begin + 1; ; {
+		j := i
+		for j < len(s) && s[j] != '"' && s[j] != '\\' && s[j] >= 0x20 {
+			j++
+		}
+		switch {
+		case j == len(s) || j+1 == len(s) && s[j] == '\\':
+			r.stop(begin, "a string is not closed")
+		case s[j] == '"' && i == begin+1:
+			r.i = j + 1
+			return s[i:j], 0 // no escape: the text as it is
+		case s[j] < 0x20:
+			r.stop(j, "a control character must be escaped in a string")
+		}
+		b.WriteString(s[i:j])
+		if s[j] == '"' {
+			r.i = j + 1
+			return b.String(), lone
+		}
+		if k := strings.IndexByte(`"\/bfnrt`, s[j+1]); k >= 0 {
+			b.WriteByte("\"\\/\b\f\n\r\t"[k])
+			i = j + 2
+			continue
+		}
+		c := r.hex4(j)
+		i = j + 6
+		if utf16.IsSurrogate(c) && c < 0xdc00 && strings.HasPrefix(s[i:], `\u`) {
+			if low := r.hex4(i); low >= 0xdc00 && low <= 0xdfff {
+				c, i = utf16.DecodeRune(c, low), i+6
+			}
+		}
+		if utf16.IsSurrogate(c) {
+			if lone == 0 {
+				lone = c
+			}
+			c = utf8.RuneError
+		}
+		b.WriteRune(c)
+	}
+}
+
+// hex4 is the code unit of the \uXXXX escape at offset at, which must have
+// its four hex digits and text after them (the string's closing quote at
+// least). Any other escape is unknown.
+func (r *jsonReader) hex4(at int) rune {
+	if at+6 < len(r.s) && r.s[at+1] == 'u' {
+		if n, err := strconv.ParseUint(r.s[at+2:at+6], 16, 16); err == nil {
+			return rune(n)
+		}
+	}
+	r.stop(at, "unknown escape in a string")
+	return 0
 }
 
 // fieldByJSONName finds a field by either of its accepted names.
@@ -181,52 +287,30 @@ func fieldByJSONName(md protoreflect.MessageDescriptor, key string) protoreflect
 	return md.Fields().ByName(protoreflect.Name(key))
 }
 
-// checkJSONFields refuses unknown keys, a field given under both of its
-// names and a value of the wrong type, naming the field path, as the
-// Python library's _check_fields does, in document order. With problems
-// nil the first is the error; else each is added to *problems and its key
-// removed from obj, so that the message is read without it.
-func checkJSONFields(obj *jsonValue, md protoreflect.MessageDescriptor, path string, problems *[]Violation) *DecodeError {
-	seen := map[protoreflect.Name]string{}
-	kept := 0
-	for i, key := range obj.keys {
-		value := obj.values[i]
-		var bad *DecodeError
+// message reads the object at the cursor into m, the message at path:
+// unknown keys and a field given under both of its names are problems.
+func (r *jsonReader) message(m protoreflect.Message, path string) {
+	md := m.Descriptor()
+	given := make([]string, md.Fields().Len()) // the key each field was given as
+	r.object(func(key string) {
 		fd := fieldByJSONName(md, key)
-		fieldPath := ""
-		if fd != nil {
-			fieldPath = join(path, string(fd.Name()))
-		}
-		first, given := "", false
-		if fd != nil {
-			first, given = seen[fd.Name()]
-		}
 		switch {
 		case fd == nil:
-			where := ""
+			msg := "unknown field " + q(key)
 			if path != "" {
-				where = " in " + path
+				msg += " in " + path
 			}
-			bad = decodeError(join(path, key), 0, 0, fmt.Sprintf("unknown field %s%s; %s", q(key), where, unknownJSONKeyHint(key, md)))
-		case given:
-			bad = decodeError(fieldPath, 0, 0, fmt.Sprintf("field %s is given twice, as %s and %s",
-				fieldPath, q(first), q(key)))
+			r.problem(join(path, key), codeUnknownKey, msg, unknownJSONKeyHint(key, md))
+			r.skip()
+		case given[fd.Index()] != "":
+			at := join(path, string(fd.Name()))
+			r.problem(at, codeDuplicateKey, fmt.Sprintf("field %s is given twice, as %s and %s", at, q(given[fd.Index()]), q(key)), "")
+			r.skip()
 		default:
-			seen[fd.Name()] = key
-			bad = checkJSONValue(fd, value, fieldPath, problems)
+			given[fd.Index()] = key
+			r.field(m, fd, join(path, string(fd.Name())))
 		}
-		if bad != nil {
-			if problems == nil {
-				return bad
-			}
-			*problems = append(*problems, bad.Violations...)
-			continue
-		}
-		obj.keys[kept], obj.values[kept] = key, value
-		kept++
-	}
-	obj.keys, obj.values = obj.keys[:kept], obj.values[:kept]
-	return nil
+	})
 }
 
 // unknownJSONKeyHint is the hint of an unknown JSON key: the field it most
@@ -246,496 +330,157 @@ func unknownJSONKeyHint(key string, md protoreflect.MessageDescriptor) string {
 	return "expected one of: " + strings.Join(jsonNames, ", ")
 }
 
-// checkJSONValue refuses a value of the wrong type for field fd at path,
-// in the Python library's words (its _check_value), before json_format's
-// reader would refuse it in its runtime's. null is the field's default.
-// The problems inside a message value go to problems, when it is not nil.
-func checkJSONValue(fd protoreflect.FieldDescriptor, value *jsonValue, path string, problems *[]Violation) *DecodeError {
-	if value.kind == jsonNull {
-		return nil
-	}
-	switch {
-	case fd.IsMap():
-		if value.kind != jsonObject {
-			return wrongJSON(path, "an object", value)
-		}
-		for i, k := range value.keys {
-			if err := checkJSONScalar(fd.MapValue(), value.values[i], fmt.Sprintf("%s[%q]", path, k)); err != nil {
-				return err
-			}
-		}
-		return nil
-	case fd.IsList():
-		if value.kind != jsonArray {
-			return wrongJSON(path, "an array", value)
-		}
-		for i, item := range value.values {
-			if err := checkJSONItem(fd, item, fmt.Sprintf("%s[%d]", path, i), problems); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return checkJSONItem(fd, value, path, problems)
-}
-
-func checkJSONItem(fd protoreflect.FieldDescriptor, value *jsonValue, path string, problems *[]Violation) *DecodeError {
-	if fd.Message() == nil {
-		return checkJSONScalar(fd, value, path)
-	}
-	if value.kind != jsonObject {
-		return decodeError(path, 0, 0, path+": expected an object, got "+jsonKindName(value))
-	}
-	return checkJSONFields(value, fd.Message(), path, problems)
-}
-
-var jsonIntegerText = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)$`)
-
-// checkJSONScalar refuses a string, integer or enum value of the wrong
-// type or out of its range.
-func checkJSONScalar(fd protoreflect.FieldDescriptor, value *jsonValue, path string) *DecodeError {
-	switch {
-	case fd.Kind() == protoreflect.StringKind:
-		if value.kind != jsonString {
-			return wrongJSON(path, "a string", value)
-		}
-		if value.surrogate {
-			return decodeError(path, 0, 0, fmt.Sprintf("%s: the string holds a lone surrogate (\\u%04x), which UTF-8 cannot carry", path, value.lone))
-		}
-		return nil
-	case fd.Kind() == protoreflect.EnumKind:
-		ed := fd.Enum()
-		if value.kind == jsonString {
-			if ed.Values().ByName(protoreflect.Name(value.text)) != nil {
-				return nil
-			}
-			names := make([]string, ed.Values().Len())
-			for i := range names {
-				names[i] = string(ed.Values().Get(i).Name())
-			}
-			return decodeError(path, 0, 0, fmt.Sprintf("%s: expected a %s value name, got the string %s; expected one of: %s",
-				path, ed.FullName(), q(value.text), strings.Join(names, ", ")))
-		}
-		if n, ok := jsonInt(value); ok && value.kind == jsonNumber && !strings.ContainsAny(value.text, ".eE") &&
-			n.IsInt64() && n.Int64() >= math.MinInt32 && n.Int64() <= math.MaxInt32 {
-			return nil
-		}
-		return wrongJSON(path, "an enum value name", value)
-	}
-	low, high, name := big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64), "int64"
-	if fd.Kind() == protoreflect.Int32Kind || fd.Kind() == protoreflect.Sint32Kind || fd.Kind() == protoreflect.Sfixed32Kind {
-		low, high, name = big.NewInt(math.MinInt32), big.NewInt(math.MaxInt32), "int32"
-	}
-	n, ok := jsonInt(value)
-	if !ok {
-		return wrongJSON(path, "an integer", value)
-	}
-	if n.Cmp(low) < 0 || n.Cmp(high) > 0 {
-		shown := n.String()
-		if value.kind == jsonString {
-			shown = value.text
-		}
-		return decodeError(path, 0, 0, fmt.Sprintf("%s: integer %s is out of the %s range", path, q(shown), name))
-	}
-	return nil
-}
-
-// jsonInt is the integer a JSON value holds as Python reads it: an
-// integer, a float with no fraction, or a string of decimal digits.
-func jsonInt(value *jsonValue) (*big.Int, bool) {
-	switch value.kind {
-	case jsonNumber:
-		if !strings.ContainsAny(value.text, ".eE") {
-			return new(big.Int).SetString(value.text, 10)
-		}
-		f, err := strconv.ParseFloat(value.text, 64)
-		if err != nil || math.IsInf(f, 0) || f != math.Trunc(f) {
-			return nil, false
-		}
-		n, _ := new(big.Float).SetFloat64(f).Int(nil)
-		return n, true
-	case jsonString:
-		if jsonIntegerText.MatchString(value.text) {
-			return new(big.Int).SetString(value.text, 10)
-		}
-	}
-	return nil, false
-}
-
-// wrongJSON is a value of the wrong type: `path: expected X, got Y`.
-func wrongJSON(path, expected string, value *jsonValue) *DecodeError {
-	return decodeError(path, 0, 0, fmt.Sprintf("%s: expected %s, got %s", path, expected, jsonShown(value)))
-}
-
-// jsonShown is a value for a message: its kind, and a string's or a
-// number's text as Python writes it.
-func jsonShown(value *jsonValue) string {
-	switch value.kind {
-	case jsonString:
-		return "the string " + q(value.text)
-	case jsonNumber:
-		text := value.text
-		if n, ok := new(big.Int).SetString(text, 10); ok && !strings.ContainsAny(text, ".eE") {
-			text = n.String()
-		} else if f, err := strconv.ParseFloat(text, 64); err == nil || math.IsInf(f, 0) {
-			text = pyFloat(f)
-			if math.IsInf(f, 0) {
-				text = map[bool]string{true: "Infinity", false: "-Infinity"}[f > 0]
-			}
-		}
-		return "the number " + clip(text)
-	}
-	return jsonKindName(value)
-}
-
-// jsonReader lays a checked JSON object onto a message. Its first failure
-// is kept in err as the Python library words it (json_format's message,
-// after the names of the fields it is in: "verification.timeoutSeconds:
-// Value out of range: ...").
-type jsonReader struct {
-	names []string // the keys, as written, of the fields being read
-	err   string
-}
-
-func (r *jsonReader) fail(format string, args ...any) {
-	if r.err != "" {
-		return
-	}
-	msg := clipped(oneLine(fmt.Sprintf(format, args...)), 2*quoteChars)
-	if len(r.names) > 0 {
-		msg = strings.Join(r.names, ".") + ": " + msg
-	}
-	r.err = msg
-}
-
-// oneLine joins the words of text with single spaces, as the Python
-// library's messages are one line: its words are split at what Python's
-// str.split splits at, Unicode white space and the separators U+001C to
-// U+001F.
-func oneLine(text string) string {
-	return strings.Join(strings.FieldsFunc(text, func(r rune) bool {
-		return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f
-	}), " ")
-}
-
-// message reads obj into m; at is json_format's name for where m is
-// ("TaskSpec.generatedFrom").
-func (r *jsonReader) message(obj *jsonValue, m protoreflect.Message, at string) {
-	md := m.Descriptor()
-	for i, key := range obj.keys {
-		if r.err != "" {
-			return
-		}
-		v := obj.values[i]
-		fd := fieldByJSONName(md, key)
-		if v.kind == jsonNull {
-			continue // null is the default: the field stays unset
-		}
-		r.names = append(r.names, key)
-		where := at + "." + key
-		switch {
-		case fd.IsMap():
-			if v.kind != jsonObject {
-				r.fail("Map field %s must be in a dict which is %s at %s", fd.Name(), pyStr(v), where)
-				break
-			}
-			mp := m.Mutable(fd).Map()
-			for j, k := range v.keys {
-				mk, ok := r.mapKey(fd.MapKey(), k)
-				if !ok {
-					break
-				}
-				val, ok := r.scalar(fd.MapValue(), v.values[j], fmt.Sprintf("%s[%s]", where, k))
-				if !ok {
-					break
-				}
-				mp.Set(mk, val)
-			}
-		case fd.IsList():
-			if v.kind != jsonArray {
-				r.fail("repeated field %s must be in [] which is %s at %s", fd.JSONName(), pyStr(v), at)
-				break
-			}
-			list := m.Mutable(fd).List()
-			for j, item := range v.values {
-				itemAt := fmt.Sprintf("%s[%d]", where, j)
-				if item.kind == jsonNull {
-					r.fail("null is not allowed to be used as an element in a repeated field at %s", itemAt)
-					break
-				}
-				if fd.Message() != nil {
-					sub := list.NewElement()
-					r.message(item, sub.Message(), itemAt)
-					list.Append(sub)
-					continue
-				}
-				val, ok := r.scalar(fd, item, itemAt)
-				if !ok {
-					break
-				}
-				list.Append(val)
-			}
-		case fd.Message() != nil:
-			r.message(v, m.Mutable(fd).Message(), where)
-		default:
-			if val, ok := r.scalar(fd, v, where); ok {
-				m.Set(fd, val)
-			}
-		}
-		r.names = r.names[:len(r.names)-1]
-	}
-}
-
-func (r *jsonReader) mapKey(fd protoreflect.FieldDescriptor, key string) (protoreflect.MapKey, bool) {
-	if fd.Kind() == protoreflect.StringKind {
-		return protoreflect.ValueOfString(key).MapKey(), true
-	}
-	// The schema's maps have string keys; others are read as proto3 JSON
-	// writes them.
-	val, ok := r.scalar(fd, &jsonValue{kind: jsonString, text: key}, key)
-	if !ok {
-		return protoreflect.MapKey{}, false
-	}
-	return val.MapKey(), true
-}
-
-// pyType is the Python type json.loads gives v, for messages that name it.
-func pyType(v *jsonValue) string {
-	switch v.kind {
-	case jsonNull:
-		return "NoneType"
-	case jsonTrue, jsonFalse:
-		return "bool"
-	case jsonNumber:
-		if strings.ContainsAny(v.text, ".eE") {
-			return "float"
-		}
-		return "int"
-	case jsonString:
-		return "str"
-	case jsonArray:
-		return "list"
-	}
-	return "dict"
-}
-
-// pyStr is str() of the Python value json.loads gives v, for messages that
-// quote it; inside a container, strings are in repr's quotes.
-func pyStr(v *jsonValue) string {
-	switch v.kind {
-	case jsonString:
-		return v.text
-	case jsonObject:
-		parts := make([]string, len(v.keys))
-		for i, k := range v.keys {
-			parts[i] = pyRepr(&jsonValue{kind: jsonString, text: k}) + ": " + pyRepr(v.values[i])
-		}
-		return "{" + strings.Join(parts, ", ") + "}"
-	case jsonArray:
-		parts := make([]string, len(v.values))
-		for i, item := range v.values {
-			parts[i] = pyRepr(item)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
-	}
-	return pyRepr(v)
-}
-
-func pyRepr(v *jsonValue) string {
-	switch v.kind {
-	case jsonNull:
-		return "None"
-	case jsonTrue:
-		return "True"
-	case jsonFalse:
-		return "False"
-	case jsonNumber:
-		if pyType(v) == "float" {
-			f, _ := strconv.ParseFloat(v.text, 64)
-			return pyFloat(f)
-		}
-		return strings.TrimPrefix(v.text, "+")
-	case jsonString:
-		return pyQuote(v.text)
-	}
-	return pyStr(v)
-}
-
-// pyQuote is Python's repr of a str: single quotes unless the text has one
-// and no double quote, and what Python does not print (controls, format
-// characters, private use, unassigned code points, separators other than
-// the space) escaped as \xhh, \uhhhh or \Uhhhhhhhh.
-func pyQuote(s string) string {
-	q := "'"
-	if strings.Contains(s, "'") && !strings.Contains(s, `"`) {
-		q = `"`
-	}
-	var b strings.Builder
-	b.WriteString(q)
-	for _, r := range s {
-		switch {
-		case r == '\\':
-			b.WriteString(`\\`)
-		case string(r) == q:
-			b.WriteString(`\` + q)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == ' ' || unicode.IsPrint(r):
-			b.WriteRune(r)
-		case r < 0x100:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r < 0x10000:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			fmt.Fprintf(&b, `\U%08x`, r)
-		}
-	}
-	b.WriteString(q)
-	return b.String()
-}
-
-// jsonInteger matches the JSON number grammar, which proto3 JSON allows
-// inside a string for a 64-bit integer.
-var jsonInteger = regexp.MustCompile(`\A-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?\z`)
-
-// integer reads an integer field's value: a number or a string holding
-// one, either integral (1, 1.0, 1e3), within bits.
-func (r *jsonReader) integer(v *jsonValue, at string, bits uint, unsigned bool) (*big.Int, bool) {
-	var text string
-	switch v.kind {
-	case jsonTrue, jsonFalse:
-		r.fail("Bool value %s is not acceptable for integer field at %s", pyRepr(v), at)
-		return nil, false
-	case jsonNumber:
-		text = v.text
-	case jsonString:
-		if strings.Contains(v.text, " ") {
-			r.fail(`Couldn't parse integer: "%s" at %s`, v.text, at)
-			return nil, false
-		}
-		if !jsonInteger.MatchString(v.text) {
-			r.fail("invalid literal for int() with base 10: %s", pyQuote(v.text))
-			return nil, false
-		}
-		text = v.text
-	default:
-		r.fail("int() argument must be a string, a bytes-like object or a real number, not '%s'", pyType(v))
-		return nil, false
-	}
-	n, ok := new(big.Int).SetString(text, 10)
-	if !ok {
-		f, _, err := big.ParseFloat(text, 10, 64, big.ToNearestEven)
-		f64, _ := f.Float64()
-		switch {
-		case err != nil || math.IsInf(f64, 0) || !f.IsInt():
-			if v.kind == jsonString {
-				r.fail(`Couldn't parse non-integer string: "%s" at %s`, v.text, at)
+// field reads the value at the cursor into field fd of m, at path. null
+// leaves the field unset, and so does a problem: a list or a map with an
+// item of the wrong type is left out whole, and its items after that one
+// are only read past.
+func (r *jsonReader) field(m protoreflect.Message, fd protoreflect.FieldDescriptor, path string) {
+	failed := false
+	switch c := r.peek(); {
+	case fd.IsMap() && c == '{':
+		values := m.Mutable(fd).Map()
+		r.object(func(key string) {
+			if v, ok := r.item(fd.MapValue(), nil, fmt.Sprintf("%s[%q]", path, key), failed); ok {
+				values.Set(protoreflect.ValueOfString(key).MapKey(), v)
 			} else {
-				r.fail("Couldn't parse integer: %s at %s", pyFloat(f64), at)
+				failed = true
 			}
-			return nil, false
+		})
+	case fd.IsList() && c == '[':
+		list := m.Mutable(fd).List()
+		r.array(func(i int) {
+			if v, ok := r.item(fd, list, fmt.Sprintf("%s[%d]", path, i), failed); ok {
+				list.Append(v)
+			} else {
+				failed = true
+			}
+		})
+	case fd.Message() != nil && !fd.IsMap() && !fd.IsList() && c == '{':
+		r.message(m.Mutable(fd).Message(), path)
+	default:
+		switch t := r.skip(); {
+		case t.kind == 'n': // the field's default
+		case fd.IsMap():
+			r.wrong(path, "an object", t.shown())
+		case fd.IsList():
+			r.wrong(path, "an array", t.shown())
+		case fd.Message() != nil:
+			r.wrong(path, "an object", t.kindName())
+		default:
+			if v, ok := r.scalar(fd, t, path); ok {
+				m.Set(fd, v)
+			}
 		}
-		// Python reads a number with a fraction or an exponent as a
-		// float, so its value is the float's.
-		n, _ = new(big.Float).SetFloat64(f64).Int(nil)
 	}
-	lo, hi := new(big.Int).Lsh(big.NewInt(-1), bits-1), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits-1), big.NewInt(1))
-	if unsigned {
-		lo, hi = big.NewInt(0), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), bits), big.NewInt(1))
+	if failed {
+		m.Clear(fd)
 	}
-	if n.Cmp(lo) < 0 || n.Cmp(hi) > 0 {
-		r.fail("Value out of range: %s", n.String())
-		return nil, false
-	}
-	return n, true
 }
 
-// scalar reads one value of a non-message field.
-func (r *jsonReader) scalar(fd protoreflect.FieldDescriptor, v *jsonValue, at string) (protoreflect.Value, bool) {
-	switch fd.Kind() {
-	case protoreflect.StringKind:
-		if v.kind != jsonString {
-			r.fail("expected string or bytes-like object, got '%s'", pyType(v))
-			return protoreflect.Value{}, false
-		}
-		if v.surrogate {
-			r.fail("Unpaired surrogate at %s", at)
-			return protoreflect.Value{}, false
-		}
-		return protoreflect.ValueOfString(v.text), true
-	case protoreflect.EnumKind:
-		return r.enum(fd, v, at)
-	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		n, ok := r.integer(v, at, 64, false)
-		if !ok {
-			return protoreflect.Value{}, false
-		}
-		return protoreflect.ValueOfInt64(n.Int64()), true
-	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
-		n, ok := r.integer(v, at, 32, false)
-		if !ok {
-			return protoreflect.Value{}, false
-		}
-		return protoreflect.ValueOfInt32(int32(n.Int64())), true
-	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		n, ok := r.integer(v, at, 64, true)
-		if !ok {
-			return protoreflect.Value{}, false
-		}
-		return protoreflect.ValueOfUint64(n.Uint64()), true
-	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
-		n, ok := r.integer(v, at, 32, true)
-		if !ok {
-			return protoreflect.Value{}, false
-		}
-		return protoreflect.ValueOfUint32(uint32(n.Uint64())), true
+// item reads the item at the cursor: of list, whose items are fd's, or
+// (list nil) a value of a map whose values are fd, which in the schema are
+// integers. After an item that failed, the rest are only read past.
+func (r *jsonReader) item(fd protoreflect.FieldDescriptor, list protoreflect.List, path string, failed bool) (protoreflect.Value, bool) {
+	switch {
+	case failed:
+		r.skip()
+	case fd.Message() == nil:
+		return r.scalar(fd, r.skip(), path)
+	case r.peek() == '{':
+		v := list.NewElement()
+		r.message(v.Message(), path)
+		return v, true
+	default:
+		r.wrong(path, "an object", r.skip().kindName())
 	}
-	// bool, float, double and bytes: the schema has none.
-	r.fail("field %s of type %s is not supported", fd.Name(), fd.Kind())
 	return protoreflect.Value{}, false
 }
 
-// jsonEnumNumber is a decimal integer in a string, which the Python
-// library reads as an enum's number.
-var jsonEnumNumber = regexp.MustCompile(`\A[-+]?[0-9]+\z`)
-
-// enum reads an enum value: its name, or its number as a JSON number or a
-// string of digits. An open enum takes a number the schema does not define
-// (Validate then refuses it).
-func (r *jsonReader) enum(fd protoreflect.FieldDescriptor, v *jsonValue, at string) (protoreflect.Value, bool) {
-	ed := fd.Enum()
-	var text string
-	switch v.kind {
-	case jsonString:
-		if ev := ed.Values().ByName(protoreflect.Name(v.text)); ev != nil && utf8.ValidString(v.text) {
-			return protoreflect.ValueOfEnum(ev.Number()), true
-		}
-		if !jsonEnumNumber.MatchString(v.text) {
-			r.fail("Invalid enum value %s for enum type %s at %s", v.text, ed.FullName(), at)
+// scalar is the value t holds for string, enum or int64 field fd at path,
+// or false after its problem.
+func (r *jsonReader) scalar(fd protoreflect.FieldDescriptor, t jsonToken, path string) (protoreflect.Value, bool) {
+	switch fd.Kind() {
+	case protoreflect.StringKind:
+		switch {
+		case t.kind != '"':
+			return r.wrong(path, "a string", t.shown())
+		case t.lone != 0:
+			r.problem(path, codeEncoding, fmt.Sprintf("%s: the string holds a lone surrogate (\\u%04x), which UTF-8 cannot carry", path, t.lone), "")
 			return protoreflect.Value{}, false
 		}
-		text = v.text
-	case jsonNumber:
-		if strings.ContainsAny(v.text, ".eE") {
-			r.fail("Invalid enum value %s for enum type %s at %s", pyRepr(v), ed.FullName(), at)
-			return protoreflect.Value{}, false
+		return protoreflect.ValueOfString(t.text), true
+	case protoreflect.EnumKind:
+		values := fd.Enum().Values()
+		if n, err := strconv.ParseInt(t.text, 10, 32); t.kind == '0' && err == nil {
+			return protoreflect.ValueOfEnum(protoreflect.EnumNumber(n)), true
+		} else if t.kind != '"' {
+			return r.wrong(path, "an enum value name", t.shown())
 		}
-		text = v.text
-	case jsonArray, jsonObject:
-		r.fail("unhashable type: '%s'", pyType(v))
+		if v := values.ByName(protoreflect.Name(t.text)); v != nil {
+			return protoreflect.ValueOfEnum(v.Number()), true
+		}
+		names := make([]string, values.Len())
+		for i := range names {
+			names[i] = string(values.Get(i).Name())
+		}
+		r.problem(path, codeWrongType, fmt.Sprintf("%s: expected a %s value name, got the string %s", path, fd.Enum().FullName(), q(t.text)),
+			"expected one of: "+strings.Join(names, ", "))
 		return protoreflect.Value{}, false
+	}
+	// An int64: a number or a string of digits, integral (1.0 and 1e3 are
+	// read as a float64 is, as the Python library reads them).
+	text := t.text
+	switch {
+	case t.kind == '0' && strings.ContainsAny(text, ".eE"):
+		f, _ := strconv.ParseFloat(text, 64)
+		if math.IsInf(f, 0) || f != math.Trunc(f) {
+			return r.wrong(path, "an integer", t.shown())
+		}
+		if -(1<<63) <= f && f < 1<<63 {
+			return protoreflect.ValueOfInt64(int64(f)), true
+		}
+		text = new(big.Float).SetFloat64(f).Text('f', 0)
+	case t.kind == '0' || t.kind == '"' && jsonInteger.MatchString(text):
+		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+			return protoreflect.ValueOfInt64(n), true
+		}
 	default:
-		r.fail("Invalid enum value %s for enum type %s at %s", pyRepr(v), ed.FullName(), at)
-		return protoreflect.Value{}, false
+		return r.wrong(path, "an integer", t.shown())
 	}
-	n, _ := new(big.Int).SetString(strings.TrimPrefix(text, "+"), 10)
-	if !n.IsInt64() || n.Int64() < math.MinInt32 || n.Int64() > math.MaxInt32 {
-		r.fail("Value out of range: %s", n.String())
-		return protoreflect.Value{}, false
+	r.problem(path, codeWrongType, fmt.Sprintf("%s: integer %s is out of the int64 range", path, q(text)), "")
+	return protoreflect.Value{}, false
+}
+
+var jsonInteger = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)$`)
+
+// wrong records a value of the wrong type: `path: expected X, got Y`.
+func (r *jsonReader) wrong(path, expected, got string) (protoreflect.Value, bool) {
+	r.problem(path, codeWrongType, path+": expected "+expected+", got "+got, "")
+	return protoreflect.Value{}, false
+}
+
+// kindName is what t is, for a message.
+func (t jsonToken) kindName() string { return jsonKinds[t.kind] }
+
+var jsonKinds = map[byte]string{'n': "null", 't': "a boolean", 'f': "a boolean", '0': "a number", '"': "a string", '[': "an array", '{': "an object"}
+
+// shown is t for a message: its kind, and a string's text or a number's
+// value as the Python library writes it (1E2 as 100.0).
+func (t jsonToken) shown() string {
+	switch {
+	case t.kind == '"':
+		return "the string " + q(t.text)
+	case t.kind != '0':
+		return t.kindName()
+	case t.text == "-0":
+		return "the number 0"
+	case !strings.ContainsAny(t.text, ".eE"):
+		return "the number " + clip(t.text)
 	}
-	return protoreflect.ValueOfEnum(protoreflect.EnumNumber(n.Int64())), true
+	f, _ := strconv.ParseFloat(t.text, 64)
+	text := pyFloat(f)
+	if math.IsInf(f, 0) {
+		text = strings.Replace(text, "inf", "Infinity", 1)
+	}
+	return "the number " + clip(text)
 }

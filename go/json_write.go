@@ -178,19 +178,6 @@ func writeJSONString(b *bytes.Buffer, s string) {
 	b.WriteByte('"')
 }
 
-// jsonQuote is s as JSON, for a message: cut past quoteChars characters,
-// as the Python library quotes a key it refuses.
-func jsonQuote(s string) string {
-	var b bytes.Buffer
-	n := utf8.RuneCountInString(s)
-	if n <= quoteChars {
-		writeJSONString(&b, s)
-		return b.String()
-	}
-	writeJSONString(&b, cutRunes(s, quoteChars))
-	return b.String() + "... (" + strconv.Itoa(n) + " characters)"
-}
-
 func cutRunes(s string, n int) string {
 	i := 0
 	for j := range s {

@@ -273,6 +273,8 @@ _JSON_MESSAGES: Final = (
     ("Extra data", "text after the end of the document"),
     ("Illegal trailing comma before end of object", "expected a property name in double quotes"),
     ("Illegal trailing comma before end of array", "expected a value"),
+    # A second byte order mark: no value can start with one.
+    ("Unexpected UTF-8 BOM", "expected a value"),
 )
 
 
@@ -281,8 +283,12 @@ def _json_stop(msg: str, text: str, pos: int) -> int:
 
     Python 3.13 reports a trailing comma at the comma; earlier versions (and
     the Go library) at the closer after it, where the text stops being JSON.
-    The contract's position is the closer, whatever Python runs it.
+    The contract's position is the closer, whatever Python runs it. A
+    ``\\uXXXX`` escape without its four hex digits is reported at its ``u``;
+    the contract's position is the escape's backslash.
     """
+    if msg.startswith("Invalid \\uXXXX"):
+        return pos - 1
     if msg.startswith("Illegal trailing comma"):
         after = pos + 1
         while after < len(text) and text[after] in " \t\r\n":

@@ -451,6 +451,13 @@ def _json_cases() -> Iterator[tuple[str, bytes]]:
     yield "json-bare-word", b'{"taskId": t}'
     yield "json-extra-data", (valid + " {}").encode()
     yield "json-bad-escape", b'{"taskId": "\\q"}'
+    # A \u escape without its four hex digits is placed at its backslash
+    # (Python's json module says the u).
+    yield "json-bad-unicode-escape", b'{"taskId": "\\u12"}'
+    yield "json-second-byte-order-mark", b"\xef\xbb\xbf\xef\xbb\xbf{}"
+    yield "json-duplicate-key", b'{"taskId": "a", "taskId": "b"}'
+    yield "json-lone-surrogate", valid.replace('"p"', '"\\ud800"').encode()
+    yield "json-integer-too-long", b'{"taskSpecVersion": ' + b"1" * 4301 + b"}"
     yield "json-control-character", b'{"taskId": "a\x01b"}'
     yield "json-single-quotes", b"{'taskId': 't'}"
     yield "json-unknown-field", valid.replace('"prompt"', '"promt"').encode()
