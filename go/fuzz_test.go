@@ -46,6 +46,37 @@ func FuzzParseYAML(f *testing.F) {
 	})
 }
 
+// FuzzParseJSON checks that ParseJSON never panics, that what it refuses
+// CheckFormat refuses too, and that whatever it accepts survives
+// MarshalJSON and ParseJSON again unchanged. It is seeded with every
+// canonical vector as JSON.
+func FuzzParseJSON(f *testing.F) {
+	for _, v := range loadVectors(f, "canonical") {
+		if spec, err := taskspec.ParseYAML(v.data); err == nil {
+			data, _ := taskspec.MarshalJSON(spec)
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(`{"taskId": "\ud800\udc00", "task_id": "x", "bogus": [1e400, -0, "\u12"]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		spec, err := taskspec.ParseJSON(data)
+		if err != nil {
+			if spec != nil || len(taskspec.CheckFormat(taskspec.JSON, data)) == 0 {
+				t.Fatalf("refused with %v, but spec %v, problems %v", err, spec, taskspec.CheckFormat(taskspec.JSON, data))
+			}
+			return
+		}
+		out, err := taskspec.MarshalJSON(spec)
+		if err != nil {
+			t.Fatalf("MarshalJSON of a parsed spec: %v", err)
+		}
+		back, err := taskspec.ParseJSON(out)
+		if err != nil || !proto.Equal(back, spec) {
+			t.Fatalf("ParseJSON(MarshalJSON(s)) = %v, %v, want %v\n%q", back, err, spec, out)
+		}
+	})
+}
+
 // FuzzMarshalYAML builds specs from arbitrary strings, in every position
 // that yaml.v3 lays out differently (top-level value, list item, artifact
 // field, map key), and checks that MarshalYAML writes YAML that reads back
