@@ -21,10 +21,10 @@ import (
 // are made as the message is read, by its descriptor, with the field path
 // threaded through. The writer is json_write.go.
 
-const (
-	jsonMaxDepth  = 1000 // how deeply arrays and objects may nest
-	jsonMaxDigits = 4300 // the most digits of an integer (the Python library's reader's limit)
-)
+// jsonMaxDigits is the most digits of an integer (the Python library's
+// reader's limit). How deeply arrays and objects may nest is the contract's
+// MaxDepth, as in YAML.
+const jsonMaxDigits = 4300
 
 // readJSON reads data as proto3 JSON into a message, not validated, as the
 // Python library's read_json does. With problems nil, the first decode
@@ -97,7 +97,13 @@ type jsonStop Violation
 // stop stops reading at offset at (-1: at no position), with the
 // catalogue's words for what is wrong there.
 func (r *jsonReader) stop(at int, words string) {
-	v := jsonStop{Message: "invalid JSON: " + words, Code: codeJSONSyntax}
+	r.stopWith(at, codeJSONSyntax, "invalid JSON: "+words)
+}
+
+// stopWith stops reading at offset at (-1: at no position) with the
+// problem code and msg.
+func (r *jsonReader) stopWith(at int, code, msg string) {
+	v := jsonStop{Message: msg, Code: code}
 	if at >= 0 {
 		before := r.s[:at]
 		v.Line = strings.Count(before, "\n") + 1
@@ -137,7 +143,7 @@ func (r *jsonReader) skip() jsonToken {
 	c, rest := r.peek(), r.s[r.i:]
 	switch {
 	case c == '{':
-		r.object(func(string) { r.skip() })
+		r.object(func(string, rune) { r.skip() })
 	case c == '[':
 		r.array(func(int) { r.skip() })
 	case c == '"':
@@ -166,22 +172,23 @@ func (r *jsonReader) skip() jsonToken {
 	return jsonToken{kind: c}
 }
 
-// object reads the object at the cursor, calling member for each key with
-// the cursor at its value, which member reads. A key given twice stops
-// reading when the object closes.
-func (r *jsonReader) object(member func(key string)) {
+// object reads the object at the cursor, calling member for each key (with
+// its first unpaired surrogate escape, or 0) with the cursor at its value,
+// which member reads. A key given twice stops reading when the object
+// closes.
+func (r *jsonReader) object(member func(key string, lone rune)) {
 	seen := map[string]bool{}
 	twice, repeated := "", false
 	r.items('}', func(int) {
 		if r.peek() != '"' {
 			r.stop(r.i, "expected a property name in double quotes")
 		}
-		key, _ := r.str()
+		key, lone := r.str()
 		if r.peek() != ':' {
 			r.stop(r.i, "expected ':'")
 		}
 		r.i++
-		member(key)
+		member(key, lone)
 		if !repeated {
 			twice, repeated = key, seen[key]
 			seen[key] = true
@@ -199,8 +206,8 @@ func (r *jsonReader) array(item func(i int)) { r.items(']', item) }
 // items reads the array or object at the cursor, which closer closes,
 // calling each for every item or member.
 func (r *jsonReader) items(closer byte, each func(i int)) {
-	if r.depth++; r.depth > jsonMaxDepth {
-		r.stop(-1, "nested too deeply")
+	if r.depth++; r.depth > MaxDepth {
+		r.stopWith(r.i, codeLimit, fmt.Sprintf("document is nested deeper than %d levels", MaxDepth))
 	}
 	r.i++
 	if r.peek() != closer {
@@ -292,7 +299,7 @@ func fieldByJSONName(md protoreflect.MessageDescriptor, key string) protoreflect
 func (r *jsonReader) message(m protoreflect.Message, path string) {
 	md := m.Descriptor()
 	given := make([]string, md.Fields().Len()) // the key each field was given as
-	r.object(func(key string) {
+	r.object(func(key string, _ rune) {
 		fd := fieldByJSONName(md, key)
 		switch {
 		case fd == nil:
@@ -339,7 +346,11 @@ func (r *jsonReader) field(m protoreflect.Message, fd protoreflect.FieldDescript
 	switch c := r.peek(); {
 	case fd.IsMap() && c == '{':
 		values := m.Mutable(fd).Map()
-		r.object(func(key string) {
+		r.object(func(key string, lone rune) {
+			if lone != 0 && !failed {
+				r.lone(path, lone)
+				failed = true
+			}
 			if v, ok := r.item(fd.MapValue(), nil, fmt.Sprintf("%s[%q]", path, key), failed); ok {
 				values.Set(protoreflect.ValueOfString(key).MapKey(), v)
 			} else {
@@ -405,7 +416,7 @@ func (r *jsonReader) scalar(fd protoreflect.FieldDescriptor, t jsonToken, path s
 		case t.kind != '"':
 			return r.wrong(path, "a string", t.shown())
 		case t.lone != 0:
-			r.problem(path, codeEncoding, fmt.Sprintf("%s: the string holds a lone surrogate (\\u%04x), which UTF-8 cannot carry", path, t.lone), "")
+			r.lone(path, t.lone)
 			return protoreflect.Value{}, false
 		}
 		return protoreflect.ValueOfString(t.text), true
@@ -415,6 +426,9 @@ func (r *jsonReader) scalar(fd protoreflect.FieldDescriptor, t jsonToken, path s
 			return protoreflect.ValueOfEnum(protoreflect.EnumNumber(n)), true
 		} else if t.kind != '"' {
 			return r.wrong(path, "an enum value name", t.shown())
+		} else if t.lone != 0 {
+			r.lone(path, t.lone)
+			return protoreflect.Value{}, false
 		}
 		if v := values.ByName(protoreflect.Name(t.text)); v != nil {
 			return protoreflect.ValueOfEnum(v.Number()), true
@@ -452,6 +466,12 @@ func (r *jsonReader) scalar(fd protoreflect.FieldDescriptor, t jsonToken, path s
 }
 
 var jsonInteger = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)$`)
+
+// lone records a string at path, a value, an enum's name or a map's key,
+// that holds the unpaired surrogate escape c, which UTF-8 cannot carry.
+func (r *jsonReader) lone(path string, c rune) {
+	r.problem(path, codeEncoding, fmt.Sprintf("%s: the string holds a lone surrogate (\\u%04x), which UTF-8 cannot carry", path, c), "")
+}
 
 // wrong records a value of the wrong type: `path: expected X, got Y`.
 func (r *jsonReader) wrong(path, expected, got string) (protoreflect.Value, bool) {

@@ -49,6 +49,7 @@ from taskspec._codes import (
     DUPLICATE_KEY,
     ENCODING,
     JSON_SYNTAX,
+    LIMIT,
     UNKNOWN_KEY,
     WRONG_TYPE,
 )
@@ -60,6 +61,7 @@ from taskspec._errors import (
     require_task_spec,
 )
 from taskspec._gowire import go_binary, go_json, is_map
+from taskspec._limits import MAX_DEPTH
 from taskspec._suggest import suggest
 from taskspec._writable import check_nodes, check_size
 from taskspec.bridge._gostr import go_quote
@@ -125,29 +127,37 @@ def parse(data: Data | str, fmt: Format | str) -> taskspec_pb2.TaskSpec:
             return parse_binpb(data)
 
 
-#: Deepest nesting of JSON arrays and objects read, in every Python version
-#: (3.11's json recursed, and refused about this deep; 3.13's does not), and
-#: in the Go library, which refuses at the same depth in the same words.
-_MAX_JSON_DEPTH: Final = 1000
-
 #: A JSON string, or a bracket outside one.
 _JSON_TOKEN: Final = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
 def _too_deep_at(text: str) -> int | None:
-    """The offset of the bracket that nests *text* past _MAX_JSON_DEPTH, or None."""
-    if text.count("[") + text.count("{") <= _MAX_JSON_DEPTH:
+    """The offset of the bracket that nests *text* past MAX_DEPTH, or None.
+
+    The contract's depth limit holds in every format. Finding it before
+    json.loads reads the text also keeps the reader out of deep recursion,
+    where Python's own limit would refuse at a depth of its choosing.
+    """
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
         return None
     depth = 0
     for match in _JSON_TOKEN.finditer(text):
         c = match.group()
         if c in "[{":
             depth += 1
-            if depth > _MAX_JSON_DEPTH:
+            if depth > MAX_DEPTH:
                 return match.start()
         elif c in "]}":
             depth -= 1
     return None
+
+
+def _too_deep_error(text: str, at: int) -> DecodeError:
+    """The refusal of *text* at offset *at*, the bracket that nests it past MAX_DEPTH."""
+    line = text.count("\n", 0, at) + 1
+    column = at - text.rfind("\n", 0, at)
+    message = f"document is nested deeper than {MAX_DEPTH} levels"
+    return DecodeError([Violation("", message, line, column, code=LIMIT)])
 
 
 def parse_json(data: Data | str) -> taskspec_pb2.TaskSpec:
@@ -202,13 +212,20 @@ def read_json(
             ]
         ) from None
 
+    # Past the depth limit only the text before the bracket that goes past
+    # it is read: a problem there comes first, as in a reader that stops at
+    # the bracket.
     too_deep = _too_deep_at(text)
     try:
-        obj = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
+        obj = json.loads(
+            text if too_deep is None else text[:too_deep],
+            object_pairs_hook=_no_duplicates,
+            parse_constant=_no_constants,
+        )
     except json.JSONDecodeError as err:
         pos = _json_stop(err.msg, text, err.pos)
         if too_deep is not None and pos >= too_deep:
-            raise _json_error("nested too deeply") from None
+            raise _too_deep_error(text, too_deep) from None
         line = text.count("\n", 0, pos) + 1
         column = pos - text.rfind("\n", 0, pos)
         raise DecodeError(
@@ -224,12 +241,10 @@ def read_json(
         ) from None
     except _JSONValueError as err:
         raise _json_error(str(err)) from None
-    except RecursionError:
-        raise _json_error("nested too deeply") from None
     except ValueError:  # only an integer literal too long for int() is left
         raise _json_error("a number has too many digits") from None
-    if too_deep is not None:
-        raise _json_error("nested too deeply")
+    if too_deep is not None:  # the cut text always ends inside a bracket
+        raise _too_deep_error(text, too_deep)
     if not isinstance(obj, dict):
         raise DecodeError(
             [
@@ -561,10 +576,18 @@ class _JSONValueError(ValueError):
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The object of *pairs*, refusing a key given twice.
+
+    Keys are compared with each lone surrogate read as U+FFFD, as a reader
+    that decodes to UTF-8 (the Go library) reads them.
+    """
     out: dict[str, Any] = {}
+    seen: set[str] = set()
     for key, value in pairs:
-        if key in out:
-            raise _JSONValueError(f"duplicate key {_quoted(key)}")
+        same = _SURROGATE.sub("\ufffd", key)
+        if same in seen:
+            raise _JSONValueError(f"duplicate key {_quoted(same)}")
+        seen.add(same)
         out[key] = value
     return out
 
@@ -616,10 +639,13 @@ def _check_fields(
         fd = fields.get(key)
         problem: Violation | None = None
         if fd is None:
+            # A lone surrogate, which no output can carry, is shown as U+FFFD,
+            # as the Go library decodes it.
+            shown = _SURROGATE.sub("\ufffd", key)
             problem = Violation(
-                f"{path}.{key}" if path else key,
-                f"unknown field {_quoted(key)}{f' in {path}' if path else ''}",
-                hint=_unknown_key_hint(key, desc),
+                f"{path}.{shown}" if path else shown,
+                f"unknown field {_quoted(shown)}{f' in {path}' if path else ''}",
+                hint=_unknown_key_hint(shown, desc),
                 code=UNKNOWN_KEY,
             )
         else:
@@ -665,6 +691,9 @@ def _check_value(
             return _wrong(path, "an object", value)
         value_fd = cast(Descriptor, fd.message_type).fields_by_name["value"]
         for k, item in value.items():
+            surrogate = _surrogate_problem(k, path)
+            if surrogate is not None:
+                return surrogate
             wrong = _scalar_problem(value_fd, item, f"{path}[{go_quote(k)}]")
             if wrong is not None:
                 return wrong
@@ -707,17 +736,13 @@ def _scalar_problem(fd: FieldDescriptor, value: Any, path: str) -> Violation | N
     if fd.type == FieldDescriptor.TYPE_STRING:
         if not isinstance(value, str):
             return _wrong(path, "a string", value)
-        surrogate = _SURROGATE.search(value)
-        if surrogate is None:
-            return None
-        return Violation(
-            path,
-            f"{path}: the string holds a lone surrogate"
-            f" ({go_quote(surrogate.group()).strip(chr(34))}), which UTF-8 cannot carry",
-            code=ENCODING,
-        )
+        return _surrogate_problem(value, path)
     if fd.enum_type is not None:
         if isinstance(value, str):
+            # Before the lookup: the runtime cannot even encode such a name.
+            surrogate = _surrogate_problem(value, path)
+            if surrogate is not None:
+                return surrogate
             if value in fd.enum_type.values_by_name:
                 return None
             return Violation(
@@ -736,9 +761,11 @@ def _scalar_problem(fd: FieldDescriptor, value: Any, path: str) -> Violation | N
         number = None
     elif isinstance(value, int):
         number = value
-    elif (isinstance(value, float) and value.is_integer()) or (
-        isinstance(value, str) and _INTEGER_TEXT.fullmatch(value)
-    ):
+    elif isinstance(value, str) and _INTEGER_TEXT.fullmatch(value):
+        # Past 20 digits no integer field can hold it; int() would refuse
+        # past 4,300.
+        number = int(value) if len(value) <= 21 else high + 1
+    elif isinstance(value, float) and value.is_integer():
         number = int(value)
     if number is None:
         return _wrong(path, "an integer", value)
@@ -748,6 +775,20 @@ def _scalar_problem(fd: FieldDescriptor, value: Any, path: str) -> Violation | N
             path, f"{path}: integer {_quoted(shown)} is out of the {name} range", code=WRONG_TYPE
         )
     return None
+
+
+def _surrogate_problem(text: str, path: str) -> Violation | None:
+    """The problem of a string (a value, an enum's name or a map's key) at *path* that holds
+    a lone surrogate, which UTF-8 cannot carry; None for any other string."""
+    surrogate = _SURROGATE.search(text)
+    if surrogate is None:
+        return None
+    return Violation(
+        path,
+        f"{path}: the string holds a lone surrogate"
+        f" ({go_quote(surrogate.group()).strip(chr(34))}), which UTF-8 cannot carry",
+        code=ENCODING,
+    )
 
 
 def _wrong(path: str, expected: str, value: Any) -> Violation:

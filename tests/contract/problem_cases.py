@@ -458,6 +458,19 @@ def _json_cases() -> Iterator[tuple[str, bytes]]:
     yield "json-duplicate-key", b'{"taskId": "a", "taskId": "b"}'
     yield "json-lone-surrogate", valid.replace('"p"', '"\\ud800"').encode()
     yield "json-integer-too-long", b'{"taskSpecVersion": ' + b"1" * 4301 + b"}"
+    # Lone surrogates anywhere: an enum's name, a map's key (the map is left
+    # out), an unknown key (shown as U+FFFD, as UTF-8 readers decode it), and
+    # keys that differ only in their lone surrogates (the same key).
+    yield "json-lone-surrogate-enum", valid.replace('"LANGUAGE_GO"', '"\\udc00"').encode()
+    yield "json-lone-surrogate-map-key", b'{"difficultySignals": {"a": 1, "\\ud800": 2}}'
+    yield "json-lone-surrogate-unknown-key", b'{"generatedFrom": {"\\ud801x": 1}}'
+    yield "json-lone-surrogates-one-key", b'{"\\ud800": 1, "\\udc00": 2}'
+    yield "json-integer-string-too-long", b'{"taskSpecVersion": "' + b"9" * 4301 + b'"}'
+    # The contract's depth limit holds in JSON as in YAML: refused at the
+    # bracket that goes past it, after a problem met before it.
+    yield "json-too-deep", b'{"generatedFrom":\n  ' + b"[" * 70 + b"]" * 70 + b"}"
+    yield "json-deep-at-the-limit", b'{"x": ' + b"[" * 63 + b"]" * 63 + b"}"
+    yield "json-syntax-before-too-deep", b'{"taskId": t, "x": ' + b"[" * 70 + b"]" * 70 + b"}"
     yield "json-control-character", b'{"taskId": "a\x01b"}'
     yield "json-single-quotes", b"{'taskId': 't'}"
     yield "json-unknown-field", valid.replace('"prompt"', '"promt"').encode()
