@@ -140,11 +140,11 @@ func decodeBinpb(data []byte) (*taskspecv1.TaskSpec, error) {
 // data that is not protobuf at all is still the error.
 func readBinpb(data []byte, problems *[]Violation) (*taskspecv1.TaskSpec, error) {
 	if len(data) > MaxDocumentBytes {
-		return nil, decodeError("", fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
+		return nil, decodeError("", codeLimit, fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
 	}
 	spec := &taskspecv1.TaskSpec{}
 	if err := proto.Unmarshal(data, spec); err != nil {
-		return nil, decodeError("", "invalid binary TaskSpec: "+wireProblem(data, spec.ProtoReflect().Descriptor()))
+		return nil, decodeError("", codeBinarySyntax, "invalid binary TaskSpec: "+wireProblem(data, spec.ProtoReflect().Descriptor()))
 	}
 	if err := unknownFields(spec.ProtoReflect(), "", problems); err != nil {
 		return nil, err
@@ -153,19 +153,10 @@ func readBinpb(data []byte, problems *[]Violation) (*taskspecv1.TaskSpec, error)
 }
 
 // decodeError is a *DecodeError holding one problem of a binary protobuf
-// document (or of one too large to read, or not UTF-8): msg at path. Its
-// code is read from the message's kind.
-func decodeError(path, msg string) *DecodeError {
-	v := Violation{FieldPath: path, Message: msg, Severity: severityError}
-	switch {
-	case strings.HasPrefix(msg, "invalid binary TaskSpec: "):
-		v.Code = codeBinarySyntax
-	case strings.HasPrefix(msg, "unknown field"):
-		v.Code = codeUnknownKey
-	default:
-		v.Code = reasonCode(strings.TrimPrefix(msg, path+": "))
-	}
-	return oneProblem(v)
+// document (or of one too large to read, or not UTF-8): msg at path, with
+// its catalogue code.
+func decodeError(path, code, msg string) *DecodeError {
+	return oneProblem(Violation{FieldPath: path, Message: msg, Code: code})
 }
 
 // wireTypes names the wire types in messages.
@@ -215,14 +206,14 @@ func unknownFields(m protoreflect.Message, path string, problems *[]Violation) e
 			if !ok {
 				name = strconv.Itoa(int(typ))
 			}
-			bad = decodeError(fieldPath, fmt.Sprintf("wrong wire type for field %s (number %d): %s, where %s was expected",
+			bad = decodeError(fieldPath, codeWrongType, fmt.Sprintf("wrong wire type for field %s (number %d): %s, where %s was expected",
 				fieldPath, num, name, expectedWire(fd)))
 		} else {
 			where := ""
 			if path != "" {
 				where = " in " + path
 			}
-			bad = decodeError(path, fmt.Sprintf("unknown field number %d%s (%s): the data is not a TaskSpec v1 or was written by a newer schema",
+			bad = decodeError(path, codeUnknownKey, fmt.Sprintf("unknown field number %d%s (%s): the data is not a TaskSpec v1 or was written by a newer schema",
 				num, where, md.FullName()))
 		}
 		if problems == nil {

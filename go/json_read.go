@@ -34,14 +34,14 @@ const jsonMaxDigits = 4300
 // collect=True); JSON that cannot be read is still the error, alone.
 func readJSON(data []byte, problems *[]Violation) (spec *taskspecv1.TaskSpec, err error) {
 	if len(data) > MaxDocumentBytes {
-		return nil, decodeError("", fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
+		return nil, decodeError("", codeLimit, fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
 	}
 	bom := 0
 	if len(data) >= 3 && string(data[:3]) == byteOrderMark {
 		bom = 3
 	}
 	if at := invalidUTF8At(data[bom:]); at < len(data)-bom {
-		return nil, decodeError("", fmt.Sprintf("input is not valid UTF-8 (byte 0x%02x at offset %d)", data[bom+at], bom+at))
+		return nil, decodeError("", codeEncoding, fmt.Sprintf("input is not valid UTF-8 (byte 0x%02x at offset %d)", data[bom+at], bom+at))
 	}
 	r := &jsonReader{s: string(data[bom:])}
 	defer func() {

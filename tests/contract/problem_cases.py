@@ -503,6 +503,9 @@ def _binpb_cases() -> Iterator[tuple[str, bytes]]:
     yield "binpb-bad-wire-type", b"\x0f"
     yield "binpb-not-protobuf", b"task_id: t\n"
     yield "binpb-rules", b"\x08\x01\x12\x01t"
+    # A known field sent with another wire type: task_id as a varint.
+    yield "binpb-field-wrong-wire-type", b"\x10\x01"
+    yield "binpb-unknown-field-number", b"\xf8\x07\x01"
 
 
 CASES: list[tuple[str, str, bytes]] = [
