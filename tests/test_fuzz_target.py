@@ -91,6 +91,28 @@ def test_the_libraries_agree_on_every_seed_and_escape(go: GoConsumer) -> None:
     assert count > 1000
 
 
+def test_the_libraries_agree_on_every_vector_written_as_json(go: GoConsumer) -> None:
+    """The differential target's JSON seeds: problems, and the message read, the same."""
+    seeds = dict(fuzz_diff.json_seeds())
+    for data in seeds.values():
+        fuzz_diff.check_json(data, go)
+    assert len(seeds) > 500
+
+
+def test_a_different_json_reading_is_caught(
+    go: GoConsumer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = fuzz_diff._problems
+
+    def moved(data: bytes, fmt: str = "yaml") -> list[dict[str, Any]]:
+        problems = real(data, fmt)
+        return [{**p, "column": p["column"] + 1} for p in problems] if fmt == "json" else problems
+
+    monkeypatch.setattr(fuzz_diff, "_problems", moved)
+    with pytest.raises(AssertionError, match="JSON problems differ"):
+        fuzz_diff.check_json(b'{"taskId": t}', go)
+
+
 def _hostile_corpus(tmp: Path) -> dict[str, bytes]:
     """The cases of ``make hostile`` (scripts/hostile.py) under 4 MiB, by name."""
     script = Path(__file__).resolve().parent.parent / "scripts" / "hostile.py"
@@ -113,8 +135,10 @@ def test_a_different_refusal_is_caught(
     doc = _hostile_corpus(tmp_path)["100,001 test_cmd items"]
     real = fuzz_diff._problems
 
-    def moved(data: bytes) -> list[dict[str, Any]]:
-        problems = real(data)
+    def moved(data: bytes, fmt: str = "yaml") -> list[dict[str, Any]]:
+        problems = real(data, fmt)
+        if fmt != "yaml":
+            return problems
         assert problems and problems[0]["code"] == "TS006", problems
         return [{**problems[0], "line": problems[0]["line"] + 1}, *problems[1:]]
 

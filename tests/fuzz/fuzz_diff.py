@@ -22,6 +22,10 @@ any bytes whatsoever:
   where both stop at such refusals, each may have met its own first. The
   exact code and line of syntax problems are compared on
   ``tests/contract/problems.json`` instead;
+- the same bytes read as proto3 JSON give the same problems in both,
+  exactly (each JSON reader is a tokenizer of its own, so there is no
+  parser's reading to differ on), and, when neither finds an error, the
+  same message (as the binary encoding ``convert`` writes);
 - the Go side never panics.
 
 The Go library is driven through the conformance consumer's ``lib_parse``
@@ -33,7 +37,8 @@ fuzz-diff`` (``FUZZ_SECONDS`` sets the duration); by hand::
 
     python -m tests.fuzz.fuzz_diff build/fuzz-diff/corpus -max_total_time=60
 
-The seeds, dictionary and input size are those of :mod:`tests.fuzz.fuzz_parse`.
+The seeds, dictionary and input size are those of :mod:`tests.fuzz.fuzz_parse`,
+with each vector also written as proto3 JSON (:func:`json_seeds`).
 """
 
 from __future__ import annotations
@@ -41,10 +46,10 @@ from __future__ import annotations
 import base64
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from tests.fuzz.fuzz_parse import DICTIONARY, MAX_LEN, ROOT, build_seed_corpus
+from tests.fuzz.fuzz_parse import DICTIONARY, MAX_LEN, ROOT, build_seed_corpus, seeds
 
 DEFAULT_WORK_DIR = ROOT / "build" / "fuzz-diff"
 CONFORM = ROOT / ".bin" / "taskspec-conform"
@@ -124,7 +129,7 @@ def _syntax_codes() -> frozenset[str]:
     )
 
 
-def _problems(data: bytes) -> list[dict[str, Any]]:
+def _problems(data: bytes, fmt: str = "yaml") -> list[dict[str, Any]]:
     from taskspec import check as check_all  # noqa: PLC0415
 
     return [
@@ -137,7 +142,7 @@ def _problems(data: bytes) -> list[dict[str, Any]]:
             "hint": v.hint,
             "severity": v.severity,
         }
-        for v in check_all(data)
+        for v in check_all(data, fmt)
     ]
 
 
@@ -188,6 +193,48 @@ def check(data: bytes, go: Any = None) -> None:
         ), f"only one library stops at a syntax problem on {data[:200]!r}: {ours} != {theirs}"
     else:
         assert ours == theirs, f"problems differ on {data[:200]!r}: {ours} != {theirs}"
+    check_json(data, go)
+
+
+def check_json(data: bytes, go: Any) -> None:
+    """Raise AssertionError when the libraries read *data* as proto3 JSON differently."""
+    from taskspec import TaskSpecError, convert  # noqa: PLC0415
+
+    encoded = base64.b64encode(data).decode("ascii")
+    ours = _problems(data, "json")
+    checked = go.request(op="lib_check", yaml_b64=encoded, format="json")
+    assert "panic:" not in checked.get("error", ""), f"the Go library panicked: {checked}"
+    theirs = checked["problems"]
+    assert ours == theirs, f"JSON problems differ on {data[:200]!r}: {ours} != {theirs}"
+    if any(p["severity"] == "error" for p in ours):
+        return
+    res = go.request(op="lib_convert", data_b64=encoded, **{"from": "json", "to": "binpb"})
+    try:
+        binpb: bytes | None = convert(data, "json", "binpb")
+    except TaskSpecError:
+        binpb = None
+    assert (binpb is None) == (not res["ok"]), (
+        f"only one library converts the JSON {data[:200]!r}: {res.get('error', '')[:300]}"
+    )
+    if binpb is not None:
+        assert binpb == base64.b64decode(res["data_b64"]), (
+            f"the libraries read different messages from the JSON {data[:200]!r}"
+        )
+
+
+def json_seeds() -> Iterator[tuple[str, bytes]]:
+    """(name, bytes) of every decodable seed vector written as proto3 JSON."""
+    from taskspec import TaskSpecError, marshal_json  # noqa: PLC0415
+    from taskspec.bridge._decode import decode  # noqa: PLC0415
+
+    for name, data in seeds():
+        try:
+            spec = decode(data).spec
+            text = marshal_json(spec)
+        except TaskSpecError:
+            continue
+        if len(text) <= MAX_LEN:
+            yield f"{name}.json", text
 
 
 def _one_input(data: bytes) -> None:
@@ -215,6 +262,14 @@ def main(argv: Sequence[str]) -> None:
     with atheris.instrument_imports(include=["taskspec", "yaml"]):
         import taskspec  # noqa: PLC0415
         import taskspec.bridge._decode  # noqa: F401, PLC0415
+    # Written with the package instrumented: importing it first would leave
+    # the fuzzer blind to its coverage.
+    for name, data in json_seeds():
+        target = seed_dir / name
+        if not target.exists() or target.read_bytes() != data:
+            tmp = target.with_name(f".{name}.tmp")
+            tmp.write_bytes(data)
+            tmp.replace(target)
     _go()
     atheris.Setup(args, _one_input)
     atheris.Fuzz()
