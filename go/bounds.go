@@ -440,7 +440,8 @@ func newFirstDocument(data []byte) *firstDocument {
 // first, and the line it starts on. When the text after the first document
 // starts no document with a marker and yaml.v3 cannot read it, that is
 // yaml.v3's syntax error, returned as it is: libyaml, which the Python
-// library reads with, fails on such text too, with its own words.
+// library reads with, refuses such text too, in its own words and perhaps
+// at another place (both stop; see docs/problems.md).
 func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 	f.reader.limit = f.reader.at + moreWindow
 	var next yaml.Node
@@ -448,42 +449,10 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 	if errors.Is(err, io.EOF) {
 		return 0, false, nil
 	}
-	if line, at, keyAt, key, ok := w.textAfterFlowRoot(first); ok {
-		// Text after a flow collection on its last line ("{}p"): libyaml
-		// fails there, before any later marker: on a token it cannot scan
-		// ("{}@", "{}!,", or, reading ahead, "{}{v, a:]"), reading a key
-		// ("{}p: 1") as a block mapping it cannot place, and anything else
-		// as a second document with no marker.
-		if err := scanFailure(w.lookahead(keyAt, at, false)); err != nil {
-			return 0, false, err
-		}
-		if err != nil && (key || !strings.Contains(err.Error(), "did not find expected <document start>")) {
-			return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
-		}
-		return line, true, nil
+	if err == nil && next.Line > 0 {
+		return next.Line, true, nil // where yaml.v3's parser, as libyaml's, found it
 	}
 	line, marker, found := secondDocumentLine(f.data, first)
-	start, ok := documentStart(&next, err)
-	if ok {
-		line = start // where yaml.v3's parser, as libyaml's, found it
-	} else if text := w.lineText(line); found && len(text) > 0 && text[0] == '%' {
-		// The second document starts with directives, which yaml.v3 failed
-		// on or read past: libyaml's parser reads them, then fails unless
-		// "---" follows (see directivesError).
-		if start, ok, derr := w.directivesError(line); ok {
-			if derr != nil {
-				return 0, false, fmt.Errorf("%s%w", decodePrefix, derr)
-			}
-			if text := trimLineBreak(w.lineText(start)); start != line && !isMarker(text, "...") {
-				// A token other than "---" after them, which libyaml's
-				// scanner reads before its parser refuses it.
-				if err := scanFailure(w.startError(first, start)); err != nil {
-					return 0, false, err
-				}
-			}
-			return start, true, nil
-		}
-	}
 	capped := err != nil && strings.Contains(err.Error(), errCapped.Error())
 	switch {
 	case !found && capped:
@@ -491,113 +460,9 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 		// tail of comments past the window, which starts no document.
 		return 0, false, nil
 	case err == nil || (found && capped) || marker:
-		if err != nil && found {
-			if err := scanFailure(w.startError(first, line)); err != nil {
-				return 0, false, err
-			}
-		}
 		return line, true, nil
 	}
 	return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
-}
-
-// scanFailure returns err, what libyaml's scanner fails on (see
-// lookahead), as the library reports it: a misread as its *StrictError,
-// any other failure in yaml.v3's form after the decode prefix; nil for nil.
-func scanFailure(err error) error {
-	var strict *StrictError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &strict):
-		return strict
-	}
-	return fmt.Errorf("%s%w", decodePrefix, err)
-}
-
-// startError returns the error libyaml's scanner meets on the token that
-// starts the second document on line, when neither "---" nor a directive
-// does, or nil. libyaml's parser refuses such a token ("did not find
-// expected <document start>"), but its scanner reads it first, and, at a
-// line start, where it may be a key, the tokens after it on its line (see
-// lookahead); a tab before it there is indentation libyaml fails on,
-// unless a directive ends on the line before, or the first document, first,
-// is a plain scalar that only blanks and line breaks follow.
-func (w *walker) startError(first *yaml.Node, line int) error {
-	text := trimLineBreak(w.lineText(line))
-	if len(text) == 0 || text[0] == '%' || isMarker(text, "---") {
-		return nil
-	}
-	start := w.lineStarts()[line-1]
-	i := 0
-	if isMarker(text, "...") {
-		i = 3 // after "...", no key starts on its line
-	}
-	j := i
-	for j < len(text) && isBlank(text[j]) {
-		j++
-	}
-	if j == len(text) || text[j] == '#' {
-		return nil
-	}
-	if prev := w.lineText(line - 1); i > 0 || len(prev) > 0 && prev[0] == '%' {
-		// Nor after a directive, whose scan takes the line break with it,
-		// so that a tab on the next line is a blank, not indentation.
-		return w.lookahead(-1, start+j, false)
-	}
-	if tab := bytes.IndexByte(text[:j], '\t'); tab >= 0 && !w.plainRootTakes(first, start+j) {
-		_, column := w.lineColumn(start + tab)
-		return &StrictError{Line: line, Column: column, Reason: tabIndentReason}
-	}
-	return w.lookahead(start+j, start+j, true)
-}
-
-// plainRootTakes reports whether the first document, first, is a plain
-// scalar whose scan takes all the text from its end to offset at: libyaml's
-// plain scanner reads the blanks and line breaks after the scalar, looking
-// for more of it, and with no block around it takes a tab among them as a
-// blank ("~", a line break, then "\t: ").
-func (w *walker) plainRootTakes(first *yaml.Node, at int) bool {
-	root := rootOf(first)
-	if root.Kind != yaml.ScalarNode || root.Value == "" || root.Style&^yaml.TaggedStyle != 0 {
-		return false
-	}
-	from := w.offset(root.Line, root.Column)
-	if from < 0 {
-		return false
-	}
-	from = pastProperties(w.data, from)
-	if from >= at {
-		return false
-	}
-	return pastBlanksAndBreaks(w.data, blockPlainEnd(w.data, from)) == at
-}
-
-// documentStart returns the line on which yaml.v3's parser started the
-// second document, next, read with the error err, and whether it tells:
-// the document node's line when it read the document, which is that of
-// its first token ("---", or a directive), or the line of the token it
-// found instead of "---" ("did not find expected <document start>"),
-// which yaml.v3 gives 0-based for a parser error, and leaves out on the
-// first line. These are the marks libyaml gives the Python library.
-// Otherwise the text is searched (secondDocumentLine).
-func documentStart(next *yaml.Node, err error) (int, bool) {
-	if err == nil {
-		return next.Line, next.Line > 0
-	}
-	const problem = "did not find expected <document start>"
-	where, ok := strings.CutSuffix(strings.TrimPrefix(err.Error(), "yaml: "), problem)
-	if !ok {
-		return 0, false
-	}
-	if where == "" {
-		return 1, true
-	}
-	var line int
-	if n, scan := fmt.Sscanf(where, "line %d: ", &line); n != 1 || scan != nil {
-		return 0, false
-	}
-	return line + 1, true
 }
 
 // directivesError reads the directives of the second document that start
@@ -658,6 +523,12 @@ func (w *walker) directivesError(line int) (start int, ok bool, err error) {
 	return end, true, nil
 }
 
+// scanError is libyaml's error at offset at, in yaml.v3's form.
+func (w *walker) scanError(at int, problem string) error {
+	line, _ := w.lineColumn(min(at, len(w.data)))
+	return fmt.Errorf("yaml: line %d: %s", line, problem)
+}
+
 // allDigits reports whether s is a non-empty run of ASCII digits.
 func allDigits(s string) bool {
 	if s == "" {
@@ -669,53 +540,6 @@ func allDigits(s string) bool {
 		}
 	}
 	return true
-}
-
-// textAfterFlowRoot reports whether the document first is a flow
-// collection with text after it on the line it ends on, that line, the
-// offset of that text, the offset of the collection when it is a possible
-// key to libyaml (see lookahead) or -1, and whether libyaml reads
-// that text as making the collection a key ("{}p: 1", see flowRootKey).
-func (w *walker) textAfterFlowRoot(first *yaml.Node) (line, at, keyAt int, key, ok bool) {
-	root := rootOf(first)
-	if !isCollection(root, true) {
-		return 0, 0, 0, false, false
-	}
-	start := w.offset(root.Line, root.Column)
-	if start < 0 {
-		return 0, 0, 0, false, false
-	}
-	end := closingBracket(w.data, start)
-	if end < 0 {
-		return 0, 0, 0, false, false
-	}
-	rest := w.data[end:]
-	for i := range rest {
-		if lineBreakAt(rest, i) > 0 {
-			rest = rest[:i]
-			break
-		}
-	}
-	trimmed := bytes.TrimLeft(rest, " \t")
-	if len(trimmed) == 0 || trimmed[0] == '#' { // a comment needs no space before it here
-		return 0, 0, 0, false, false
-	}
-	line, _ = w.lineColumn(end)
-	at = end + len(rest) - len(trimmed)
-	// libyaml's possible key starts at the collection's properties, or at
-	// its bracket when that starts a later line ("!t", then "{}: 1").
-	keyAt = -1
-	bracket := start + bytes.IndexAny(w.data[start:], "[{")
-	for _, k := range []int{bracket, start} {
-		if kLine, _ := w.lineColumn(k); kLine == line && keyAllowedAt(w.data[w.lineStarts()[kLine-1]:k]) {
-			keyAt = k
-			break
-		}
-	}
-	colon := flowRootKey(trimmed)
-	key = keyAt >= 0 && colon >= 0 &&
-		utf8.RuneCount(w.data[keyAt:at+colon]) <= 1024 // libyaml forgets a possible key 1024 characters on
-	return line, at, keyAt, key, true
 }
 
 // closingBracket returns the offset just past the flow collection whose

@@ -155,25 +155,6 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 			}
 		}
 		if _, strict := err.(*StrictError); !strict && w.orig == nil {
-			// Where yaml.v3 reads on past a "---" that starts a second
-			// document, libyaml stops at the marker.
-			if e := w.markerBefore(err); e != nil {
-				w.goRejects = true
-				return nil, e
-			}
-			if strings.Contains(err.Error(), "did not find expected <document start>") {
-				line, problem := yamlProblem(strings.TrimPrefix(strings.TrimPrefix(err.Error(), decodePrefix), "yaml: "))
-				if e := w.secondDocument(problemLine(data, problem, line)); e != nil && e.Reason == moreThanOneDocument {
-					w.goRejects = true
-					return nil, e
-				}
-			}
-			// A misread inside [] or {} before where yaml.v3 fails, which
-			// the Python library meets first.
-			if e := w.flowMisreadBefore(err); e != nil {
-				w.goRejects = true
-				return nil, e
-			}
 			// yaml.v3 cannot read some text the Python library reads and
 			// then refuses for a reason of its own: the same refusal here.
 			if m, e, ok := w.readsStricter(err); ok {
@@ -265,73 +246,6 @@ func (w *walker) contentBefore(line int) bool {
 		}
 	}
 	return false
-}
-
-// markerBefore returns the refusal of a second document when yaml.v3's
-// error err lies past a "---" line that starts one: libyaml's parser stops
-// at the marker, where yaml.v3's reads on into the second document and
-// fails there. It is nil unless the text before the marker is a first
-// document yaml.v3 reads; a stricter refusal of that document comes first,
-// as the Python library meets it before the marker.
-func (w *walker) markerBefore(err error) *StrictError {
-	line, problem := yamlProblem(strings.TrimPrefix(strings.TrimPrefix(err.Error(), decodePrefix), "yaml: "))
-	if !utf8.Valid(w.data) {
-		return nil
-	}
-	if _, found := firstControl(w.data, len(w.data)); found {
-		return nil
-	}
-	line = max(line, problemLine(w.data, problem, line))
-	starts := w.lineStarts()
-	content := false // whether a line before holds a token, past any directives
-	for l := 1; l <= min(line, len(starts)); l++ {
-		text := trimLineBreak(w.lineText(l))
-		if !isMarker(text, "---") || !content {
-			content = content || !isCommentOrBlank(text) && text[0] != '%'
-			continue
-		}
-		cut := &walker{data: w.data[:starts[l-1]], budget: MaxNodes}
-		if _, cerr := cut.decode(); cerr != nil && (cut.err == nil || cerr != error(cut.err)) {
-			// (The walk's refusal of the first document, at its top, comes
-			// after the marker's.)
-			var strict *StrictError
-			if !errors.As(cerr, &strict) || strict == errEmptyDocument {
-				return nil
-			}
-			return strict
-		}
-		return &StrictError{Line: l, Column: 1, Reason: moreThanOneDocument}
-	}
-	return nil
-}
-
-// flowMisreadBefore returns the first misread inside [] or {} (see
-// flowMisread) on the line where yaml.v3 fails with err, or nil. yaml.v3
-// reads both kinds and fails further on, where it builds no tree to find
-// them in; libyaml, and so the Python library, refuses the first of them.
-func (w *walker) flowMisreadBefore(err error) *StrictError {
-	data := w.data
-	if !bytes.ContainsAny(data, "[{") || !utf8.Valid(data) {
-		return nil
-	}
-	if _, found := firstControl(data, len(data)); found {
-		return nil
-	}
-	line, problem := yamlProblem(strings.TrimPrefix(strings.TrimPrefix(err.Error(), decodePrefix), "yaml: "))
-	line = problemLine(data, problem, line)
-	starts := w.lineStarts()
-	if line < 1 || line > len(starts) {
-		return nil
-	}
-	limit := len(data)
-	if line < len(starts) {
-		limit = starts[line]
-	}
-	if start, ok := w.directivesWithoutStart(line); ok && start <= line {
-		// libyaml's parser stops first, where no "---" follows directives.
-		return nil
-	}
-	return w.flowMisread(starts[line-1], limit, true)
 }
 
 // directiveBefore reports whether a directive line ("%...") opens the
@@ -1149,14 +1063,14 @@ func (w *walker) tabs(doc *yaml.Node) (*StrictError, int) {
 		}
 		if len(rest) > 0 && rest[0] != '#' {
 			if tab := indicatorTab(text); tab >= 0 {
-				return w.tabError(doc, l, starts[l-1]+tab)
+				return w.tabError(l, starts[l-1]+tab)
 			}
 			// (yaml.v3 keeps a comment right after "- " as a foot comment.)
 			afterComment = trailing[l] || indicatorsThenComment(text)
 			continue
 		}
 		if tab := bytes.IndexByte(text[:len(text)-len(rest)], '\t'); tab >= 0 && afterComment {
-			return w.tabError(doc, l, starts[l-1]+tab)
+			return w.tabError(l, starts[l-1]+tab)
 		}
 		if len(rest) > 0 {
 			afterComment = true
@@ -1165,24 +1079,10 @@ func (w *walker) tabs(doc *yaml.Node) (*StrictError, int) {
 	return nil, 0
 }
 
-// tabError refuses the tab at offset at, on line, unless the document
-// after doc starts before it, where libyaml's parser stops, short of it
-// (a block "?" in the first column after a mapping that is indented).
-func (w *walker) tabError(doc *yaml.Node, line, at int) (*StrictError, int) {
-	// The search for the second document sees every line of the first,
-	// an empty key's too ("? \t#c" after "a: 1", see afterIndicator).
-	if next, _, found := secondDocumentLine(w.data, doc); found {
-		// Past directives, up to the next token, which libyaml's scanner
-		// reads as it looks for "---".
-		if bytes.HasPrefix(w.lineText(next), []byte("%")) {
-			for next <= line && (bytes.HasPrefix(w.lineText(next), []byte("%")) || isCommentOrBlank(w.lineText(next))) {
-				next++
-			}
-		}
-		if next <= line {
-			return nil, 0
-		}
-	}
+// tabError refuses the tab at offset at, on line. (Where the document
+// after doc starts before it, libyaml's parser stops there first, at a
+// second document, another stop.)
+func (w *walker) tabError(line, at int) (*StrictError, int) {
 	_, column := w.lineColumn(at)
 	return &StrictError{Line: line, Column: column, Reason: tabIndentReason}, at
 }
@@ -1344,6 +1244,12 @@ func (w *walker) flowColons(doc *yaml.Node) *StrictError {
 		line, column = w.lineColumn(pastProperties(w.data, at))
 	}
 	return &StrictError{Line: line, Column: column, Reason: flowColonReason(found.Value)}
+}
+
+// flowColonReason is the refusal of a plain scalar ending in ':' inside []
+// or {}, quoting its value.
+func flowColonReason(value string) string {
+	return fmt.Sprintf("the plain scalar %q ends in ':' inside [] or {}: YAML readers disagree on it; quote the string", value)
 }
 
 // endsAtColon reports whether yaml.v3 ended the plain scalar n, inside []
