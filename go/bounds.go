@@ -346,24 +346,10 @@ func skipBlockScalar(data []byte, i, indent int) int {
 // with the message and position the Python library gives, a document over
 // the node or depth budget.
 func (w *walker) parseWithinBounds(data []byte) (*yaml.Node, *firstDocument, error) {
-	if !utf8.Valid(data) {
-		// Refused for its encoding before anything else, as the Python
-		// library refuses it; yaml.v3 finds the bad bytes only when it reads
-		// them, after building everything before. When that could cost much,
-		// yaml.v3 reads just the bad bytes, for its own words about them.
-		bad := invalidUTF8At(data)
-		if mightExceedBounds(data[:bad]) {
-			var doc yaml.Node
-			err := yaml.NewDecoder(bytes.NewReader(data[bad:])).Decode(&doc)
-			if err == nil {
-				err = errors.New("yaml: invalid UTF-8")
-			}
-			return nil, nil, fmt.Errorf("%s%w", decodePrefix, err)
-		}
-	} else if mightExceedBounds(data) {
+	if mightExceedBounds(data) {
 		for _, cut := range cutOverBounds(data) {
-			if controlBefore(data, len(cut)+readAhead) {
-				break
+			if _, found := firstControl(cut, len(cut)); found {
+				break // yaml.v3 fails on it: no cut parses
 			}
 			var part yaml.Node
 			if err := yaml.NewDecoder(bytes.NewReader(cut)).Decode(&part); err != nil {
@@ -463,83 +449,6 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 		return line, true, nil
 	}
 	return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
-}
-
-// directivesError reads the directives of the second document that start
-// on line (a '%' in the first column) as libyaml's parser does. It returns
-// the line the Python library reports the second document on, whether it
-// could tell, and the error libyaml gives on the directives, if any.
-// It is asked when yaml.v3 failed on them or on what follows: yaml.v3
-// refuses every %YAML but 1.1 and stops there, and its scanner reads
-// further ahead than libyaml's. libyaml reads 1.2 and goes on, failing on
-// a second %YAML, on a %YAML other than 1.1 or 1.2, or on a %TAG handle
-// given twice; the Python library gives those errors, and otherwise finds
-// a second document, on the line returned: that of the first directive
-// when "---" follows them, or else that of the token found instead. A
-// directive it cannot tell about (one yaml.v3's scanner fails on as
-// libyaml's does, such as "%YAML 1") returns false.
-func (w *walker) directivesError(line int) (start int, ok bool, err error) {
-	starts := w.lineStarts()
-	if line < 1 || line > len(starts) {
-		return 0, false, nil
-	}
-	version, handles := false, map[string]bool{}
-	for l := line; l <= len(starts); l++ {
-		at, text := starts[l-1], trimLineBreak(w.lineText(l))
-		fields := strings.Fields(strings.SplitN(string(text), " #", 2)[0])
-		switch {
-		case len(fields) == 0 || fields[0][0] == '#' || isCommentOrBlank(text):
-		case fields[0] == "%YAML" && len(fields) == 2:
-			if version {
-				return 0, true, w.scanError(at, "found duplicate %YAML directive")
-			}
-			version = true
-			major, minor, dot := strings.Cut(fields[1], ".")
-			if !dot || !allDigits(major) || !allDigits(minor) || len(major) > 9 || len(minor) > 9 {
-				return 0, false, nil // a scanner error, yaml.v3's too
-			}
-			if strings.TrimLeft(major, "0") != "1" || (strings.TrimLeft(minor, "0") != "1" && strings.TrimLeft(minor, "0") != "2") {
-				return 0, true, w.scanError(at, "found incompatible YAML document")
-			}
-		case fields[0] == "%TAG" && len(fields) == 3:
-			if handles[fields[1]] {
-				return 0, true, w.scanError(at, "found duplicate %TAG directive")
-			}
-			handles[fields[1]] = true
-		case fields[0][0] == '%':
-			return 0, false, nil // a directive yaml.v3's scanner reads as libyaml's does
-		case isMarker(text, "---"):
-			return line, true, nil
-		default:
-			return l, true, nil // "did not find expected <document start>"
-		}
-	}
-	// The end of the text, where no "---" is: libyaml puts it at the start
-	// of a line, past the last when text ends it.
-	end, column := w.lineColumn(len(w.data))
-	if column > 1 {
-		end++
-	}
-	return end, true, nil
-}
-
-// scanError is libyaml's error at offset at, in yaml.v3's form.
-func (w *walker) scanError(at int, problem string) error {
-	line, _ := w.lineColumn(min(at, len(w.data)))
-	return fmt.Errorf("yaml: line %d: %s", line, problem)
-}
-
-// allDigits reports whether s is a non-empty run of ASCII digits.
-func allDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // closingBracket returns the offset just past the flow collection whose
@@ -720,22 +629,6 @@ func invalidUTF8At(data []byte) int {
 		i += size
 	}
 	return len(data)
-}
-
-// readAhead is how far past what it has parsed libyaml's reader has
-// checked the characters: it decodes the input in chunks of 16 KiB, and
-// refuses a control character in a chunk before the parser sees any of it.
-// A document over a budget that has one that early is refused for it, as
-// the Python library refuses it.
-const readAhead = 16 << 10
-
-// controlBefore reports whether data holds, before offset end, a
-// character a YAML reader refuses: a C0 control other than tab, line feed
-// and carriage return, DEL, a C1 control other than NEL, or a
-// noncharacter U+FFFE or U+FFFF.
-func controlBefore(data []byte, end int) bool {
-	_, found := firstControl(data, end)
-	return found
 }
 
 // firstControl returns the first character of data before offset end that

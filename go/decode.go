@@ -183,20 +183,15 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 			w.goRejects = w.decodeMirror(doc, &scratch) != nil
 		}
 	}
-	if !utf8.Valid(data) {
-		// yaml.v3 read the first document without reaching the bytes that
-		// are not UTF-8, after it; the Python library refuses the input for
-		// them before anything else.
-		return nil, notUTF8(data)
-	}
 	if r, found := firstControl(data, len(data)); found {
 		// The same for a character no YAML reader takes, after the first
 		// document: libyaml's reader refuses it as it reads the input.
 		return nil, &StrictError{Reason: fmt.Sprintf("invalid YAML: control characters are not allowed (character #x%04X)", r)}
 	}
-	// The stricter rules, in the order the Python library meets them: the
-	// first misread in the text (see misread), then a second document,
-	// then the walk.
+	// The stricter rules: the first misread in the text (see misread),
+	// then a second document, then the walk. (Where the text holds a misread
+	// or a second document, the Python library stops too, at either, or at
+	// a syntax problem; which it meets first is not copied.)
 	if err := w.firstMisread(doc); err != nil {
 		return nil, err
 	}
@@ -219,7 +214,7 @@ const moreThanOneDocument = "more than one YAML document: the Go package reads t
 
 // secondDocument is the refusal of the text after the first document,
 // from line on, as libyaml's parser meets it. A second document is one
-// that "---" starts, or directives then "---" (see directivesError), after
+// that "---" starts, or directives then "---" (see secondDocumentLine), after
 // something before it (TS004, at the marker or the first directive).
 // Anything else there is a syntax error: a directive that no "---"
 // follows (TS018), or text after the root value, after a "..." end marker
@@ -924,32 +919,6 @@ func flowDepth(text []byte) int {
 // line.
 const lineStartBOMReason = "byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it"
 
-// quotedEnd returns the offset just past the quoted scalar whose node
-// starts at start (at its properties, if any).
-func quotedEnd(data []byte, start int, double bool) int {
-	q := byte('\'')
-	if double {
-		q = '"'
-	}
-	i := bytes.IndexByte(data[start:], q)
-	if i < 0 {
-		return start
-	}
-	for i = start + i + 1; i < len(data); i++ {
-		switch {
-		case double && data[i] == '\\':
-			i++
-		case data[i] == q:
-			if !double && i+1 < len(data) && data[i+1] == '\'' {
-				i++
-				continue
-			}
-			return i + 1
-		}
-	}
-	return len(data)
-}
-
 // A misread is a place where libyaml (and so the Python library) and
 // yaml.v3 read the text differently and only libyaml refuses it, or both
 // read it but differently: a tag libyaml ends at '[', ']' or ',', a plain
@@ -1264,28 +1233,12 @@ func (w *walker) endsAtColon(n *yaml.Node) bool {
 }
 
 // pastProperties returns the offset of the content of the node whose
-// anchor and tag, if it has them, start at offset at, as yaml.v3 reads
-// them: its tags may hold ',', '[' and ']'.
+// anchor and tag, if it has them, start at offset at (at most one of each,
+// in either order, "&a !t" or "!t &a"), past the blanks, line breaks and
+// comments after them, as yaml.v3 reads them: its tags may hold ',', '['
+// and ']'.
 func pastProperties(data []byte, at int) int {
-	_, next := properties(data, at, true)
-	return next
-}
-
-// propertiesEnd returns the offset just past the last of the properties
-// that start at offset at, which may be on a later line than the first,
-// as libyaml ends them, or at when there are none.
-func propertiesEnd(data []byte, at int) int {
-	end, _ := properties(data, at, false)
-	return end
-}
-
-// properties returns the offset just past the last of the properties (at
-// most one anchor and one tag, in either order, "&a !t" or "!t &a") that
-// start at offset at, or at when there are none, and the offset past the
-// blanks, line breaks and comments after them. libyaml ends a tag at ',',
-// '[' or ']'; with v3, the tag ends where yaml.v3 ends it, past them.
-func properties(data []byte, at int, v3 bool) (end, next int) {
-	end, next = at, at
+	next := at
 	anchor, tag := false, false
 	for at < len(data) {
 		switch {
@@ -1297,21 +1250,20 @@ func properties(data []byte, at int, v3 bool) (end, next int) {
 			tag = true
 			closing := bytes.IndexByte(data[at:], '>')
 			if closing < 0 {
-				return len(data), len(data)
+				return len(data)
 			}
 			at += closing + 1
 		case data[at] == '!' && !tag:
 			tag = true
-			for at++; at < len(data) && (isTagChar(data[at]) || (v3 && (data[at] == ',' || data[at] == '[' || data[at] == ']'))); at++ {
+			for at++; at < len(data) && (isTagChar(data[at]) || data[at] == ',' || data[at] == '[' || data[at] == ']'); at++ {
 			}
 		default:
-			return end, next
+			return next
 		}
-		end = at
 		at = pastSeparation(data, at)
 		next = at
 	}
-	return end, next
+	return next
 }
 
 // pastSeparation returns the offset past the blanks, line breaks and

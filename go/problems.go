@@ -884,8 +884,8 @@ func nextTokenLine(w *walker, line int) int {
 // finds instead of "---" after the directives before line (a run of lines
 // with '%' first, no "..." after them), its "did not find expected
 // <document start>", and whether there is one: not when "---" follows
-// them, nor when libyaml fails on the directives themselves. A directive
-// in the first column ends the document before it.
+// them. (A directive libyaml cannot read is yaml.v3's error too, on the
+// directive's own line, before the line returned.)
 func (w *walker) directivesWithoutStart(line int) (int, bool) {
 	l := min(line, len(w.lineStarts()))
 	for ; l >= 1; l-- {
@@ -900,36 +900,13 @@ func (w *walker) directivesWithoutStart(line int) (int, bool) {
 	if l < 1 {
 		return 0, false
 	}
-	for l > 1 && len(w.lineText(l-1)) > 0 && w.lineText(l - 1)[0] == '%' {
-		l--
+	for l <= len(w.lineStarts()) && (isCommentOrBlank(w.lineText(l)) || w.lineText(l)[0] == '%') {
+		l++
 	}
-	start, ok, err := w.directivesError(l)
-	return start, ok && err == nil && start != l
-}
-
-// openingDirectives is directivesWithoutStart with the error libyaml
-// meets on the directives themselves, if any (see directivesError).
-func (w *walker) openingDirectives() (int, bool, error) {
-	starts := w.lineStarts()
-	for l := 1; l <= len(starts); l++ {
-		text := trimLineBreak(w.lineText(l))
-		rest := bytes.TrimLeft(text, " \t")
-		if len(rest) == 0 || rest[0] == '#' {
-			continue
-		}
-		if text[0] != '%' {
-			return 0, false, nil
-		}
-		start, ok, err := w.directivesError(l)
-		if err != nil {
-			return 0, false, err
-		}
-		if !ok || start == l {
-			return 0, false, nil
-		}
-		return start, true, nil
+	if isMarker(trimLineBreak(w.lineText(l)), "---") {
+		return 0, false
 	}
-	return 0, false, nil
+	return l, true
 }
 
 // badEscapeReason is the refusal of an escape YAML does not have, which

@@ -32,15 +32,6 @@ func (w *walker) readsStricter(err error) (*eval.TaskSpec, error, bool) {
 	w.goRejects = true
 	switch {
 	case strings.Contains(text, "incompatible YAML document"):
-		if line, ok, derr := w.openingDirectives(); derr != nil {
-			// libyaml refuses a second %YAML directive, or a %TAG handle
-			// given twice, first.
-			return nil, fmt.Errorf("%s%w", decodePrefix, derr), true
-		} else if ok {
-			// libyaml reads a %YAML 1.2 directive, then stops where no
-			// "---" follows it.
-			return nil, &StrictError{Line: line, Column: 1, Reason: catalogue[codeDirective].Messages[1]}, true
-		}
 		if m := yamlDirective.FindSubmatchIndex(data); m != nil {
 			major, _ := strconv.Atoi(string(data[m[2]:m[3]]))
 			minor, _ := strconv.Atoi(string(data[m[4]:m[5]]))
