@@ -496,66 +496,170 @@ func closingBracket(data []byte, at int) int {
 }
 
 // secondDocumentLine returns the line on which the document after first
-// starts, whether a marker starts it, and whether anything does: the first
-// "---" line after first's last line, or the first line with text after a
-// "..." marker, or the first of the lines that start with text in the
-// first column before either (directives, or text no marker starts);
-// failing all, such a line with found false, and failing that, first's
-// last line, with found false. Indented lines are left out: they may
-// continue first's last scalar. This is exact for the documents people
-// write; where it is not (hostile text), libyaml and yaml.v3 part ways
-// anyway, and both libraries stop, each at a second document or a syntax
-// problem (see docs/problems.md).
+// starts, as a YAML parser reports it, whether a marker starts it, and
+// whether anything does: the first line after first's last node that is a
+// "---" marker, or, after a "..." marker, the first line that is not blank
+// or a comment; failing both, the first line after it that starts with
+// text in the first column, or has any; failing that, first's last line,
+// where text may follow it ("{}t"), with found false.
 func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	w := &walker{data: data} // lines, offsets and columns, counted once
-	last := 0
-	root := rootOf(first)
+	last, from, after := 0, 0, 0
+	var lastNode *yaml.Node
+	flows := false // whether the document holds a flow collection
 	visit(first, func(n *yaml.Node) {
-		if n.Kind == yaml.ScalarNode && n.Value == "" && n.Style == 0 {
-			// An empty node stands where the next token is, which may be
-			// the next document's marker.
-			if n == root {
-				last = max(last, n.Line-1)
+		flows = flows || isCollection(n, true)
+		empty := n.Kind == yaml.ScalarNode && n.Value == "" && n.Style == 0
+		if empty && n != rootOf(first) {
+			// An empty value with no ':' ("? a" at the end) stands where the
+			// next token is, which may be past directives of the next
+			// document; one with an anchor ("? &a") stands at its anchor,
+			// and one right after its indicator ("? \t#c", then "---"), there.
+			if at := w.offset(n.Line, n.Column); at < 0 || !startsWithProperty(data[at:]) && !afterIndicator(data, at) {
+				return
 			}
-			return
 		}
-		last = max(last, n.Line, w.scalarEndLine(n))
+		if n.Line >= last {
+			last, from, lastNode = n.Line, n.Line+1, n
+			if n.Kind == yaml.ScalarNode && n.Value != "" && (n.Anchor != "" || n.Style&yaml.TaggedStyle != 0) {
+				// yaml.v3 places a node at its properties; its value may
+				// start on a later line ("!t", then "x").
+				if at := w.offset(n.Line, n.Column); at >= 0 {
+					if line, _ := w.lineColumn(pastProperties(data, at)); line > last && pastProperties(data, at) < len(data) {
+						last, from = line, line+1
+					}
+				}
+			}
+			if end := w.scalarEndLine(n); end > last {
+				// A quoted scalar may go on over later lines, whose text
+				// is its own, not the next document's ("\"a\nb\""), and a
+				// block scalar's header may follow its properties there.
+				last, from = end, end+1
+			}
+			if empty && n.Column == 1 && !startsWithProperty(w.lineText(n.Line)) {
+				// An empty document's null stands at the next marker, unless
+				// it has an anchor or a tag ("&a"), where it stands.
+				from = n.Line
+			}
+			if empty || n.Kind == yaml.ScalarNode && n.Value == "" && n.Style == yaml.TaggedStyle {
+				// Its properties may go on over later lines ("&a", a comment,
+				// then "!"): the node ends after the last of them, and text
+				// after it on its line (", x") is where libyaml's parser
+				// looks for the next document.
+				if at := w.offset(n.Line, n.Column); at >= 0 {
+					if end := propertiesEnd(data, at); end > at {
+						line, _ := w.lineColumn(end - 1)
+						if line > n.Line {
+							last, from = line, line+1
+						}
+						start := w.lineStarts()[line-1]
+						rest := bytes.TrimLeft(trimLineBreak(w.lineText(line))[end-start:], " \t")
+						if len(rest) > 0 && rest[0] != '#' && n == rootOf(first) {
+							after = line
+						}
+					}
+				}
+			}
+		}
 	})
+	if after > 0 {
+		return after, false, true
+	}
+	// Only a plain or block scalar goes on over the indented lines after
+	// its first; after any other node, or a flow collection's closing
+	// bracket, an indented token starts the next document ("&a\n &b").
+	continues := lastNode != nil && lastNode.Kind == yaml.ScalarNode && lastNode.Value != "" &&
+		lastNode.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0
+	plain := continues && lastNode.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0
+	// Brackets at a line start close a flow collection of the first
+	// document only when it is a block collection holding one; after any
+	// other root they start the next document ("&a\n ]").
+	root := rootOf(first)
+	brackets := isCollection(root, false) && flows
 	if isCollection(root, true) {
 		// A flow root ends at its closing bracket, which may be on a later
 		// line than its last node ("{a: b\n c}").
+		continues, brackets = false, true
 		if at := w.offset(root.Line, root.Column); at >= 0 {
 			if end := closingBracket(data, at); end > 0 {
-				line, _ := w.lineColumn(end - 1)
-				last = max(last, line)
+				brackets = false
+				if line, _ := w.lineColumn(end - 1); line >= last {
+					last, from = line, line+1
+				}
 			}
 		}
 	}
-	content, ended := 0, false
-	for line := max(last+1, 1); line <= len(w.lineStarts()); line++ {
-		text := trimLineBreak(w.lineText(line))
+	// A plain scalar that is the root, in no block, goes on over lines
+	// that are not indented ("a", then "b").
+	rootPlain := plain && lastNode == root
+	// Lines break where YAML breaks them, at NEL, LS and PS too.
+	starts := w.lineStarts()
+	if from < 1 {
+		from = 1
+	}
+	if from > len(starts) {
+		return last, false, false // the text ends on the document's last line
+	}
+	ended, content, indented := false, 0, 0
+	for line := from; line <= len(starts); line++ {
+		text := data[starts[line-1]:]
+		if line < len(starts) {
+			text = data[starts[line-1]:starts[line]]
+		}
+		text = trimLineBreak(text)
+		trimmed := bytes.TrimLeft(text, " \t")
 		switch {
-		case isMarker(text, "---"), isMarker(text, "...") && content > 0:
-			if content > 0 {
-				return content, true, true // directives start it ("%YAML 1.2")
-			}
+		case isMarker(text, "---") && content > 0:
+			return content, true, true // a directive ("%YAML 1.2") starts it
+		case isMarker(text, "---"):
 			return line, true, true
+		case isMarker(text, "...") && content > 0:
+			return content, true, true // text before it starts the next document
 		case isMarker(text, "...") && !isCommentOrBlank(text[3:]):
-			return line, true, true // text after it on its line ("... *a") starts it
+			return line, true, true // text after it on its line ("... *a") does
 		case isMarker(text, "..."):
 			ended = true
 		case isCommentOrBlank(text):
+			// Nothing libyaml's scanner stops at.
 		case ended:
 			return line, true, true
-		case text[0] == ' ' || text[0] == '\t':
-		case content == 0:
-			content = line
+		default:
+			// The brackets that close the first document's flow collections
+			// belong to it: text after them starts the next ("}\n0x", "}x").
+			rest := trimmed
+			if brackets {
+				rest = bytes.TrimLeft(bytes.TrimLeft(trimmed, "]},"), " \t")
+			}
+			switch {
+			case len(rest) == 0:
+			case rest[0] == '#':
+				// A comment ends a plain scalar: libyaml's plain scanner
+				// stops there, and an indented token after it is the next
+				// document's ("~", "  #c", then "  x").
+				continues = continues && !plain
+			case content == 0 && (len(rest) < len(trimmed) || !continues || text[0] != ' ' && text[0] != '\t' && !rootPlain ||
+				plain && rest[0] == ':' && blankzAt(rest, 1)):
+				// (A ':' and a blank end a plain scalar too, and the ':'
+				// starts the next document: "~", then "    : x".)
+				content = line // text after the document with no marker, such as "0x" after "{}"
+			case indented == 0:
+				indented = line
+			}
 		}
 	}
-	if content > 0 {
+	switch {
+	case content > 0:
 		return content, false, true
+	case indented > 0:
+		return indented, false, true
 	}
 	return last, false, false
+}
+
+// afterIndicator reports whether offset at is just past a block "?", ":"
+// or "-" indicator, where libyaml puts an empty node that follows one.
+func afterIndicator(data []byte, at int) bool {
+	return at > 0 && strings.IndexByte("?:-", data[at-1]) >= 0
 }
 
 // scalarEndLine returns the line on which the token of the scalar n ends,
@@ -606,6 +710,11 @@ func trimLineBreak(line []byte) []byte {
 		}
 	}
 	return line
+}
+
+// startsWithProperty reports whether text starts with an anchor or a tag.
+func startsWithProperty(text []byte) bool {
+	return len(text) > 0 && (text[0] == '&' || text[0] == '!')
 }
 
 // isMarker reports whether line starts with the document marker m, followed

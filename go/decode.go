@@ -1032,14 +1032,14 @@ func (w *walker) tabs(doc *yaml.Node) (*StrictError, int) {
 		}
 		if len(rest) > 0 && rest[0] != '#' {
 			if tab := indicatorTab(text); tab >= 0 {
-				return w.tabError(l, starts[l-1]+tab)
+				return w.tabError(doc, l, starts[l-1]+tab)
 			}
 			// (yaml.v3 keeps a comment right after "- " as a foot comment.)
 			afterComment = trailing[l] || indicatorsThenComment(text)
 			continue
 		}
 		if tab := bytes.IndexByte(text[:len(text)-len(rest)], '\t'); tab >= 0 && afterComment {
-			return w.tabError(l, starts[l-1]+tab)
+			return w.tabError(doc, l, starts[l-1]+tab)
 		}
 		if len(rest) > 0 {
 			afterComment = true
@@ -1048,10 +1048,24 @@ func (w *walker) tabs(doc *yaml.Node) (*StrictError, int) {
 	return nil, 0
 }
 
-// tabError refuses the tab at offset at, on line. (Where the document
-// after doc starts before it, libyaml's parser stops there first, at a
-// second document, another stop.)
-func (w *walker) tabError(line, at int) (*StrictError, int) {
+// tabError refuses the tab at offset at, on line, unless the document
+// after doc starts before it, where libyaml's parser stops, short of it
+// (a block "?" in the first column after a mapping that is indented).
+func (w *walker) tabError(doc *yaml.Node, line, at int) (*StrictError, int) {
+	// The search for the second document sees every line of the first,
+	// an empty key's too ("? \t#c" after "a: 1", see afterIndicator).
+	if next, _, found := secondDocumentLine(w.data, doc); found {
+		// Past directives, up to the next token, which libyaml's scanner
+		// reads as it looks for "---".
+		if bytes.HasPrefix(w.lineText(next), []byte("%")) {
+			for next <= line && (bytes.HasPrefix(w.lineText(next), []byte("%")) || isCommentOrBlank(w.lineText(next))) {
+				next++
+			}
+		}
+		if next <= line {
+			return nil, 0
+		}
+	}
 	_, column := w.lineColumn(at)
 	return &StrictError{Line: line, Column: column, Reason: tabIndentReason}, at
 }
@@ -1233,12 +1247,28 @@ func (w *walker) endsAtColon(n *yaml.Node) bool {
 }
 
 // pastProperties returns the offset of the content of the node whose
-// anchor and tag, if it has them, start at offset at (at most one of each,
-// in either order, "&a !t" or "!t &a"), past the blanks, line breaks and
-// comments after them, as yaml.v3 reads them: its tags may hold ',', '['
-// and ']'.
+// anchor and tag, if it has them, start at offset at, as yaml.v3 reads
+// them: its tags may hold ',', '[' and ']'.
 func pastProperties(data []byte, at int) int {
-	next := at
+	_, next := properties(data, at, true)
+	return next
+}
+
+// propertiesEnd returns the offset just past the last of the properties
+// that start at offset at, which may be on a later line than the first,
+// as libyaml ends them, or at when there are none.
+func propertiesEnd(data []byte, at int) int {
+	end, _ := properties(data, at, false)
+	return end
+}
+
+// properties returns the offset just past the last of the properties (at
+// most one anchor and one tag, in either order, "&a !t" or "!t &a") that
+// start at offset at, or at when there are none, and the offset past the
+// blanks, line breaks and comments after them. libyaml ends a tag at ',',
+// '[' or ']'; with v3, the tag ends where yaml.v3 ends it, past them.
+func properties(data []byte, at int, v3 bool) (end, next int) {
+	end, next = at, at
 	anchor, tag := false, false
 	for at < len(data) {
 		switch {
@@ -1250,20 +1280,21 @@ func pastProperties(data []byte, at int) int {
 			tag = true
 			closing := bytes.IndexByte(data[at:], '>')
 			if closing < 0 {
-				return len(data)
+				return len(data), len(data)
 			}
 			at += closing + 1
 		case data[at] == '!' && !tag:
 			tag = true
-			for at++; at < len(data) && (isTagChar(data[at]) || data[at] == ',' || data[at] == '[' || data[at] == ']'); at++ {
+			for at++; at < len(data) && (isTagChar(data[at]) || (v3 && (data[at] == ',' || data[at] == '[' || data[at] == ']'))); at++ {
 			}
 		default:
-			return next
+			return end, next
 		}
+		end = at
 		at = pastSeparation(data, at)
 		next = at
 	}
-	return next
+	return end, next
 }
 
 // pastSeparation returns the offset past the blanks, line breaks and
