@@ -101,9 +101,8 @@ func boundsError(doc *yaml.Node) *StrictError {
 // cutOverBounds returns the start of data up to just past the first token
 // at which the scan believes the document holds more than MaxNodes nodes
 // or is nested deeper than MaxDepth, with the flow collections open there
-// closed (a ':' after one that is a key); then the same cut just past each
-// of up to earlierCuts flow collections opened before, for when the first
-// does not parse; or nil when the scan finds the document within bounds.
+// closed (a ':' after one that is a key), or nil when the scan finds the
+// document within bounds.
 //
 // The scan is a lexer for the parts of YAML that can make many nodes
 // cheaply: flow collections, block sequence entries, keys, quoted and plain
@@ -115,7 +114,12 @@ func boundsError(doc *yaml.Node) *StrictError {
 // parses as it would in the whole document. What follows the cut does not
 // matter: a syntax error there comes after the node past the bound in the
 // text, and the bound is what both libraries report (see syntaxBefore).
-func cutOverBounds(data []byte) [][]byte {
+// Where the cut does not parse (the first node past MaxDepth can be an
+// earlier opener than the cut's, as block collections and the single pairs
+// inside [] or {} are levels too, with text that does not parse between
+// them), the whole document is parsed, and yaml.v3's syntax error stands:
+// the Python library stops too, at the bound or at a syntax problem.
+func cutOverBounds(data []byte) []byte {
 	var (
 		flow      []byte // the open flow collections, '[' or '{'
 		nodes     int
@@ -142,18 +146,7 @@ func cutOverBounds(data []byte) [][]byte {
 		}
 		return append(out, '\n')
 	}
-	closed := func(at int) [][]byte {
-		cuts := [][]byte{closedAt(at, len(flow))}
-		// The flow depth at the cut is not the document's: block
-		// collections and the single pairs inside [] or {} are levels
-		// too, so the first node past MaxDepth can be an earlier opener,
-		// with text that does not parse between it and the cut. Cuts just
-		// past the openers before, for when the cut does not parse.
-		for k := len(flow) - 2; k >= 0 && k >= len(flow)-1-earlierCuts; k-- {
-			cuts = append(cuts, closedAt(flowStarts[k]+1, k+1))
-		}
-		return cuts
-	}
+	closed := func(at int) []byte { return closedAt(at, len(flow)) }
 	n := len(data)
 	for i < n {
 		c := data[i]
@@ -222,12 +215,6 @@ func cutOverBounds(data []byte) [][]byte {
 	}
 	return nil
 }
-
-// earlierCuts is how many cuts before the first cutOverBounds offers, each
-// at an earlier open flow collection: as many levels of block collections
-// and single pairs around the deepest flow collection as the first node
-// past MaxDepth is found under when the text after it does not parse.
-const earlierCuts = 8
 
 // implicitKey reports whether the flow collection that starts at start,
 // with depth collections open at at (it and those inside it), closes on
@@ -347,18 +334,15 @@ func skipBlockScalar(data []byte, i, indent int) int {
 // the node or depth budget.
 func (w *walker) parseWithinBounds(data []byte) (*yaml.Node, *firstDocument, error) {
 	if mightExceedBounds(data) {
-		for _, cut := range cutOverBounds(data) {
-			if _, found := firstControl(cut, len(cut)); found {
-				break // yaml.v3 fails on it: no cut parses
+		if cut := cutOverBounds(data); cut != nil {
+			if _, found := firstControl(cut, len(cut)); !found { // else yaml.v3 fails on it
+				var part yaml.Node
+				if err := yaml.NewDecoder(bytes.NewReader(cut)).Decode(&part); err == nil {
+					if e := boundsError(&part); e != nil {
+						return nil, nil, w.syntaxBefore(&part, e)
+					}
+				}
 			}
-			var part yaml.Node
-			if err := yaml.NewDecoder(bytes.NewReader(cut)).Decode(&part); err != nil {
-				continue // an earlier cut may parse
-			}
-			if e := boundsError(&part); e != nil {
-				return nil, nil, w.syntaxBefore(&part, e)
-			}
-			break // within bounds: so is every earlier cut
 		}
 	}
 	f := newFirstDocument(data)
