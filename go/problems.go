@@ -552,10 +552,13 @@ func (w *walker) empty(n *yaml.Node) {
 }
 
 // isNullNode reports whether n is null to both readers: a plain scalar
-// spelling null, or !!null on such text.
+// spelling null, or !!null on such text, also quoted or as a block scalar
+// (!!null then an empty quoted value, or ">"): the tag, not the style,
+// decides.
 func isNullNode(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.Tag == "!!null" && nullText(n.Value) &&
-		n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0
+		(n.Style&yaml.TaggedStyle != 0 ||
+			n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0)
 }
 
 // describe is what node n is, for "expected X, got Y" messages: "a
