@@ -668,6 +668,12 @@ func (w *walker) value(n *yaml.Node, path string, f field) {
 				w.wrong(item, ipath, "expected a string, got %s", w.describe(item))
 			case item.Kind == yaml.MappingNode:
 				w.mapping(item, ipath, f.sub)
+				if w.bad[item] && f.kind == kMessageList {
+					// Refused whole (a '?' yaml.v3 cannot read): the Python
+					// library keeps an empty item in its place, as for an
+					// item that is not a mapping.
+					w.empty(item)
+				}
 			default:
 				// The Python library adds the item before it reads it: an
 				// empty one stays in the list.

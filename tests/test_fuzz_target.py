@@ -223,6 +223,14 @@ DISAGREED: dict[str, bytes] = {
     # parsers; Go took it for a value of the wrong type.
     "!!null on an empty block scalar at the top": b"!!null >",
     "!!null on an empty quoted value for a mapping": b"verification: !!null ''",
+    # An artifact refused whole for a '?' yaml.v3 cannot read stays in the
+    # list as an empty one, whose empty path is warned about, in both.
+    "an artifact refused for a '?', then read as an empty one": (
+        b"{task_spec_version: 0, task_id: t-1, language: python, difficult\\Nthony,"
+        b" difficulty_signals: {b: 2, a: 1}, generated_from: {kind: benchmark_seed,"
+        b" kg_query: {intent: i}}, prompt: Do it., solution_artifacts: [{path: a.py},"
+        b" {path: b.py, role: tes? t}], verification: {test_cmd: [pytest, -q]}}"
+    ),
     # "? !": the empty string as a key, which yaml.v3 reads as a null key.
     "the non-specific tag alone as a key": b"? !",
     "the non-specific tag alone as a nested key": b"verification:\n  ? !\n  : 1\n",
