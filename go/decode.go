@@ -777,6 +777,18 @@ func (w *walker) integer(n *yaml.Node, path string) {
 		w.wrong(n, path, "expected an integer, got %s", w.describe(n))
 		return
 	}
+	if resolved == "!!int" {
+		// An integer tagged !!float: yaml.v3 reads the integer (a leading 0
+		// makes it octal), then stores it through float64, as the Python
+		// library reads it too.
+		var i int64
+		if (&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: n.Value}).Decode(&i) != nil {
+			w.wrong(n, path, "number %s is out of the int64 range", q(n.Value))
+		} else if f := float64(i); f >= 1<<63 || int64(f) != i {
+			w.fail(n, path, "number %s does not survive float64, which yaml.v3 reads it through", q(n.Value))
+		}
+		return
+	}
 	var f float64
 	if err := n.Decode(&f); err != nil {
 		return

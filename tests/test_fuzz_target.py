@@ -223,6 +223,16 @@ DISAGREED: dict[str, bytes] = {
     # parsers; Go took it for a value of the wrong type.
     "!!null on an empty block scalar at the top": b"!!null >",
     "!!null on an empty quoted value for a mapping": b"verification: !!null ''",
+    # An integer tagged !!float is read as an integer (a leading 0 makes it
+    # octal), then through float64: Go read the text as decimal and refused
+    # it, and said nothing of one past the range of any Go integer.
+    "!!float on an octal integer": b"difficulty_signals:\n    v: !!float 00000001040244261\n",
+    "!!float on an integer past uint64": (
+        b"verification:\n    timeout_seconds: !!float 99999999999999999999999\n"
+    ),
+    "!!float on an integer past int64": (
+        b"difficulty_signals:\n    v: !!float 10402442611111111111\n"
+    ),
     # An artifact refused whole for a '?' yaml.v3 cannot read stays in the
     # list as an empty one, whose empty path is warned about, in both.
     "an artifact refused for a '?', then read as an empty one": (
