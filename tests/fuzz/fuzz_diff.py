@@ -264,12 +264,7 @@ def main(argv: Sequence[str]) -> None:
         import taskspec.bridge._decode  # noqa: F401, PLC0415
     # Written with the package instrumented: importing it first would leave
     # the fuzzer blind to its coverage.
-    for name, data in json_seeds():
-        target = seed_dir / name
-        if not target.exists() or target.read_bytes() != data:
-            tmp = target.with_name(f".{name}.tmp")
-            tmp.write_bytes(data)
-            tmp.replace(target)
+    build_seed_corpus(seed_dir, json_seeds())
     _go()
     atheris.Setup(args, _one_input)
     atheris.Fuzz()

@@ -29,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -86,11 +86,15 @@ def check(data: bytes) -> None:
     assert _api.parse_task_spec(text) == spec, "str and bytes input disagree"
 
 
-def build_seed_corpus(directory: Path) -> int:
-    """Write the seed documents into *directory* (made if missing); return how many."""
+def build_seed_corpus(directory: Path, documents: Iterable[tuple[str, bytes]] | None = None) -> int:
+    """Write the seed documents (by default :func:`seeds`) into *directory*; return how many.
+
+    *directory* is made if missing; a seed already there as it should be is
+    left alone.
+    """
     directory.mkdir(parents=True, exist_ok=True)
     count = 0
-    for name, data in seeds():
+    for name, data in seeds() if documents is None else documents:
         target = directory / name
         if not target.exists() or target.read_bytes() != data:
             tmp = target.with_name(f".{name}.tmp")
