@@ -172,7 +172,7 @@ func fn(m *protogen.Message, job string) string { return lowerName(mirrorName(m)
 func (mg *mirrorGen) entryPoints() {
 	g, root := mg.g, mg.c.root
 	name := string(root.Desc.Name())
-	p := func(format string, args ...any) { g.P(fmt.Sprintf(format, args...)) }
+	p := printer(g)
 
 	path := ""
 	if mg.toFails[root] {
