@@ -584,7 +584,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     seen: set[str] = set()
     for key, value in pairs:
-        same = _SURROGATE.sub("\ufffd", key)
+        same = _as_decoded(key)
         if same in seen:
             raise _JSONValueError(f"duplicate key {_quoted(same)}")
         seen.add(same)
@@ -639,9 +639,7 @@ def _check_fields(
         fd = fields.get(key)
         problem: Violation | None = None
         if fd is None:
-            # A lone surrogate, which no output can carry, is shown as U+FFFD,
-            # as the Go library decodes it.
-            shown = _SURROGATE.sub("\ufffd", key)
+            shown = _as_decoded(key)
             problem = Violation(
                 f"{path}.{shown}" if path else shown,
                 f"unknown field {_quoted(shown)}{f' in {path}' if path else ''}",
@@ -775,6 +773,14 @@ def _scalar_problem(fd: FieldDescriptor, value: Any, path: str) -> Violation | N
             path, f"{path}: integer {_quoted(shown)} is out of the {name} range", code=WRONG_TYPE
         )
     return None
+
+
+def _as_decoded(key: str) -> str:
+    """*key* with each lone surrogate as U+FFFD: as a reader that decodes to UTF-8 reads it.
+
+    A lone surrogate cannot be written out, and the Go library reads it so.
+    """
+    return _SURROGATE.sub("\ufffd", key)
 
 
 def _surrogate_problem(text: str, path: str) -> Violation | None:
