@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/big"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -16,6 +15,7 @@ import (
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 	"github.com/taskspec/taskspec/go/internal/eval"
+	"github.com/taskspec/taskspec/go/internal/wording"
 )
 
 const decodePrefix = errPrefix + "decode task spec: "
@@ -410,12 +410,9 @@ func isNull(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.Tag == "!!null" && (n.Style&yaml.TaggedStyle == 0 || nullText(n.Value))
 }
 
-func join(path, name string) string {
-	if path == "" {
-		return name
-	}
-	return path + "." + name
-}
+// join is the field path of name inside path (the generated code's name
+// for wording.Path).
+func join(path, name string) string { return wording.Path(path, name) }
 
 func (w *walker) document(doc *yaml.Node) {
 	w.doc = doc
@@ -541,7 +538,7 @@ func (w *walker) duplicate(k, first, value *yaml.Node, path string) {
 	if k.Line < first.Line || (k.Line == first.Line && k.Column <= first.Column) {
 		at = value
 	}
-	w.fail(at, path, "duplicate key %s (first defined at line %d)", q(k.Value), first.Line)
+	w.fail(at, path, "duplicate key %s (first defined at line %d)", wording.Quote(k.Value), first.Line)
 }
 
 // dropEntry leaves the mapping entry whose key and value are the nodes
@@ -575,7 +572,7 @@ func (w *walker) key(k *yaml.Node, path string) bool {
 		w.fail(k, path, "merge keys (<<) are not supported; quote the key to mean the string")
 		return false
 	case isNull(k) && (k.Style&yaml.TaggedStyle == 0 || nullText(k.Value)):
-		shown := clip(k.Value)
+		shown := wording.Clip(k.Value)
 		if shown == "" {
 			shown = "an empty key"
 		}
@@ -600,7 +597,7 @@ func (w *walker) stringOK(n *yaml.Node, path string) bool {
 	if n.Style&yaml.TaggedStyle == 0 || n.Tag == "!!str" || (n.Tag == "!!null" && nullText(n.Value)) {
 		return true
 	}
-	w.fail(n, path, "unsupported tag %s for a string field", q(n.Tag))
+	w.fail(n, path, "unsupported tag %s for a string field", wording.Quote(n.Tag))
 	return false
 }
 
@@ -742,15 +739,15 @@ func (w *walker) integer(n *yaml.Node, path string) {
 		if n.Tag == "!!null" && nullText(n.Value) {
 			return
 		}
-		w.fail(n, path, "expected an integer, got %s %s", n.Tag, q(n.Value))
+		w.fail(n, path, "expected an integer, got %s %s", n.Tag, wording.Quote(n.Value))
 		return
 	}
 	if !explicit && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && w.bangTagged(n) {
 		if n.Value == "" {
 			// libyaml reads "!" alone as the empty string, quoted.
-			w.fail(n, path, "expected an integer, got the string %s", q(n.Value))
+			w.fail(n, path, "expected an integer, got the string %s", wording.Quote(n.Value))
 		} else {
-			w.fail(n, path, "expected an integer, got the tagged string %s", q(n.Value))
+			w.fail(n, path, "expected an integer, got the tagged string %s", wording.Quote(n.Value))
 		}
 		return
 	}
@@ -763,13 +760,13 @@ func (w *walker) integer(n *yaml.Node, path string) {
 		return
 	}
 	if n.Tag == "!!int" && resolved != "!!int" {
-		w.fail(n, path, "cannot read %s as an !!int: it is a %s", q(n.Value), strings.TrimPrefix(resolved, "!!"))
+		w.fail(n, path, "cannot read %s as an !!int: it is a %s", wording.Quote(n.Value), strings.TrimPrefix(resolved, "!!"))
 		return
 	}
 	if resolved == "!!int" && n.Tag != "!!float" {
 		var i int64
 		if (&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: n.Value}).Decode(&i) != nil {
-			w.wrong(n, path, "integer %s is out of the int64 range", q(n.Value))
+			w.wrong(n, path, "integer %s is out of the int64 range", wording.Quote(n.Value))
 		}
 		return
 	}
@@ -783,9 +780,9 @@ func (w *walker) integer(n *yaml.Node, path string) {
 		// library reads it too.
 		var i int64
 		if (&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: n.Value}).Decode(&i) != nil {
-			w.wrong(n, path, "number %s is out of the int64 range", q(n.Value))
+			w.wrong(n, path, "number %s is out of the int64 range", wording.Quote(n.Value))
 		} else if f := float64(i); f >= 1<<63 || int64(f) != i {
-			w.fail(n, path, "number %s does not survive float64, which yaml.v3 reads it through", q(n.Value))
+			w.fail(n, path, "number %s does not survive float64, which yaml.v3 reads it through", wording.Quote(n.Value))
 		}
 		return
 	}
@@ -794,18 +791,18 @@ func (w *walker) integer(n *yaml.Node, path string) {
 		return
 	}
 	if math.IsInf(f, 0) {
-		w.fail(n, path, "number %s is out of the int64 range", q(n.Value))
+		w.fail(n, path, "number %s is out of the int64 range", wording.Quote(n.Value))
 		return
 	}
 	if math.IsNaN(f) || f != math.Trunc(f) {
-		w.fail(n, path, "expected an integer, got the non-integral number %s", q(n.Value))
+		w.fail(n, path, "expected an integer, got the non-integral number %s", wording.Quote(n.Value))
 		return
 	}
 	exact, ok := new(big.Rat).SetString(strings.ReplaceAll(n.Value, "_", ""))
 	if !ok && f == 0 && strings.ContainsAny(mantissa(n.Value), "123456789") {
 		// An exponent too large for big.Rat: a value float64 holds as 0 but
 		// that is not 0 lies strictly between -1 and 1.
-		w.fail(n, path, "expected an integer, got the non-integral number %s", q(n.Value))
+		w.fail(n, path, "expected an integer, got the non-integral number %s", wording.Quote(n.Value))
 		return
 	}
 	got := new(big.Rat)
@@ -813,16 +810,16 @@ func (w *walker) integer(n *yaml.Node, path string) {
 	if ok && exact.Cmp(got) != 0 {
 		switch {
 		case !exact.IsInt():
-			w.fail(n, path, "expected an integer, got the non-integral number %s", q(n.Value))
+			w.fail(n, path, "expected an integer, got the non-integral number %s", wording.Quote(n.Value))
 		case exact.Cmp(minInt64) >= 0 && exact.Cmp(maxInt64) <= 0:
-			w.fail(n, path, "number %s does not survive float64, which yaml.v3 reads it through", q(n.Value))
+			w.fail(n, path, "number %s does not survive float64, which yaml.v3 reads it through", wording.Quote(n.Value))
 		default:
-			w.fail(n, path, "number %s is out of the int64 range", q(n.Value))
+			w.fail(n, path, "number %s is out of the int64 range", wording.Quote(n.Value))
 		}
 		return
 	}
 	if got.Cmp(minInt64) < 0 || got.Cmp(maxInt64) > 0 {
-		w.fail(n, path, "number %s is out of the int64 range", q(n.Value))
+		w.fail(n, path, "number %s is out of the int64 range", wording.Quote(n.Value))
 	}
 }
 
@@ -1384,24 +1381,6 @@ func visit(n *yaml.Node, fn func(*yaml.Node)) {
 	for _, c := range n.Content {
 		visit(c, fn)
 	}
-}
-
-// quoteChars is the most characters of an offending value a message
-// quotes: a value can be megabytes long, and a message quoting all of it
-// buries the problem. The Python library cuts at the same length, the same
-// way, so the messages stay the same text.
-const quoteChars = 80
-
-// clip is text for a message, cut past quoteChars characters with its
-// length after.
-func clip(text string) string { return clipped(text, quoteChars) }
-
-// q is text quoted as %q quotes it, cut like clip (the length outside).
-func q(text string) string {
-	if n := utf8.RuneCountInString(text); n > quoteChars {
-		return strconv.Quote(cutRunes(text, quoteChars)) + fmt.Sprintf("... (%d characters)", n)
-	}
-	return strconv.Quote(text)
 }
 
 // notUTF8 is the refusal of input that is not UTF-8, at its first bad byte,

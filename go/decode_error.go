@@ -3,6 +3,8 @@ package taskspec
 import (
 	"slices"
 	"strconv"
+
+	"github.com/taskspec/taskspec/go/internal/wording"
 )
 
 // A DecodeError reports a document that cannot be read as a TaskSpec.
@@ -80,7 +82,7 @@ func hint(key string, fields map[string]field) string {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	if guess := suggest(key, names); guess != "" {
+	if guess := wording.Guess(key, names); guess != "" {
 		return "did you mean " + strconv.Quote(guess) + "?"
 	}
 	return ""

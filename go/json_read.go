@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	"github.com/taskspec/taskspec/go/internal/wording"
 )
 
 // This file reads proto3 JSON with a small tokenizer of its own, which
@@ -195,7 +196,7 @@ func (r *jsonReader) object(member func(key string, lone rune)) {
 		}
 	})
 	if repeated {
-		r.stop(-1, "duplicate key "+q(twice))
+		r.stop(-1, "duplicate key "+wording.Quote(twice))
 	}
 }
 
@@ -303,7 +304,7 @@ func (r *jsonReader) message(m protoreflect.Message, path string) {
 		fd := fieldByJSONName(md, key)
 		switch {
 		case fd == nil:
-			msg := "unknown field " + q(key)
+			msg := "unknown field " + wording.Quote(key)
 			if path != "" {
 				msg += " in " + path
 			}
@@ -311,7 +312,7 @@ func (r *jsonReader) message(m protoreflect.Message, path string) {
 			r.skip()
 		case given[fd.Index()] != "":
 			at := join(path, string(fd.Name()))
-			r.problem(at, codeDuplicateKey, fmt.Sprintf("field %s is given twice, as %s and %s", at, q(given[fd.Index()]), q(key)), "")
+			r.problem(at, codeDuplicateKey, fmt.Sprintf("field %s is given twice, as %s and %s", at, wording.Quote(given[fd.Index()]), wording.Quote(key)), "")
 			r.skip()
 		default:
 			given[fd.Index()] = key
@@ -331,7 +332,7 @@ func unknownJSONKeyHint(key string, md protoreflect.MessageDescriptor) string {
 		names[j] = string(md.Fields().Get(j).Name())
 		jsonNames[j] = md.Fields().Get(j).JSONName()
 	}
-	if guess := suggest(key, names); guess != "" {
+	if guess := wording.Guess(key, names); guess != "" {
 		return "did you mean " + strconv.Quote(md.Fields().ByName(protoreflect.Name(guess)).JSONName()) + "?"
 	}
 	return "expected one of: " + strings.Join(jsonNames, ", ")
@@ -437,7 +438,7 @@ func (r *jsonReader) scalar(fd protoreflect.FieldDescriptor, t jsonToken, path s
 		for i := range names {
 			names[i] = string(values.Get(i).Name())
 		}
-		r.problem(path, codeWrongType, fmt.Sprintf("%s: expected a %s value name, got the string %s", path, fd.Enum().FullName(), q(t.text)),
+		r.problem(path, codeWrongType, fmt.Sprintf("%s: expected a %s value name, got the string %s", path, fd.Enum().FullName(), wording.Quote(t.text)),
 			"expected one of: "+strings.Join(names, ", "))
 		return protoreflect.Value{}, false
 	}
@@ -461,7 +462,7 @@ func (r *jsonReader) scalar(fd protoreflect.FieldDescriptor, t jsonToken, path s
 	default:
 		return r.wrong(path, "an integer", t.shown())
 	}
-	r.problem(path, codeWrongType, fmt.Sprintf("%s: integer %s is out of the int64 range", path, q(text)), "")
+	r.problem(path, codeWrongType, fmt.Sprintf("%s: integer %s is out of the int64 range", path, wording.Quote(text)), "")
 	return protoreflect.Value{}, false
 }
 
@@ -489,18 +490,18 @@ var jsonKinds = map[byte]string{'n': "null", 't': "a boolean", 'f': "a boolean",
 func (t jsonToken) shown() string {
 	switch {
 	case t.kind == '"':
-		return "the string " + q(t.text)
+		return "the string " + wording.Quote(t.text)
 	case t.kind != '0':
 		return t.kindName()
 	case t.text == "-0":
 		return "the number 0"
 	case !strings.ContainsAny(t.text, ".eE"):
-		return "the number " + clip(t.text)
+		return "the number " + wording.Clip(t.text)
 	}
 	f, _ := strconv.ParseFloat(t.text, 64)
-	text := pyFloat(f)
+	text := wording.Float(f)
 	if math.IsInf(f, 0) {
 		text = strings.Replace(text, "inf", "Infinity", 1)
 	}
-	return "the number " + clip(text)
+	return "the number " + wording.Clip(text)
 }

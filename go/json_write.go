@@ -3,12 +3,12 @@ package taskspec
 import (
 	"bytes"
 	"encoding/base64"
-	"math"
 	"sort"
 	"strconv"
-	"unicode/utf8"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/taskspec/taskspec/go/internal/wording"
 )
 
 // writeJSONMessage appends m as the Python library's marshal_json writes it:
@@ -133,7 +133,7 @@ func writeJSONValue(b *bytes.Buffer, fd protoreflect.FieldDescriptor, v protoref
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
 		b.WriteString(strconv.FormatUint(v.Uint(), 10))
 	default: // float and double, which the schema does not use
-		b.WriteString(pyFloat(v.Float()))
+		b.WriteString(wording.Float(v.Float()))
 	}
 }
 
@@ -176,60 +176,4 @@ func writeJSONString(b *bytes.Buffer, s string) {
 	}
 	b.WriteString(s[start:])
 	b.WriteByte('"')
-}
-
-func cutRunes(s string, n int) string {
-	i := 0
-	for j := range s {
-		if i == n {
-			return s[:j]
-		}
-		i++
-	}
-	return s
-}
-
-// clipped is text cut past limit characters, saying how long it was.
-func clipped(text string, limit int) string {
-	n := utf8.RuneCountInString(text)
-	if n <= limit {
-		return text
-	}
-	return cutRunes(text, limit) + "... (" + strconv.Itoa(n) + " characters)"
-}
-
-// pyFloat writes f as Python's repr does: the shortest digits that read
-// back, in positional notation for exponents -4 to 15 and scientific
-// (two exponent digits at least) otherwise.
-func pyFloat(f float64) string {
-	switch {
-	case f != f:
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±XX
-	mant, exp := e, 0
-	if i := bytes.IndexByte([]byte(e), 'e'); i >= 0 {
-		mant = e[:i]
-		exp, _ = strconv.Atoi(e[i+1:])
-	}
-	if exp < -4 || exp >= 16 {
-		sign := "+"
-		if exp < 0 {
-			sign, exp = "-", -exp
-		}
-		es := strconv.Itoa(exp)
-		if len(es) < 2 {
-			es = "0" + es
-		}
-		return mant + "e" + sign + es
-	}
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if !bytes.ContainsAny([]byte(s), ".") {
-		s += ".0"
-	}
-	return s
 }

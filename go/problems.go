@@ -16,6 +16,7 @@ import (
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 	"github.com/taskspec/taskspec/go/internal/eval"
+	"github.com/taskspec/taskspec/go/internal/wording"
 )
 
 // This file turns what the decoder and the rules find into the contract's
@@ -300,7 +301,7 @@ func enumHint(path, text string) string {
 		if t.fieldPath() != path {
 			continue
 		}
-		if guess := suggest(text, t.texts()); guess != "" {
+		if guess := wording.Guess(text, t.texts()); guess != "" {
 			return "did you mean " + strconv.Quote(guess) + "?"
 		}
 	}
@@ -491,8 +492,8 @@ func withPath(path, reason string) string {
 	if path == "" {
 		return reason
 	}
-	if utf8.RuneCountInString(path) > 2*quoteChars {
-		path = clip(path)
+	if utf8.RuneCountInString(path) > 2*wording.QuoteChars {
+		path = wording.Clip(path)
 	}
 	return path + ": " + reason
 }
@@ -525,7 +526,7 @@ func reasonCode(reason string) string {
 // else every field the mapping takes.
 func (w *walker) unknownKey(k *yaml.Node, path string, fields map[string]field) {
 	sub := join(path, k.Value)
-	msg := "unknown field " + q(k.Value)
+	msg := "unknown field " + wording.Quote(k.Value)
 	if path != "" {
 		msg += " in " + path
 	}
@@ -571,16 +572,16 @@ func (w *walker) describe(n *yaml.Node) string {
 		return "a sequence"
 	}
 	if n.Style&yaml.TaggedStyle != 0 {
-		return n.Tag + " " + q(n.Value)
+		return n.Tag + " " + wording.Quote(n.Value)
 	}
 	if n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
-		return "the string " + q(n.Value)
+		return "the string " + wording.Quote(n.Value)
 	}
 	kind := strings.TrimPrefix((&yaml.Node{Kind: yaml.ScalarNode, Value: n.Value}).ShortTag(), "!!")
 	if kind == "str" {
 		kind = "string"
 	}
-	return "the " + kind + " " + q(n.Value)
+	return "the " + kind + " " + wording.Quote(n.Value)
 }
 
 // decodeRead decodes into m what the walk could read: the tree without

@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/taskspec/taskspec/go/internal/eval"
+	"github.com/taskspec/taskspec/go/internal/wording"
 )
 
 // Some text yaml.v3 cannot read, libyaml (and so the Python library) can,
@@ -147,7 +148,7 @@ func (w *walker) flowQuestion(n *yaml.Node, path string) bool {
 		end := flowPlainEnd(w.data, at) // the copy, where such a '?' is 'Q'
 
 		if end <= len(w.orig) && bytes.IndexByte(w.orig[at:end], '?') >= 0 {
-			w.fail(c, path, "'?' in the plain scalar %s inside [] or {}: yaml.v3 cannot read it; quote the string", q(asWritten(c.Value, w.orig[at:end])))
+			w.fail(c, path, "'?' in the plain scalar %s inside [] or {}: yaml.v3 cannot read it; quote the string", wording.Quote(asWritten(c.Value, w.orig[at:end])))
 			w.markBad(n) // the whole collection is refused, and left out of what is read
 			return true
 		}

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/taskspec/taskspec/go/internal/wording"
 )
 
 // Where a tag ends.
@@ -167,7 +169,7 @@ func (w *walker) tagEndingEarly(doc *yaml.Node) (err *StrictError, syntax bool, 
 
 // tagThenComma is the refusal of a tag that libyaml ends at a comma.
 func tagThenComma(tag string) string {
-	return fmt.Sprintf("the tag %s is followed by ',' with no space: YAML readers disagree on where it ends; put a space after the tag", q(tag))
+	return fmt.Sprintf("the tag %s is followed by ',' with no space: YAML readers disagree on where it ends; put a space after the tag", wording.Quote(tag))
 }
 
 // lineColumn converts a byte offset of the source to a 1-based line and a

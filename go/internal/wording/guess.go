@@ -1,17 +1,17 @@
-package taskspec
+package wording
 
 import (
 	"strings"
 )
 
-// suggest returns the candidate word was most likely meant to be, or ""
+// Guess returns the candidate word was most likely meant to be, or ""
 // when no guess is safe: a case or separator slip, one or two typing
 // mistakes (one below six characters), or a unique candidate that the word
 // begins or ends. A tie, or anything further away, gives nothing, because
 // a wrong guess costs more than none. It is the Python library's
 // taskspec._suggest.suggest for field names (which have no aliases), and
 // tests/contract/suggestions.json holds both to the same answers.
-func suggest(word string, candidates []string) string {
+func Guess(word string, candidates []string) string {
 	norm := strings.ReplaceAll(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(word)), "-", "_"), " ", "_")
 	if norm == "" {
 		return ""
@@ -22,7 +22,7 @@ func suggest(word string, candidates []string) string {
 			choice = c
 		}
 	}
-	if alias, ok := suggestAliases[norm]; ok && choice == "" {
+	if alias, ok := aliases[norm]; ok && choice == "" {
 		for _, c := range candidates {
 			if strings.ToLower(c) == alias {
 				choice = c
@@ -69,10 +69,10 @@ func suggest(word string, candidates []string) string {
 	return choice
 }
 
-// suggestAliases are the other names people give enum values, as the
+// aliases are the other names people give enum values, as the
 // Python library's taskspec._suggest.ALIASES lists them: a suggestion is
 // made for one only when its value is a candidate.
-var suggestAliases = map[string]string{
+var aliases = map[string]string{
 	"golang": "go", "py": "python", "py3": "python", "python3": "python", "cpython": "python",
 	"ts": "typescript", "tsx": "typescript",
 	"moderate": "medium", "intermediate": "medium", "normal": "medium",

@@ -1,4 +1,4 @@
-package taskspec
+package wording
 
 import (
 	"encoding/json"
@@ -14,7 +14,7 @@ import (
 
 // The table the Python library's tests read too.
 func TestSuggestionsMatchTheSharedTable(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join("..", "tests", "contract", "suggestions.json"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "tests", "contract", "suggestions.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,8 +34,8 @@ func TestSuggestionsMatchTheSharedTable(t *testing.T) {
 		for i := range names {
 			names[i] = string(fields.Get(i).Name())
 		}
-		if got := suggest(c.Word, names); got != c.Want {
-			t.Errorf("suggest(%q, %s) = %q, want %q", c.Word, c.Candidates, got, c.Want)
+		if got := Guess(c.Word, names); got != c.Want {
+			t.Errorf("Guess(%q, %s) = %q, want %q", c.Word, c.Candidates, got, c.Want)
 		}
 	}
 }
