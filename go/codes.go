@@ -155,7 +155,6 @@ var (
 	codeBlockHeader    = codeNamed("BLOCK_SCALAR_HEADER")
 	codeDirective      = codeNamed("DIRECTIVE")
 	codeAnchorAliasTag = codeNamed("ANCHOR_ALIAS_TAG")
-	codeJSONSyntax     = codeNamed("JSON_SYNTAX")
 	codeBinarySyntax   = codeNamed("BINARY_SYNTAX")
 	codeNotUTF8        = codeNamed("NOT_UTF8")
 	codeTooLarge       = codeNamed("TOO_LARGE")

@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	"github.com/taskspec/taskspec/go/internal/jsonread"
 )
 
 // A Format is an encoding of a TaskSpec; its value is its name on the
@@ -127,6 +128,52 @@ func allProblems(err error, data []byte, f Format) error {
 		}
 	}
 	return &ValidationError{Violations: problems}
+}
+
+// readJSON reads data as proto3 JSON into a message, not validated, as the
+// Python library's read_json does (internal/jsonread reads it, once its
+// size and encoding are checked here). With problems nil, the first decode
+// problem is the error. Else every unknown key, field given twice and
+// value of the wrong type is added to *problems and left out of the
+// message, so that all of them are found in one run (read_json's
+// collect=True); JSON that cannot be read is still the error, alone.
+func readJSON(data []byte, problems *[]Violation) (*taskspecv1.TaskSpec, error) {
+	if len(data) > MaxDocumentBytes {
+		return nil, decodeError("", codeLimit, fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
+	}
+	bom := 0
+	if len(data) >= 3 && string(data[:3]) == byteOrderMark {
+		bom = 3
+	}
+	if at := invalidUTF8At(data[bom:]); at < len(data)-bom {
+		return nil, decodeError("", codeEncoding, fmt.Sprintf("input is not valid UTF-8 (byte 0x%02x at offset %d)", data[bom+at], bom+at))
+	}
+	spec, found, stop := jsonread.Read(string(data[bom:]), MaxDepth)
+	switch {
+	case stop != nil:
+		return nil, oneProblem(jsonViolation(*stop))
+	case problems != nil:
+		for _, p := range found {
+			*problems = append(*problems, jsonViolation(p))
+		}
+	case len(found) > 0:
+		return nil, oneProblem(jsonViolation(found[0]))
+	}
+	return spec, nil
+}
+
+// jsonViolation is the Violation of a problem of the JSON reader.
+func jsonViolation(p jsonread.Problem) Violation {
+	return Violation{FieldPath: p.Path, Message: p.Message, Hint: p.Hint, Line: p.Line, Column: p.Column,
+		Code: codeOf(protoreflect.EnumNumber(p.Code)), Severity: severityError}
+}
+
+// oneProblem is the *DecodeError of problem v.
+func oneProblem(v Violation) *DecodeError {
+	v.Severity = severityError
+	de := newDecodeError([]Violation{v}, nil)
+	de.prefix = errPrefix
+	return de
 }
 
 // decodeBinpb reads data as a binary protobuf TaskSpec, without Validate.

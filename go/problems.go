@@ -238,7 +238,7 @@ func meantField(v Violation) string {
 		md = fd.Message()
 	}
 	if md != nil {
-		if fd := fieldByJSONName(md, name); fd != nil {
+		if fd := md.Fields().ByJSONName(name); fd != nil {
 			name = string(fd.Name())
 		}
 	}

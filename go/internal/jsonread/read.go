@@ -1,4 +1,18 @@
-package taskspec
+// Package jsonread owns the reading of proto3 JSON: a small tokenizer of
+// its own, which stops at the first text that is not JSON with the
+// catalogue's words, at the place the text stops being readable, and a
+// reader that fills a TaskSpec by its descriptor as it goes, with the field
+// path threaded through, so that every unknown key, field given twice and
+// value of the wrong type is found in one run, as the Python library's
+// read_json(collect=True) finds them.
+//
+// Read is its one entry point. It knows nothing of the public package: it
+// reports each problem as a plain Problem, with its catalogue code, which
+// the public package turns into a Violation and its DecodeError. The size,
+// encoding and byte order mark of the document are checked before it, by
+// the caller, as for every format; the writer of JSON is the public
+// package's json_write.go.
+package jsonread
 
 import (
 	"fmt"
@@ -16,42 +30,50 @@ import (
 	"github.com/taskspec/taskspec/go/internal/wording"
 )
 
-// This file reads proto3 JSON with a small tokenizer of its own, which
-// stops at the first text that is not JSON with the catalogue's words, at
-// the place the text stops being readable (TS020). The contract's checks
-// are made as the message is read, by its descriptor, with the field path
-// threaded through. The writer is json_write.go.
+// A Problem is one problem of a JSON text: the field path of the value it
+// is about ("" for the document), the message and hint in the catalogue's
+// words, its code, and, for text that is not JSON, the line and column
+// where reading stopped (0 when it stopped at no one place).
+type Problem struct {
+	Path         string
+	Message      string
+	Hint         string
+	Code         taskspecv1.ProblemCode
+	Line, Column int
+}
 
-// jsonMaxDigits is the most digits of an integer (the Python library's
-// reader's limit). How deeply arrays and objects may nest is the contract's
-// MaxDepth, as in YAML.
-const jsonMaxDigits = 4300
+// The codes of the problems this package reports.
+const (
+	codeUnknownKey   = taskspecv1.ProblemCode_PROBLEM_CODE_UNKNOWN_KEY
+	codeDuplicateKey = taskspecv1.ProblemCode_PROBLEM_CODE_DUPLICATE_KEY
+	codeWrongType    = taskspecv1.ProblemCode_PROBLEM_CODE_WRONG_TYPE
+	codeLimit        = taskspecv1.ProblemCode_PROBLEM_CODE_LIMIT
+	codeEncoding     = taskspecv1.ProblemCode_PROBLEM_CODE_ENCODING
+	codeJSONSyntax   = taskspecv1.ProblemCode_PROBLEM_CODE_JSON_SYNTAX
+)
 
-// readJSON reads data as proto3 JSON into a message, not validated, as the
-// Python library's read_json does. With problems nil, the first decode
-// problem is the error. Else every unknown key, field given twice and
-// value of the wrong type is added to *problems and left out of the
-// message, so that all of them are found in one run (read_json's
-// collect=True); JSON that cannot be read is still the error, alone.
-func readJSON(data []byte, problems *[]Violation) (spec *taskspecv1.TaskSpec, err error) {
-	if len(data) > MaxDocumentBytes {
-		return nil, decodeError("", codeLimit, fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
-	}
-	bom := 0
-	if len(data) >= 3 && string(data[:3]) == byteOrderMark {
-		bom = 3
-	}
-	if at := invalidUTF8At(data[bom:]); at < len(data)-bom {
-		return nil, decodeError("", codeEncoding, fmt.Sprintf("input is not valid UTF-8 (byte 0x%02x at offset %d)", data[bom+at], bom+at))
-	}
-	r := &jsonReader{s: string(data[bom:])}
+// maxDigits is the most digits of an integer (the Python library's
+// reader's limit). How deeply arrays and objects may nest is the caller's
+// maxDepth, the contract's MaxDepth, as in YAML.
+const maxDigits = 4300
+
+// Read reads text, UTF-8 without a byte order mark, as proto3 JSON into a
+// TaskSpec, not validated, as the Python library's read_json does. Each
+// unknown key, field given twice and value of the wrong type is one of
+// problems, in document order, and is left out of the message: a list or
+// a map with an item of the wrong type is left out whole. Text that cannot
+// be read at all (not JSON, nested deeper than maxDepth, or not an object
+// at the top) gives no message and its one problem as stop.
+func Read(text string, maxDepth int) (spec *taskspecv1.TaskSpec, problems []Problem, stop *Problem) {
+	r := &jsonReader{s: text, maxDepth: maxDepth}
 	defer func() {
 		if x := recover(); x != nil {
-			stop, ok := x.(jsonStop)
+			s, ok := x.(jsonStop)
 			if !ok {
 				panic(x)
 			}
-			spec, err = nil, oneProblem(Violation(stop))
+			p := Problem(s)
+			spec, problems, stop = nil, nil, &p
 		}
 	}()
 	spec = &taskspecv1.TaskSpec{}
@@ -64,36 +86,24 @@ func readJSON(data []byte, problems *[]Violation) (spec *taskspecv1.TaskSpec, er
 	if r.peek(); r.i < len(r.s) {
 		r.stop(r.i, "text after the end of the document")
 	}
-	switch {
-	case top.kind != '{':
-		return nil, oneProblem(Violation{Message: "expected a JSON object at the top, got " + top.kindName(), Code: codeWrongType})
-	case problems != nil:
-		*problems = append(*problems, r.problems...)
-	case len(r.problems) > 0:
-		return nil, oneProblem(r.problems[0])
+	if top.kind != '{' {
+		return nil, nil, &Problem{Message: "expected a JSON object at the top, got " + top.kindName(), Code: codeWrongType}
 	}
-	return spec, nil
-}
-
-// oneProblem is the *DecodeError of problem v.
-func oneProblem(v Violation) *DecodeError {
-	v.Severity = severityError
-	de := newDecodeError([]Violation{v}, nil)
-	de.prefix = errPrefix
-	return de
+	return spec, r.problems, nil
 }
 
 // A jsonReader reads one JSON text, s, from offset i on.
 type jsonReader struct {
 	s        string
 	i        int
-	depth    int         // of the arrays and objects open at i
-	problems []Violation // the decode problems met so far, in document order
+	depth    int       // of the arrays and objects open at i
+	maxDepth int       // the most arrays and objects open at once
+	problems []Problem // the decode problems met so far, in document order
 }
 
 // A jsonStop is the panic that stops reading at text that is not JSON;
-// readJSON recovers it.
-type jsonStop Violation
+// Read recovers it.
+type jsonStop Problem
 
 // stop stops reading at offset at (-1: at no position), with the
 // catalogue's words for what is wrong there.
@@ -103,7 +113,7 @@ func (r *jsonReader) stop(at int, words string) {
 
 // stopWith stops reading at offset at (-1: at no position) with the
 // problem code and msg.
-func (r *jsonReader) stopWith(at int, code, msg string) {
+func (r *jsonReader) stopWith(at int, code taskspecv1.ProblemCode, msg string) {
 	v := jsonStop{Message: msg, Code: code}
 	if at >= 0 {
 		before := r.s[:at]
@@ -114,8 +124,8 @@ func (r *jsonReader) stopWith(at int, code, msg string) {
 }
 
 // problem records a decode problem of the value at path.
-func (r *jsonReader) problem(path, code, msg, hint string) {
-	r.problems = append(r.problems, Violation{FieldPath: path, Message: msg, Hint: hint, Code: code, Severity: severityError})
+func (r *jsonReader) problem(path string, code taskspecv1.ProblemCode, msg, hint string) {
+	r.problems = append(r.problems, Problem{Path: path, Message: msg, Hint: hint, Code: code})
 }
 
 // peek skips white space and returns the byte there (0 at the end).
@@ -156,7 +166,7 @@ func (r *jsonReader) skip() jsonToken {
 		r.i += 5
 	default:
 		number := jsonNumber.FindString(rest)
-		if !strings.ContainsAny(number, ".eE") && len(strings.TrimPrefix(number, "-")) > jsonMaxDigits {
+		if !strings.ContainsAny(number, ".eE") && len(strings.TrimPrefix(number, "-")) > maxDigits {
 			r.stop(-1, "a number has too many digits")
 		}
 		for _, name := range [...]string{"NaN", "Infinity", "-Infinity"} {
@@ -207,8 +217,8 @@ func (r *jsonReader) array(item func(i int)) { r.items(']', item) }
 // items reads the array or object at the cursor, which closer closes,
 // calling each for every item or member.
 func (r *jsonReader) items(closer byte, each func(i int)) {
-	if r.depth++; r.depth > MaxDepth {
-		r.stopWith(r.i, codeLimit, fmt.Sprintf("document is nested deeper than %d levels", MaxDepth))
+	if r.depth++; r.depth > r.maxDepth {
+		r.stopWith(r.i, codeLimit, fmt.Sprintf("document is nested deeper than %d levels", r.maxDepth))
 	}
 	r.i++
 	if r.peek() != closer {
@@ -308,15 +318,15 @@ func (r *jsonReader) message(m protoreflect.Message, path string) {
 			if path != "" {
 				msg += " in " + path
 			}
-			r.problem(join(path, key), codeUnknownKey, msg, unknownJSONKeyHint(key, md))
+			r.problem(wording.Path(path, key), codeUnknownKey, msg, unknownJSONKeyHint(key, md))
 			r.skip()
 		case given[fd.Index()] != "":
-			at := join(path, string(fd.Name()))
+			at := wording.Path(path, string(fd.Name()))
 			r.problem(at, codeDuplicateKey, fmt.Sprintf("field %s is given twice, as %s and %s", at, wording.Quote(given[fd.Index()]), wording.Quote(key)), "")
 			r.skip()
 		default:
 			given[fd.Index()] = key
-			r.field(m, fd, join(path, string(fd.Name())))
+			r.field(m, fd, wording.Path(path, string(fd.Name())))
 		}
 	})
 }
