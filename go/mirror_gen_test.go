@@ -3,8 +3,6 @@ package taskspec
 import (
 	"errors"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -694,37 +692,6 @@ func TestMirrorKeysAreTheStructFields(t *testing.T) {
 		}
 		if got := mirrorKeys(path); !reflect.DeepEqual(got, want) {
 			t.Errorf("mirrorKeys(%q) = %q, want %q", path, got, want)
-		}
-	}
-}
-
-// The files on the path of ParseYAML and MarshalYAML, and every other file
-// of the package, use the generated typed code: none imports reflect.
-func TestNoFileOfThePackageImportsReflect(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := map[string]bool{}
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checked[name] = true
-		for _, imp := range f.Imports {
-			if path, _ := strconv.Unquote(imp.Path.Value); path == "reflect" {
-				t.Errorf("%s imports reflect", name)
-			}
-		}
-	}
-	for _, name := range []string{"convert.go", "decode.go", "marshal.go", "mirror_gen.go", "large.go", "writable.go", "problems.go"} {
-		if !checked[name] {
-			t.Errorf("%s was not checked", name)
 		}
 	}
 }
