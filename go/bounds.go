@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/taskspec/taskspec/go/internal/source"
 )
 
 // The node and depth budgets, checked before anything costs much.
@@ -487,7 +489,7 @@ func closingBracket(data []byte, at int) int {
 // text in the first column, or has any; failing that, first's last line,
 // where text may follow it ("{}t"), with found false.
 func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
-	w := &walker{data: data} // lines, offsets and columns, counted once
+	src := source.New(data) // lines, offsets and columns, counted once
 	last, from, after := 0, 0, 0
 	var lastNode *yaml.Node
 	flows := false // whether the document holds a flow collection
@@ -499,7 +501,7 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 			// next token is, which may be past directives of the next
 			// document; one with an anchor ("? &a") stands at its anchor,
 			// and one right after its indicator ("? \t#c", then "---"), there.
-			if at := w.offset(n.Line, n.Column); at < 0 || !startsWithProperty(data[at:]) && !afterIndicator(data, at) {
+			if at := src.Offset(n.Line, n.Column); at < 0 || !startsWithProperty(data[at:]) && !afterIndicator(data, at) {
 				return
 			}
 		}
@@ -508,19 +510,19 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 			if n.Kind == yaml.ScalarNode && n.Value != "" && (n.Anchor != "" || n.Style&yaml.TaggedStyle != 0) {
 				// yaml.v3 places a node at its properties; its value may
 				// start on a later line ("!t", then "x").
-				if at := w.offset(n.Line, n.Column); at >= 0 {
-					if line, _ := w.lineColumn(pastProperties(data, at)); line > last && pastProperties(data, at) < len(data) {
+				if at := src.Offset(n.Line, n.Column); at >= 0 {
+					if line, _ := src.LineColumn(pastProperties(data, at)); line > last && pastProperties(data, at) < len(data) {
 						last, from = line, line+1
 					}
 				}
 			}
-			if end := w.scalarEndLine(n); end > last {
+			if end := scalarEndLine(src, n); end > last {
 				// A quoted scalar may go on over later lines, whose text
 				// is its own, not the next document's ("\"a\nb\""), and a
 				// block scalar's header may follow its properties there.
 				last, from = end, end+1
 			}
-			if empty && n.Column == 1 && !startsWithProperty(w.lineText(n.Line)) {
+			if empty && n.Column == 1 && !startsWithProperty(src.Line(n.Line)) {
 				// An empty document's null stands at the next marker, unless
 				// it has an anchor or a tag ("&a"), where it stands.
 				from = n.Line
@@ -530,14 +532,14 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 				// then "!"): the node ends after the last of them, and text
 				// after it on its line (", x") is where libyaml's parser
 				// looks for the next document.
-				if at := w.offset(n.Line, n.Column); at >= 0 {
+				if at := src.Offset(n.Line, n.Column); at >= 0 {
 					if end := propertiesEnd(data, at); end > at {
-						line, _ := w.lineColumn(end - 1)
+						line, _ := src.LineColumn(end - 1)
 						if line > n.Line {
 							last, from = line, line+1
 						}
-						start := w.lineStarts()[line-1]
-						rest := bytes.TrimLeft(trimLineBreak(w.lineText(line))[end-start:], " \t")
+						start := src.LineStarts()[line-1]
+						rest := bytes.TrimLeft(trimLineBreak(src.Line(line))[end-start:], " \t")
 						if len(rest) > 0 && rest[0] != '#' && n == rootOf(first) {
 							after = line
 						}
@@ -564,10 +566,10 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 		// A flow root ends at its closing bracket, which may be on a later
 		// line than its last node ("{a: b\n c}").
 		continues, brackets = false, true
-		if at := w.offset(root.Line, root.Column); at >= 0 {
+		if at := src.Offset(root.Line, root.Column); at >= 0 {
 			if end := closingBracket(data, at); end > 0 {
 				brackets = false
-				if line, _ := w.lineColumn(end - 1); line >= last {
+				if line, _ := src.LineColumn(end - 1); line >= last {
 					last, from = line, line+1
 				}
 			}
@@ -577,7 +579,7 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 	// that are not indented ("a", then "b").
 	rootPlain := plain && lastNode == root
 	// Lines break where YAML breaks them, at NEL, LS and PS too.
-	starts := w.lineStarts()
+	starts := src.LineStarts()
 	if from < 1 {
 		from = 1
 	}
@@ -650,40 +652,27 @@ func afterIndicator(data []byte, at int) bool {
 // when that can be a later line than its properties' or its start: the
 // closing quote of a quoted scalar ("\"a\nb\""), the header of a block
 // scalar ("!t", then "|" on the next line). 0 for any other node.
-func (w *walker) scalarEndLine(n *yaml.Node) int {
+func scalarEndLine(t *source.Text, n *yaml.Node) int {
 	const quoted, block = yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle, yaml.LiteralStyle | yaml.FoldedStyle
 	if n.Kind != yaml.ScalarNode || n.Style&(quoted|block) == 0 {
 		return 0
 	}
-	at := w.offset(n.Line, n.Column)
+	at := t.Offset(n.Line, n.Column)
 	if at < 0 {
 		return 0
 	}
-	q := pastProperties(w.data, at)
+	q := pastProperties(t.Bytes(), at)
 	switch {
-	case q >= len(w.data):
+	case q >= len(t.Bytes()):
 		return 0
-	case n.Style&block != 0 && (w.data[q] == '|' || w.data[q] == '>'):
-		line, _ := w.lineColumn(q)
+	case n.Style&block != 0 && (t.Bytes()[q] == '|' || t.Bytes()[q] == '>'):
+		line, _ := t.LineColumn(q)
 		return line
-	case n.Style&quoted != 0 && (w.data[q] == '"' || w.data[q] == '\''):
-		line, _ := w.lineColumn(skipQuoted(w.data, q) - 1)
+	case n.Style&quoted != 0 && (t.Bytes()[q] == '"' || t.Bytes()[q] == '\''):
+		line, _ := t.LineColumn(skipQuoted(t.Bytes(), q) - 1)
 		return line
 	}
 	return 0
-}
-
-// lineText returns the text of the 1-based line of w.data, with lines
-// broken where YAML breaks them.
-func (w *walker) lineText(line int) []byte {
-	starts := w.lineStarts()
-	if line < 1 || line > len(starts) {
-		return nil
-	}
-	if line < len(starts) {
-		return w.data[starts[line-1]:starts[line]]
-	}
-	return w.data[starts[line-1]:]
 }
 
 // trimLineBreak returns line without the line break it ends with.

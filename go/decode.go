@@ -15,6 +15,7 @@ import (
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 	"github.com/taskspec/taskspec/go/internal/eval"
+	"github.com/taskspec/taskspec/go/internal/source"
 	"github.com/taskspec/taskspec/go/internal/wording"
 )
 
@@ -101,7 +102,7 @@ type position struct{ line, column int }
 // decoder would decode it. A document that cannot be read at all gives a
 // *DecodeError with its one problem.
 func decode(data []byte) (*eval.TaskSpec, *walker, error) {
-	w := &walker{data: data, budget: MaxNodes}
+	w := &walker{text: source.New(data), budget: MaxNodes}
 	m, err := w.decode()
 	if err != nil {
 		de := alone(err, data)
@@ -117,7 +118,7 @@ func decode(data []byte) (*eval.TaskSpec, *walker, error) {
 }
 
 func (w *walker) decode() (*eval.TaskSpec, error) {
-	data := w.data
+	data := w.text.Bytes()
 	if len(data) > MaxDocumentBytes {
 		return nil, &StrictError{Reason: fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes)}
 	}
@@ -141,7 +142,7 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 		w.goRejects = goPackageRejects(data)
 		return nil, notUTF8(data)
 	}
-	if e := w.innerBOM(); e != nil {
+	if e := innerBOM(w.text); e != nil {
 		w.goRejects = goPackageRejects(data)
 		return nil, e
 	}
@@ -149,7 +150,7 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	if err != nil {
 		if errors.Is(err, io.EOF) {
 			// No document: yaml.v3 read nothing but comments and blanks.
-			if e := w.commentTab(); e != nil {
+			if e := commentTab(w.text); e != nil {
 				w.goRejects = true // the Go package refuses an empty text too
 				return nil, e
 			}
@@ -220,13 +221,13 @@ const moreThanOneDocument = "more than one YAML document: the Go package reads t
 // follows (TS018), or text after the root value, after a "..." end marker
 // or not (TS005), at its first token.
 func (w *walker) secondDocument(line int) *StrictError {
-	text := trimLineBreak(w.lineText(line))
-	if (isMarker(text, "---") || len(text) > 0 && text[0] == '%') && w.contentBefore(line) {
+	text := trimLineBreak(w.text.Line(line))
+	if (isMarker(text, "---") || len(text) > 0 && text[0] == '%') && contentBefore(w.text, line) {
 		return &StrictError{Line: line, Column: 1, Reason: moreThanOneDocument}
 	}
 	rest := bytes.TrimLeft(text, " \t")
 	column := 1 + utf8.RuneCount(text[:len(text)-len(rest)])
-	if w.directiveBefore(line) {
+	if directiveBefore(w.text, line) {
 		return &StrictError{Line: line, Column: column, Reason: catalogue[codeDirective].Messages[1]}
 	}
 	return &StrictError{Line: line, Column: column, Reason: catalogue[codeSyntax].Messages[1]}
@@ -234,9 +235,9 @@ func (w *walker) secondDocument(line int) *StrictError {
 
 // contentBefore reports whether a line before line holds more than blanks
 // or a comment: a document that a "---" on line would follow.
-func (w *walker) contentBefore(line int) bool {
+func contentBefore(t *source.Text, line int) bool {
 	for l := 1; l < line; l++ {
-		if !isCommentOrBlank(w.lineText(l)) {
+		if !isCommentOrBlank(t.Line(l)) {
 			return true
 		}
 	}
@@ -248,9 +249,9 @@ func (w *walker) contentBefore(line int) bool {
 // decides it: walking back over the lines, a "..." end marker first means
 // no. libyaml says "did not find expected <document start>" both of a
 // directive that no "---" follows and of text after a document's end.
-func (w *walker) directiveBefore(line int) bool {
-	for l := min(line, len(w.lineStarts())); l >= 1; l-- {
-		text := w.lineText(l)
+func directiveBefore(t *source.Text, line int) bool {
+	for l := min(line, len(t.LineStarts())); l >= 1; l-- {
+		text := t.Line(l)
 		if bytes.HasPrefix(text, []byte("...")) {
 			return false
 		}
@@ -265,12 +266,12 @@ func (w *walker) directiveBefore(line int) bool {
 // text with no document in it, nothing but blanks and comments: libyaml's
 // scanner reads it as indentation and fails, where yaml.v3 reads the
 // comments and finds no document.
-func (w *walker) commentTab() *StrictError {
-	if bytes.IndexByte(w.data, '\t') < 0 {
+func commentTab(t *source.Text) *StrictError {
+	if bytes.IndexByte(t.Bytes(), '\t') < 0 {
 		return nil
 	}
-	for l := 1; l <= len(w.lineStarts()); l++ {
-		text := trimLineBreak(w.lineText(l))
+	for l := 1; l <= len(t.LineStarts()); l++ {
+		text := trimLineBreak(t.Line(l))
 		rest := bytes.TrimLeft(text, " ")
 		if len(rest) > 0 && rest[0] == '\t' {
 			return &StrictError{Line: l, Column: 1 + len(text) - len(rest), Reason: tabIndentReason}
@@ -297,16 +298,16 @@ func goPackageRejects(data []byte) bool {
 // (is_bom), so a mark anywhere can make it skip the first character of a
 // later line, depending on where its buffer was refilled. None is needed:
 // a string that holds U+FEFF is written with the escape \uFEFF.
-func (w *walker) innerBOM() *StrictError {
+func innerBOM(t *source.Text) *StrictError {
 	start := 0
-	if bytes.HasPrefix(w.data, []byte(byteOrderMark)) {
+	if bytes.HasPrefix(t.Bytes(), []byte(byteOrderMark)) {
 		start = len(byteOrderMark)
 	}
-	i := bytes.Index(w.data[start:], []byte(byteOrderMark))
+	i := bytes.Index(t.Bytes()[start:], []byte(byteOrderMark))
 	if i < 0 {
 		return nil
 	}
-	line, column := w.lineColumn(start + i) // the leading mark is no column
+	line, column := t.LineColumn(start + i) // the leading mark is no column
 	if column == 1 {
 		return &StrictError{Line: line, Column: 1, Reason: lineStartBOMReason}
 	}
@@ -328,14 +329,11 @@ func hasWideBOM(data []byte) bool {
 // problem in problems (the first also in err) and the position of each
 // field's value in pos.
 type walker struct {
-	data  []byte
-	lines []int // byte offset of each line start, computed on first use
-	// The last position offset converted, to go on from.
-	lastLine, lastColumn, lastAt int
-	bangs                        int // 0 unknown, 1 no '!' in data, 2 some
-	pos                          map[string]position
-	err                          *StrictError
-	budget                       int // nodes the walk may still visit, alias expansions included
+	text   *source.Text // the document: its bytes, lines and columns
+	bangs  int          // 0 unknown, 1 no '!' in the text, 2 some
+	pos    map[string]position
+	err    *StrictError
+	budget int // nodes the walk may still visit, alias expansions included
 
 	// large holds the mappings too large for yaml.v3's duplicate check.
 	large *largeMappings
@@ -823,58 +821,6 @@ func (w *walker) integer(n *yaml.Node, path string) {
 	}
 }
 
-// offset converts a node's 1-based line and column (counted in characters,
-// as yaml.v3 counts them) to a byte offset in the source.
-func (w *walker) offset(line, column int) int {
-	w.lineStarts()
-	if line < 1 || line > len(w.lines) {
-		return -1
-	}
-	at, c := w.lines[line-1], 1
-	if w.lastLine == line && w.lastColumn <= column {
-		// Nodes are asked for in document order: go on from the last one,
-		// so that a long line of many nodes is walked once, not once each.
-		at, c = w.lastAt, w.lastColumn
-	}
-	for ; c < column && at < len(w.data); c++ {
-		_, size := utf8.DecodeRune(w.data[at:])
-		at += size
-	}
-	w.lastLine, w.lastColumn, w.lastAt = line, column, at
-	return at
-}
-
-// lineStarts returns the byte offset of each line's start, computing them
-// on first use. Lines break where YAML breaks them: at "\n", "\r", "\r\n",
-// NEL, LS and PS.
-func (w *walker) lineStarts() []int {
-	if w.lines == nil {
-		start := 0
-		if bytes.HasPrefix(w.data, []byte(byteOrderMark)) {
-			start = 3 // yaml.v3's marks do not count a leading byte order mark
-		}
-		w.lines = append(w.lines, start)
-		for i := start; i < len(w.data); i++ {
-			switch c := w.data[i]; {
-			case c == '\n':
-				w.lines = append(w.lines, i+1)
-			case c == '\r':
-				if i+1 < len(w.data) && w.data[i+1] == '\n' {
-					i++
-				}
-				w.lines = append(w.lines, i+1)
-			case c == 0xC2 && i+1 < len(w.data) && w.data[i+1] == 0x85,
-				c == 0xE2 && i+2 < len(w.data) && w.data[i+1] == 0x80 && (w.data[i+2] == 0xA8 || w.data[i+2] == 0xA9):
-				r, size := utf8.DecodeRune(w.data[i:])
-				_ = r
-				i += size - 1
-				w.lines = append(w.lines, i+1)
-			}
-		}
-	}
-	return w.lines
-}
-
 // bangEmpty reports whether n is the empty plain scalar written with the
 // non-specific tag "!" alone: the empty string to YAML (and to libyaml, and
 // so to the Python library), null to yaml.v3, which forgets the tag.
@@ -890,22 +836,22 @@ func (w *walker) bangTagged(n *yaml.Node) bool {
 		// Looked for once: every integer asks, and a document of many
 		// integers and one '!' must not be scanned once per integer.
 		w.bangs = 1
-		if bytes.IndexByte(w.data, '!') >= 0 {
+		if bytes.IndexByte(w.text.Bytes(), '!') >= 0 {
 			w.bangs = 2
 		}
 	}
 	if w.bangs == 1 {
 		return false
 	}
-	at := w.offset(n.Line, n.Column)
+	at := w.text.Offset(n.Line, n.Column)
 	if at < 0 {
 		return false
 	}
-	t := tagAt(w.data, at)
+	t := tagAt(w.text.Bytes(), at)
 	// An empty node's properties may run on to the next line, where the
 	// tag may be the next node's: a named one ("!a"), which yaml.v3 keeps,
 	// or "!" where the next node starts.
-	return t >= 0 && (t+1 == len(w.data) || w.data[t+1] == '<' || !isTagChar(w.data[t+1])) &&
+	return t >= 0 && (t+1 == len(w.text.Bytes()) || w.text.Bytes()[t+1] == '<' || !isTagChar(w.text.Bytes()[t+1])) &&
 		(n.Value != "" || t == at || !w.nodeStartsAt(t))
 }
 
@@ -918,7 +864,7 @@ func (w *walker) nodeStartsAt(at int) bool {
 			visit(w.doc, func(n *yaml.Node) { w.starts[position{n.Line, n.Column}] = true })
 		}
 	}
-	line, column := w.lineColumn(at)
+	line, column := w.text.LineColumn(at)
 	return w.starts[position{line, column}]
 }
 
@@ -946,21 +892,21 @@ type misread struct {
 }
 
 // misreads returns the first misread of each kind in the tree doc, parsed
-// by yaml.v3 from w.data (or from a cut of it), in no particular order.
+// by yaml.v3 from w.text.Bytes() (or from a cut of it), in no particular order.
 func (w *walker) misreads(doc *yaml.Node) []misread {
 	var found []misread
-	if err, syntax, at := w.tagEndingEarly(doc); err != nil {
+	if err, syntax, at := tagEndingEarly(w.text, doc); err != nil {
 		found = append(found, misread{err, at, syntax})
 	}
-	if bytes.ContainsAny(w.data, "[{") {
+	if bytes.ContainsAny(w.text.Bytes(), "[{") {
 		if err := w.flowColons(doc); err != nil {
-			found = append(found, misread{err, w.offset(err.Line, err.Column), true})
+			found = append(found, misread{err, w.text.Offset(err.Line, err.Column), true})
 		}
 	}
-	if err, at := w.apostropheEscape(doc); err != nil {
+	if err, at := apostropheEscape(w.text, doc); err != nil {
 		found = append(found, misread{err, at, true})
 	}
-	if bytes.IndexByte(w.data, '\t') >= 0 && bytes.IndexByte(w.data, '#') >= 0 {
+	if bytes.IndexByte(w.text.Bytes(), '\t') >= 0 && bytes.IndexByte(w.text.Bytes(), '#') >= 0 {
 		if err, at := w.tabs(doc); err != nil {
 			found = append(found, misread{err, at, true})
 		}
@@ -982,14 +928,14 @@ func (w *walker) misreads(doc *yaml.Node) []misread {
 // Quoted and block scalars, where such a line is text, and flow
 // collections, where tabs are blanks, are left out.
 func (w *walker) tabs(doc *yaml.Node) (*StrictError, int) {
-	data := w.data
+	data := w.text.Bytes()
 	var spans [][2]int         // offsets where a line start is inside a node
 	trailing := map[int]bool{} // lines a comment ends
 	visit(doc, func(n *yaml.Node) {
 		if n.LineComment != "" {
 			trailing[n.Line] = true
 		}
-		at := w.offset(n.Line, n.Column)
+		at := w.text.Offset(n.Line, n.Column)
 		if at < 0 {
 			return
 		}
@@ -1006,7 +952,7 @@ func (w *walker) tabs(doc *yaml.Node) (*StrictError, int) {
 				spans = append(spans, [2]int{start, skipQuoted(data, start)})
 			}
 		case n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
-			line := w.lineText(n.Line)
+			line := w.text.Line(n.Line)
 			indent := len(line) - len(bytes.TrimLeft(line, " "))
 			spans = append(spans, [2]int{at, skipBlockScalar(data, pastProperties(data, at), indent)})
 		}
@@ -1023,14 +969,14 @@ func (w *walker) tabs(doc *yaml.Node) (*StrictError, int) {
 		}
 		return at < furthest
 	}
-	starts := w.lineStarts()
+	starts := w.text.LineStarts()
 	afterComment, ended, rootLine := false, false, rootOf(doc).Line
 	for l := 1; l <= len(starts); l++ {
 		if inside(starts[l-1]) {
 			afterComment = false
 			continue
 		}
-		text := trimLineBreak(w.lineText(l))
+		text := trimLineBreak(w.text.Line(l))
 		rest := bytes.TrimLeft(text, " \t")
 		switch {
 		case isMarker(text, "---") && l > rootLine, ended && len(rest) > 0 && rest[0] != '#' && rest[0] != '%':
@@ -1047,14 +993,14 @@ func (w *walker) tabs(doc *yaml.Node) (*StrictError, int) {
 		}
 		if len(rest) > 0 && rest[0] != '#' {
 			if tab := indicatorTab(text); tab >= 0 {
-				return w.tabError(doc, l, starts[l-1]+tab)
+				return tabError(w.text, doc, l, starts[l-1]+tab)
 			}
 			// (yaml.v3 keeps a comment right after "- " as a foot comment.)
 			afterComment = trailing[l] || indicatorsThenComment(text)
 			continue
 		}
 		if tab := bytes.IndexByte(text[:len(text)-len(rest)], '\t'); tab >= 0 && afterComment {
-			return w.tabError(doc, l, starts[l-1]+tab)
+			return tabError(w.text, doc, l, starts[l-1]+tab)
 		}
 		if len(rest) > 0 {
 			afterComment = true
@@ -1066,14 +1012,14 @@ func (w *walker) tabs(doc *yaml.Node) (*StrictError, int) {
 // tabError refuses the tab at offset at, on line, unless the document
 // after doc starts before it, where libyaml's parser stops, short of it
 // (a block "?" in the first column after a mapping that is indented).
-func (w *walker) tabError(doc *yaml.Node, line, at int) (*StrictError, int) {
+func tabError(t *source.Text, doc *yaml.Node, line, at int) (*StrictError, int) {
 	// The search for the second document sees every line of the first,
 	// an empty key's too ("? \t#c" after "a: 1", see afterIndicator).
-	if next, _, found := secondDocumentLine(w.data, doc); found {
+	if next, _, found := secondDocumentLine(t.Bytes(), doc); found {
 		// Past directives, up to the next token, which libyaml's scanner
 		// reads as it looks for "---".
-		if bytes.HasPrefix(w.lineText(next), []byte("%")) {
-			for next <= line && (bytes.HasPrefix(w.lineText(next), []byte("%")) || isCommentOrBlank(w.lineText(next))) {
+		if bytes.HasPrefix(t.Line(next), []byte("%")) {
+			for next <= line && (bytes.HasPrefix(t.Line(next), []byte("%")) || isCommentOrBlank(t.Line(next))) {
 				next++
 			}
 		}
@@ -1081,7 +1027,7 @@ func (w *walker) tabError(doc *yaml.Node, line, at int) (*StrictError, int) {
 			return nil, 0
 		}
 	}
-	_, column := w.lineColumn(at)
+	_, column := t.LineColumn(at)
 	return &StrictError{Line: line, Column: column, Reason: tabIndentReason}, at
 }
 
@@ -1162,7 +1108,7 @@ func (w *walker) firstMisread(doc *yaml.Node) *StrictError {
 // builds the node past the bound depends on the layout of the text; both
 // libraries report whichever comes first in the text.
 func (w *walker) syntaxBefore(doc *yaml.Node, bound *StrictError) *StrictError {
-	first, boundAt := bound, w.offset(bound.Line, bound.Column)
+	first, boundAt := bound, w.text.Offset(bound.Line, bound.Column)
 	for _, m := range w.misreads(doc) {
 		if m.syntax && m.at < boundAt {
 			first, boundAt = m.err, m.at
@@ -1174,8 +1120,8 @@ func (w *walker) syntaxBefore(doc *yaml.Node, bound *StrictError) *StrictError {
 // apostropheEscape refuses the first double-quoted scalar of the tree doc
 // that holds the escape \', which YAML does not have: libyaml refuses it,
 // yaml.v3 reads an apostrophe. It returns the offset of the scalar too.
-func (w *walker) apostropheEscape(doc *yaml.Node) (*StrictError, int) {
-	if !bytes.Contains(w.data, []byte(`\'`)) {
+func apostropheEscape(t *source.Text, doc *yaml.Node) (*StrictError, int) {
+	if !bytes.Contains(t.Bytes(), []byte(`\'`)) {
 		return nil, 0
 	}
 	var (
@@ -1186,20 +1132,20 @@ func (w *walker) apostropheEscape(doc *yaml.Node) (*StrictError, int) {
 		if found != nil || n.Kind != yaml.ScalarNode || n.Style&yaml.DoubleQuotedStyle == 0 {
 			return
 		}
-		at := w.offset(n.Line, n.Column)
+		at := t.Offset(n.Line, n.Column)
 		if at < 0 {
 			return
 		}
-		open := bytes.IndexByte(w.data[at:], '"') // past the properties, which hold no '"'
+		open := bytes.IndexByte(t.Bytes()[at:], '"') // past the properties, which hold no '"'
 		if open < 0 {
 			return
 		}
-		for i := at + open + 1; i < len(w.data) && w.data[i] != '"'; i++ {
-			if w.data[i] != '\\' || i+1 == len(w.data) {
+		for i := at + open + 1; i < len(t.Bytes()) && t.Bytes()[i] != '"'; i++ {
+			if t.Bytes()[i] != '\\' || i+1 == len(t.Bytes()) {
 				continue
 			}
-			if w.data[i+1] == '\'' {
-				line, column := w.lineColumn(i)
+			if t.Bytes()[i+1] == '\'' {
+				line, column := t.LineColumn(i)
 				found, foundAt = &StrictError{Line: line, Column: column,
 					Reason: badEscapeReason}, at+open
 				return
@@ -1227,7 +1173,7 @@ func (w *walker) flowColons(doc *yaml.Node) *StrictError {
 			if c.Kind == yaml.ScalarNode && c.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) == 0 &&
 				strings.HasSuffix(c.Value, ":") &&
 				(found == nil || c.Line < found.Line || (c.Line == found.Line && c.Column < found.Column)) &&
-				!w.endsAtColon(c) {
+				!endsAtColon(w.text, c) {
 				found = c // the first in the text, as a parser meets it
 			}
 		}
@@ -1238,8 +1184,8 @@ func (w *walker) flowColons(doc *yaml.Node) *StrictError {
 	// At the scalar's text, past its anchor and tag ("!t", a line break,
 	// then "a:"), where libyaml started scanning it.
 	line, column := found.Line, found.Column
-	if at := w.offset(found.Line, found.Column); at >= 0 {
-		line, column = w.lineColumn(pastProperties(w.data, at))
+	if at := w.text.Offset(found.Line, found.Column); at >= 0 {
+		line, column = w.text.LineColumn(pastProperties(w.text.Bytes(), at))
 	}
 	return &StrictError{Line: line, Column: column, Reason: flowColonReason(found.Value)}
 }
@@ -1252,13 +1198,13 @@ func flowColonReason(value string) string {
 
 // endsAtColon reports whether yaml.v3 ended the plain scalar n, inside []
 // or {}, at the ": " after it rather than at a flow indicator.
-func (w *walker) endsAtColon(n *yaml.Node) bool {
-	at := w.offset(n.Line, n.Column)
+func endsAtColon(t *source.Text, n *yaml.Node) bool {
+	at := t.Offset(n.Line, n.Column)
 	if at < 0 {
 		return false
 	}
-	end := flowPlainEnd(w.data, pastProperties(w.data, at))
-	return end < len(w.data) && w.data[end] == ':'
+	end := flowPlainEnd(t.Bytes(), pastProperties(t.Bytes(), at))
+	return end < len(t.Bytes()) && t.Bytes()[end] == ':'
 }
 
 // pastProperties returns the offset of the content of the node whose

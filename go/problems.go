@@ -16,6 +16,7 @@ import (
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 	"github.com/taskspec/taskspec/go/internal/eval"
+	"github.com/taskspec/taskspec/go/internal/source"
 	"github.com/taskspec/taskspec/go/internal/wording"
 )
 
@@ -385,11 +386,11 @@ func words(cmd []string) int {
 // bytes, folding aside, against the text from where it starts.
 func (w *walker) promptComment(value string) (Violation, bool) {
 	p, ok := w.pos["prompt"]
-	if !ok || value == "" || !bytes.Contains(w.data, []byte(" #")) {
+	if !ok || value == "" || !bytes.Contains(w.text.Bytes(), []byte(" #")) {
 		return Violation{}, false
 	}
-	data := w.data
-	at := w.offset(p.line, p.column)
+	data := w.text.Bytes()
+	at := w.text.Offset(p.line, p.column)
 	if at < 0 || at >= len(data) || strings.IndexByte(`"'|>!&*`, data[at]) >= 0 {
 		return Violation{}, false // not a plain scalar as written
 	}
@@ -414,7 +415,7 @@ func (w *walker) promptComment(value string) (Violation, bool) {
 	if !bytes.HasPrefix(data[at:], []byte(" #")) {
 		return Violation{}, false
 	}
-	line, column := w.lineColumn(at + 1)
+	line, column := w.text.LineColumn(at + 1)
 	return Violation{FieldPath: "prompt", Message: withPath("prompt", "' #' ends the value: the rest of the line is a comment"),
 		Line: line, Column: column, Code: codeCommentInValue, Hint: catalogue[codeCommentInValue].Hints[0],
 		Severity: severityWarning}, true
@@ -432,19 +433,19 @@ var rawBreaks = []struct{ text, name, escape string }{
 // NEL, LS or PS, at the first such character: the field is the deepest one
 // whose value starts before it.
 func (w *walker) lineBreaks() []Violation {
-	if !bytes.Contains(w.data, []byte("\u0085")) && !bytes.Contains(w.data, []byte("\u2028")) &&
-		!bytes.Contains(w.data, []byte("\u2029")) {
+	if !bytes.Contains(w.text.Bytes(), []byte("\u0085")) && !bytes.Contains(w.text.Bytes(), []byte("\u2028")) &&
+		!bytes.Contains(w.text.Bytes(), []byte("\u2029")) {
 		return nil
 	}
 	var out []Violation
 	seen := map[string]bool{}
-	for at := 0; at < len(w.data); {
-		r, size := utf8.DecodeRune(w.data[at:])
+	for at := 0; at < len(w.text.Bytes()); {
+		r, size := utf8.DecodeRune(w.text.Bytes()[at:])
 		for _, b := range rawBreaks {
 			if string(r) != b.text {
 				continue
 			}
-			line, column := w.lineColumn(at)
+			line, column := w.text.LineColumn(at)
 			path := w.fieldBefore(line, column)
 			if seen[path] {
 				break
@@ -715,6 +716,7 @@ var errEmptyDocument = &StrictError{Reason: "empty document: expected a TaskSpec
 // alone turns the refusal of a document that cannot be read at all into
 // its one problem.
 func alone(err error, data []byte) *DecodeError {
+	src := source.New(data)
 	v := Violation{Severity: severityError}
 	var strict *StrictError
 	var verr *ValidationError
@@ -743,14 +745,13 @@ func alone(err error, data []byte) *DecodeError {
 		v.Line, text = yamlProblem(text)
 		v.Line = problemLine(data, text, v.Line)
 		v.Code, v.Message = syntaxProblem(text)
-		w := &walker{data: data}
-		if start, ok := w.directivesWithoutStart(v.Line); ok && v.Line >= start {
+		if start, ok := directivesWithoutStart(src, v.Line); ok && v.Line >= start {
 			// Directives before the problem that no "---" follows: libyaml's
 			// parser stops at the token after them, before the problem
 			// yaml.v3's scanner, reading further ahead, stops at.
 			v.Code, v.Message, v.Line = codeDirective, catalogue[codeDirective].Messages[1], start
-			v.Column = 1 + len(trimLineBreak(w.lineText(start))) - len(bytes.TrimLeft(trimLineBreak(w.lineText(start)), " \t"))
-		} else if strings.Contains(text, "did not find expected <document start>") && !w.directiveBefore(v.Line) {
+			v.Column = 1 + len(trimLineBreak(src.Line(start))) - len(bytes.TrimLeft(trimLineBreak(src.Line(start)), " \t"))
+		} else if strings.Contains(text, "did not find expected <document start>") && !directiveBefore(src, v.Line) {
 			// Text after the root value, after a "..." end marker or not,
 			// where libyaml's parser expects a document start.
 			v.Code, v.Message = codeSyntax, catalogue[codeSyntax].Messages[1]
@@ -759,10 +760,9 @@ func alone(err error, data []byte) *DecodeError {
 			// yaml.v3's scanner stops at a tab that starts a line (after
 			// any spaces), where libyaml's does too: a tab that indents,
 			// outside [] and {}, where tabs are blanks.
-			w := &walker{data: data}
-			line := trimLineBreak(w.lineText(v.Line))
+			line := trimLineBreak(src.Line(v.Line))
 			if rest := bytes.TrimLeft(line, " "); len(rest) > 0 && rest[0] == '\t' &&
-				v.Line <= len(w.lineStarts()) && flowDepth(data[:w.lineStarts()[v.Line-1]]) <= 0 {
+				v.Line <= len(src.LineStarts()) && flowDepth(data[:src.LineStarts()[v.Line-1]]) <= 0 {
 				v.Code, v.Message = codeTabIndent, catalogue[codeTabIndent].Messages[0]
 			}
 		}
@@ -770,7 +770,7 @@ func alone(err error, data []byte) *DecodeError {
 			v.Line, v.Column = aliasAt(data, m[1])
 		} else if v.Code == codeTabIndent {
 			// The first tab of the line's indentation.
-			line := yamlLineText(data, v.Line)
+			line := src.Line(v.Line)
 			if tab := bytes.IndexByte(line, '\t'); tab >= 0 && len(bytes.TrimLeft(line[:tab], " ")) == 0 {
 				v.Column = tab + 1
 			}
@@ -784,17 +784,16 @@ func alone(err error, data []byte) *DecodeError {
 			v.Line, v.Column = 0, 0
 		}
 	}
-	w := &walker{data: data}
 	switch {
 	case v.Code == codeControl:
 		// At the character, where libyaml's reader stops.
 		if at := controlAt(data); at >= 0 {
-			v.Line, v.Column = w.lineColumn(at)
+			v.Line, v.Column = src.LineColumn(at)
 		}
 	case v.Code == codeTabIndent && v.Column == 0:
 		// The first tab that indents a line, from the line yaml.v3 names on.
-		for l := max(v.Line, 1); l <= len(w.lineStarts()); l++ {
-			line := yamlLineText(data, l)
+		for l := max(v.Line, 1); l <= len(src.LineStarts()); l++ {
+			line := src.Line(l)
 			if tab := bytes.IndexByte(line, '\t'); tab >= 0 && len(bytes.Trim(line[:tab], " -?:")) == 0 {
 				v.Line, v.Column = l, utf8.RuneCount(line[:tab])+1
 				break
@@ -802,11 +801,11 @@ func alone(err error, data []byte) *DecodeError {
 		}
 	case v.Message == catalogue[codeUnclosedQuote].Messages[0] && v.Column == 0:
 		// libyaml meets the end of the text, still inside the quotes.
-		v.Line, v.Column = w.lineColumn(len(data))
+		v.Line, v.Column = src.LineColumn(len(data))
 	case v.Message == catalogue[codeUnclosedQuote].Messages[1] && v.Column == 0:
 		// libyaml stops at the marker that starts a line inside the quotes.
-		for l := max(v.Line, 1); l <= len(w.lineStarts()); l++ {
-			if line := trimLineBreak(yamlLineText(data, l)); isMarker(line, "---") || isMarker(line, "...") {
+		for l := max(v.Line, 1); l <= len(src.LineStarts()); l++ {
+			if line := trimLineBreak(src.Line(l)); isMarker(line, "---") || isMarker(line, "...") {
 				v.Line, v.Column = l, 1
 				break
 			}
@@ -846,8 +845,8 @@ func problemLine(data []byte, problem string, line int) int {
 	if line <= 1 {
 		return line
 	}
-	w := &walker{data: data}
-	starts := w.lineStarts()
+	src := source.New(data)
+	starts := src.LineStarts()
 	if line > len(starts) {
 		return line
 	}
@@ -855,7 +854,7 @@ func problemLine(data []byte, problem string, line int) int {
 		// A key that needs a ':' on its line (one at its mapping's
 		// indentation): libyaml's scanner notices the ':' missing where
 		// it goes on to the next token, on a later line, or at the end.
-		return nextTokenLine(w, line)
+		return nextTokenLine(src, line)
 	}
 	var doc yaml.Node
 	err := yaml.Unmarshal(data[starts[line-1]:], &doc)
@@ -872,15 +871,15 @@ func problemLine(data []byte, problem string, line int) int {
 // nextTokenLine returns the first line after line that holds more than
 // blanks and a comment, or the line the end of the text is on: where
 // libyaml's scanner goes on to from line.
-func nextTokenLine(w *walker, line int) int {
-	starts := w.lineStarts()
+func nextTokenLine(t *source.Text, line int) int {
+	starts := t.LineStarts()
 	for l := line + 1; l <= len(starts); l++ {
-		rest := bytes.TrimLeft(trimLineBreak(w.lineText(l)), " \t")
+		rest := bytes.TrimLeft(trimLineBreak(t.Line(l)), " \t")
 		if len(rest) > 0 && rest[0] != '#' {
 			return l
 		}
 	}
-	end, _ := w.lineColumn(len(w.data))
+	end, _ := t.LineColumn(len(t.Bytes()))
 	return end
 }
 
@@ -890,10 +889,10 @@ func nextTokenLine(w *walker, line int) int {
 // <document start>", and whether there is one: not when "---" follows
 // them. (A directive libyaml cannot read is yaml.v3's error too, on the
 // directive's own line, before the line returned.)
-func (w *walker) directivesWithoutStart(line int) (int, bool) {
-	l := min(line, len(w.lineStarts()))
+func directivesWithoutStart(t *source.Text, line int) (int, bool) {
+	l := min(line, len(t.LineStarts()))
 	for ; l >= 1; l-- {
-		text := w.lineText(l)
+		text := t.Line(l)
 		if bytes.HasPrefix(text, []byte("...")) {
 			return 0, false // as directiveBefore
 		}
@@ -904,10 +903,10 @@ func (w *walker) directivesWithoutStart(line int) (int, bool) {
 	if l < 1 {
 		return 0, false
 	}
-	for l <= len(w.lineStarts()) && (isCommentOrBlank(w.lineText(l)) || w.lineText(l)[0] == '%') {
+	for l <= len(t.LineStarts()) && (isCommentOrBlank(t.Line(l)) || t.Line(l)[0] == '%') {
 		l++
 	}
-	if isMarker(trimLineBreak(w.lineText(l)), "---") {
+	if isMarker(trimLineBreak(t.Line(l)), "---") {
 		return 0, false
 	}
 	return l, true
@@ -933,8 +932,7 @@ func aliasAt(data []byte, name string) (int, int) {
 		i += at
 		end := i + 1 + len(name)
 		if (i == 0 || strings.IndexByte(" \t\n\r[{,", data[i-1]) >= 0) && (end == len(data) || strings.IndexByte(" \t\n\r]},", data[end]) >= 0) {
-			w := &walker{data: data}
-			return w.lineColumn(i)
+			return source.New(data).LineColumn(i)
 		}
 		at = i + 1
 	}
@@ -1039,7 +1037,7 @@ func promptHint(v Violation, data []byte) string {
 	default:
 		return ""
 	}
-	line := string(trimLineBreak(yamlLineText(data, v.Line)))
+	line := string(trimLineBreak(source.New(data).Line(v.Line)))
 	rest := strings.TrimLeft(line, " ")
 	for strings.HasPrefix(rest, "- ") {
 		rest = rest[2:]
@@ -1074,19 +1072,4 @@ func controlAt(data []byte) int {
 		i += size
 	}
 	return -1
-}
-
-// yamlLineText is line n (1-based) of data as YAML counts lines, with its
-// line break, or nil.
-func yamlLineText(data []byte, n int) []byte {
-	w := &walker{data: data}
-	starts := w.lineStarts()
-	if n < 1 || n > len(starts) {
-		return nil
-	}
-	end := len(data)
-	if n < len(starts) {
-		end = starts[n]
-	}
-	return data[starts[n-1]:end]
 }

@@ -10,6 +10,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/taskspec/taskspec/go/internal/eval"
+	"github.com/taskspec/taskspec/go/internal/source"
 	"github.com/taskspec/taskspec/go/internal/wording"
 )
 
@@ -27,7 +28,7 @@ var yamlDirective = regexp.MustCompile(`(?m)^%YAML[ \t]+(\d+)\.(\d+)`)
 // problems (in w) or an error. ok is false when yaml.v3's error stands.
 func (w *walker) readsStricter(err error) (*eval.TaskSpec, error, bool) {
 	text := err.Error()
-	data := w.data
+	data := w.text.Bytes()
 	// yaml.v3 cannot read it: the Go package refuses it, so no refusal here
 	// is a stricter one.
 	w.goRejects = true
@@ -37,10 +38,10 @@ func (w *walker) readsStricter(err error) (*eval.TaskSpec, error, bool) {
 			major, _ := strconv.Atoi(string(data[m[2]:m[3]]))
 			minor, _ := strconv.Atoi(string(data[m[4]:m[5]]))
 			if major == 1 && minor != 1 { // libyaml refuses another major version
-				line, _ := w.lineColumn(m[0])
+				line, _ := w.text.LineColumn(m[0])
 				// At the document's start, as libyaml marks it: its first
 				// directive.
-				for line > 1 && len(w.lineText(line-1)) > 0 && w.lineText(line - 1)[0] == '%' {
+				for line > 1 && len(w.text.Line(line-1)) > 0 && w.text.Line(line - 1)[0] == '%' {
 					line--
 				}
 				return nil, &StrictError{Line: line, Column: 1, Reason: fmt.Sprintf(
@@ -55,7 +56,7 @@ func (w *walker) readsStricter(err error) (*eval.TaskSpec, error, bool) {
 		if bytes.Equal(fixed, data) {
 			break
 		}
-		retry := &walker{data: fixed, budget: MaxNodes, orig: data}
+		retry := &walker{text: source.New(fixed), budget: MaxNodes, orig: data}
 		m, rerr := retry.decode()
 		if len(retry.problems) == 0 || rerr != nil && !topNotMapping(retry.problems[0]) {
 			// The copy cannot be read either, holds nothing the walk
@@ -64,8 +65,7 @@ func (w *walker) readsStricter(err error) (*eval.TaskSpec, error, bool) {
 			// the Python library reads no further either.
 			break
 		}
-		retry.data, retry.orig = data, nil
-		retry.lines, retry.lastLine, retry.lastColumn, retry.lastAt = nil, 0, 0, 0
+		retry.text, retry.orig = w.text, nil
 		*w = *retry
 		w.goRejects = true
 		return m, rerr, true
@@ -140,12 +140,12 @@ func (w *walker) flowQuestion(n *yaml.Node, path string) bool {
 		if c.Kind != yaml.ScalarNode || c.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0 {
 			continue
 		}
-		at := w.offset(c.Line, c.Column)
+		at := w.text.Offset(c.Line, c.Column)
 		if at < 0 || at >= len(w.orig) {
 			continue
 		}
 		at = pastProperties(w.orig, at)
-		end := flowPlainEnd(w.data, at) // the copy, where such a '?' is 'Q'
+		end := flowPlainEnd(w.text.Bytes(), at) // the copy, where such a '?' is 'Q'
 
 		if end <= len(w.orig) && bytes.IndexByte(w.orig[at:end], '?') >= 0 {
 			w.fail(c, path, "'?' in the plain scalar %s inside [] or {}: yaml.v3 cannot read it; quote the string", wording.Quote(asWritten(c.Value, w.orig[at:end])))

@@ -3,11 +3,10 @@ package taskspec
 import (
 	"bytes"
 	"fmt"
-	"sort"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/taskspec/taskspec/go/internal/source"
 	"github.com/taskspec/taskspec/go/internal/wording"
 )
 
@@ -124,14 +123,14 @@ func tagSpan(data []byte, at int) (start, end int, noSuffix, ok bool) {
 }
 
 // tagEndingEarly returns the refusal of the first tag of the tree doc,
-// parsed by yaml.v3 from w.data, that libyaml ends before yaml.v3 does, or
+// parsed by yaml.v3 from w.text.Bytes(), that libyaml ends before yaml.v3 does, or
 // nil: libyaml's syntax error (syntax true), or the stricter refusal of a
 // tag ending at a comma; and the tag's offset. The readers part ways
 // there, so what follows, in the text and in the tree, is not looked at.
-// The tag is read from w.data, so a tree parsed from a cut of it, with
+// The tag is read from w.text.Bytes(), so a tree parsed from a cut of it, with
 // brackets added at the end, gives the same answer.
-func (w *walker) tagEndingEarly(doc *yaml.Node) (err *StrictError, syntax bool, tagAt int) {
-	if !mayEndTagEarly(w.data) {
+func tagEndingEarly(t *source.Text, doc *yaml.Node) (err *StrictError, syntax bool, tagAt int) {
+	if !mayEndTagEarly(t.Bytes()) {
 		return nil, false, 0
 	}
 	var walk func(n *yaml.Node, inFlow bool)
@@ -140,19 +139,19 @@ func (w *walker) tagEndingEarly(doc *yaml.Node) (err *StrictError, syntax bool, 
 			return
 		}
 		if n.Style&yaml.TaggedStyle != 0 {
-			if at := w.offset(n.Line, n.Column); at >= 0 {
-				if start, end, noSuffix, ok := tagSpan(w.data, at); ok && end < len(w.data) {
-					switch c := w.data[end]; {
+			if at := t.Offset(n.Line, n.Column); at >= 0 {
+				if start, end, noSuffix, ok := tagSpan(t.Bytes(), at); ok && end < len(t.Bytes()) {
+					switch c := t.Bytes()[end]; {
 					case noSuffix && (c == '[' || c == ']' || c == ','):
-						line, column := w.lineColumn(end)
+						line, column := t.LineColumn(end)
 						err, syntax, tagAt = &StrictError{Line: line, Column: column, Reason: tagNoSuffixError}, true, start
 						return
 					case c == '[' || c == ']' || (c == ',' && !inFlow):
-						line, column := w.lineColumn(end)
+						line, column := t.LineColumn(end)
 						err, syntax, tagAt = &StrictError{Line: line, Column: column, Reason: tagSyntaxError}, true, start
 						return
 					case c == ',':
-						err, tagAt = &StrictError{Line: n.Line, Column: n.Column, Reason: tagThenComma(string(w.data[start:end]))}, start
+						err, tagAt = &StrictError{Line: n.Line, Column: n.Column, Reason: tagThenComma(string(t.Bytes()[start:end]))}, start
 						return
 					}
 				}
@@ -170,12 +169,4 @@ func (w *walker) tagEndingEarly(doc *yaml.Node) (err *StrictError, syntax bool, 
 // tagThenComma is the refusal of a tag that libyaml ends at a comma.
 func tagThenComma(tag string) string {
 	return fmt.Sprintf("the tag %s is followed by ',' with no space: YAML readers disagree on where it ends; put a space after the tag", wording.Quote(tag))
-}
-
-// lineColumn converts a byte offset of the source to a 1-based line and a
-// column counted in characters, as yaml.v3 and libyaml count them.
-func (w *walker) lineColumn(at int) (int, int) {
-	lines := w.lineStarts()
-	line := sort.SearchInts(lines, at+1) // lines[line-1] <= at < lines[line]
-	return line, utf8.RuneCount(w.data[lines[line-1]:at]) + 1
 }
