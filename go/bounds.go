@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/taskspec/taskspec/go/internal/source"
+	"github.com/taskspec/taskspec/go/internal/yamlscan"
 )
 
 // The node and depth budgets, checked before anything costs much.
@@ -171,12 +172,12 @@ func cutOverBounds(data []byte) []byte {
 		case c == ' ' || c == '\t':
 			i++
 		case c == '#': // at a token's start, as every scalar is skipped whole: "{#c" is a comment
-			for i < n && lineBreakAt(data, i) == 0 { // a comment ends at NEL, LS and PS too
+			for i < n && yamlscan.LineBreakAt(data, i) == 0 { // a comment ends at NEL, LS and PS too
 				i++
 			}
 		case c == '"' || c == '\'':
 			nodes++
-			i = skipQuoted(data, i)
+			i = yamlscan.SkipQuoted(data, i)
 		case c == '[' || c == '{':
 			flowStarts = append(flowStarts, i)
 			flow = append(flow, c)
@@ -195,16 +196,16 @@ func cutOverBounds(data []byte) []byte {
 			}
 			i++
 		case len(flow) == 0 && (c == '|' || c == '>'):
-			i = skipBlockScalar(data, i, indent)
+			i = yamlscan.SkipBlockScalar(data, i, indent)
 			nodes++
 			lineStart = true
-		case c == '-' && len(flow) == 0 && (i+1 == n || isBlankOrBreak(data[i+1])):
+		case c == '-' && len(flow) == 0 && (i+1 == n || yamlscan.IsBlankOrBreak(data[i+1])):
 			nodes++ // an entry of a block sequence
 			i++
-		case c == ':' && (i+1 == n || isBlankOrBreak(data[i+1]) || (len(flow) > 0 && isFlowIndicator(data[i+1]))):
+		case c == ':' && (i+1 == n || yamlscan.IsBlankOrBreak(data[i+1]) || (len(flow) > 0 && yamlscan.IsFlowIndicator(data[i+1]))):
 			i++
 		case c == '&' || c == '!':
-			for i < n && !isBlankOrBreak(data[i]) && !(len(flow) > 0 && isFlowIndicator(data[i])) {
+			for i < n && !yamlscan.IsBlankOrBreak(data[i]) && !(len(flow) > 0 && yamlscan.IsFlowIndicator(data[i])) {
 				i++
 			}
 		default: // a plain scalar or an alias
@@ -230,19 +231,19 @@ func implicitKey(data []byte, start, at, depth int) bool {
 		case c == '\n' || c == '\r':
 			return false
 		case c == '"' || c == '\'':
-			k := closeQuote(data[:end], j)
+			k := yamlscan.CloseQuote(data[:end], j)
 			if k < 0 || bytes.ContainsAny(data[j:k], "\r\n") {
 				return false
 			}
 			j = k - 1
-		case c == '#' && j > 0 && isBlank(data[j-1]):
+		case c == '#' && j > 0 && yamlscan.IsBlank(data[j-1]):
 			return false
 		case c == '[' || c == '{':
 			depth++
 		case c == ']' || c == '}':
 			if depth--; depth == 0 {
 				k := j + 1
-				for k < len(data) && isBlank(data[k]) {
+				for k < len(data) && yamlscan.IsBlank(data[k]) {
 					k++
 				}
 				return k < end && data[k] == ':'
@@ -250,40 +251,6 @@ func implicitKey(data []byte, start, at, depth int) bool {
 		}
 	}
 	return false
-}
-
-func isBlank(c byte) bool        { return c == ' ' || c == '\t' }
-func isBlankOrBreak(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-func isFlowIndicator(c byte) bool {
-	return c == ',' || c == '[' || c == ']' || c == '{' || c == '}'
-}
-
-// skipQuoted returns the offset just past the quoted scalar starting at i,
-// or len(data) when it is not closed.
-func skipQuoted(data []byte, i int) int {
-	if end := closeQuote(data, i); end >= 0 {
-		return end
-	}
-	return len(data)
-}
-
-// closeQuote returns the offset just past the quoted scalar starting at i,
-// or -1 when it is not closed.
-func closeQuote(data []byte, i int) int {
-	q := data[i]
-	for i++; i < len(data); i++ {
-		switch {
-		case q == '"' && data[i] == '\\':
-			i++
-		case data[i] == q:
-			if q == '\'' && i+1 < len(data) && data[i+1] == '\'' {
-				i++
-				continue
-			}
-			return i + 1
-		}
-	}
-	return -1
 }
 
 // skipPlain returns the offset where the plain scalar starting at i ends on
@@ -295,40 +262,15 @@ func skipPlain(data []byte, i int, inFlow bool) int {
 		switch {
 		case c == '\n' || c == '\r':
 			return i
-		case c == ':' && (i+1 == len(data) || isBlankOrBreak(data[i+1]) || (inFlow && isFlowIndicator(data[i+1]))):
+		case c == ':' && (i+1 == len(data) || yamlscan.IsBlankOrBreak(data[i+1]) || (inFlow && yamlscan.IsFlowIndicator(data[i+1]))):
 			return i
-		case c == '#' && i > 0 && isBlank(data[i-1]):
+		case c == '#' && i > 0 && yamlscan.IsBlank(data[i-1]):
 			return i
-		case inFlow && isFlowIndicator(c):
+		case inFlow && yamlscan.IsFlowIndicator(c):
 			return i
 		}
 	}
 	return len(data)
-}
-
-// skipBlockScalar returns the start of the first line after the block
-// scalar whose indicator is at i, on a line indented by indent: its
-// content is every following line that is blank or indented further.
-func skipBlockScalar(data []byte, i, indent int) int {
-	next := func(at int) int {
-		j := bytes.IndexByte(data[at:], '\n')
-		if j < 0 {
-			return len(data)
-		}
-		return at + j + 1
-	}
-	i = next(i)
-	for i < len(data) {
-		j := i
-		for j < len(data) && data[j] == ' ' {
-			j++
-		}
-		if j < len(data) && data[j] != '\n' && data[j] != '\r' && j-i <= indent {
-			return i
-		}
-		i = next(i)
-	}
-	return i
 }
 
 // parseWithinBounds parses the first document of data into doc, refusing,
@@ -337,7 +279,7 @@ func skipBlockScalar(data []byte, i, indent int) int {
 func (w *walker) parseWithinBounds(data []byte) (*yaml.Node, *firstDocument, error) {
 	if mightExceedBounds(data) {
 		if cut := cutOverBounds(data); cut != nil {
-			if _, found := firstControl(cut, len(cut)); !found { // else yaml.v3 fails on it
+			if _, found := yamlscan.FirstControl(cut, len(cut)); !found { // else yaml.v3 fails on it
 				var part yaml.Node
 				if err := yaml.NewDecoder(bytes.NewReader(cut)).Decode(&part); err == nil {
 					if e := boundsError(&part); e != nil {
@@ -450,9 +392,9 @@ func closingBracket(data []byte, at int) int {
 	for i := at; i < len(data); {
 		c := data[i]
 		switch {
-		case lineBreakAt(data, i) > 0:
-			i += lineBreakAt(data, i)
-		case isBlank(c) || c == ',' || c == '?' || c == ':':
+		case yamlscan.LineBreakAt(data, i) > 0:
+			i += yamlscan.LineBreakAt(data, i)
+		case yamlscan.IsBlank(c) || c == ',' || c == '?' || c == ':':
 			i++
 		case c == '[' || c == '{':
 			depth++
@@ -463,16 +405,16 @@ func closingBracket(data []byte, at int) int {
 			}
 			i++
 		case c == '"' || c == '\'':
-			i = skipQuoted(data, i)
+			i = yamlscan.SkipQuoted(data, i)
 		case c == '#':
 			// A comment, which ends at NEL, LS and PS too.
-			for i < len(data) && lineBreakAt(data, i) == 0 {
+			for i < len(data) && yamlscan.LineBreakAt(data, i) == 0 {
 				i++
 			}
 		case c == '&' || c == '*' || c == '!':
 			// A property or an alias, up to a blank, a line break or an
 			// indicator of the collection.
-			for i++; i < len(data) && !blankzAt(data, i) && !isFlowIndicator(data[i]); i++ {
+			for i++; i < len(data) && !blankzAt(data, i) && !yamlscan.IsFlowIndicator(data[i]); i++ {
 			}
 		default:
 			i = max(flowPlainEnd(data, i), i+1)
@@ -669,7 +611,7 @@ func scalarEndLine(t *source.Text, n *yaml.Node) int {
 		line, _ := t.LineColumn(q)
 		return line
 	case n.Style&quoted != 0 && (t.Bytes()[q] == '"' || t.Bytes()[q] == '\''):
-		line, _ := t.LineColumn(skipQuoted(t.Bytes(), q) - 1)
+		line, _ := t.LineColumn(yamlscan.SkipQuoted(t.Bytes(), q) - 1)
 		return line
 	}
 	return 0
@@ -711,28 +653,6 @@ func invalidUTF8At(data []byte) int {
 		i += size
 	}
 	return len(data)
-}
-
-// firstControl returns the first character of data before offset end that
-// a YAML reader refuses, and whether there is one.
-func firstControl(data []byte, end int) (rune, bool) {
-	end = min(end, len(data))
-	for i := 0; i < end; {
-		c := data[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7F {
-				return rune(c), true
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(data[i:])
-		if r >= 0x80 && r < 0xA0 && r != 0x85 || r == 0xFFFE || r == 0xFFFF {
-			return r, true
-		}
-		i += size
-	}
-	return 0, false
 }
 
 // isCollection reports whether n is a mapping or a sequence in flow style

@@ -17,6 +17,7 @@ import (
 	"github.com/taskspec/taskspec/go/internal/eval"
 	"github.com/taskspec/taskspec/go/internal/source"
 	"github.com/taskspec/taskspec/go/internal/wording"
+	"github.com/taskspec/taskspec/go/internal/yamlscan"
 )
 
 const decodePrefix = errPrefix + "decode task spec: "
@@ -184,7 +185,7 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 			w.goRejects = w.decodeMirror(doc, &scratch) != nil
 		}
 	}
-	if r, found := firstControl(data, len(data)); found {
+	if r, found := yamlscan.FirstControl(data, len(data)); found {
 		// The same for a character no YAML reader takes, after the first
 		// document: libyaml's reader refuses it as it reads the input.
 		return nil, &StrictError{Reason: fmt.Sprintf("invalid YAML: control characters are not allowed (character #x%04X)", r)}
@@ -949,12 +950,12 @@ func (w *walker) tabs(doc *yaml.Node) (*StrictError, int) {
 		case n.Kind == yaml.ScalarNode && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0:
 			start := pastProperties(data, at)
 			if start < len(data) && (data[start] == '"' || data[start] == '\'') {
-				spans = append(spans, [2]int{start, skipQuoted(data, start)})
+				spans = append(spans, [2]int{start, yamlscan.SkipQuoted(data, start)})
 			}
 		case n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
 			line := w.text.Line(n.Line)
 			indent := len(line) - len(bytes.TrimLeft(line, " "))
-			spans = append(spans, [2]int{at, skipBlockScalar(data, pastProperties(data, at), indent)})
+			spans = append(spans, [2]int{at, yamlscan.SkipBlockScalar(data, pastProperties(data, at), indent)})
 		}
 	})
 	// The lines are read in order, so the spans are too, by their starts:
@@ -1057,11 +1058,11 @@ func indicatorTab(line []byte) int {
 	}
 	for i < len(line) {
 		c := line[i]
-		if c != '-' && c != '?' && c != ':' || i+1 < len(line) && !isBlank(line[i+1]) {
+		if c != '-' && c != '?' && c != ':' || i+1 < len(line) && !yamlscan.IsBlank(line[i+1]) {
 			return -1 // not an indicator: a node starts here
 		}
 		j := i + 1
-		for j < len(line) && isBlank(line[j]) {
+		for j < len(line) && yamlscan.IsBlank(line[j]) {
 			j++
 		}
 		if tab := bytes.IndexByte(line[i+1:j], '\t'); tab >= 0 && c != '-' && j < len(line) && line[j] == '#' {
@@ -1079,11 +1080,11 @@ func indicatorsThenComment(line []byte) bool {
 	for i < len(line) && line[i] == ' ' {
 		i++
 	}
-	for i < len(line) && strings.IndexByte("-?:", line[i]) >= 0 && (i+1 == len(line) || isBlank(line[i+1])) {
-		for i++; i < len(line) && isBlank(line[i]); i++ {
+	for i < len(line) && strings.IndexByte("-?:", line[i]) >= 0 && (i+1 == len(line) || yamlscan.IsBlank(line[i+1])) {
+		for i++; i < len(line) && yamlscan.IsBlank(line[i]); i++ {
 		}
 	}
-	return i < len(line) && line[i] == '#' && i > 0 && isBlank(line[i-1])
+	return i < len(line) && line[i] == '#' && i > 0 && yamlscan.IsBlank(line[i-1])
 }
 
 // firstMisread returns the refusal of the first misread in the text, or
@@ -1262,13 +1263,13 @@ func properties(data []byte, at int, v3 bool) (end, next int) {
 // comments at offset at.
 func pastSeparation(data []byte, at int) int {
 	for at < len(data) {
-		switch n := lineBreakAt(data, at); {
+		switch n := yamlscan.LineBreakAt(data, at); {
 		case n > 0:
 			at += n
-		case isBlank(data[at]):
+		case yamlscan.IsBlank(data[at]):
 			at++
 		case data[at] == '#':
-			for at < len(data) && lineBreakAt(data, at) == 0 {
+			for at < len(data) && yamlscan.LineBreakAt(data, at) == 0 {
 				at++
 			}
 		default:
@@ -1281,7 +1282,7 @@ func pastSeparation(data []byte, at int) int {
 // blankzAt reports whether offset i of data holds a blank, a line break or
 // the end of the text (a NUL or past it), which end a token.
 func blankzAt(data []byte, i int) bool {
-	return i >= len(data) || isBlank(data[i]) || data[i] == 0 || lineBreakAt(data, i) > 0
+	return i >= len(data) || yamlscan.IsBlank(data[i]) || data[i] == 0 || yamlscan.LineBreakAt(data, i) > 0
 }
 
 // flowPlainEnd returns the offset just past the last character yaml.v3
@@ -1305,9 +1306,9 @@ func flowPlainEnd(data []byte, at int) int {
 		}
 		lineStart = false
 		for i < len(data) && data[i] != 0 {
-			if n := lineBreakAt(data, i); n > 0 {
+			if n := yamlscan.LineBreakAt(data, i); n > 0 {
 				i, lineStart = i+n, true
-			} else if isBlank(data[i]) {
+			} else if yamlscan.IsBlank(data[i]) {
 				i, lineStart = i+1, false
 			} else {
 				break

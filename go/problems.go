@@ -18,6 +18,7 @@ import (
 	"github.com/taskspec/taskspec/go/internal/eval"
 	"github.com/taskspec/taskspec/go/internal/source"
 	"github.com/taskspec/taskspec/go/internal/wording"
+	"github.com/taskspec/taskspec/go/internal/yamlscan"
 )
 
 // This file turns what the decoder and the rules find into the contract's
@@ -395,13 +396,13 @@ func (w *walker) promptComment(value string) (Violation, bool) {
 		return Violation{}, false // not a plain scalar as written
 	}
 	for i := 0; i < len(value); i++ {
-		if c := value[i]; isBlankOrBreak(c) {
+		if c := value[i]; yamlscan.IsBlankOrBreak(c) {
 			continue
 		}
 		for at < len(data) {
-			if isBlank(data[at]) {
+			if yamlscan.IsBlank(data[at]) {
 				at++
-			} else if n := lineBreakAt(data, at); n > 0 {
+			} else if n := yamlscan.LineBreakAt(data, at); n > 0 {
 				at += n
 			} else {
 				break
@@ -777,7 +778,7 @@ func alone(err error, data []byte) *DecodeError {
 		}
 		switch v.Code {
 		case codeControl:
-			if r, found := firstControl(data, len(data)); found {
+			if r, found := yamlscan.FirstControl(data, len(data)); found {
 				v.Message = fmt.Sprintf("invalid YAML: control characters are not allowed (character #x%04X)", r)
 			}
 		case codeLimit:

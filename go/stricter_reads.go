@@ -12,6 +12,7 @@ import (
 	"github.com/taskspec/taskspec/go/internal/eval"
 	"github.com/taskspec/taskspec/go/internal/source"
 	"github.com/taskspec/taskspec/go/internal/wording"
+	"github.com/taskspec/taskspec/go/internal/yamlscan"
 )
 
 // Some text yaml.v3 cannot read, libyaml (and so the Python library) can,
@@ -84,17 +85,17 @@ func flowQuestionsOut(data []byte) []byte {
 		c := out[i]
 		// Where a quoted scalar or a flow collection may start in block
 		// context: a quote or a bracket after text (it's, a{b) is text.
-		blockStart := depth == 0 && (i == 0 || isBlankOrBreak(out[i-1]))
+		blockStart := depth == 0 && (i == 0 || yamlscan.IsBlankOrBreak(out[i-1]))
 		switch {
-		case isBlankOrBreak(c):
+		case yamlscan.IsBlankOrBreak(c):
 			continue
-		case c == '#' && (i == 0 || isBlankOrBreak(out[i-1])):
+		case c == '#' && (i == 0 || yamlscan.IsBlankOrBreak(out[i-1])):
 			for i < len(out) && out[i] != '\n' {
 				i++
 			}
 			continue
 		case (c == '"' || c == '\'') && (blockStart || depth > 0 && !plain):
-			i = skipQuoted(out, i) - 1
+			i = yamlscan.SkipQuoted(out, i) - 1
 			plain = false
 			continue
 		}
@@ -126,7 +127,7 @@ func flowQuestionsOut(data []byte) []byte {
 // blankzOrFlowAt reports whether offset i of data ends a token inside []
 // or {}: a blank, a line break, a flow indicator or the end.
 func blankzOrFlowAt(data []byte, i int) bool {
-	return blankzAt(data, i) || isFlowIndicator(data[i])
+	return blankzAt(data, i) || yamlscan.IsFlowIndicator(data[i])
 }
 
 // flowQuestion refuses the collection n written in [] or {} when one of
@@ -163,14 +164,14 @@ func (w *walker) flowQuestion(n *yaml.Node, path string) bool {
 func asWritten(value string, text []byte) string {
 	var marks []byte
 	for _, c := range text {
-		if !isBlankOrBreak(c) {
+		if !yamlscan.IsBlankOrBreak(c) {
 			marks = append(marks, c)
 		}
 	}
 	out := []byte(value)
 	k := 0
 	for j, c := range out {
-		if isBlankOrBreak(c) {
+		if yamlscan.IsBlankOrBreak(c) {
 			continue
 		}
 		if k == len(marks) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/taskspec/taskspec/go/internal/source"
 	"github.com/taskspec/taskspec/go/internal/wording"
+	"github.com/taskspec/taskspec/go/internal/yamlscan"
 )
 
 // Where a tag ends.
@@ -77,7 +78,7 @@ func tagAt(data []byte, at int) int {
 		for at < len(data) && isAnchorChar(data[at]) {
 			at++
 		}
-		if at >= len(data) || (!isBlank(data[at]) && lineBreakAt(data, at) == 0) {
+		if at >= len(data) || (!yamlscan.IsBlank(data[at]) && yamlscan.LineBreakAt(data, at) == 0) {
 			return -1 // the anchor is all: ':' or ',' follows it
 		}
 		at = pastSeparation(data, at)
@@ -86,20 +87,6 @@ func tagAt(data []byte, at int) int {
 		return at
 	}
 	return -1
-}
-
-// lineBreakAt returns the length of the line break at offset at of data,
-// or 0: YAML 1.1 breaks lines at "\n", "\r", NEL, LS and PS.
-func lineBreakAt(data []byte, at int) int {
-	switch {
-	case data[at] == '\n' || data[at] == '\r':
-		return 1
-	case data[at] == 0xC2 && at+1 < len(data) && data[at+1] == 0x85:
-		return 2
-	case data[at] == 0xE2 && at+2 < len(data) && data[at+1] == 0x80 && (data[at+2] == 0xA8 || data[at+2] == 0xA9):
-		return 3
-	}
-	return 0
 }
 
 // tagSpan returns the byte offsets of the tag among the properties that
