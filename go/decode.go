@@ -893,7 +893,7 @@ type misread struct {
 }
 
 // misreads returns the first misread of each kind in the tree doc, parsed
-// by yaml.v3 from w.text.Bytes() (or from a cut of it), in no particular order.
+// by yaml.v3 from w's text (or from a cut of it), in no particular order.
 func (w *walker) misreads(doc *yaml.Node) []misread {
 	var found []misread
 	if err, syntax, at := tagEndingEarly(w.text, doc); err != nil {

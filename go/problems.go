@@ -1062,7 +1062,7 @@ func promptHint(v Violation, data []byte) string {
 }
 
 // controlAt returns the offset of the first character no YAML reader
-// takes (see firstControl), or -1.
+// takes (see yamlscan.FirstControl), or -1.
 func controlAt(data []byte) int {
 	for i := 0; i < len(data); {
 		r, size := utf8.DecodeRune(data[i:])

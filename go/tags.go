@@ -110,12 +110,12 @@ func tagSpan(data []byte, at int) (start, end int, noSuffix, ok bool) {
 }
 
 // tagEndingEarly returns the refusal of the first tag of the tree doc,
-// parsed by yaml.v3 from w.text.Bytes(), that libyaml ends before yaml.v3 does, or
-// nil: libyaml's syntax error (syntax true), or the stricter refusal of a
-// tag ending at a comma; and the tag's offset. The readers part ways
-// there, so what follows, in the text and in the tree, is not looked at.
-// The tag is read from w.text.Bytes(), so a tree parsed from a cut of it, with
-// brackets added at the end, gives the same answer.
+// parsed by yaml.v3 from t, that libyaml ends before yaml.v3 does, or nil:
+// libyaml's syntax error (syntax true), or the stricter refusal of a tag
+// ending at a comma; and the tag's offset. The readers part ways there,
+// so what follows, in the text and in the tree, is not looked at. The tag
+// is read from t, so a tree parsed from a cut of it, with brackets added
+// at the end, gives the same answer.
 func tagEndingEarly(t *source.Text, doc *yaml.Node) (err *StrictError, syntax bool, tagAt int) {
 	if !mayEndTagEarly(t.Bytes()) {
 		return nil, false, 0
