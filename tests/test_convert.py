@@ -321,7 +321,12 @@ def _with(path: tuple[str, ...], value: object) -> bytes:
         ),
         (b'{"taskId": "a", "taskId": "b"}', "", 'invalid JSON: duplicate key "taskId"'),
         (b'{"taskSpecVersion": NaN}', "", "invalid JSON: NaN is not a JSON value"),
-        (b'{"taskSpecVersion": 1' + b"0" * 5000 + b"}", "", "too many digits"),
+        (
+            b'{"taskSpecVersion": 1' + b"0" * 5000 + b"}",
+            "task_spec_version",
+            f'task_spec_version: integer "1{"0" * 79}"... (5001 characters)'
+            " is out of the int64 range",
+        ),
         (b'{"a":' * 100_000, "", "document is nested deeper than 64 levels"),
         (b'{"prompt": "\xff"}', "", "input is not valid UTF-8 (byte 0xff at offset 12)"),
         (

@@ -221,6 +221,7 @@ def read_json(
             text if too_deep is None else text[:too_deep],
             object_pairs_hook=_no_duplicates,
             parse_constant=_no_constants,
+            parse_int=_json_integer,
         )
     except json.JSONDecodeError as err:
         pos = _json_stop(err.msg, text, err.pos)
@@ -241,8 +242,6 @@ def read_json(
         ) from None
     except _JSONValueError as err:
         raise _json_error(str(err)) from None
-    except ValueError:  # only an integer literal too long for int() is left
-        raise _json_error("a number has too many digits") from None
     if too_deep is not None:  # the cut text always ends inside a bracket
         raise _too_deep_error(text, too_deep)
     if not isinstance(obj, dict):
@@ -596,13 +595,33 @@ def _no_constants(name: str) -> NoReturn:
     raise _JSONValueError(f"{name} is not a JSON value")
 
 
+class _LongInteger:
+    """An integer literal of more digits than an int64 has, kept as its text.
+
+    No field can hold it, so its value is never needed, only its text for
+    the problem; and ``int()`` would take time quadratic in its length, and
+    refuse it past ``sys.get_int_max_str_digits()`` digits.
+    """
+
+    __slots__ = ("negative", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.negative = text.startswith("-")
+
+
+def _json_integer(text: str) -> int | _LongInteger:
+    """A JSON integer literal: an int, or past 20 digits a :class:`_LongInteger`."""
+    return int(text) if len(text) <= 21 else _LongInteger(text)
+
+
 def _json_kind(value: object) -> str:
     """What a decoded JSON *value* is, for "expected X, got Y" messages."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "a boolean"
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float, _LongInteger)):
         return "a number"
     if isinstance(value, str):
         return "a string"
@@ -759,6 +778,8 @@ def _scalar_problem(fd: FieldDescriptor, value: Any, path: str) -> Violation | N
         number = None
     elif isinstance(value, int):
         number = value
+    elif isinstance(value, _LongInteger):
+        number, value = (low - 1 if value.negative else high + 1), value.text
     elif isinstance(value, str) and _INTEGER_TEXT.fullmatch(value):
         # Past 20 digits no integer field can hold it; int() would refuse
         # past 4,300.
@@ -809,6 +830,8 @@ def _json_shown(value: Any) -> str:
         return f"the string {_quoted(value)}"
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f"the number {_clipped(json.dumps(value))}"
+    if isinstance(value, _LongInteger):
+        return f"the number {_clipped(value.text)}"
     return _json_kind(value)
 
 

@@ -457,7 +457,10 @@ def _json_cases() -> Iterator[tuple[str, bytes]]:
     yield "json-second-byte-order-mark", b"\xef\xbb\xbf\xef\xbb\xbf{}"
     yield "json-duplicate-key", b'{"taskId": "a", "taskId": "b"}'
     yield "json-lone-surrogate", valid.replace('"p"', '"\\ud800"').encode()
+    # An integer literal of any length is read: past int64 it is out of
+    # range, and elsewhere it is a number, shown clipped.
     yield "json-integer-too-long", b'{"taskSpecVersion": ' + b"1" * 4301 + b"}"
+    yield "json-integer-too-long-for-a-string", b'{"taskId": -' + b"7" * 5000 + b"}"
     # Lone surrogates anywhere: an enum's name, a map's key (the map is left
     # out), an unknown key (shown as U+FFFD, as UTF-8 readers decode it), and
     # keys that differ only in their lone surrogates (the same key).
