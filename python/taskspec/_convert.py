@@ -127,8 +127,9 @@ def parse(data: Data | str, fmt: Format | str) -> taskspec_pb2.TaskSpec:
             return parse_binpb(data)
 
 
-#: A JSON string, or a bracket outside one.
-_JSON_TOKEN: Final = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+#: A JSON string, a quote that starts no string (one that a control
+#: character or the end of the text breaks off), or a bracket outside a string.
+_JSON_TOKEN: Final = re.compile(r'"(?:[^"\\\x00-\x1f]|\\[^\x00-\x1f])*"|"|[\[\]{}]')
 
 
 def _too_deep_at(text: str) -> int | None:
@@ -143,6 +144,8 @@ def _too_deep_at(text: str) -> int | None:
     depth = 0
     for match in _JSON_TOKEN.finditer(text):
         c = match.group()
+        if c == '"':  # the reader stops in this string, before any bracket after it
+            return None
         if c in "[{":
             depth += 1
             if depth > MAX_DEPTH:

@@ -455,6 +455,9 @@ def _json_cases() -> Iterator[tuple[str, bytes]]:
     # (Python's json module says the u).
     yield "json-bad-unicode-escape", b'{"taskId": "\\u12"}'
     yield "json-second-byte-order-mark", b"\xef\xbb\xbf\xef\xbb\xbf{}"
+    # A string a line break cuts off holds brackets past the depth limit:
+    # they are text, and the reader stops at the line break.
+    yield "json-cut-string-holds-brackets", b'{"generatedFrom": "x' + b"[" * 70 + b"\n}"
     yield "json-duplicate-key", b'{"taskId": "a", "taskId": "b"}'
     yield "json-lone-surrogate", valid.replace('"p"', '"\\ud800"').encode()
     # An integer literal of any length is read: past int64 it is out of
