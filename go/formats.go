@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
@@ -465,4 +466,24 @@ func fieldsByNumber(md protoreflect.MessageDescriptor) []protoreflect.FieldDescr
 	}
 	sort.Slice(fields, func(i, j int) bool { return fields[i].Number() < fields[j].Number() })
 	return fields
+}
+
+// byteOrderMark is U+FEFF in UTF-8.
+const byteOrderMark = "\xef\xbb\xbf"
+
+// invalidUTF8At returns the offset of the first byte of data that does not
+// start a valid UTF-8 sequence.
+func invalidUTF8At(data []byte) int {
+	for i := 0; i < len(data); {
+		if data[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return len(data)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/taskspec/taskspec/go/internal/eval"
 	"github.com/taskspec/taskspec/go/internal/source"
 	"github.com/taskspec/taskspec/go/internal/wording"
+	"github.com/taskspec/taskspec/go/internal/yamlrules"
 	"github.com/taskspec/taskspec/go/internal/yamlscan"
 )
 
@@ -718,6 +719,7 @@ var errEmptyDocument = &StrictError{Reason: "empty document: expected a TaskSpec
 // its one problem.
 func alone(err error, data []byte) *DecodeError {
 	src := source.New(data)
+	rules := yamlrules.For(src, nil)
 	v := Violation{Severity: severityError}
 	var strict *StrictError
 	var verr *ValidationError
@@ -743,16 +745,14 @@ func alone(err error, data []byte) *DecodeError {
 		text := strings.TrimPrefix(strings.TrimPrefix(err.Error(), decodePrefix), "yaml: ")
 		// yaml.v3 names the line of the problem's context; libyaml, the
 		// problem's (see problemLine).
-		v.Line, text = yamlProblem(text)
-		v.Line = problemLine(data, text, v.Line)
+		v.Line, text = rules.SyntaxLine(text)
 		v.Code, v.Message = syntaxProblem(text)
-		if start, ok := directivesWithoutStart(src, v.Line); ok && v.Line >= start {
+		if start, column, ok := rules.DirectivesWithoutStart(v.Line); ok {
 			// Directives before the problem that no "---" follows: libyaml's
 			// parser stops at the token after them, before the problem
 			// yaml.v3's scanner, reading further ahead, stops at.
-			v.Code, v.Message, v.Line = codeDirective, catalogue[codeDirective].Messages[1], start
-			v.Column = 1 + len(trimLineBreak(src.Line(start))) - len(bytes.TrimLeft(trimLineBreak(src.Line(start)), " \t"))
-		} else if strings.Contains(text, "did not find expected <document start>") && !directiveBefore(src, v.Line) {
+			v.Code, v.Message, v.Line, v.Column = codeDirective, catalogue[codeDirective].Messages[1], start, column
+		} else if strings.Contains(text, "did not find expected <document start>") && !rules.DirectiveBefore(v.Line) {
 			// Text after the root value, after a "..." end marker or not,
 			// where libyaml's parser expects a document start.
 			v.Code, v.Message = codeSyntax, catalogue[codeSyntax].Messages[1]
@@ -761,19 +761,16 @@ func alone(err error, data []byte) *DecodeError {
 			// yaml.v3's scanner stops at a tab that starts a line (after
 			// any spaces), where libyaml's does too: a tab that indents,
 			// outside [] and {}, where tabs are blanks.
-			line := trimLineBreak(src.Line(v.Line))
-			if rest := bytes.TrimLeft(line, " "); len(rest) > 0 && rest[0] == '\t' &&
-				v.Line <= len(src.LineStarts()) && flowDepth(data[:src.LineStarts()[v.Line-1]]) <= 0 {
+			if rules.TabIndents(v.Line) {
 				v.Code, v.Message = codeTabIndent, catalogue[codeTabIndent].Messages[0]
 			}
 		}
-		if m := unknownAnchor.FindStringSubmatch(text); m != nil {
-			v.Line, v.Column = aliasAt(data, m[1])
+		if line, column, ok := rules.UnknownAlias(text); ok {
+			v.Line, v.Column = line, column
 		} else if v.Code == codeTabIndent {
 			// The first tab of the line's indentation.
-			line := src.Line(v.Line)
-			if tab := bytes.IndexByte(line, '\t'); tab >= 0 && len(bytes.TrimLeft(line[:tab], " ")) == 0 {
-				v.Column = tab + 1
+			if column := rules.IndentTab(v.Line); column > 0 {
+				v.Column = column
 			}
 		}
 		switch v.Code {
@@ -793,163 +790,20 @@ func alone(err error, data []byte) *DecodeError {
 		}
 	case v.Code == codeTabIndent && v.Column == 0:
 		// The first tab that indents a line, from the line yaml.v3 names on.
-		for l := max(v.Line, 1); l <= len(src.LineStarts()); l++ {
-			line := src.Line(l)
-			if tab := bytes.IndexByte(line, '\t'); tab >= 0 && len(bytes.Trim(line[:tab], " -?:")) == 0 {
-				v.Line, v.Column = l, utf8.RuneCount(line[:tab])+1
-				break
-			}
+		if line, column, ok := rules.FirstIndentTab(v.Line); ok {
+			v.Line, v.Column = line, column
 		}
 	case v.Message == catalogue[codeUnclosedQuote].Messages[0] && v.Column == 0:
 		// libyaml meets the end of the text, still inside the quotes.
 		v.Line, v.Column = src.LineColumn(len(data))
 	case v.Message == catalogue[codeUnclosedQuote].Messages[1] && v.Column == 0:
 		// libyaml stops at the marker that starts a line inside the quotes.
-		for l := max(v.Line, 1); l <= len(src.LineStarts()); l++ {
-			if line := trimLineBreak(src.Line(l)); isMarker(line, "---") || isMarker(line, "...") {
-				v.Line, v.Column = l, 1
-				break
-			}
+		if line, ok := rules.MarkerLine(v.Line); ok {
+			v.Line, v.Column = line, 1
 		}
 	}
 	v.Hint = promptHint(v, data)
 	return newDecodeError([]Violation{v}, err)
-}
-
-// yamlProblem splits a yaml.v3 problem text (without "yaml: ") into the
-// 1-based line it names and the problem: yaml.v3 names the line of the
-// problem's context, or else of the problem, 1-based for a scanner's
-// problem, 0-based for a parser's, and none at all for 0 (line 1).
-func yamlProblem(text string) (int, string) {
-	m := yamlLine.FindStringSubmatch(text)
-	if m == nil {
-		return 1, text
-	}
-	line, _ := strconv.Atoi(m[1])
-	text = text[len(m[0]):]
-	if parserProblem(text) {
-		line++
-	}
-	return line, text
-}
-
-// problemLine returns the line libyaml names for yaml.v3's problem text
-// problem, which yaml.v3 reports at line: the line of the problem's own
-// token. yaml.v3 names instead the line where the problem's context starts
-// (the collection, quoted scalar or key it is in), unless that is the
-// first line of the text, when it names the problem's. So the text is read
-// again from the line named: if yaml.v3 meets the same problem there, its
-// context now starts the text, and the line it names is the problem's.
-// Reading on from a line does not change what the context holds, since
-// the context starts on it.
-func problemLine(data []byte, problem string, line int) int {
-	if line <= 1 {
-		return line
-	}
-	src := source.New(data)
-	starts := src.LineStarts()
-	if line > len(starts) {
-		return line
-	}
-	if problem == "could not find expected ':'" {
-		// A key that needs a ':' on its line (one at its mapping's
-		// indentation): libyaml's scanner notices the ':' missing where
-		// it goes on to the next token, on a later line, or at the end.
-		return nextTokenLine(src, line)
-	}
-	var doc yaml.Node
-	err := yaml.Unmarshal(data[starts[line-1]:], &doc)
-	if err == nil {
-		return line
-	}
-	at, again := yamlProblem(strings.TrimPrefix(err.Error(), "yaml: "))
-	if again != problem {
-		return line
-	}
-	return line + at - 1
-}
-
-// nextTokenLine returns the first line after line that holds more than
-// blanks and a comment, or the line the end of the text is on: where
-// libyaml's scanner goes on to from line.
-func nextTokenLine(t *source.Text, line int) int {
-	starts := t.LineStarts()
-	for l := line + 1; l <= len(starts); l++ {
-		rest := bytes.TrimLeft(trimLineBreak(t.Line(l)), " \t")
-		if len(rest) > 0 && rest[0] != '#' {
-			return l
-		}
-	}
-	end, _ := t.LineColumn(len(t.Bytes()))
-	return end
-}
-
-// directivesWithoutStart returns the line of the token libyaml's parser
-// finds instead of "---" after the directives before line (a run of lines
-// with '%' first, no "..." after them), its "did not find expected
-// <document start>", and whether there is one: not when "---" follows
-// them. (A directive libyaml cannot read is yaml.v3's error too, on the
-// directive's own line, before the line returned.)
-func directivesWithoutStart(t *source.Text, line int) (int, bool) {
-	l := min(line, len(t.LineStarts()))
-	for ; l >= 1; l-- {
-		text := t.Line(l)
-		if bytes.HasPrefix(text, []byte("...")) {
-			return 0, false // as directiveBefore
-		}
-		if len(text) > 0 && text[0] == '%' {
-			break
-		}
-	}
-	if l < 1 {
-		return 0, false
-	}
-	for l <= len(t.LineStarts()) && (isCommentOrBlank(t.Line(l)) || t.Line(l)[0] == '%') {
-		l++
-	}
-	if isMarker(trimLineBreak(t.Line(l)), "---") {
-		return 0, false
-	}
-	return l, true
-}
-
-// badEscapeReason is the refusal of an escape YAML does not have, which
-// libyaml refuses and yaml.v3 reads (\').
-const badEscapeReason = "invalid YAML: unknown escape in a double-quoted value"
-
-var (
-	yamlLine      = regexp.MustCompile(`^line (\d+): `)
-	unknownAnchor = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
-)
-
-// aliasAt returns the line and column of the first alias to name in
-// data, where yaml.v3 names none, or line 1 and column 0.
-func aliasAt(data []byte, name string) (int, int) {
-	for at := 0; ; {
-		i := bytes.Index(data[at:], []byte("*"+name))
-		if i < 0 {
-			return 1, 0
-		}
-		i += at
-		end := i + 1 + len(name)
-		if (i == 0 || strings.IndexByte(" \t\n\r[{,", data[i-1]) >= 0) && (end == len(data) || strings.IndexByte(" \t\n\r]},", data[end]) >= 0) {
-			return source.New(data).LineColumn(i)
-		}
-		at = i + 1
-	}
-}
-
-// parserProblem reports whether a problem text is one of libyaml's
-// parser, not its scanner.
-func parserProblem(text string) bool {
-	for _, p := range []string{"did not find expected key", "did not find expected '-' indicator",
-		"did not find expected node content", "did not find expected ',' or", "did not find expected <document start>",
-		"found undefined tag handle", "found duplicate %", "found incompatible YAML document", "unknown anchor"} {
-		if strings.Contains(text, p) {
-			return true
-		}
-	}
-	return false
 }
 
 // syntaxProblem maps a parser's problem text (libyaml's words, which
@@ -1038,7 +892,7 @@ func promptHint(v Violation, data []byte) string {
 	default:
 		return ""
 	}
-	line := string(trimLineBreak(source.New(data).Line(v.Line)))
+	line := string(yamlscan.TrimLineBreak(source.New(data).Line(v.Line)))
 	rest := strings.TrimLeft(line, " ")
 	for strings.HasPrefix(rest, "- ") {
 		rest = rest[2:]

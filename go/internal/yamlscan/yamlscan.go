@@ -116,3 +116,13 @@ func LineBreakAt(data []byte, at int) int {
 	}
 	return 0
 }
+
+// TrimLineBreak returns line without the line break it ends with.
+func TrimLineBreak(line []byte) []byte {
+	for _, br := range []string{"\r\n", "\n", "\r", "\u0085", "\u2028", "\u2029"} {
+		if bytes.HasSuffix(line, []byte(br)) {
+			return line[:len(line)-len(br)]
+		}
+	}
+	return line
+}

@@ -1,4 +1,4 @@
-package taskspec
+package yamlrules
 
 import "testing"
 

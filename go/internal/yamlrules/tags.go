@@ -1,4 +1,4 @@
-package taskspec
+package yamlrules
 
 import (
 	"bytes"
@@ -22,7 +22,7 @@ import (
 //   - '[' or ']', or ',' outside [] and {}: libyaml stops the tag there and
 //     fails, as the character is not the space or line break a tag must end
 //     with; yaml.v3 reads the longer tag. The Python library gives libyaml's
-//     syntax error, and so does this package, in its words.
+//     syntax error, and so does the Go library, in its words.
 //   - ',' inside [] or {}: libyaml ends the tag, which then belongs to an
 //     empty node before the comma ([!!str, go] is two items, "" and "go");
 //     yaml.v3 reads "!!str," as the tag of "go" ([go]). Both libraries
@@ -116,7 +116,7 @@ func tagSpan(data []byte, at int) (start, end int, noSuffix, ok bool) {
 // so what follows, in the text and in the tree, is not looked at. The tag
 // is read from t, so a tree parsed from a cut of it, with brackets added
 // at the end, gives the same answer.
-func tagEndingEarly(t *source.Text, doc *yaml.Node) (err *StrictError, syntax bool, tagAt int) {
+func tagEndingEarly(t *source.Text, doc *yaml.Node) (err *Problem, syntax bool, tagAt int) {
 	if !mayEndTagEarly(t.Bytes()) {
 		return nil, false, 0
 	}
@@ -131,14 +131,14 @@ func tagEndingEarly(t *source.Text, doc *yaml.Node) (err *StrictError, syntax bo
 					switch c := t.Bytes()[end]; {
 					case noSuffix && (c == '[' || c == ']' || c == ','):
 						line, column := t.LineColumn(end)
-						err, syntax, tagAt = &StrictError{Line: line, Column: column, Reason: tagNoSuffixError}, true, start
+						err, syntax, tagAt = &Problem{Line: line, Column: column, Message: tagNoSuffixError}, true, start
 						return
 					case c == '[' || c == ']' || (c == ',' && !inFlow):
 						line, column := t.LineColumn(end)
-						err, syntax, tagAt = &StrictError{Line: line, Column: column, Reason: tagSyntaxError}, true, start
+						err, syntax, tagAt = &Problem{Line: line, Column: column, Message: tagSyntaxError}, true, start
 						return
 					case c == ',':
-						err, tagAt = &StrictError{Line: n.Line, Column: n.Column, Reason: tagThenComma(string(t.Bytes()[start:end]))}, start
+						err, tagAt = &Problem{Line: n.Line, Column: n.Column, Message: tagThenComma(string(t.Bytes()[start:end]))}, start
 						return
 					}
 				}
@@ -156,4 +156,44 @@ func tagEndingEarly(t *source.Text, doc *yaml.Node) (err *StrictError, syntax bo
 // tagThenComma is the refusal of a tag that libyaml ends at a comma.
 func tagThenComma(tag string) string {
 	return fmt.Sprintf("the tag %s is followed by ',' with no space: YAML readers disagree on where it ends; put a space after the tag", wording.Quote(tag))
+}
+
+// BangTagged reports whether an untagged plain scalar was written with the
+// non-specific tag "!" ("! 5"). yaml.v3 drops that tag without a trace in
+// the node, so the source is read: a node starts at its properties.
+func (r *Rules) BangTagged(n *yaml.Node) bool {
+	if r.bangs == 0 {
+		// Looked for once: every integer asks, and a document of many
+		// integers and one '!' must not be scanned once per integer.
+		r.bangs = 1
+		if bytes.IndexByte(r.text.Bytes(), '!') >= 0 {
+			r.bangs = 2
+		}
+	}
+	if r.bangs == 1 {
+		return false
+	}
+	at := r.text.Offset(n.Line, n.Column)
+	if at < 0 {
+		return false
+	}
+	t := tagAt(r.text.Bytes(), at)
+	// An empty node's properties may run on to the next line, where the
+	// tag may be the next node's: a named one ("!a"), which yaml.v3 keeps,
+	// or "!" where the next node starts.
+	return t >= 0 && (t+1 == len(r.text.Bytes()) || r.text.Bytes()[t+1] == '<' || !isTagChar(r.text.Bytes()[t+1])) &&
+		(n.Value != "" || t == at || !r.nodeStartsAt(t))
+}
+
+// nodeStartsAt reports whether a node of the document starts at offset at
+// (at its properties, if it has any).
+func (r *Rules) nodeStartsAt(at int) bool {
+	if r.starts == nil {
+		r.starts = make(map[position]bool)
+		if r.doc != nil {
+			visit(r.doc, func(n *yaml.Node) { r.starts[position{n.Line, n.Column}] = true })
+		}
+	}
+	line, column := r.text.LineColumn(at)
+	return r.starts[position{line, column}]
 }

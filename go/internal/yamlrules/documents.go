@@ -1,9 +1,8 @@
-package taskspec
+package yamlrules
 
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -19,31 +18,51 @@ import (
 // (internal/budget), and finds whether another document follows it and
 // where, at a bounded cost.
 
-// parseWithinBounds parses the first document of data into doc, refusing,
+// Parse parses the first document of the text with yaml.v3, refusing,
 // with the message and position the Python library gives, a document over
-// the node or depth budget.
-func (w *walker) parseWithinBounds(data []byte) (*yaml.Node, *firstDocument, error) {
-	limits := budget.Limits{Nodes: MaxNodes, Depth: MaxDepth}
+// the node or depth budget of limits (over), or else returning yaml.v3's
+// error as it is (io.EOF for a text with no document in it).
+func (r *Rules) Parse(limits budget.Limits) (doc *yaml.Node, over *Problem, err error) {
+	data := r.text.Bytes()
 	if o := budget.Check(data, nil, limits); o != nil {
-		return nil, nil, w.syntaxBefore(o.Tree, overError(o))
+		return nil, r.syntaxBefore(o.Tree, overError(o)), nil
 	}
-	f := newFirstDocument(data)
-	var doc yaml.Node
-	if err := f.dec.Decode(&doc); err != nil {
-		return nil, nil, fmt.Errorf("%s%w", decodePrefix, err)
+	r.first = newFirstDocument(data)
+	var d yaml.Node
+	if err := r.first.dec.Decode(&d); err != nil {
+		return nil, nil, err
 	}
 	// Checked exactly where the Python library checks: a document that
-	// cannot hold more than MaxNodes nodes or nest deeply at any cost is
-	// left to the decoder, which refuses what a TaskSpec cannot hold.
-	if o := budget.Check(data, &doc, limits); o != nil {
-		return nil, nil, w.syntaxBefore(&doc, overError(o))
+	// cannot hold more than the budget's nodes or nest deeply at any cost
+	// is left to the decoder, which refuses what a TaskSpec cannot hold.
+	if o := budget.Check(data, &d, limits); o != nil {
+		return nil, r.syntaxBefore(&d, overError(o)), nil
 	}
-	return &doc, f, nil
+	r.doc = &d
+	return &d, nil, nil
 }
 
 // overError is the refusal of a document over a budget.
-func overError(o *budget.Over) *StrictError {
-	return &StrictError{Line: o.Line, Column: o.Column, Reason: o.Reason}
+func overError(o *budget.Over) *Problem {
+	return &Problem{Line: o.Line, Column: o.Column, Message: o.Reason}
+}
+
+// After returns the refusal of what the text holds besides the first
+// document, doc, that Parse read: the first misread in the text (see
+// misread), else a second document or text after the first (see
+// secondDocument). (Where the text holds both, the Python library stops
+// too, at either, or at a syntax problem; which it meets first is not
+// copied.) err is yaml.v3's syntax error in the text after the first
+// document, returned as it is.
+func (r *Rules) After(doc *yaml.Node) (p *Problem, err error) {
+	if p := r.firstMisread(doc); p != nil {
+		return p, nil
+	}
+	line, more, err := r.first.more(doc)
+	if err != nil || !more {
+		return nil, err
+	}
+	return r.secondDocument(line), nil
 }
 
 // firstDocument reads the first document of data, then tells whether
@@ -97,7 +116,7 @@ func newFirstDocument(data []byte) *firstDocument {
 // yaml.v3's syntax error, returned as it is: libyaml, which the Python
 // library reads with, refuses such text too, in its own words and perhaps
 // at another place (both stop; see docs/problems.md).
-func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
+func (f *firstDocument) more(first *yaml.Node) (int, bool, error) {
 	f.reader.limit = f.reader.at + moreWindow
 	var next yaml.Node
 	err := f.dec.Decode(&next)
@@ -117,7 +136,7 @@ func (f *firstDocument) more(w *walker, first *yaml.Node) (int, bool, error) {
 	case err == nil || (found && capped) || marker:
 		return line, true, nil
 	}
-	return 0, false, fmt.Errorf("%s%w", decodePrefix, err)
+	return 0, false, err
 }
 
 // closingBracket returns the offset just past the flow collection whose
@@ -222,7 +241,7 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 							last, from = line, line+1
 						}
 						start := src.LineStarts()[line-1]
-						rest := bytes.TrimLeft(trimLineBreak(src.Line(line))[end-start:], " \t")
+						rest := bytes.TrimLeft(yamlscan.TrimLineBreak(src.Line(line))[end-start:], " \t")
 						if len(rest) > 0 && rest[0] != '#' && n == rootOf(first) {
 							after = line
 						}
@@ -275,7 +294,7 @@ func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
 		if line < len(starts) {
 			text = data[starts[line-1]:starts[line]]
 		}
-		text = trimLineBreak(text)
+		text = yamlscan.TrimLineBreak(text)
 		trimmed := bytes.TrimLeft(text, " \t")
 		switch {
 		case isMarker(text, "---") && content > 0:
@@ -358,54 +377,63 @@ func scalarEndLine(t *source.Text, n *yaml.Node) int {
 	return 0
 }
 
-// trimLineBreak returns line without the line break it ends with.
-func trimLineBreak(line []byte) []byte {
-	for _, br := range []string{"\r\n", "\n", "\r", "\u0085", "\u2028", "\u2029"} {
-		if bytes.HasSuffix(line, []byte(br)) {
-			return line[:len(line)-len(br)]
+// moreThanOneDocument is the refusal of a second document that a "---"
+// marker starts: both parsers read it, and yaml.v3 drops it silently.
+const moreThanOneDocument = "more than one YAML document: the Go package reads the first and ignores the rest silently"
+
+// directiveWithoutStart and textAfterDocument are the catalogue's words
+// for the syntax errors libyaml's parser gives after the first document.
+const (
+	directiveWithoutStart = "invalid YAML: a directive must be followed by a document start (---)"
+	textAfterDocument     = "invalid YAML: text after the end of the document"
+)
+
+// secondDocument is the refusal of the text after the first document,
+// from line on, as libyaml's parser meets it. A second document is one
+// that "---" starts, or directives then "---" (see secondDocumentLine), after
+// something before it (TS004, at the marker or the first directive).
+// Anything else there is a syntax error: a directive that no "---"
+// follows (TS018), or text after the root value, after a "..." end marker
+// or not (TS005), at its first token.
+func (r *Rules) secondDocument(line int) *Problem {
+	text := yamlscan.TrimLineBreak(r.text.Line(line))
+	if (isMarker(text, "---") || len(text) > 0 && text[0] == '%') && contentBefore(r.text, line) {
+		return &Problem{Line: line, Column: 1, Message: moreThanOneDocument}
+	}
+	rest := bytes.TrimLeft(text, " \t")
+	column := 1 + utf8.RuneCount(text[:len(text)-len(rest)])
+	if r.DirectiveBefore(line) {
+		return &Problem{Line: line, Column: column, Message: directiveWithoutStart}
+	}
+	return &Problem{Line: line, Column: column, Message: textAfterDocument}
+}
+
+// contentBefore reports whether a line before line holds more than blanks
+// or a comment: a document that a "---" on line would follow.
+func contentBefore(t *source.Text, line int) bool {
+	for l := 1; l < line; l++ {
+		if !isCommentOrBlank(t.Line(l)) {
+			return true
 		}
 	}
-	return line
+	return false
 }
 
-// startsWithProperty reports whether text starts with an anchor or a tag.
-func startsWithProperty(text []byte) bool {
-	return len(text) > 0 && (text[0] == '&' || text[0] == '!')
-}
-
-// isMarker reports whether line starts with the document marker m, followed
-// by white space or nothing.
-func isMarker(line []byte, m string) bool {
-	return bytes.HasPrefix(line, []byte(m)) && (len(line) == 3 || line[3] == ' ' || line[3] == '\t')
-}
-
-// invalidUTF8At returns the offset of the first byte of data that does not
-// start a valid UTF-8 sequence.
-func invalidUTF8At(data []byte) int {
-	for i := 0; i < len(data); {
-		if data[i] < utf8.RuneSelf {
-			i++
-			continue
+// DirectiveBefore reports whether a directive line ("%...") opens the
+// document that ends on line, as the Python library's _directive_before
+// decides it: walking back over the lines, a "..." end marker first means
+// no. libyaml says "did not find expected <document start>" both of a
+// directive that no "---" follows and of text after a document's end.
+func (r *Rules) DirectiveBefore(line int) bool {
+	t := r.text
+	for l := min(line, len(t.LineStarts())); l >= 1; l-- {
+		text := t.Line(l)
+		if bytes.HasPrefix(text, []byte("...")) {
+			return false
 		}
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size == 1 {
-			return i
+		if bytes.HasPrefix(text, []byte("%")) {
+			return true
 		}
-		i += size
 	}
-	return len(data)
-}
-
-// isCollection reports whether n is a mapping or a sequence in flow style
-// ("{a: b}"), when flow, or in block style, when not.
-func isCollection(n *yaml.Node, flow bool) bool {
-	return (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && (n.Style&yaml.FlowStyle != 0) == flow
-}
-
-// rootOf is the top node of the document doc.
-func rootOf(doc *yaml.Node) *yaml.Node {
-	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
-		return doc.Content[0]
-	}
-	return doc
+	return false
 }

@@ -1,0 +1,351 @@
+package yamlrules
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/taskspec/taskspec/go/internal/source"
+	"github.com/taskspec/taskspec/go/internal/yamlscan"
+)
+
+// This file holds the refusals of text that libyaml refuses and yaml.v3
+// reads, or reads otherwise: the byte order marks, a tab libyaml reads as
+// indentation, the escape \', and the misreads found in the tree.
+
+// Empty refuses, for a text yaml.v3 found no document in, a tab that starts a line
+// (after any spaces) of it, nothing but blanks and comments: libyaml's
+// scanner reads it as indentation and fails, where yaml.v3 reads the
+// comments and finds no document.
+func (r *Rules) Empty() *Problem {
+	t := r.text
+	if bytes.IndexByte(t.Bytes(), '\t') < 0 {
+		return nil
+	}
+	for l := 1; l <= len(t.LineStarts()); l++ {
+		text := yamlscan.TrimLineBreak(t.Line(l))
+		rest := bytes.TrimLeft(text, " ")
+		if len(rest) > 0 && rest[0] == '\t' {
+			return &Problem{Line: l, Column: 1 + len(text) - len(rest), Message: tabIndentReason}
+		}
+	}
+	return nil
+}
+
+// InnerByteOrderMark refuses a byte order mark past the start of the text, wherever
+// it is, as the Python library does before reading anything. The readers
+// disagree on one: libyaml skips a mark that starts a line as if it were
+// not there, where yaml.v3 reads it as text; and yaml.v3 tests for a mark
+// at the start of its read buffer rather than at the character it reads
+// (is_bom), so a mark anywhere can make it skip the first character of a
+// later line, depending on where its buffer was refilled. None is needed:
+// a string that holds U+FEFF is written with the escape \uFEFF.
+func (r *Rules) InnerByteOrderMark() *Problem {
+	t := r.text
+	start := 0
+	if bytes.HasPrefix(t.Bytes(), []byte(byteOrderMark)) {
+		start = len(byteOrderMark)
+	}
+	i := bytes.Index(t.Bytes()[start:], []byte(byteOrderMark))
+	if i < 0 {
+		return nil
+	}
+	line, column := t.LineColumn(start + i) // the leading mark is no column
+	if column == 1 {
+		return &Problem{Line: line, Column: 1, Message: lineStartBOMReason}
+	}
+	return &Problem{Line: line, Column: column, Message: "byte order mark inside the text: yaml.v3 can skip a character after it; remove it, or write it as the escape \\uFEFF in a double-quoted string"}
+}
+
+// lineStartBOMReason is the refusal of a byte order mark that starts a
+// line.
+const lineStartBOMReason = "byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it"
+
+// A misread is a place where libyaml (and so the Python library) and
+// yaml.v3 read the text differently and only libyaml refuses it, or both
+// read it but differently: a tag libyaml ends at '[', ']' or ',', a plain
+// scalar ending in ':' inside [] or {}, the escape \' in a double-quoted
+// scalar. Each is refused at the first one in the text.
+type misread struct {
+	err    *Problem
+	at     int  // the offset of the token it is in
+	syntax bool // libyaml refuses the text: a syntax error
+}
+
+// misreads returns the first misread of each kind in the tree doc, parsed
+// by yaml.v3 from the text (or from a cut of it), in no particular order.
+func (r *Rules) misreads(doc *yaml.Node) []misread {
+	var found []misread
+	if err, syntax, at := tagEndingEarly(r.text, doc); err != nil {
+		found = append(found, misread{err, at, syntax})
+	}
+	if bytes.ContainsAny(r.text.Bytes(), "[{") {
+		if err := r.flowColons(doc); err != nil {
+			found = append(found, misread{err, r.text.Offset(err.Line, err.Column), true})
+		}
+	}
+	if err, at := apostropheEscape(r.text, doc); err != nil {
+		found = append(found, misread{err, at, true})
+	}
+	if bytes.IndexByte(r.text.Bytes(), '\t') >= 0 && bytes.IndexByte(r.text.Bytes(), '#') >= 0 {
+		if err, at := r.tabs(doc); err != nil {
+			found = append(found, misread{err, at, true})
+		}
+	}
+	return found
+}
+
+// tabs refuses the first tab that libyaml fails on as indentation and
+// yaml.v3 reads past, with a comment:
+//
+//   - a tab that starts a line (after any spaces) holding nothing or a
+//     comment, after a comment and before any other text: a comment,
+//     "\t", then "# more". yaml.v3 gathers the comments around it.
+//   - a tab between a block "?" or ":" indicator at the start of a line
+//     (after any "- ", "? " or ": ") and a comment: "?\t# key". libyaml
+//     reads a tab there as indentation, as after "- "; yaml.v3 reads a
+//     comment after any token but "-" with the blanks before it.
+//
+// Quoted and block scalars, where such a line is text, and flow
+// collections, where tabs are blanks, are left out.
+func (r *Rules) tabs(doc *yaml.Node) (*Problem, int) {
+	data := r.text.Bytes()
+	var spans [][2]int         // offsets where a line start is inside a node
+	trailing := map[int]bool{} // lines a comment ends
+	visit(doc, func(n *yaml.Node) {
+		if n.LineComment != "" {
+			trailing[n.Line] = true
+		}
+		at := r.text.Offset(n.Line, n.Column)
+		if at < 0 {
+			return
+		}
+		switch {
+		case isCollection(n, true):
+			if end := closingBracket(data, at); end > at {
+				spans = append(spans, [2]int{at, end})
+			} else {
+				spans = append(spans, [2]int{at, len(data)})
+			}
+		case n.Kind == yaml.ScalarNode && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) != 0:
+			start := pastProperties(data, at)
+			if start < len(data) && (data[start] == '"' || data[start] == '\'') {
+				spans = append(spans, [2]int{start, yamlscan.SkipQuoted(data, start)})
+			}
+		case n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+			line := r.text.Line(n.Line)
+			indent := len(line) - len(bytes.TrimLeft(line, " "))
+			spans = append(spans, [2]int{at, yamlscan.SkipBlockScalar(data, pastProperties(data, at), indent)})
+		}
+	})
+	// The lines are read in order, so the spans are too, by their starts:
+	// a line start is inside one when the furthest end of those that start
+	// before it lies past it. (Checking each line against every span would
+	// cost lines times nodes on a large document.)
+	sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
+	next, furthest := 0, -1
+	inside := func(at int) bool {
+		for ; next < len(spans) && spans[next][0] < at; next++ {
+			furthest = max(furthest, spans[next][1])
+		}
+		return at < furthest
+	}
+	starts := r.text.LineStarts()
+	afterComment, ended, rootLine := false, false, rootOf(doc).Line
+	for l := 1; l <= len(starts); l++ {
+		if inside(starts[l-1]) {
+			afterComment = false
+			continue
+		}
+		text := yamlscan.TrimLineBreak(r.text.Line(l))
+		rest := bytes.TrimLeft(text, " \t")
+		switch {
+		case isMarker(text, "---") && l > rootLine, ended && len(rest) > 0 && rest[0] != '#' && rest[0] != '%':
+			// The next document starts: libyaml's parser stops there, and
+			// its scanner reads no further. After "...", it reads on to the
+			// next token, over comments and directives.
+			return nil, 0
+		case isMarker(text, "---") || isMarker(text, "..."):
+			// A comment after the marker is one the tab may follow.
+			ended = ended || text[0] == '.'
+			after := bytes.TrimLeft(text[3:], " \t")
+			afterComment = len(after) > 0 && after[0] == '#'
+			continue
+		}
+		if len(rest) > 0 && rest[0] != '#' {
+			if tab := indicatorTab(text); tab >= 0 {
+				return tabError(r.text, doc, l, starts[l-1]+tab)
+			}
+			// (yaml.v3 keeps a comment right after "- " as a foot comment.)
+			afterComment = trailing[l] || indicatorsThenComment(text)
+			continue
+		}
+		if tab := bytes.IndexByte(text[:len(text)-len(rest)], '\t'); tab >= 0 && afterComment {
+			return tabError(r.text, doc, l, starts[l-1]+tab)
+		}
+		if len(rest) > 0 {
+			afterComment = true
+		}
+	}
+	return nil, 0
+}
+
+// tabError refuses the tab at offset at, on line, unless the document
+// after doc starts before it, where libyaml's parser stops, short of it
+// (a block "?" in the first column after a mapping that is indented).
+func tabError(t *source.Text, doc *yaml.Node, line, at int) (*Problem, int) {
+	// The search for the second document sees every line of the first,
+	// an empty key's too ("? \t#c" after "a: 1", see afterIndicator).
+	if next, _, found := secondDocumentLine(t.Bytes(), doc); found {
+		// Past directives, up to the next token, which libyaml's scanner
+		// reads as it looks for "---".
+		if bytes.HasPrefix(t.Line(next), []byte("%")) {
+			for next <= line && (bytes.HasPrefix(t.Line(next), []byte("%")) || isCommentOrBlank(t.Line(next))) {
+				next++
+			}
+		}
+		if next <= line {
+			return nil, 0
+		}
+	}
+	_, column := t.LineColumn(at)
+	return &Problem{Line: line, Column: column, Message: tabIndentReason}, at
+}
+
+// tabIndentReason is the refusal of a tab that libyaml's scanner reads as
+// indentation (the Python library's TAB, in bridge/_decode_load.py).
+const tabIndentReason = "invalid YAML: a tab character cannot indent YAML"
+
+// isCommentOrBlank reports whether line holds nothing but blanks and a
+// comment.
+func isCommentOrBlank(line []byte) bool {
+	rest := bytes.TrimLeft(yamlscan.TrimLineBreak(line), " \t")
+	return len(rest) == 0 || rest[0] == '#'
+}
+
+// indicatorTab returns the offset in line of a tab between a "?" or ":"
+// indicator, in the run of block indicators that starts the line, and a
+// comment after it, or -1.
+func indicatorTab(line []byte) int {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	for i < len(line) {
+		c := line[i]
+		if c != '-' && c != '?' && c != ':' || i+1 < len(line) && !yamlscan.IsBlank(line[i+1]) {
+			return -1 // not an indicator: a node starts here
+		}
+		j := i + 1
+		for j < len(line) && yamlscan.IsBlank(line[j]) {
+			j++
+		}
+		if tab := bytes.IndexByte(line[i+1:j], '\t'); tab >= 0 && c != '-' && j < len(line) && line[j] == '#' {
+			return i + 1 + tab
+		}
+		i = j
+	}
+	return -1
+}
+
+// indicatorsThenComment reports whether line is a run of block indicators
+// ("- ", "? ", ": ") that a comment ends: "  - #c".
+func indicatorsThenComment(line []byte) bool {
+	i := 0
+	for i < len(line) && line[i] == ' ' {
+		i++
+	}
+	for i < len(line) && strings.IndexByte("-?:", line[i]) >= 0 && (i+1 == len(line) || yamlscan.IsBlank(line[i+1])) {
+		for i++; i < len(line) && yamlscan.IsBlank(line[i]); i++ {
+		}
+	}
+	return i < len(line) && line[i] == '#' && i > 0 && yamlscan.IsBlank(line[i-1])
+}
+
+// firstMisread returns the refusal of the first misread in the text, or
+// nil.
+func (r *Rules) firstMisread(doc *yaml.Node) *Problem {
+	var first *misread
+	for _, m := range r.misreads(doc) {
+		if first == nil || m.at < first.at {
+			first = &m
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	return first.err
+}
+
+// syntaxBefore returns the first misread of the tree doc that libyaml
+// refuses as a syntax error, when it comes before the node past a bound,
+// bound, in the text; otherwise it returns bound. libyaml's scanner reads
+// ahead of its parser, so whether it meets such an error before the parser
+// builds the node past the bound depends on the layout of the text; both
+// libraries report whichever comes first in the text.
+func (r *Rules) syntaxBefore(doc *yaml.Node, bound *Problem) *Problem {
+	first, boundAt := bound, r.text.Offset(bound.Line, bound.Column)
+	for _, m := range r.misreads(doc) {
+		if m.syntax && m.at < boundAt {
+			first, boundAt = m.err, m.at
+		}
+	}
+	return first
+}
+
+// apostropheEscape refuses the first double-quoted scalar of the tree doc
+// that holds the escape \', which YAML does not have: libyaml refuses it,
+// yaml.v3 reads an apostrophe. It returns the offset of the scalar too.
+func apostropheEscape(t *source.Text, doc *yaml.Node) (*Problem, int) {
+	if !bytes.Contains(t.Bytes(), []byte(`\'`)) {
+		return nil, 0
+	}
+	var (
+		found   *Problem
+		foundAt int
+	)
+	visit(doc, func(n *yaml.Node) {
+		if found != nil || n.Kind != yaml.ScalarNode || n.Style&yaml.DoubleQuotedStyle == 0 {
+			return
+		}
+		at := t.Offset(n.Line, n.Column)
+		if at < 0 {
+			return
+		}
+		open := bytes.IndexByte(t.Bytes()[at:], '"') // past the properties, which hold no '"'
+		if open < 0 {
+			return
+		}
+		for i := at + open + 1; i < len(t.Bytes()) && t.Bytes()[i] != '"'; i++ {
+			if t.Bytes()[i] != '\\' || i+1 == len(t.Bytes()) {
+				continue
+			}
+			if t.Bytes()[i+1] == '\'' {
+				line, column := t.LineColumn(i)
+				found, foundAt = &Problem{Line: line, Column: column,
+					Message: badEscapeReason}, at+open
+				return
+			}
+			i++
+		}
+	})
+	return found, foundAt
+}
+
+// byteOrderMark is U+FEFF in UTF-8. libyaml's scanner skips one at the
+// start of a line as it looks for the next token; yaml.v3 reads one past the
+// start of the text as text.
+const byteOrderMark = "\xef\xbb\xbf"
+
+// TwoByteOrderMarks refuses a text that starts with two byte order marks:
+// yaml.v3 skips the first and reads the second as text, at the start of
+// whatever comes first, a key it misnames or no key at all. The Python
+// library refuses such a text before reading it, and before its encoding.
+func (r *Rules) TwoByteOrderMarks() *Problem {
+	if !bytes.HasPrefix(r.text.Bytes(), []byte(byteOrderMark+byteOrderMark)) {
+		return nil
+	}
+	return &Problem{Line: 1, Column: 1, Message: "two byte order marks at the start: yaml.v3 misreads the document; remove one"}
+}

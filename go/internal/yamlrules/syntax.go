@@ -1,0 +1,241 @@
+package yamlrules
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/taskspec/taskspec/go/internal/source"
+	"github.com/taskspec/taskspec/go/internal/yamlscan"
+)
+
+// This file places a syntax error yaml.v3 gives where libyaml, and so the
+// Python library, gives it: yaml.v3 names the line of the problem's
+// context, libyaml the problem's own.
+
+// flowDepth returns how many more [ and { than ] and } text holds: how
+// much deeper inside [] and {} its end is than its start, as near as the
+// brackets alone tell.
+func flowDepth(text []byte) int {
+	return bytes.Count(text, []byte("[")) + bytes.Count(text, []byte("{")) -
+		bytes.Count(text, []byte("]")) - bytes.Count(text, []byte("}"))
+}
+
+// yamlProblem splits a yaml.v3 problem text (without "yaml: ") into the
+// 1-based line it names and the problem: yaml.v3 names the line of the
+// problem's context, or else of the problem, 1-based for a scanner's
+// problem, 0-based for a parser's, and none at all for 0 (line 1).
+func yamlProblem(text string) (int, string) {
+	m := yamlLine.FindStringSubmatch(text)
+	if m == nil {
+		return 1, text
+	}
+	line, _ := strconv.Atoi(m[1])
+	text = text[len(m[0]):]
+	if parserProblem(text) {
+		line++
+	}
+	return line, text
+}
+
+// problemLine returns the line libyaml names for yaml.v3's problem text
+// problem, which yaml.v3 reports at line: the line of the problem's own
+// token. yaml.v3 names instead the line where the problem's context starts
+// (the collection, quoted scalar or key it is in), unless that is the
+// first line of the text, when it names the problem's. So the text is read
+// again from the line named: if yaml.v3 meets the same problem there, its
+// context now starts the text, and the line it names is the problem's.
+// Reading on from a line does not change what the context holds, since
+// the context starts on it.
+func problemLine(data []byte, problem string, line int) int {
+	if line <= 1 {
+		return line
+	}
+	src := source.New(data)
+	starts := src.LineStarts()
+	if line > len(starts) {
+		return line
+	}
+	if problem == "could not find expected ':'" {
+		// A key that needs a ':' on its line (one at its mapping's
+		// indentation): libyaml's scanner notices the ':' missing where
+		// it goes on to the next token, on a later line, or at the end.
+		return nextTokenLine(src, line)
+	}
+	var doc yaml.Node
+	err := yaml.Unmarshal(data[starts[line-1]:], &doc)
+	if err == nil {
+		return line
+	}
+	at, again := yamlProblem(strings.TrimPrefix(err.Error(), "yaml: "))
+	if again != problem {
+		return line
+	}
+	return line + at - 1
+}
+
+// nextTokenLine returns the first line after line that holds more than
+// blanks and a comment, or the line the end of the text is on: where
+// libyaml's scanner goes on to from line.
+func nextTokenLine(t *source.Text, line int) int {
+	starts := t.LineStarts()
+	for l := line + 1; l <= len(starts); l++ {
+		rest := bytes.TrimLeft(yamlscan.TrimLineBreak(t.Line(l)), " \t")
+		if len(rest) > 0 && rest[0] != '#' {
+			return l
+		}
+	}
+	end, _ := t.LineColumn(len(t.Bytes()))
+	return end
+}
+
+// directivesWithoutStart returns the line of the token libyaml's parser
+// finds instead of "---" after the directives before line (a run of lines
+// with '%' first, no "..." after them), its "did not find expected
+// <document start>", and whether there is one: not when "---" follows
+// them. (A directive libyaml cannot read is yaml.v3's error too, on the
+// directive's own line, before the line returned.)
+func directivesWithoutStart(t *source.Text, line int) (int, bool) {
+	l := min(line, len(t.LineStarts()))
+	for ; l >= 1; l-- {
+		text := t.Line(l)
+		if bytes.HasPrefix(text, []byte("...")) {
+			return 0, false // as DirectiveBefore
+		}
+		if len(text) > 0 && text[0] == '%' {
+			break
+		}
+	}
+	if l < 1 {
+		return 0, false
+	}
+	for l <= len(t.LineStarts()) && (isCommentOrBlank(t.Line(l)) || t.Line(l)[0] == '%') {
+		l++
+	}
+	if isMarker(yamlscan.TrimLineBreak(t.Line(l)), "---") {
+		return 0, false
+	}
+	return l, true
+}
+
+// badEscapeReason is the refusal of an escape YAML does not have, which
+// libyaml refuses and yaml.v3 reads (\').
+const badEscapeReason = "invalid YAML: unknown escape in a double-quoted value"
+
+// aliasAt returns the line and column of the first alias to name in
+// data, where yaml.v3 names none, or line 1 and column 0.
+func aliasAt(data []byte, name string) (int, int) {
+	for at := 0; ; {
+		i := bytes.Index(data[at:], []byte("*"+name))
+		if i < 0 {
+			return 1, 0
+		}
+		i += at
+		end := i + 1 + len(name)
+		if (i == 0 || strings.IndexByte(" \t\n\r[{,", data[i-1]) >= 0) && (end == len(data) || strings.IndexByte(" \t\n\r]},", data[end]) >= 0) {
+			return source.New(data).LineColumn(i)
+		}
+		at = i + 1
+	}
+}
+
+// parserProblem reports whether a problem text is one of libyaml's
+// parser, not its scanner.
+func parserProblem(text string) bool {
+	for _, p := range []string{"did not find expected key", "did not find expected '-' indicator",
+		"did not find expected node content", "did not find expected ',' or", "did not find expected <document start>",
+		"found undefined tag handle", "found duplicate %", "found incompatible YAML document", "unknown anchor"} {
+		if strings.Contains(text, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	yamlLine      = regexp.MustCompile(`^line (\d+): `)
+	unknownAnchor = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
+)
+
+// SyntaxLine splits yaml.v3's syntax error text (without "yaml: ") into
+// the line libyaml names for it (see problemLine) and the problem.
+func (r *Rules) SyntaxLine(text string) (int, string) {
+	line, problem := yamlProblem(text)
+	return problemLine(r.text.Bytes(), problem, line), problem
+}
+
+// DirectivesWithoutStart returns the line and column of the token
+// libyaml's parser finds instead of "---" after directives, its "did not
+// find expected <document start>", when that comes before line, where
+// yaml.v3's scanner, reading further ahead, stops at a problem; ok is
+// false when there is none.
+func (r *Rules) DirectivesWithoutStart(line int) (start, column int, ok bool) {
+	start, ok = directivesWithoutStart(r.text, line)
+	if !ok || line < start {
+		return 0, 0, false
+	}
+	text := yamlscan.TrimLineBreak(r.text.Line(start))
+	return start, 1 + len(text) - len(bytes.TrimLeft(text, " \t")), true
+}
+
+// TabIndents reports whether line starts, after any spaces, with a tab
+// outside [] and {}, where tabs are blanks: a tab that indents, where
+// libyaml's scanner stops as yaml.v3's does.
+func (r *Rules) TabIndents(line int) bool {
+	text := yamlscan.TrimLineBreak(r.text.Line(line))
+	rest := bytes.TrimLeft(text, " ")
+	return len(rest) > 0 && rest[0] == '\t' &&
+		line <= len(r.text.LineStarts()) && flowDepth(r.text.Bytes()[:r.text.LineStarts()[line-1]]) <= 0
+}
+
+// IndentTab returns the column of the first tab of line's indentation, or
+// 0 when its indentation holds none.
+func (r *Rules) IndentTab(line int) int {
+	text := r.text.Line(line)
+	if tab := bytes.IndexByte(text, '\t'); tab >= 0 && len(bytes.TrimLeft(text[:tab], " ")) == 0 {
+		return tab + 1
+	}
+	return 0
+}
+
+// FirstIndentTab returns the line and column of the first tab that
+// indents a line (after any spaces and block indicators), from line from
+// on, and whether there is one.
+func (r *Rules) FirstIndentTab(from int) (line, column int, ok bool) {
+	for l := max(from, 1); l <= len(r.text.LineStarts()); l++ {
+		text := r.text.Line(l)
+		if tab := bytes.IndexByte(text, '\t'); tab >= 0 && len(bytes.Trim(text[:tab], " -?:")) == 0 {
+			return l, utf8.RuneCount(text[:tab]) + 1, true
+		}
+	}
+	return 0, 0, false
+}
+
+// MarkerLine returns the first line from line from on that starts with a
+// document marker ("---" or "..."), where libyaml stops inside a quoted
+// scalar, and whether there is one.
+func (r *Rules) MarkerLine(from int) (int, bool) {
+	for l := max(from, 1); l <= len(r.text.LineStarts()); l++ {
+		if text := yamlscan.TrimLineBreak(r.text.Line(l)); isMarker(text, "---") || isMarker(text, "...") {
+			return l, true
+		}
+	}
+	return 0, false
+}
+
+// UnknownAlias returns the line and column of the first alias to the
+// anchor yaml.v3's problem text names as unknown, where yaml.v3 names no
+// place (line 1 and column 0 when it is not found), and whether the text
+// names one.
+func (r *Rules) UnknownAlias(text string) (line, column int, ok bool) {
+	m := unknownAnchor.FindStringSubmatch(text)
+	if m == nil {
+		return 0, 0, false
+	}
+	line, column = aliasAt(r.text.Bytes(), m[1])
+	return line, column, true
+}
