@@ -67,20 +67,7 @@ func CheckFormat(f Format, data []byte) []Violation {
 		return errorProblems(err)
 	}
 	// As for YAML, one mistake gives one problem (see examine).
-	var hidden []string
-	for _, v := range problems {
-		switch {
-		case v.Code == codeUnknownKey:
-			if meant := meantField(v); meant != "" {
-				hidden = append(hidden, meant)
-			}
-		case v.Code != codeDuplicateKey && v.FieldPath != "":
-			hidden = append(hidden, v.FieldPath)
-		case v.Code == codeUnsupported && strings.HasPrefix(v.Message, "'?' in the plain scalar "):
-			// The top mapping, in flow style, could not be read: no rule.
-			hidden = append(hidden, "")
-		}
-	}
+	hidden := hiddenBy(problems)
 	for _, v := range Violations(spec) {
 		if !under(v.FieldPath, hidden) {
 			problems = append(problems, v)
@@ -121,23 +108,7 @@ func examine(data []byte) examined {
 		}
 	}
 	decodeFailed := len(vs) > 0
-	// A value that could not be read hides the rules under it; an unknown
-	// key whose hint names a field hides that field's rules, and those of
-	// every field under it (see docs/problems.md).
-	var hidden []string
-	for _, v := range w.problems {
-		switch {
-		case v.Code == codeUnknownKey:
-			if meant := meantField(v); meant != "" {
-				hidden = append(hidden, meant)
-			}
-		case v.Code != codeDuplicateKey && v.FieldPath != "":
-			hidden = append(hidden, v.FieldPath)
-		case v.Code == codeUnsupported && strings.HasPrefix(v.Message, "'?' in the plain scalar "):
-			// The top mapping, in flow style, could not be read: no rule.
-			hidden = append(hidden, "")
-		}
-	}
+	hidden := hiddenBy(w.problems)
 	broken := check(checkedFromMirror(m))
 	var rules []Violation
 	for _, v := range broken {
@@ -196,6 +167,28 @@ func firstBrokenFirst(vs, broken []Violation) []Violation {
 		}
 	}
 	return vs
+}
+
+// hiddenBy returns the fields whose rules the decode problems hide: a
+// value that could not be read hides the rules under it; an unknown key
+// whose hint names a field hides that field's rules, and those of every
+// field under it (see docs/problems.md).
+func hiddenBy(problems []Violation) []string {
+	var hidden []string
+	for _, v := range problems {
+		switch {
+		case v.Code == codeUnknownKey:
+			if meant := meantField(v); meant != "" {
+				hidden = append(hidden, meant)
+			}
+		case v.Code != codeDuplicateKey && v.FieldPath != "":
+			hidden = append(hidden, v.FieldPath)
+		case v.Code == codeUnsupported && strings.HasPrefix(v.Message, "'?' in the plain scalar "):
+			// The top mapping, in flow style, could not be read: no rule.
+			hidden = append(hidden, "")
+		}
+	}
+	return hidden
 }
 
 // under reports whether path is one of roots or a field under one.

@@ -425,15 +425,21 @@ func contentBefore(t *source.Text, line int) bool {
 // no. libyaml says "did not find expected <document start>" both of a
 // directive that no "---" follows and of text after a document's end.
 func (r *Rules) DirectiveBefore(line int) bool {
-	t := r.text
+	return directiveLine(r.text, line) > 0
+}
+
+// directiveLine returns the last directive line ("%...") at or before
+// line, walking back over the lines, or 0 when a "..." end marker or the
+// start of the text comes first.
+func directiveLine(t *source.Text, line int) int {
 	for l := min(line, len(t.LineStarts())); l >= 1; l-- {
 		text := t.Line(l)
 		if bytes.HasPrefix(text, []byte("...")) {
-			return false
+			return 0
 		}
 		if bytes.HasPrefix(text, []byte("%")) {
-			return true
+			return l
 		}
 	}
-	return false
+	return 0
 }

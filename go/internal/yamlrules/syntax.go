@@ -100,16 +100,7 @@ func nextTokenLine(t *source.Text, line int) int {
 // them. (A directive libyaml cannot read is yaml.v3's error too, on the
 // directive's own line, before the line returned.)
 func directivesWithoutStart(t *source.Text, line int) (int, bool) {
-	l := min(line, len(t.LineStarts()))
-	for ; l >= 1; l-- {
-		text := t.Line(l)
-		if bytes.HasPrefix(text, []byte("...")) {
-			return 0, false // as DirectiveBefore
-		}
-		if len(text) > 0 && text[0] == '%' {
-			break
-		}
-	}
+	l := directiveLine(t, line) // as DirectiveBefore
 	if l < 1 {
 		return 0, false
 	}

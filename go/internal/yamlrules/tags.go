@@ -30,12 +30,8 @@ import (
 //
 // A verbatim tag ("!<...>") may hold all three characters in both readers.
 
-// tagSyntaxError is libyaml's error for a tag it ends before yaml.v3 does,
-// and tagNoSuffixError for a handle it ends so with nothing after it.
-const (
-	tagSyntaxError   = "invalid YAML: a tag (!) cannot be read"
-	tagNoSuffixError = tagSyntaxError
-)
+// tagSyntaxError is libyaml's error for a tag it ends before yaml.v3 does.
+const tagSyntaxError = "invalid YAML: a tag (!) cannot be read"
 
 // isAnchorChar reports whether c may be part of an anchor's name: a letter,
 // a digit, '-' or '_', in both readers.
@@ -129,11 +125,9 @@ func tagEndingEarly(t *source.Text, doc *yaml.Node) (err *Problem, syntax bool, 
 			if at := t.Offset(n.Line, n.Column); at >= 0 {
 				if start, end, noSuffix, ok := tagSpan(t.Bytes(), at); ok && end < len(t.Bytes()) {
 					switch c := t.Bytes()[end]; {
-					case noSuffix && (c == '[' || c == ']' || c == ','):
-						line, column := t.LineColumn(end)
-						err, syntax, tagAt = &Problem{Line: line, Column: column, Message: tagNoSuffixError}, true, start
-						return
-					case c == '[' || c == ']' || (c == ',' && !inFlow):
+					case c == '[' || c == ']' || (c == ',' && (!inFlow || noSuffix)):
+						// (A handle with nothing after it is a syntax error
+						// at a ',' inside [] or {} too.)
 						line, column := t.LineColumn(end)
 						err, syntax, tagAt = &Problem{Line: line, Column: column, Message: tagSyntaxError}, true, start
 						return
