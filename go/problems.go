@@ -736,36 +736,10 @@ func alone(err error, data []byte) *DecodeError {
 		v.Line, v.Column, v.Code, v.Message = s.Line, s.Column, codeEncoding, s.Reason
 	default:
 		text := strings.TrimPrefix(strings.TrimPrefix(err.Error(), decodePrefix), "yaml: ")
-		// yaml.v3 names the line of the problem's context; libyaml, the
-		// problem's (see problemLine).
-		v.Line, text = rules.SyntaxLine(text)
-		v.Code, v.Message = syntaxProblem(text)
-		if start, column, ok := rules.DirectivesWithoutStart(v.Line); ok {
-			// Directives before the problem that no "---" follows: libyaml's
-			// parser stops at the token after them, before the problem
-			// yaml.v3's scanner, reading further ahead, stops at.
-			v.Code, v.Message, v.Line, v.Column = codeDirective, catalogue[codeDirective].Messages[1], start, column
-		} else if strings.Contains(text, "did not find expected <document start>") && !rules.DirectiveBefore(v.Line) {
-			// Text after the root value, after a "..." end marker or not,
-			// where libyaml's parser expects a document start.
-			v.Code, v.Message = codeSyntax, catalogue[codeSyntax].Messages[1]
-		}
-		if v.Code == codeCannotStart {
-			// yaml.v3's scanner stops at a tab that starts a line (after
-			// any spaces), where libyaml's does too: a tab that indents,
-			// outside [] and {}, where tabs are blanks.
-			if rules.TabIndents(v.Line) {
-				v.Code, v.Message = codeTabIndent, catalogue[codeTabIndent].Messages[0]
-			}
-		}
-		if line, column, ok := rules.UnknownAlias(text); ok {
-			v.Line, v.Column = line, column
-		} else if v.Code == codeTabIndent {
-			// The first tab of the line's indentation.
-			if column := rules.IndentTab(v.Line); column > 0 {
-				v.Column = column
-			}
-		}
+		// Where libyaml, and so the Python library, reports it.
+		var problem string
+		v.Line, v.Column, problem = rules.Syntax(text, syntaxKind)
+		v.Code, v.Message = syntaxProblem(problem)
 		switch v.Code {
 		case codeControl:
 			if r, found := yamlscan.FirstControl(data, len(data)); found {
@@ -775,28 +749,30 @@ func alone(err error, data []byte) *DecodeError {
 			v.Line, v.Column = 0, 0
 		}
 	}
-	switch {
-	case v.Code == codeControl:
+	if v.Code == codeControl {
 		// At the character, where libyaml's reader stops.
 		if at := controlAt(data); at >= 0 {
 			v.Line, v.Column = src.LineColumn(at)
 		}
-	case v.Code == codeTabIndent && v.Column == 0:
-		// The first tab that indents a line, from the line yaml.v3 names on.
-		if line, column, ok := rules.FirstIndentTab(v.Line); ok {
-			v.Line, v.Column = line, column
-		}
-	case v.Message == catalogue[codeUnclosedQuote].Messages[0] && v.Column == 0:
-		// libyaml meets the end of the text, still inside the quotes.
-		v.Line, v.Column = src.LineColumn(len(data))
-	case v.Message == catalogue[codeUnclosedQuote].Messages[1] && v.Column == 0:
-		// libyaml stops at the marker that starts a line inside the quotes.
-		if line, ok := rules.MarkerLine(v.Line); ok {
-			v.Line, v.Column = line, 1
-		}
 	}
 	v.Hint = promptHint(v, data)
 	return newDecodeError([]Violation{v}, err)
+}
+
+// syntaxKind is what the catalogue makes of a syntax problem text, as far
+// as where libyaml reports it depends on it (see yamlrules.Syntax).
+func syntaxKind(problem string) yamlrules.Kind {
+	switch code, msg := syntaxProblem(problem); {
+	case code == codeCannotStart:
+		return yamlrules.CannotStart
+	case code == codeTabIndent:
+		return yamlrules.TabIndent
+	case msg == catalogue[codeUnclosedQuote].Messages[0]:
+		return yamlrules.UnclosedAtEnd
+	case msg == catalogue[codeUnclosedQuote].Messages[1]:
+		return yamlrules.UnclosedAtMarker
+	}
+	return yamlrules.OtherProblem
 }
 
 // syntaxProblem maps a parser's problem text (libyaml's words, which

@@ -402,7 +402,7 @@ func (r *Rules) secondDocument(line int) *Problem {
 	}
 	rest := bytes.TrimLeft(text, " \t")
 	column := 1 + utf8.RuneCount(text[:len(text)-len(rest)])
-	if r.DirectiveBefore(line) {
+	if r.directiveBefore(line) {
 		return &Problem{Line: line, Column: column, Message: directiveWithoutStart}
 	}
 	return &Problem{Line: line, Column: column, Message: textAfterDocument}
@@ -419,12 +419,12 @@ func contentBefore(t *source.Text, line int) bool {
 	return false
 }
 
-// DirectiveBefore reports whether a directive line ("%...") opens the
+// directiveBefore reports whether a directive line ("%...") opens the
 // document that ends on line, as the Python library's _directive_before
 // decides it: walking back over the lines, a "..." end marker first means
 // no. libyaml says "did not find expected <document start>" both of a
 // directive that no "---" follows and of text after a document's end.
-func (r *Rules) DirectiveBefore(line int) bool {
+func (r *Rules) directiveBefore(line int) bool {
 	return directiveLine(r.text, line) > 0
 }
 

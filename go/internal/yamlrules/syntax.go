@@ -93,14 +93,14 @@ func nextTokenLine(t *source.Text, line int) int {
 	return end
 }
 
-// directivesWithoutStart returns the line of the token libyaml's parser
+// directivesAt returns the line of the token libyaml's parser
 // finds instead of "---" after the directives before line (a run of lines
 // with '%' first, no "..." after them), its "did not find expected
 // <document start>", and whether there is one: not when "---" follows
 // them. (A directive libyaml cannot read is yaml.v3's error too, on the
 // directive's own line, before the line returned.)
-func directivesWithoutStart(t *source.Text, line int) (int, bool) {
-	l := directiveLine(t, line) // as DirectiveBefore
+func directivesAt(t *source.Text, line int) (int, bool) {
+	l := directiveLine(t, line) // as directiveBefore
 	if l < 1 {
 		return 0, false
 	}
@@ -152,20 +152,82 @@ var (
 	unknownAnchor = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
 )
 
-// SyntaxLine splits yaml.v3's syntax error text (without "yaml: ") into
-// the line libyaml names for it (see problemLine) and the problem.
-func (r *Rules) SyntaxLine(text string) (int, string) {
-	line, problem := yamlProblem(text)
-	return problemLine(r.text.Bytes(), problem, line), problem
+// A Kind is what the catalogue makes of a problem text, as far as where
+// libyaml reports the problem depends on it.
+type Kind int
+
+// The kinds of problem that Syntax places on their own.
+const (
+	OtherProblem     Kind = iota
+	CannotStart           // a character that cannot start a token
+	TabIndent             // a tab that indents
+	UnclosedAtEnd         // a quoted scalar that the end of the text meets
+	UnclosedAtMarker      // a quoted scalar that a document marker meets
+)
+
+// Syntax returns where libyaml reports the syntax error that yaml.v3
+// reported as text (its error without "yaml: "), and the problem: in
+// libyaml's words, which yaml.v3 shares, or, where libyaml meets another
+// problem first or names it otherwise, that problem in the catalogue's
+// words without "invalid YAML: ". kind is what the catalogue makes of a
+// problem text. column is 0 when libyaml's column is not known.
+func (r *Rules) Syntax(text string, kind func(problem string) Kind) (line, column int, problem string) {
+	// yaml.v3 names the line of the problem's context; libyaml, the
+	// problem's (see problemLine).
+	line, found := yamlProblem(text)
+	line = problemLine(r.text.Bytes(), found, line)
+	problem = found
+	if start, col, ok := r.directivesWithoutStart(line); ok {
+		// Directives before the problem that no "---" follows: libyaml's
+		// parser stops at the token after them, before the problem
+		// yaml.v3's scanner, reading further ahead, stops at.
+		line, column, problem = start, col, strings.TrimPrefix(directiveWithoutStart, "invalid YAML: ")
+	} else if strings.Contains(found, "did not find expected <document start>") && !r.directiveBefore(line) {
+		// Text after the root value, after a "..." end marker or not,
+		// where libyaml's parser expects a document start.
+		problem = strings.TrimPrefix(textAfterDocument, "invalid YAML: ")
+	}
+	k := kind(problem)
+	if k == CannotStart && r.tabIndents(line) {
+		// yaml.v3's scanner stops at a tab that starts a line (after any
+		// spaces), where libyaml's does too: a tab that indents, outside
+		// [] and {}, where tabs are blanks.
+		problem, k = strings.TrimPrefix(tabIndentReason, "invalid YAML: "), TabIndent
+	}
+	if l, c, ok := r.unknownAlias(found); ok {
+		line, column = l, c
+	} else if k == TabIndent {
+		// The first tab of the line's indentation.
+		if c := r.indentTab(line); c > 0 {
+			column = c
+		}
+	}
+	switch {
+	case column != 0:
+	case k == TabIndent:
+		// The first tab that indents a line, from the line yaml.v3 names on.
+		if l, c, ok := r.firstIndentTab(line); ok {
+			line, column = l, c
+		}
+	case k == UnclosedAtEnd:
+		// libyaml meets the end of the text, still inside the quotes.
+		line, column = r.text.LineColumn(len(r.text.Bytes()))
+	case k == UnclosedAtMarker:
+		// libyaml stops at the marker that starts a line inside the quotes.
+		if l, ok := r.markerLine(line); ok {
+			line, column = l, 1
+		}
+	}
+	return line, column, problem
 }
 
-// DirectivesWithoutStart returns the line and column of the token
+// directivesWithoutStart returns the line and column of the token
 // libyaml's parser finds instead of "---" after directives, its "did not
 // find expected <document start>", when that comes before line, where
 // yaml.v3's scanner, reading further ahead, stops at a problem; ok is
 // false when there is none.
-func (r *Rules) DirectivesWithoutStart(line int) (start, column int, ok bool) {
-	start, ok = directivesWithoutStart(r.text, line)
+func (r *Rules) directivesWithoutStart(line int) (start, column int, ok bool) {
+	start, ok = directivesAt(r.text, line)
 	if !ok || line < start {
 		return 0, 0, false
 	}
@@ -173,19 +235,19 @@ func (r *Rules) DirectivesWithoutStart(line int) (start, column int, ok bool) {
 	return start, 1 + len(text) - len(bytes.TrimLeft(text, " \t")), true
 }
 
-// TabIndents reports whether line starts, after any spaces, with a tab
+// tabIndents reports whether line starts, after any spaces, with a tab
 // outside [] and {}, where tabs are blanks: a tab that indents, where
 // libyaml's scanner stops as yaml.v3's does.
-func (r *Rules) TabIndents(line int) bool {
+func (r *Rules) tabIndents(line int) bool {
 	text := yamlscan.TrimLineBreak(r.text.Line(line))
 	rest := bytes.TrimLeft(text, " ")
 	return len(rest) > 0 && rest[0] == '\t' &&
 		line <= len(r.text.LineStarts()) && flowDepth(r.text.Bytes()[:r.text.LineStarts()[line-1]]) <= 0
 }
 
-// IndentTab returns the column of the first tab of line's indentation, or
+// indentTab returns the column of the first tab of line's indentation, or
 // 0 when its indentation holds none.
-func (r *Rules) IndentTab(line int) int {
+func (r *Rules) indentTab(line int) int {
 	text := r.text.Line(line)
 	if tab := bytes.IndexByte(text, '\t'); tab >= 0 && len(bytes.TrimLeft(text[:tab], " ")) == 0 {
 		return tab + 1
@@ -193,10 +255,10 @@ func (r *Rules) IndentTab(line int) int {
 	return 0
 }
 
-// FirstIndentTab returns the line and column of the first tab that
+// firstIndentTab returns the line and column of the first tab that
 // indents a line (after any spaces and block indicators), from line from
 // on, and whether there is one.
-func (r *Rules) FirstIndentTab(from int) (line, column int, ok bool) {
+func (r *Rules) firstIndentTab(from int) (line, column int, ok bool) {
 	for l := max(from, 1); l <= len(r.text.LineStarts()); l++ {
 		text := r.text.Line(l)
 		if tab := bytes.IndexByte(text, '\t'); tab >= 0 && len(bytes.Trim(text[:tab], " -?:")) == 0 {
@@ -206,10 +268,10 @@ func (r *Rules) FirstIndentTab(from int) (line, column int, ok bool) {
 	return 0, 0, false
 }
 
-// MarkerLine returns the first line from line from on that starts with a
+// markerLine returns the first line from line from on that starts with a
 // document marker ("---" or "..."), where libyaml stops inside a quoted
 // scalar, and whether there is one.
-func (r *Rules) MarkerLine(from int) (int, bool) {
+func (r *Rules) markerLine(from int) (int, bool) {
 	for l := max(from, 1); l <= len(r.text.LineStarts()); l++ {
 		if text := yamlscan.TrimLineBreak(r.text.Line(l)); isMarker(text, "---") || isMarker(text, "...") {
 			return l, true
@@ -218,11 +280,11 @@ func (r *Rules) MarkerLine(from int) (int, bool) {
 	return 0, false
 }
 
-// UnknownAlias returns the line and column of the first alias to the
+// unknownAlias returns the line and column of the first alias to the
 // anchor yaml.v3's problem text names as unknown, where yaml.v3 names no
 // place (line 1 and column 0 when it is not found), and whether the text
 // names one.
-func (r *Rules) UnknownAlias(text string) (line, column int, ok bool) {
+func (r *Rules) unknownAlias(text string) (line, column int, ok bool) {
 	m := unknownAnchor.FindStringSubmatch(text)
 	if m == nil {
 		return 0, 0, false
