@@ -107,7 +107,7 @@ func decode(data []byte) (*eval.TaskSpec, *walker, error) {
 	w := &walker{text: source.New(data), budget: MaxNodes}
 	m, err := w.decode()
 	if err != nil {
-		de := alone(err, data)
+		de := alone(err, w.refusal, data)
 		if w.errPlain && err == error(w.err) || w.goRejects {
 			de.Err = nil // the Go package refuses it too: no stricter refusal
 		}
@@ -125,16 +125,16 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 		w.rules = yamlrules.For(w.text, nil)
 	}
 	if len(data) > MaxDocumentBytes {
-		return nil, &StrictError{Reason: fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes)}
+		return nil, w.refuse(codeLimit, &StrictError{Reason: fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes)})
 	}
 	if hasWideBOM(data) {
-		return nil, &StrictError{Line: 1, Column: 1, Reason: "UTF-16 and UTF-32 input is not supported: sidecars are UTF-8"}
+		return nil, w.refuse(codeEncoding, &StrictError{Line: 1, Column: 1, Reason: "UTF-16 and UTF-32 input is not supported: sidecars are UTF-8"})
 	}
 	// Whether the Go package's decoder refuses a text refused before it is
 	// read (then the refusal is no stricter one) is its own.
 	if p := w.rules.TwoByteOrderMarks(); p != nil {
 		w.goRejects = goPackageRejects(data)
-		return nil, strictError(p)
+		return nil, w.rulesRefuse(p)
 	}
 	// Text that is not UTF-8 is refused before it is read as YAML, as the
 	// Python library refuses it before libyaml sees it: whatever else the
@@ -142,22 +142,22 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	// byte order marks at the start come first, as in the Python library.
 	if !utf8.Valid(data) {
 		w.goRejects = goPackageRejects(data)
-		return nil, notUTF8(data)
+		return nil, w.refuse(codeEncoding, notUTF8(data))
 	}
 	if p := w.rules.InnerByteOrderMark(); p != nil {
 		w.goRejects = goPackageRejects(data)
-		return nil, strictError(p)
+		return nil, w.rulesRefuse(p)
 	}
 	doc, over, err := w.rules.Parse(budget.Limits{Nodes: MaxNodes, Depth: MaxDepth})
 	if over != nil {
-		return nil, strictError(over)
+		return nil, w.rulesRefuse(over)
 	}
 	if err != nil {
 		if errors.Is(err, io.EOF) {
 			// No document: yaml.v3 read nothing but comments and blanks.
 			if p := w.rules.Empty(); p != nil {
 				w.goRejects = true // the Go package refuses an empty text too
-				return nil, strictError(p)
+				return nil, w.rulesRefuse(p)
 			}
 		}
 		// yaml.v3 cannot read some text the Python library reads and then
@@ -168,7 +168,7 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 		return nil, fmt.Errorf("%s%w", decodePrefix, err)
 	}
 	if doc.Kind == 0 {
-		return nil, errEmptyDocument
+		return nil, w.refuse(codeWrongType, errEmptyDocument)
 	}
 	w.pos = make(map[string]position, 24)
 	w.document(doc)
@@ -190,19 +190,26 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	if r, found := yamlscan.FirstControl(data, len(data)); found {
 		// The same for a character no YAML reader takes, after the first
 		// document: libyaml's reader refuses it as it reads the input.
-		return nil, &StrictError{Reason: fmt.Sprintf("invalid YAML: control characters are not allowed (character #x%04X)", r)}
+		return nil, w.refuse(codeControl, &StrictError{Reason: fmt.Sprintf("invalid YAML: control characters are not allowed (character #x%04X)", r)})
 	}
 	// The stricter rules: a misread in the text, then a second document,
 	// then the walk.
 	if p, err := w.rules.After(doc); err != nil {
 		return nil, fmt.Errorf("%s%w", decodePrefix, err)
 	} else if p != nil {
-		return nil, strictError(p)
+		return nil, w.rulesRefuse(p)
 	}
 	if w.budget < 0 || w.stop {
-		return nil, w.err // past a limit, or at the top, nothing more is read
+		// Past a limit, or at the top, nothing more is read.
+		return nil, w.refuse(w.errCode, w.err)
 	}
 	return &m, nil
+}
+
+// refuse is the refusal e, of the given code, that decode returns.
+func (w *walker) refuse(code string, e *StrictError) error {
+	w.refusal = code
+	return e
 }
 
 // goPackageRejects reports whether the Go package's decoder refuses data,
@@ -224,11 +231,14 @@ func hasWideBOM(data []byte) bool {
 // problem in problems (the first also in err) and the position of each
 // field's value in pos.
 type walker struct {
-	text   *source.Text     // the document: its bytes, lines and columns
-	rules  *yamlrules.Rules // the YAML reading rules of the text
-	pos    map[string]position
-	err    *StrictError
-	budget int // nodes the walk may still visit, alias expansions included
+	text  *source.Text     // the document: its bytes, lines and columns
+	rules *yamlrules.Rules // the YAML reading rules of the text
+	pos   map[string]position
+	err   *StrictError
+	// errCode is the code of err, and refusal that of the StrictError
+	// decode returns (a StrictError has no field for its code).
+	errCode, refusal string
+	budget           int // nodes the walk may still visit, alias expansions included
 
 	// large holds the mappings too large for yaml.v3's duplicate check.
 	large *largeMappings
@@ -249,25 +259,27 @@ type walker struct {
 	goRejects     bool // the Go package's decoder refuses the document too
 }
 
-// fail records a problem at node n, the value (or key) at path, and
-// marks n as not read. The first is also kept as w.err, the StrictError a
-// caller that stops at one problem sees.
-func (w *walker) fail(n *yaml.Node, path, format string, args ...any) {
+// fail records a problem of the given code at node n, the value (or key)
+// at path, and marks n as not read. The first is also kept as w.err, the
+// StrictError a caller that stops at one problem sees, and its code as
+// w.errCode.
+func (w *walker) fail(n *yaml.Node, code, path, format string, args ...any) {
 	reason := fmt.Sprintf(format, args...)
 	if w.err == nil {
 		w.err = &StrictError{FieldPath: path, Line: n.Line, Column: n.Column, Reason: reason}
+		w.errCode = code
 	}
 	w.problems = append(w.problems, Violation{FieldPath: path, Message: withPath(path, reason),
-		Line: n.Line, Column: n.Column, Code: reasonCode(reason), Severity: severityError})
+		Line: n.Line, Column: n.Column, Code: code, Severity: severityError})
 	w.markBad(n)
 }
 
-// wrong is fail for a value yaml.v3 refuses too (a value of the wrong
-// type): the problem is the same, but it is no StrictError, since the Go
-// package is no less strict there.
+// wrong is fail for a value yaml.v3 refuses too, a value of the wrong
+// type (WRONG_TYPE): the problem is the same, but it is no StrictError,
+// since the Go package is no less strict there.
 func (w *walker) wrong(n *yaml.Node, path, format string, args ...any) {
 	first := w.err == nil
-	w.fail(n, path, format, args...)
+	w.fail(n, codeWrongType, path, format, args...)
 	if first {
 		w.errPlain = true
 	}
@@ -315,7 +327,7 @@ func (w *walker) document(doc *yaml.Node) {
 		w.stop = true
 		// "!" alone: YAML's non-specific tag makes the empty scalar a
 		// string, which yaml.v3 forgets and reads as null, an empty spec.
-		w.fail(root, "", `expected a mapping at the top of the document, got the string ""`)
+		w.fail(root, codeWrongType, "", `expected a mapping at the top of the document, got the string ""`)
 	}
 }
 
@@ -407,7 +419,7 @@ func (w *walker) count(node *yaml.Node, path string, n int) bool {
 	}
 	w.budget -= n
 	if w.budget < 0 {
-		w.fail(node, path, "document expands to more than %d nodes", MaxNodes)
+		w.fail(node, codeLimit, path, "document expands to more than %d nodes", MaxNodes)
 		return false
 	}
 	return true
@@ -423,7 +435,7 @@ func (w *walker) duplicate(k, first, value *yaml.Node, path string) {
 	if k.Line < first.Line || (k.Line == first.Line && k.Column <= first.Column) {
 		at = value
 	}
-	w.fail(at, path, "duplicate key %s (first defined at line %d)", wording.Quote(k.Value), first.Line)
+	w.fail(at, codeDuplicateKey, path, "duplicate key %s (first defined at line %d)", wording.Quote(k.Value), first.Line)
 }
 
 // dropEntry leaves the mapping entry whose key and value are the nodes
@@ -454,14 +466,14 @@ func (w *walker) key(k *yaml.Node, path string) bool {
 	case k.Tag == "!!merge" && k.Style&yaml.TaggedStyle == 0:
 		// A plain "<<". A key tagged !!merge is refused by stringOK, for
 		// its tag, as the Python library refuses it.
-		w.fail(k, path, "merge keys (<<) are not supported; quote the key to mean the string")
+		w.fail(k, codeUnsupported, path, "merge keys (<<) are not supported; quote the key to mean the string")
 		return false
 	case isNull(k) && (k.Style&yaml.TaggedStyle == 0 || nullText(k.Value)):
 		shown := wording.Clip(k.Value)
 		if shown == "" {
 			shown = "an empty key"
 		}
-		w.fail(k, path, "null key (%s) is not allowed: yaml.v3 skips such an entry silently; quote the key to mean a string", shown)
+		w.fail(k, codeUnsupported, path, "null key (%s) is not allowed: yaml.v3 skips such an entry silently; quote the key to mean a string", shown)
 		return false
 	}
 	return w.stringOK(k, path)
@@ -482,7 +494,7 @@ func (w *walker) stringOK(n *yaml.Node, path string) bool {
 	if n.Style&yaml.TaggedStyle == 0 || n.Tag == "!!str" || (n.Tag == "!!null" && nullText(n.Value)) {
 		return true
 	}
-	w.fail(n, path, "unsupported tag %s for a string field", wording.Quote(n.Tag))
+	w.fail(n, codeUnsupported, path, "unsupported tag %s for a string field", wording.Quote(n.Tag))
 	return false
 }
 
@@ -504,13 +516,13 @@ func (w *walker) value(n *yaml.Node, path string, f field) {
 		if n.Kind == yaml.MappingNode {
 			w.mapping(n, path, f.sub)
 		} else if w.bangEmpty(n) {
-			w.fail(n, path, `expected a mapping for %s, got the string ""`, path)
+			w.fail(n, codeWrongType, path, `expected a mapping for %s, got the string ""`, path)
 		} else if !isNullNode(n) {
 			w.wrong(n, path, "expected a mapping for %s, got %s", path, w.describe(n))
 		}
 	case kStringList, kMessageList:
 		if w.bangEmpty(n) {
-			w.fail(n, path, `expected a sequence, got the string ""`)
+			w.fail(n, codeWrongType, path, `expected a sequence, got the string ""`)
 			return
 		}
 		if n.Kind != yaml.SequenceNode && !isNullNode(n) {
@@ -528,11 +540,11 @@ func (w *walker) value(n *yaml.Node, path string, f field) {
 			case w.bangEmpty(item) && f.kind == kMessageList:
 				// As for any item that is not a mapping, the Python library
 				// adds it before it reads it: an empty one stays in the list.
-				w.fail(item, ipath, `expected a mapping for %s, got the string ""`, ipath)
+				w.fail(item, codeWrongType, ipath, `expected a mapping for %s, got the string ""`, ipath)
 				w.empty(item)
 				continue
 			case w.bangEmpty(item):
-				w.fail(item, ipath, "the non-specific tag ! alone is the empty string, which yaml.v3 reads as null and drops from the list silently; write '' for an empty item")
+				w.fail(item, codeUnsupported, ipath, "the non-specific tag ! alone is the empty string, which yaml.v3 reads as null and drops from the list silently; write '' for an empty item")
 				continue
 			}
 			if isNull(item) {
@@ -540,7 +552,7 @@ func (w *walker) value(n *yaml.Node, path string, f field) {
 				if f.kind == kMessageList {
 					empty = "{}"
 				}
-				w.fail(item, ipath, "null item is not allowed: yaml.v3 drops it from the list silently; write %s for an empty item", empty)
+				w.fail(item, codeUnsupported, ipath, "null item is not allowed: yaml.v3 drops it from the list silently; write %s for an empty item", empty)
 				continue
 			}
 			switch {
@@ -568,7 +580,7 @@ func (w *walker) value(n *yaml.Node, path string, f field) {
 		}
 	case kIntMap:
 		if w.bangEmpty(n) {
-			w.fail(n, path, `expected a mapping, got the string ""`)
+			w.fail(n, codeWrongType, path, `expected a mapping, got the string ""`)
 		} else if n.Kind != yaml.MappingNode && !isNullNode(n) {
 			w.wrong(n, path, "expected a mapping, got %s", w.describe(n))
 		}
@@ -624,15 +636,15 @@ func (w *walker) integer(n *yaml.Node, path string) {
 		if n.Tag == "!!null" && nullText(n.Value) {
 			return
 		}
-		w.fail(n, path, "expected an integer, got %s %s", n.Tag, wording.Quote(n.Value))
+		w.fail(n, codeWrongType, path, "expected an integer, got %s %s", n.Tag, wording.Quote(n.Value))
 		return
 	}
 	if !explicit && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && w.rules.BangTagged(n) {
 		if n.Value == "" {
 			// libyaml reads "!" alone as the empty string, quoted.
-			w.fail(n, path, "expected an integer, got the string %s", wording.Quote(n.Value))
+			w.fail(n, codeWrongType, path, "expected an integer, got the string %s", wording.Quote(n.Value))
 		} else {
-			w.fail(n, path, "expected an integer, got the tagged string %s", wording.Quote(n.Value))
+			w.fail(n, codeUnsupported, path, "expected an integer, got the tagged string %s", wording.Quote(n.Value))
 		}
 		return
 	}
@@ -645,7 +657,7 @@ func (w *walker) integer(n *yaml.Node, path string) {
 		return
 	}
 	if n.Tag == "!!int" && resolved != "!!int" {
-		w.fail(n, path, "cannot read %s as an !!int: it is a %s", wording.Quote(n.Value), strings.TrimPrefix(resolved, "!!"))
+		w.fail(n, codeWrongType, path, "cannot read %s as an !!int: it is a %s", wording.Quote(n.Value), strings.TrimPrefix(resolved, "!!"))
 		return
 	}
 	if resolved == "!!int" && n.Tag != "!!float" {
@@ -667,7 +679,7 @@ func (w *walker) integer(n *yaml.Node, path string) {
 		if (&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: n.Value}).Decode(&i) != nil {
 			w.wrong(n, path, "number %s is out of the int64 range", wording.Quote(n.Value))
 		} else if f := float64(i); f >= 1<<63 || int64(f) != i {
-			w.fail(n, path, "number %s does not survive float64, which yaml.v3 reads it through", wording.Quote(n.Value))
+			w.fail(n, codeWrongType, path, "number %s does not survive float64, which yaml.v3 reads it through", wording.Quote(n.Value))
 		}
 		return
 	}
@@ -676,18 +688,18 @@ func (w *walker) integer(n *yaml.Node, path string) {
 		return
 	}
 	if math.IsInf(f, 0) {
-		w.fail(n, path, "number %s is out of the int64 range", wording.Quote(n.Value))
+		w.fail(n, codeWrongType, path, "number %s is out of the int64 range", wording.Quote(n.Value))
 		return
 	}
 	if math.IsNaN(f) || f != math.Trunc(f) {
-		w.fail(n, path, "expected an integer, got the non-integral number %s", wording.Quote(n.Value))
+		w.fail(n, codeWrongType, path, "expected an integer, got the non-integral number %s", wording.Quote(n.Value))
 		return
 	}
 	exact, ok := new(big.Rat).SetString(strings.ReplaceAll(n.Value, "_", ""))
 	if !ok && f == 0 && strings.ContainsAny(mantissa(n.Value), "123456789") {
 		// An exponent too large for big.Rat: a value float64 holds as 0 but
 		// that is not 0 lies strictly between -1 and 1.
-		w.fail(n, path, "expected an integer, got the non-integral number %s", wording.Quote(n.Value))
+		w.fail(n, codeWrongType, path, "expected an integer, got the non-integral number %s", wording.Quote(n.Value))
 		return
 	}
 	got := new(big.Rat)
@@ -695,16 +707,16 @@ func (w *walker) integer(n *yaml.Node, path string) {
 	if ok && exact.Cmp(got) != 0 {
 		switch {
 		case !exact.IsInt():
-			w.fail(n, path, "expected an integer, got the non-integral number %s", wording.Quote(n.Value))
+			w.fail(n, codeWrongType, path, "expected an integer, got the non-integral number %s", wording.Quote(n.Value))
 		case exact.Cmp(minInt64) >= 0 && exact.Cmp(maxInt64) <= 0:
-			w.fail(n, path, "number %s does not survive float64, which yaml.v3 reads it through", wording.Quote(n.Value))
+			w.fail(n, codeWrongType, path, "number %s does not survive float64, which yaml.v3 reads it through", wording.Quote(n.Value))
 		default:
-			w.fail(n, path, "number %s is out of the int64 range", wording.Quote(n.Value))
+			w.fail(n, codeWrongType, path, "number %s is out of the int64 range", wording.Quote(n.Value))
 		}
 		return
 	}
 	if got.Cmp(minInt64) < 0 || got.Cmp(maxInt64) > 0 {
-		w.fail(n, path, "number %s is out of the int64 range", wording.Quote(n.Value))
+		w.fail(n, codeWrongType, path, "number %s is out of the int64 range", wording.Quote(n.Value))
 	}
 }
 
@@ -716,7 +728,7 @@ func (w *walker) flowQuestion(n *yaml.Node, path string) bool {
 	if !ok {
 		return false
 	}
-	w.fail(at, path, "%s", message)
+	w.fail(at, codeUnsupported, path, "%s", message)
 	w.markBad(n) // the whole collection is refused, and left out of what is read
 	return true
 }

@@ -494,28 +494,6 @@ func withPath(path, reason string) string {
 	return path + ": " + reason
 }
 
-// reasonCode is the code of a refusal of the walk or the decoder, from its
-// reason.
-func reasonCode(reason string) string {
-	switch {
-	case strings.HasPrefix(reason, "duplicate key "):
-		return codeDuplicateKey
-	case strings.HasPrefix(reason, "unknown field "):
-		return codeUnknownKey
-	case strings.HasPrefix(reason, "document "):
-		return codeLimit
-	case strings.HasPrefix(reason, "input is not valid"), strings.HasPrefix(reason, "UTF-16"):
-		return codeEncoding
-	case strings.HasPrefix(reason, "expected an integer, got the tagged string"):
-		return codeUnsupported
-	case strings.HasPrefix(reason, "expected "), strings.HasPrefix(reason, "cannot read "),
-		strings.HasPrefix(reason, "number "), strings.HasPrefix(reason, "integer "),
-		strings.HasPrefix(reason, "mapping keys must be strings"), strings.HasPrefix(reason, "empty document"):
-		return codeWrongType
-	}
-	return codeUnsupported
-}
-
 // unknownKey records a key that names no field of the mapping at path, as
 // the Python library words it: `path: unknown field "x"`, ` in parent`
 // after a nested one, and a hint naming the field it most likely meant, or
@@ -534,6 +512,7 @@ func (w *walker) unknownKey(k *yaml.Node, path string, fields map[string]field) 
 		Code: codeUnknownKey, Hint: h, Severity: severityError})
 	if w.err == nil {
 		w.err = &StrictError{FieldPath: sub, Line: k.Line, Column: k.Column, Reason: msg}
+		w.errCode = codeUnknownKey
 		w.errPlain = true
 	}
 	w.markBad(k)
@@ -709,8 +688,9 @@ var errLine = regexp.MustCompile(`line (\d+)`)
 var errEmptyDocument = &StrictError{Reason: "empty document: expected a TaskSpec mapping"}
 
 // alone turns the refusal of a document that cannot be read at all into
-// its one problem.
-func alone(err error, data []byte) *DecodeError {
+// its one problem. code is the code of the refusal when it is a
+// StrictError, given where the refusal was found.
+func alone(err error, code string, data []byte) *DecodeError {
 	src := source.New(data)
 	rules := yamlrules.For(src, nil)
 	v := Violation{Severity: severityError}
@@ -727,7 +707,7 @@ func alone(err error, data []byte) *DecodeError {
 				v.Message = strict.Reason
 			}
 		} else {
-			v.Code, v.Message = reasonCode(strict.Reason), withPath(strict.FieldPath, strict.Reason)
+			v.Code, v.Message = code, withPath(strict.FieldPath, strict.Reason)
 		}
 	case errors.Is(err, io.EOF):
 		v.Code, v.Message = codeWrongType, errEmptyDocument.Reason

@@ -1,6 +1,8 @@
 package taskspec
 
 import (
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	"github.com/taskspec/taskspec/go/internal/eval"
 	"github.com/taskspec/taskspec/go/internal/source"
 	"github.com/taskspec/taskspec/go/internal/yamlrules"
@@ -16,7 +18,7 @@ func (w *walker) readsStricter(err error) (*eval.TaskSpec, error, bool) {
 	w.goRejects = true
 	p, fixed := w.rules.Stricter(err)
 	if p != nil {
-		return nil, strictError(p), true
+		return nil, w.rulesRefuse(p), true
 	}
 	if fixed == nil {
 		return nil, nil, false
@@ -37,9 +39,10 @@ func (w *walker) readsStricter(err error) (*eval.TaskSpec, error, bool) {
 	return m, rerr, true
 }
 
-// strictError is the StrictError of a refusal of the YAML reading rules.
-func strictError(p *yamlrules.Problem) *StrictError {
-	return &StrictError{Line: p.Line, Column: p.Column, Reason: p.Message}
+// rulesRefuse is the refusal that decode returns for a problem of the
+// YAML reading rules: a StrictError, of the problem's code.
+func (w *walker) rulesRefuse(p *yamlrules.Problem) error {
+	return w.refuse(codeOf(protoreflect.EnumNumber(p.Code)), &StrictError{Line: p.Line, Column: p.Column, Reason: p.Message})
 }
 
 // topNotMapping reports whether p refuses the top of the document for not

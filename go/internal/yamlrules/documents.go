@@ -44,7 +44,7 @@ func (r *Rules) Parse(limits budget.Limits) (doc *yaml.Node, over *Problem, err 
 
 // overError is the refusal of a document over a budget.
 func overError(o *budget.Over) *Problem {
-	return &Problem{Line: o.Line, Column: o.Column, Message: o.Reason}
+	return &Problem{Line: o.Line, Column: o.Column, Message: o.Reason, Code: codeLimit}
 }
 
 // After returns the refusal of what the text holds besides the first
@@ -398,14 +398,14 @@ const (
 func (r *Rules) secondDocument(line int) *Problem {
 	text := yamlscan.TrimLineBreak(r.text.Line(line))
 	if (isMarker(text, "---") || len(text) > 0 && text[0] == '%') && contentBefore(r.text, line) {
-		return &Problem{Line: line, Column: 1, Message: moreThanOneDocument}
+		return &Problem{Line: line, Column: 1, Message: moreThanOneDocument, Code: codeUnsupported}
 	}
 	rest := bytes.TrimLeft(text, " \t")
 	column := 1 + utf8.RuneCount(text[:len(text)-len(rest)])
 	if r.directiveBefore(line) {
-		return &Problem{Line: line, Column: column, Message: directiveWithoutStart}
+		return &Problem{Line: line, Column: column, Message: directiveWithoutStart, Code: codeDirective}
 	}
-	return &Problem{Line: line, Column: column, Message: textAfterDocument}
+	return &Problem{Line: line, Column: column, Message: textAfterDocument, Code: codeSyntax}
 }
 
 // contentBefore reports whether a line before line holds more than blanks

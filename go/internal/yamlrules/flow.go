@@ -47,7 +47,7 @@ func (r *Rules) flowColons(doc *yaml.Node) *Problem {
 	if at := r.text.Offset(found.Line, found.Column); at >= 0 {
 		line, column = r.text.LineColumn(pastProperties(r.text.Bytes(), at))
 	}
-	return &Problem{Line: line, Column: column, Message: flowColonReason(found.Value)}
+	return &Problem{Line: line, Column: column, Message: flowColonReason(found.Value), Code: codeUnsupported}
 }
 
 // flowColonReason is the refusal of a plain scalar ending in ':' inside []

@@ -28,7 +28,7 @@ func (r *Rules) Empty() *Problem {
 		text := yamlscan.TrimLineBreak(t.Line(l))
 		rest := bytes.TrimLeft(text, " ")
 		if len(rest) > 0 && rest[0] == '\t' {
-			return &Problem{Line: l, Column: 1 + len(text) - len(rest), Message: tabIndentReason}
+			return &Problem{Line: l, Column: 1 + len(text) - len(rest), Message: tabIndentReason, Code: codeTabIndent}
 		}
 	}
 	return nil
@@ -54,9 +54,9 @@ func (r *Rules) InnerByteOrderMark() *Problem {
 	}
 	line, column := t.LineColumn(start + i) // the leading mark is no column
 	if column == 1 {
-		return &Problem{Line: line, Column: 1, Message: lineStartBOMReason}
+		return &Problem{Line: line, Column: 1, Message: lineStartBOMReason, Code: codeUnsupported}
 	}
-	return &Problem{Line: line, Column: column, Message: "byte order mark inside the text: yaml.v3 can skip a character after it; remove it, or write it as the escape \\uFEFF in a double-quoted string"}
+	return &Problem{Line: line, Column: column, Message: "byte order mark inside the text: yaml.v3 can skip a character after it; remove it, or write it as the escape \\uFEFF in a double-quoted string", Code: codeUnsupported}
 }
 
 // lineStartBOMReason is the refusal of a byte order mark that starts a
@@ -211,7 +211,7 @@ func tabError(t *source.Text, doc *yaml.Node, line, at int) (*Problem, int) {
 		}
 	}
 	_, column := t.LineColumn(at)
-	return &Problem{Line: line, Column: column, Message: tabIndentReason}, at
+	return &Problem{Line: line, Column: column, Message: tabIndentReason, Code: codeTabIndent}, at
 }
 
 // tabIndentReason is the refusal of a tab that libyaml's scanner reads as
@@ -325,7 +325,7 @@ func apostropheEscape(t *source.Text, doc *yaml.Node) (*Problem, int) {
 			if t.Bytes()[i+1] == '\'' {
 				line, column := t.LineColumn(i)
 				found, foundAt = &Problem{Line: line, Column: column,
-					Message: badEscapeReason}, at+open
+					Message: badEscapeReason, Code: codeBadEscape}, at+open
 				return
 			}
 			i++
@@ -347,5 +347,5 @@ func (r *Rules) TwoByteOrderMarks() *Problem {
 	if !bytes.HasPrefix(r.text.Bytes(), []byte(byteOrderMark+byteOrderMark)) {
 		return nil
 	}
-	return &Problem{Line: 1, Column: 1, Message: "two byte order marks at the start: yaml.v3 misreads the document; remove one"}
+	return &Problem{Line: 1, Column: 1, Message: "two byte order marks at the start: yaml.v3 misreads the document; remove one", Code: codeUnsupported}
 }

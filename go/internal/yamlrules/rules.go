@@ -26,15 +26,29 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 	"github.com/taskspec/taskspec/go/internal/source"
 )
 
-// A Problem is the refusal of a text: its message in the catalogue's words
-// and the 1-based line and column it is at (0 when at no one place).
+// A Problem is the refusal of a text: its message in the catalogue's words,
+// its code, given where the refusal is found, and the 1-based line and
+// column it is at (0 when at no one place).
 type Problem struct {
 	Line, Column int
 	Message      string
+	Code         taskspecv1.ProblemCode
 }
+
+// The codes of the problems this package reports.
+const (
+	codeUnsupported    = taskspecv1.ProblemCode_PROBLEM_CODE_UNSUPPORTED
+	codeSyntax         = taskspecv1.ProblemCode_PROBLEM_CODE_SYNTAX
+	codeLimit          = taskspecv1.ProblemCode_PROBLEM_CODE_LIMIT
+	codeTabIndent      = taskspecv1.ProblemCode_PROBLEM_CODE_TAB_INDENT
+	codeBadEscape      = taskspecv1.ProblemCode_PROBLEM_CODE_BAD_ESCAPE
+	codeDirective      = taskspecv1.ProblemCode_PROBLEM_CODE_DIRECTIVE
+	codeAnchorAliasTag = taskspecv1.ProblemCode_PROBLEM_CODE_ANCHOR_ALIAS_TAG
+)
 
 // Rules applies the rules to one text.
 type Rules struct {

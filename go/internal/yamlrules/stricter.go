@@ -42,7 +42,7 @@ func (r *Rules) Stricter(err error) (p *Problem, copy []byte) {
 					line--
 				}
 				return &Problem{Line: line, Column: 1, Message: fmt.Sprintf(
-					"%%YAML %d.%d is not supported: yaml.v3 reads only YAML 1.1 documents (%%YAML 1.1, or no directive)", major, minor)}, nil
+					"%%YAML %d.%d is not supported: yaml.v3 reads only YAML 1.1 documents (%%YAML 1.1, or no directive)", major, minor), Code: codeUnsupported}, nil
 			}
 		}
 	case bytes.IndexByte(data, '?') >= 0:

@@ -129,10 +129,10 @@ func tagEndingEarly(t *source.Text, doc *yaml.Node) (err *Problem, syntax bool, 
 						// (A handle with nothing after it is a syntax error
 						// at a ',' inside [] or {} too.)
 						line, column := t.LineColumn(end)
-						err, syntax, tagAt = &Problem{Line: line, Column: column, Message: tagSyntaxError}, true, start
+						err, syntax, tagAt = &Problem{Line: line, Column: column, Message: tagSyntaxError, Code: codeAnchorAliasTag}, true, start
 						return
 					case c == ',':
-						err, tagAt = &Problem{Line: n.Line, Column: n.Column, Message: tagThenComma(string(t.Bytes()[start:end]))}, start
+						err, tagAt = &Problem{Line: n.Line, Column: n.Column, Message: tagThenComma(string(t.Bytes()[start:end])), Code: codeUnsupported}, start
 						return
 					}
 				}
