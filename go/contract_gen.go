@@ -193,37 +193,3 @@ var rules = []rule{
 var hiddenFields = []string{
 	"verification",
 }
-
-// The decoder's field tables: for each struct of the YAML mirror, the kind
-// of each key's value, for the walk that applies the stricter rules.
-var (
-	specFields = map[string]field{
-		"task_spec_version":  {kind: kInt},
-		"task_id":            {kind: kString},
-		"language":           {kind: kString},
-		"difficulty":         {kind: kString},
-		"difficulty_signals": {kind: kIntMap},
-		"generated_from":     {kind: kMessage, sub: generatedFromFields},
-		"prompt":             {kind: kString},
-		"solution_artifacts": {kind: kMessageList, sub: solutionArtifactFields},
-		"verification":       {kind: kMessage, sub: verificationFields},
-	}
-	generatedFromFields = map[string]field{
-		"kind":        {kind: kString},
-		"template_id": {kind: kString},
-		"kg_query":    {kind: kMessage, sub: kgQueryFields},
-	}
-	kgQueryFields = map[string]field{
-		"intent":      {kind: kString},
-		"seed_symbol": {kind: kString},
-	}
-	solutionArtifactFields = map[string]field{
-		"path": {kind: kString},
-		"role": {kind: kString},
-	}
-	verificationFields = map[string]field{
-		"build_cmd":       {kind: kStringList},
-		"test_cmd":        {kind: kStringList},
-		"timeout_seconds": {kind: kInt},
-	}
-)

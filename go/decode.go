@@ -5,17 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"math/big"
 	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 	"github.com/taskspec/taskspec/go/internal/budget"
 	"github.com/taskspec/taskspec/go/internal/eval"
 	"github.com/taskspec/taskspec/go/internal/source"
+	"github.com/taskspec/taskspec/go/internal/walk"
 	"github.com/taskspec/taskspec/go/internal/wording"
 	"github.com/taskspec/taskspec/go/internal/yamlrules"
 	"github.com/taskspec/taskspec/go/internal/yamlscan"
@@ -93,18 +93,16 @@ func DecodeYAML(data []byte) (*taskspecv1.TaskSpec, error) {
 	return fromMirror(m)
 }
 
-type position struct{ line, column int }
-
 // decode reads the first document into the Go package's struct shape.
 //
 // The document is parsed once, into a yaml.Node tree. The schema walk over
-// the tree finds every unknown key, duplicate key and value of the wrong
-// type, and applies the stricter rules, recording each in w.problems; the
-// tree without what it refused is then decoded exactly as the Go package's
-// decoder would decode it. A document that cannot be read at all gives a
-// *DecodeError with its one problem.
-func decode(data []byte) (*eval.TaskSpec, *walker, error) {
-	w := &walker{text: source.New(data), budget: MaxNodes}
+// the tree (package walk) finds every unknown key, duplicate key and value
+// of the wrong type, and applies the stricter rules, each recorded in
+// w.problems; the tree without what it refused is then decoded exactly as
+// the Go package's decoder would decode it. A document that cannot be read
+// at all gives a *DecodeError with its one problem.
+func decode(data []byte) (*eval.TaskSpec, *reading, error) {
+	w := &reading{text: source.New(data)}
 	m, err := w.decode()
 	if err != nil {
 		de := alone(err, w.refusal, data)
@@ -119,7 +117,7 @@ func decode(data []byte) (*eval.TaskSpec, *walker, error) {
 	return m, w, nil
 }
 
-func (w *walker) decode() (*eval.TaskSpec, error) {
+func (w *reading) decode() (*eval.TaskSpec, error) {
 	data := w.text.Bytes()
 	if w.rules == nil {
 		w.rules = yamlrules.For(w.text, nil)
@@ -170,23 +168,7 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	if doc.Kind == 0 {
 		return nil, w.refuse(codeWrongType, errEmptyDocument)
 	}
-	w.pos = make(map[string]position, 24)
-	w.document(doc)
-	var m eval.TaskSpec
-	if w.budget >= 0 { // past the budget, aliases expand too far to be worth decoding
-		// What could be read: the tree without the entries and items the
-		// walk refused, as the Python library's collecting walk leaves
-		// them out of the spec.
-		if err := w.decodeRead(doc, &m); err != nil {
-			w.unreadable(err)
-		}
-		if len(w.problems) > 0 && !w.goRejects {
-			// Whether the Go package's decoder refuses it too: then no
-			// refusal here is a stricter one (a StrictError).
-			var scratch eval.TaskSpec
-			w.goRejects = w.decodeMirror(doc, &scratch) != nil
-		}
-	}
+	walked := w.walk(doc)
 	if r, found := yamlscan.FirstControl(data, len(data)); found {
 		// The same for a character no YAML reader takes, after the first
 		// document: libyaml's reader refuses it as it reads the input.
@@ -199,15 +181,58 @@ func (w *walker) decode() (*eval.TaskSpec, error) {
 	} else if p != nil {
 		return nil, w.rulesRefuse(p)
 	}
-	if w.budget < 0 || w.stop {
+	if walked.Stop {
 		// Past a limit, or at the top, nothing more is read.
 		return nil, w.refuse(w.errCode, w.err)
 	}
-	return &m, nil
+	return walked.Spec, nil
+}
+
+// walk runs the schema walk over doc and keeps what it found: its
+// problems, as Violations, its first refusal, as the StrictError a caller
+// that stops at one problem sees, and where each field's value stands.
+func (w *reading) walk(doc *yaml.Node) *walk.Result {
+	r := walk.Walk(doc, w.rules, MaxNodes)
+	for _, p := range r.Problems {
+		w.problems = append(w.problems, Violation{FieldPath: p.Path, Message: withPath(p.Path, p.Message),
+			Line: p.Line, Column: p.Column, Code: codeOf(protoreflect.EnumNumber(p.Code)), Hint: p.Hint,
+			Severity: severityError})
+	}
+	if p := r.First; p != nil {
+		w.err = &StrictError{FieldPath: p.Path, Line: p.Line, Column: p.Column, Reason: p.Message}
+		w.errCode, w.errPlain = codeOf(protoreflect.EnumNumber(p.Code)), r.FirstPlain
+	}
+	w.goRejects = w.goRejects || r.GoRejects
+	w.pos, w.values = r.Positions, r.Values
+	return r
+}
+
+// reading is the reading of one document: its text and reading rules, and
+// what the schema walk found in it. It records every problem in problems
+// (the first refusal also in err) and the position of each field's value
+// in pos.
+type reading struct {
+	text  *source.Text     // the document: its bytes, lines and columns
+	rules *yamlrules.Rules // the YAML reading rules of the text
+	pos   map[string]walk.Position
+	err   *StrictError
+	// errCode is the code of err, and refusal that of the StrictError
+	// decode returns (a StrictError has no field for its code).
+	errCode, refusal string
+	// problems lists every problem the walk met, in walk order (which is
+	// document order), each as the Python library's collecting walk words
+	// it.
+	problems []Violation
+	// values holds the scalar text of each field as written, for the
+	// hints of misspelt enums; artifactPaths the artifact paths read.
+	values        map[string]string
+	artifactPaths []string
+	errPlain      bool // err is a problem yaml.v3 also refuses, not a stricter rule
+	goRejects     bool // the Go package's decoder refuses the document too
 }
 
 // refuse is the refusal e, of the given code, that decode returns.
-func (w *walker) refuse(code string, e *StrictError) error {
+func (w *reading) refuse(code string, e *StrictError) error {
 	w.refusal = code
 	return e
 }
@@ -227,518 +252,9 @@ func hasWideBOM(data []byte) bool {
 		bytes.HasPrefix(data, []byte{0, 0, 0xFE, 0xFF})
 }
 
-// walker checks a decoded tree against the schema. It records every
-// problem in problems (the first also in err) and the position of each
-// field's value in pos.
-type walker struct {
-	text  *source.Text     // the document: its bytes, lines and columns
-	rules *yamlrules.Rules // the YAML reading rules of the text
-	pos   map[string]position
-	err   *StrictError
-	// errCode is the code of err, and refusal that of the StrictError
-	// decode returns (a StrictError has no field for its code).
-	errCode, refusal string
-	budget           int // nodes the walk may still visit, alias expansions included
-
-	// large holds the mappings too large for yaml.v3's duplicate check.
-	large *largeMappings
-	// problems lists every problem the walk met, in walk order (which is
-	// document order): unknown keys, duplicate keys, values of the wrong
-	// type and the stricter refusals, each as the Python library's
-	// collecting walk words it. bad holds the nodes whose entry or item
-	// could not be read, which the spec read for the rules leaves out.
-	problems []Violation
-	bad      map[*yaml.Node]bool
-	emptied  map[*yaml.Node]bool
-	// values holds the scalar text of each field as written, for the
-	// hints of misspelt enums; artifactPaths the artifact paths read.
-	values        map[string]string
-	artifactPaths []string
-	stop          bool // the document as a whole is refused: nothing more is reported
-	errPlain      bool // err is a problem yaml.v3 also refuses, not a stricter rule
-	goRejects     bool // the Go package's decoder refuses the document too
-}
-
-// fail records a problem of the given code at node n, the value (or key)
-// at path, and marks n as not read. The first is also kept as w.err, the
-// StrictError a caller that stops at one problem sees, and its code as
-// w.errCode.
-func (w *walker) fail(n *yaml.Node, code, path, format string, args ...any) {
-	reason := fmt.Sprintf(format, args...)
-	if w.err == nil {
-		w.err = &StrictError{FieldPath: path, Line: n.Line, Column: n.Column, Reason: reason}
-		w.errCode = code
-	}
-	w.problems = append(w.problems, Violation{FieldPath: path, Message: withPath(path, reason),
-		Line: n.Line, Column: n.Column, Code: code, Severity: severityError})
-	w.markBad(n)
-}
-
-// wrong is fail for a value yaml.v3 refuses too, a value of the wrong
-// type (WRONG_TYPE): the problem is the same, but it is no StrictError,
-// since the Go package is no less strict there.
-func (w *walker) wrong(n *yaml.Node, path, format string, args ...any) {
-	first := w.err == nil
-	w.fail(n, codeWrongType, path, format, args...)
-	if first {
-		w.errPlain = true
-	}
-}
-
-func (w *walker) markBad(n *yaml.Node) {
-	if w.bad == nil {
-		w.bad = make(map[*yaml.Node]bool)
-	}
-	w.bad[n] = true
-}
-
-// deref follows an alias to the node it names: values are what matter, and
-// an alias means the anchored value.
-func deref(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode {
-		n = n.Alias
-	}
-	return n
-}
-
-// isNull reports whether n is null as the Python library's is_null reads
-// it: plain text that spells null, or "!!null" on such text. "!!null x" is
-// not null: yaml.v3 refuses to read it as one.
-func isNull(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.Tag == "!!null" && (n.Style&yaml.TaggedStyle == 0 || nullText(n.Value))
-}
-
 // join is the field path of name inside path (the generated code's name
 // for wording.Path).
 func join(path, name string) string { return wording.Path(path, name) }
-
-func (w *walker) document(doc *yaml.Node) {
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return
-	}
-	root := deref(doc.Content[0])
-	w.pos[""] = position{root.Line, root.Column}
-	if root.Kind == yaml.MappingNode {
-		w.mapping(root, "", specFields)
-	} else if !isNullNode(root) && !w.bangEmpty(root) {
-		w.wrong(root, "", "expected a mapping at the top of the document, got %s", w.describe(root))
-		w.stop = true
-	} else if w.bangEmpty(root) {
-		w.stop = true
-		// "!" alone: YAML's non-specific tag makes the empty scalar a
-		// string, which yaml.v3 forgets and reads as null, an empty spec.
-		w.fail(root, codeWrongType, "", `expected a mapping at the top of the document, got the string ""`)
-	}
-}
-
-// A field kind tells the walk how to check a value.
-type fieldKind int
-
-const (
-	kString fieldKind = iota
-	kInt
-	kStringList
-	kIntMap
-	kMessage
-	kMessageList
-)
-
-type field struct {
-	kind fieldKind
-	sub  map[string]field // for kMessage and kMessageList
-}
-
-func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field) {
-	if w.flowQuestion(n, path) {
-		return
-	}
-	if len(n.Content) > 2*largeMapping {
-		w.noteLarge(n, path)
-	}
-	seen := make(map[string]*yaml.Node, len(n.Content)/2)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := deref(n.Content[i]), n.Content[i+1]
-		dv := deref(v)
-		if !w.count(dv, "", 1) {
-			return
-		}
-		keyWasBad := w.bad[k]
-		if w.bangEmpty(k) {
-			// "? !": the non-specific tag makes the empty key a string, which
-			// no struct has; yaml.v3 reads it as null and drops the entry.
-			w.unknownKey(k, path, fields)
-			w.badAt(n.Content[i], k, keyWasBad)
-			continue
-		}
-		if !w.key(k, path) {
-			w.badAt(n.Content[i], k, keyWasBad)
-			continue
-		}
-		f, ok := fields[k.Value]
-		if !ok {
-			w.unknownKey(k, path, fields)
-			// A key written as an alias (*k) is refused here, not where
-			// its anchor stands, as the value of another field, say.
-			w.badAt(n.Content[i], k, keyWasBad)
-			w.goRejects = true // the Go package's decoder knows its fields
-			continue
-		}
-		sub := join(path, k.Value)
-		if first, dup := seen[k.Value]; dup {
-			w.duplicate(k, first, dv, sub)
-			w.dropEntry(n.Content[i], n.Content[i+1])
-			continue
-		}
-		seen[k.Value] = k
-		w.pos[sub] = position{dv.Line, dv.Column}
-		wasBad := w.bad[dv]
-		w.value(dv, sub, f)
-		w.badAt(v, dv, wasBad)
-	}
-}
-
-// badAt moves the refusal of value, an anchored node met through the alias
-// occurrence, from the node to the alias: the value is refused where the
-// alias puts it, and still read where the anchor stands (task_id: &a x,
-// then an integer field: *a).
-func (w *walker) badAt(occurrence, value *yaml.Node, wasBad bool) {
-	if occurrence != value && !wasBad && w.bad[value] {
-		delete(w.bad, value)
-		w.markBad(occurrence)
-	}
-}
-
-// count spends n of the walk's node budget on node, which is visited once
-// for each alias that leads to it, and reports whether any is left. An alias
-// costs one node where it is written, but the walk visits what it names
-// each time, so this is what bounds a document of nested aliases (a
-// "billion laughs"), as the Python library's walk bounds it.
-func (w *walker) count(node *yaml.Node, path string, n int) bool {
-	if w.budget < 0 {
-		return false
-	}
-	w.budget -= n
-	if w.budget < 0 {
-		w.fail(node, codeLimit, path, "document expands to more than %d nodes", MaxNodes)
-		return false
-	}
-	return true
-}
-
-// duplicate refuses a key seen before in the same mapping. yaml.v3 finds
-// two keys written alike; a key spelled through an alias (&k edge_count,
-// then *k : 3) it does not, and keeps the last value silently. The position
-// is the second key's, or its value's when the key is an alias, which
-// stands where the anchored key was written, earlier.
-func (w *walker) duplicate(k, first, value *yaml.Node, path string) {
-	at := k
-	if k.Line < first.Line || (k.Line == first.Line && k.Column <= first.Column) {
-		at = value
-	}
-	w.fail(at, codeDuplicateKey, path, "duplicate key %s (first defined at line %d)", wording.Quote(k.Value), first.Line)
-}
-
-// dropEntry leaves the mapping entry whose key and value are the nodes
-// written, key and value, out of the spec read. A node an alias names is
-// not marked: it is read where it is written.
-func (w *walker) dropEntry(key, value *yaml.Node) {
-	for _, n := range []*yaml.Node{key, value} {
-		if n.Kind == yaml.AliasNode {
-			delete(w.bad, deref(n))
-		}
-	}
-	w.markBad(key)
-	if key.Kind != yaml.AliasNode {
-		w.goRejects = true // yaml.v3 finds two keys written alike
-	}
-}
-
-// key checks a mapping key: no null keys (yaml.v3 skips the entry
-// silently), no merge keys (readers disagree on them, and YAML 1.2 has
-// none), and no tag but !!str. It reports whether the key is a usable
-// string.
-func (w *walker) key(k *yaml.Node, path string) bool {
-	if k.Kind != yaml.ScalarNode {
-		w.wrong(k, path, "mapping keys must be strings, got %s", w.describe(k))
-		return false
-	}
-	switch {
-	case k.Tag == "!!merge" && k.Style&yaml.TaggedStyle == 0:
-		// A plain "<<". A key tagged !!merge is refused by stringOK, for
-		// its tag, as the Python library refuses it.
-		w.fail(k, codeUnsupported, path, "merge keys (<<) are not supported; quote the key to mean the string")
-		return false
-	case isNull(k) && (k.Style&yaml.TaggedStyle == 0 || nullText(k.Value)):
-		shown := wording.Clip(k.Value)
-		if shown == "" {
-			shown = "an empty key"
-		}
-		w.fail(k, codeUnsupported, path, "null key (%s) is not allowed: yaml.v3 skips such an entry silently; quote the key to mean a string", shown)
-		return false
-	}
-	return w.stringOK(k, path)
-}
-
-func nullText(s string) bool {
-	switch s {
-	case "", "~", "null", "Null", "NULL":
-		return true
-	}
-	return false
-}
-
-// stringOK checks the tag of a scalar read as a string: none, !!str, or
-// !!null on null text. Any other tag (!!binary, !!int, !custom) changes how
-// readers read the value, each in its own way.
-func (w *walker) stringOK(n *yaml.Node, path string) bool {
-	if n.Style&yaml.TaggedStyle == 0 || n.Tag == "!!str" || (n.Tag == "!!null" && nullText(n.Value)) {
-		return true
-	}
-	w.fail(n, codeUnsupported, path, "unsupported tag %s for a string field", wording.Quote(n.Tag))
-	return false
-}
-
-func (w *walker) value(n *yaml.Node, path string, f field) {
-	switch f.kind {
-	case kString:
-		if n.Kind == yaml.ScalarNode {
-			w.stringOK(n, path)
-		} else {
-			w.wrong(n, path, "expected a string, got %s", w.describe(n))
-		}
-	case kInt:
-		if n.Kind == yaml.ScalarNode {
-			w.integer(n, path)
-		} else {
-			w.wrong(n, path, "expected an integer, got %s", w.describe(n))
-		}
-	case kMessage:
-		if n.Kind == yaml.MappingNode {
-			w.mapping(n, path, f.sub)
-		} else if w.bangEmpty(n) {
-			w.fail(n, codeWrongType, path, `expected a mapping for %s, got the string ""`, path)
-		} else if !isNullNode(n) {
-			w.wrong(n, path, "expected a mapping for %s, got %s", path, w.describe(n))
-		}
-	case kStringList, kMessageList:
-		if w.bangEmpty(n) {
-			w.fail(n, codeWrongType, path, `expected a sequence, got the string ""`)
-			return
-		}
-		if n.Kind != yaml.SequenceNode && !isNullNode(n) {
-			w.wrong(n, path, "expected a sequence, got %s", w.describe(n))
-			return
-		}
-		if n.Kind != yaml.SequenceNode || !w.count(n, path, len(n.Content)) || w.flowQuestion(n, path) {
-			return
-		}
-		for i, item := range n.Content {
-			item = deref(item)
-			ipath := fmt.Sprintf("%s[%d]", path, i)
-			w.pos[ipath] = position{item.Line, item.Column}
-			switch {
-			case w.bangEmpty(item) && f.kind == kMessageList:
-				// As for any item that is not a mapping, the Python library
-				// adds it before it reads it: an empty one stays in the list.
-				w.fail(item, codeWrongType, ipath, `expected a mapping for %s, got the string ""`, ipath)
-				w.empty(item)
-				continue
-			case w.bangEmpty(item):
-				w.fail(item, codeUnsupported, ipath, "the non-specific tag ! alone is the empty string, which yaml.v3 reads as null and drops from the list silently; write '' for an empty item")
-				continue
-			}
-			if isNull(item) {
-				empty := "''"
-				if f.kind == kMessageList {
-					empty = "{}"
-				}
-				w.fail(item, codeUnsupported, ipath, "null item is not allowed: yaml.v3 drops it from the list silently; write %s for an empty item", empty)
-				continue
-			}
-			switch {
-			case f.kind == kStringList && item.Kind == yaml.ScalarNode:
-				w.stringOK(item, ipath)
-			case f.kind == kStringList:
-				w.wrong(item, ipath, "expected a string, got %s", w.describe(item))
-			case item.Kind == yaml.MappingNode:
-				w.mapping(item, ipath, f.sub)
-				if w.bad[item] && f.kind == kMessageList {
-					// Refused whole (a '?' yaml.v3 cannot read): the Python
-					// library keeps an empty item in its place, as for an
-					// item that is not a mapping.
-					w.empty(item)
-				}
-			default:
-				// The Python library adds the item before it reads it: an
-				// empty one stays in the list.
-				w.wrong(item, ipath, "expected a mapping for %s, got %s", ipath, w.describe(item))
-				w.empty(item)
-			}
-			if w.budget < 0 {
-				return
-			}
-		}
-	case kIntMap:
-		if w.bangEmpty(n) {
-			w.fail(n, codeWrongType, path, `expected a mapping, got the string ""`)
-		} else if n.Kind != yaml.MappingNode && !isNullNode(n) {
-			w.wrong(n, path, "expected a mapping, got %s", w.describe(n))
-		}
-		if n.Kind != yaml.MappingNode || w.flowQuestion(n, path) {
-			return
-		}
-		if len(n.Content) > 2*largeMapping {
-			w.noteLarge(n, path)
-		}
-		seen := make(map[string]*yaml.Node, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := deref(n.Content[i]), deref(n.Content[i+1])
-			if !w.count(v, "", 1) {
-				return
-			}
-			wasBad, keyWasBad := w.bad[v], w.bad[k]
-			if !w.key(k, path) {
-				w.badAt(n.Content[i], k, keyWasBad)
-				continue
-			}
-			sub := fmt.Sprintf("%s[%q]", path, k.Value)
-			w.pos[sub] = position{v.Line, v.Column}
-			if first, dup := seen[k.Value]; dup {
-				w.duplicate(k, first, v, sub)
-				w.dropEntry(n.Content[i], n.Content[i+1])
-				continue
-			}
-			seen[k.Value] = k
-			if v.Kind == yaml.ScalarNode {
-				w.integer(v, sub)
-			} else {
-				w.wrong(v, sub, "expected an integer, got %s", w.describe(v))
-			}
-			w.badAt(n.Content[i+1], v, wasBad)
-		}
-	}
-}
-
-var (
-	minInt64 = new(big.Rat).SetInt64(math.MinInt64)
-	maxInt64 = new(big.Rat).SetInt64(math.MaxInt64)
-)
-
-// integer checks a scalar read into an integer field. yaml.v3 stores
-// int64(f) for a float f: it truncates a fraction, wraps a value out of
-// range and keeps float64's rounding of a large integer, each of which
-// changes the number written, so each is refused. So are tags other than
-// !!int and !!float, and the non-specific tag "!", which YAML reads as a
-// string and yaml.v3 ignores.
-func (w *walker) integer(n *yaml.Node, path string) {
-	explicit := n.Style&yaml.TaggedStyle != 0
-	if explicit && n.Tag != "!!int" && n.Tag != "!!float" {
-		if n.Tag == "!!null" && nullText(n.Value) {
-			return
-		}
-		w.fail(n, codeWrongType, path, "expected an integer, got %s %s", n.Tag, wording.Quote(n.Value))
-		return
-	}
-	if !explicit && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && w.rules.BangTagged(n) {
-		if n.Value == "" {
-			// libyaml reads "!" alone as the empty string, quoted.
-			w.fail(n, codeWrongType, path, "expected an integer, got the string %s", wording.Quote(n.Value))
-		} else {
-			w.fail(n, codeUnsupported, path, "expected an integer, got the tagged string %s", wording.Quote(n.Value))
-		}
-		return
-	}
-	if !explicit && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
-		w.wrong(n, path, "expected an integer, got %s", w.describe(n))
-		return
-	}
-	resolved := (&yaml.Node{Kind: yaml.ScalarNode, Value: n.Value}).ShortTag()
-	if resolved == "!!null" && !explicit {
-		return
-	}
-	if n.Tag == "!!int" && resolved != "!!int" {
-		w.fail(n, codeWrongType, path, "cannot read %s as an !!int: it is a %s", wording.Quote(n.Value), strings.TrimPrefix(resolved, "!!"))
-		return
-	}
-	if resolved == "!!int" && n.Tag != "!!float" {
-		var i int64
-		if (&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: n.Value}).Decode(&i) != nil {
-			w.wrong(n, path, "integer %s is out of the int64 range", wording.Quote(n.Value))
-		}
-		return
-	}
-	if resolved != "!!int" && resolved != "!!float" {
-		w.wrong(n, path, "expected an integer, got %s", w.describe(n))
-		return
-	}
-	if resolved == "!!int" {
-		// An integer tagged !!float: yaml.v3 reads the integer (a leading 0
-		// makes it octal), then stores it through float64, as the Python
-		// library reads it too.
-		var i int64
-		if (&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: n.Value}).Decode(&i) != nil {
-			w.wrong(n, path, "number %s is out of the int64 range", wording.Quote(n.Value))
-		} else if f := float64(i); f >= 1<<63 || int64(f) != i {
-			w.fail(n, codeWrongType, path, "number %s does not survive float64, which yaml.v3 reads it through", wording.Quote(n.Value))
-		}
-		return
-	}
-	var f float64
-	if err := n.Decode(&f); err != nil {
-		return
-	}
-	if math.IsInf(f, 0) {
-		w.fail(n, codeWrongType, path, "number %s is out of the int64 range", wording.Quote(n.Value))
-		return
-	}
-	if math.IsNaN(f) || f != math.Trunc(f) {
-		w.fail(n, codeWrongType, path, "expected an integer, got the non-integral number %s", wording.Quote(n.Value))
-		return
-	}
-	exact, ok := new(big.Rat).SetString(strings.ReplaceAll(n.Value, "_", ""))
-	if !ok && f == 0 && strings.ContainsAny(mantissa(n.Value), "123456789") {
-		// An exponent too large for big.Rat: a value float64 holds as 0 but
-		// that is not 0 lies strictly between -1 and 1.
-		w.fail(n, codeWrongType, path, "expected an integer, got the non-integral number %s", wording.Quote(n.Value))
-		return
-	}
-	got := new(big.Rat)
-	got.SetFloat64(f)
-	if ok && exact.Cmp(got) != 0 {
-		switch {
-		case !exact.IsInt():
-			w.fail(n, codeWrongType, path, "expected an integer, got the non-integral number %s", wording.Quote(n.Value))
-		case exact.Cmp(minInt64) >= 0 && exact.Cmp(maxInt64) <= 0:
-			w.fail(n, codeWrongType, path, "number %s does not survive float64, which yaml.v3 reads it through", wording.Quote(n.Value))
-		default:
-			w.fail(n, codeWrongType, path, "number %s is out of the int64 range", wording.Quote(n.Value))
-		}
-		return
-	}
-	if got.Cmp(minInt64) < 0 || got.Cmp(maxInt64) > 0 {
-		w.fail(n, codeWrongType, path, "number %s is out of the int64 range", wording.Quote(n.Value))
-	}
-}
-
-// flowQuestion refuses the collection n written in [] or {} when one of
-// its plain scalars held a '?' as written (see yamlrules.FlowQuestion):
-// the whole collection, at the scalar.
-func (w *walker) flowQuestion(n *yaml.Node, path string) bool {
-	at, message, ok := w.rules.FlowQuestion(n)
-	if !ok {
-		return false
-	}
-	w.fail(at, codeUnsupported, path, "%s", message)
-	w.markBad(n) // the whole collection is refused, and left out of what is read
-	return true
-}
-
-// bangEmpty reports whether n is the empty plain scalar written with the
-// non-specific tag "!" alone: the empty string to YAML (and to libyaml, and
-// so to the Python library), null to yaml.v3, which forgets the tag.
-func (w *walker) bangEmpty(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.Value == "" && isNull(n) && n.Style&yaml.TaggedStyle == 0 && w.rules.BangTagged(n)
-}
 
 // notUTF8 is the refusal of input that is not UTF-8, at its first bad byte,
 // in the Python library's words.
@@ -750,33 +266,4 @@ func notUTF8(data []byte) *StrictError {
 		Column: utf8.RuneCount(data[start:at]) + 1,
 		Reason: fmt.Sprintf("input is not valid UTF-8 (byte 0x%02x at offset %d)", data[at], at),
 	}
-}
-
-// withoutIndexes is path without the indexes of list items:
-// "solution_artifacts[2].path" is "solution_artifacts.path".
-func withoutIndexes(path string) string {
-	if !strings.Contains(path, "[") {
-		return path
-	}
-	var b strings.Builder
-	depth := 0
-	for i := 0; i < len(path); i++ {
-		switch c := path[i]; {
-		case c == '[':
-			depth++
-		case c == ']' && depth > 0:
-			depth--
-		case depth == 0:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-// mantissa is the digits of a number's text before its exponent.
-func mantissa(text string) string {
-	if i := strings.IndexAny(text, "eE"); i >= 0 {
-		return text[:i]
-	}
-	return text
 }

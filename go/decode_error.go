@@ -2,9 +2,6 @@ package taskspec
 
 import (
 	"slices"
-	"strconv"
-
-	"github.com/taskspec/taskspec/go/internal/wording"
 )
 
 // A DecodeError reports a document that cannot be read as a TaskSpec.
@@ -73,17 +70,4 @@ func newDecodeError(vs []Violation, err error) *DecodeError {
 		de.FieldPath, de.Line, de.Column, de.Code, de.Hint = vs[0].FieldPath, vs[0].Line, vs[0].Column, vs[0].Code, vs[0].Hint
 	}
 	return de
-}
-
-// hint is the "did you mean" for an unknown key among fields, or "".
-func hint(key string, fields map[string]field) string {
-	names := make([]string, 0, len(fields))
-	for name := range fields {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	if guess := wording.Guess(key, names); guess != "" {
-		return "did you mean " + strconv.Quote(guess) + "?"
-	}
-	return ""
 }

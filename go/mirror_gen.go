@@ -51,38 +51,12 @@ func mirrorNodes(m *eval.TaskSpec, each func(key string, nodes int)) int {
 	return taskSpecNodes(m, each)
 }
 
-// intMapAt returns the map field of m at path ("a.b[2].c", the decoder's
-// path of a mapping), or nil when path names no map of m: a message, a list
-// item past the end, a field under a nil pointer.
-func intMapAt(m *eval.TaskSpec, path string) *map[string]int {
-	return taskSpecIntMapAt(m, path)
-}
-
 // specStrings calls each with every string m holds, as protoreflect's Range
 // visits them (a string field only when set, every item of a list, every key
 // of a map), in no set order: for the checks that every write and Validate
 // run over all of a spec's text, without reflection.
 func specStrings(m *v1.TaskSpec, each func(string)) {
 	taskSpecStrings(m, each)
-}
-
-// mirrorKeys are the YAML keys, in order, of the struct a mapping at path
-// decodes into: the fields it takes. The indexes of list items are left out
-// of path.
-func mirrorKeys(path string) []string {
-	switch withoutIndexes(path) {
-	case "":
-		return []string{"task_spec_version", "task_id", "language", "difficulty", "difficulty_signals", "generated_from", "prompt", "solution_artifacts", "verification"}
-	case "generated_from":
-		return []string{"kind", "template_id", "kg_query"}
-	case "generated_from.kg_query":
-		return []string{"intent", "seed_symbol"}
-	case "solution_artifacts":
-		return []string{"path", "role"}
-	case "verification":
-		return []string{"build_cmd", "test_cmd", "timeout_seconds"}
-	}
-	return nil
 }
 
 func taskSpecToMirror(m *v1.TaskSpec, s *eval.TaskSpec, path string) error {
@@ -182,17 +156,6 @@ func taskSpecNodes(s *eval.TaskSpec, each func(key string, nodes int)) int {
 	n += countField(each, "solution_artifacts", present(len(s.SolutionArtifacts) > 0, 1+itemNodes(s.SolutionArtifacts, solutionArtifactNodes)))
 	n += countField(each, "verification", 1+verificationNodes(&s.Verification, nil))
 	return n
-}
-
-func taskSpecIntMapAt(s *eval.TaskSpec, path string) *map[string]int {
-	name, index, _, last := pathStep(path)
-	switch name {
-	case "difficulty_signals":
-		if index < 0 && last {
-			return &s.DifficultySignals
-		}
-	}
-	return nil
 }
 
 func taskSpecStrings(m *v1.TaskSpec, each func(string)) {

@@ -11,12 +11,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"go.yaml.in/yaml/v3"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 	"github.com/taskspec/taskspec/go/internal/eval"
 	"github.com/taskspec/taskspec/go/internal/source"
+	"github.com/taskspec/taskspec/go/internal/walk"
 	"github.com/taskspec/taskspec/go/internal/wording"
 	"github.com/taskspec/taskspec/go/internal/yamlrules"
 	"github.com/taskspec/taskspec/go/internal/yamlscan"
@@ -245,9 +245,9 @@ func meantField(v Violation) string {
 // the document leaves out, that of the nearest enclosing mapping that is
 // there, with a hint that names the missing key when the catalogue has
 // one for the rule's code. A misspelt enum gets its did-you-mean.
-func (w *walker) placed(v Violation) Violation {
+func (w *reading) placed(v Violation) Violation {
 	if p, ok := w.pos[v.FieldPath]; ok {
-		v.Line, v.Column = p.line, p.column
+		v.Line, v.Column = p.Line, p.Column
 		if strings.HasPrefix(v.Message, "invalid ") {
 			v.Hint = enumHint(v.FieldPath, w.enumText(v.FieldPath))
 		}
@@ -269,9 +269,9 @@ func (w *walker) placed(v Violation) Violation {
 	}
 	p, ok := w.pos[parent]
 	if !ok {
-		p = position{1, 1}
+		p = walk.Position{Line: 1, Column: 1}
 	}
-	v.Line, v.Column = p.line, p.column
+	v.Line, v.Column = p.Line, p.Column
 	// NOT_BLANK's and NOT_EMPTY's messages ("task_id is required") say
 	// the key is missing already.
 	if v.Hint == "" && v.Code != codeNotBlank && v.Code != codeNotEmpty {
@@ -284,7 +284,7 @@ func (w *walker) placed(v Violation) Violation {
 }
 
 // enumText is the text an enum field holds in the document.
-func (w *walker) enumText(path string) string {
+func (w *reading) enumText(path string) string {
 	if w.values == nil {
 		return ""
 	}
@@ -308,7 +308,7 @@ func enumHint(path, text string) string {
 // the mirror m it decoded) or of spec: TS301 for each artifact path that
 // leaves the workspace, TS303 for each verification command the prompt
 // holds, then TS302 for the raw line breaks of YAML 1.1, in document order.
-func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *walker) []Violation {
+func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *reading) []Violation {
 	var out []Violation
 	var paths []string
 	if w != nil {
@@ -328,7 +328,7 @@ func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *walker) []Violatio
 			Code:    codeArtifactPath, Severity: severityWarning}
 		if w != nil {
 			if p, ok := w.pos[v.FieldPath]; ok {
-				v.Line, v.Column = p.line, p.column
+				v.Line, v.Column = p.Line, p.Column
 			}
 		}
 		out = append(out, v)
@@ -345,7 +345,7 @@ func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *walker) []Violatio
 				Hint: "the agent sees the prompt but not the verification: say what must hold, not the command that checks it"}
 			if w != nil {
 				if p, ok := w.pos["prompt"]; ok {
-					v.Line, v.Column = p.line, p.column
+					v.Line, v.Column = p.Line, p.Column
 				}
 			}
 			out = append(out, v)
@@ -379,13 +379,13 @@ func words(cmd []string) int {
 // the prompt "Fix issue". A comment meant as one stands apart, with two
 // spaces before it by convention. The value's end is found by matching its
 // bytes, folding aside, against the text from where it starts.
-func (w *walker) promptComment(value string) (Violation, bool) {
+func (w *reading) promptComment(value string) (Violation, bool) {
 	p, ok := w.pos["prompt"]
 	if !ok || value == "" || !bytes.Contains(w.text.Bytes(), []byte(" #")) {
 		return Violation{}, false
 	}
 	data := w.text.Bytes()
-	at := w.text.Offset(p.line, p.column)
+	at := w.text.Offset(p.Line, p.Column)
 	if at < 0 || at >= len(data) || strings.IndexByte(`"'|>!&*`, data[at]) >= 0 {
 		return Violation{}, false // not a plain scalar as written
 	}
@@ -427,7 +427,7 @@ var rawBreaks = []struct{ text, name, escape string }{
 // lineBreaks returns a TS302 warning for each field whose text holds a raw
 // NEL, LS or PS, at the first such character: the field is the deepest one
 // whose value starts before it.
-func (w *walker) lineBreaks() []Violation {
+func (w *reading) lineBreaks() []Violation {
 	if !bytes.Contains(w.text.Bytes(), []byte("\u0085")) && !bytes.Contains(w.text.Bytes(), []byte("\u2028")) &&
 		!bytes.Contains(w.text.Bytes(), []byte("\u2029")) {
 		return nil
@@ -459,14 +459,14 @@ func (w *walker) lineBreaks() []Violation {
 // fieldBefore is the deepest field whose value starts before line and
 // column: the one starting last, on a tie the deeper, then the greater
 // path; "" for none. List items and map entries are not fields.
-func (w *walker) fieldBefore(line, column int) string {
-	best, bestAt, bestDepth := "", position{}, -1
+func (w *reading) fieldBefore(line, column int) string {
+	best, bestAt, bestDepth := "", walk.Position{}, -1
 	for path, p := range w.pos {
-		if path == "" || strings.HasSuffix(path, "]") || p.line > line || p.line == line && p.column >= column {
+		if path == "" || strings.HasSuffix(path, "]") || p.Line > line || p.Line == line && p.Column >= column {
 			continue
 		}
 		depth := strings.Count(path, ".") + strings.Count(path, "[")
-		if p.line > bestAt.line || p.line == bestAt.line && p.column > bestAt.column ||
+		if p.Line > bestAt.Line || p.Line == bestAt.Line && p.Column > bestAt.Column ||
 			p == bestAt && (depth > bestDepth || depth == bestDepth && path > best) {
 			best, bestAt, bestDepth = path, p, depth
 		}
@@ -493,196 +493,6 @@ func withPath(path, reason string) string {
 	}
 	return path + ": " + reason
 }
-
-// unknownKey records a key that names no field of the mapping at path, as
-// the Python library words it: `path: unknown field "x"`, ` in parent`
-// after a nested one, and a hint naming the field it most likely meant, or
-// else every field the mapping takes.
-func (w *walker) unknownKey(k *yaml.Node, path string, fields map[string]field) {
-	sub := join(path, k.Value)
-	msg := "unknown field " + wording.Quote(k.Value)
-	if path != "" {
-		msg += " in " + path
-	}
-	h := hint(k.Value, fields)
-	if h == "" {
-		h = "expected one of: " + strings.Join(mirrorKeys(path), ", ")
-	}
-	w.problems = append(w.problems, Violation{FieldPath: sub, Message: withPath(sub, msg), Line: k.Line, Column: k.Column,
-		Code: codeUnknownKey, Hint: h, Severity: severityError})
-	if w.err == nil {
-		w.err = &StrictError{FieldPath: sub, Line: k.Line, Column: k.Column, Reason: msg}
-		w.errCode = codeUnknownKey
-		w.errPlain = true
-	}
-	w.markBad(k)
-}
-
-// empty marks a message-list item that is not a mapping: the spec read
-// keeps an empty message in its place, as the Python library's does.
-func (w *walker) empty(n *yaml.Node) {
-	if w.emptied == nil {
-		w.emptied = make(map[*yaml.Node]bool)
-	}
-	w.emptied[n] = true
-}
-
-// isNullNode reports whether n is null to both readers: a plain scalar
-// spelling null, or !!null on such text, also quoted or as a block scalar
-// (!!null then an empty quoted value, or ">"): the tag, not the style,
-// decides.
-func isNullNode(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.Tag == "!!null" && nullText(n.Value) &&
-		(n.Style&yaml.TaggedStyle != 0 ||
-			n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0)
-}
-
-// describe is what node n is, for "expected X, got Y" messages: "a
-// mapping", "a sequence", `the string "x"`, `the int "5"`, `!!binary "x"`.
-func (w *walker) describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a sequence"
-	}
-	if n.Style&yaml.TaggedStyle != 0 {
-		return n.Tag + " " + wording.Quote(n.Value)
-	}
-	if n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
-		return "the string " + wording.Quote(n.Value)
-	}
-	kind := strings.TrimPrefix((&yaml.Node{Kind: yaml.ScalarNode, Value: n.Value}).ShortTag(), "!!")
-	if kind == "str" {
-		kind = "string"
-	}
-	return "the " + kind + " " + wording.Quote(n.Value)
-}
-
-// decodeRead decodes into m what the walk could read: the tree without
-// the entries and items it refused.
-func (w *walker) decodeRead(doc *yaml.Node, m *eval.TaskSpec) error {
-	w.collectRead(doc)
-	if len(w.bad) == 0 && len(w.emptied) == 0 {
-		return w.decodeMirror(doc, m)
-	}
-	copies := make(map[*yaml.Node]*yaml.Node)
-	pruned := w.pruned(doc, copies)
-	if w.large != nil {
-		saved := w.large.nodes
-		nodes := make([]*yaml.Node, len(saved))
-		for i, n := range saved {
-			if c, ok := copies[n]; ok {
-				nodes[i] = c
-			} else {
-				nodes[i] = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-			}
-		}
-		w.large.nodes = nodes
-		defer func() { w.large.nodes = saved }()
-	}
-	return w.decodeMirror(pruned, m)
-}
-
-// pruned is a copy of n without the entries and items the walk refused.
-func (w *walker) pruned(n *yaml.Node, copies map[*yaml.Node]*yaml.Node) *yaml.Node {
-	if n == nil {
-		return nil
-	}
-	if c, ok := copies[n]; ok {
-		return c
-	}
-	c := *n
-	copies[n] = &c
-	if w.emptied[n] || w.emptied[deref(n)] {
-		c = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
-		return &c
-	}
-	if n.Kind == yaml.AliasNode {
-		c.Alias = w.pruned(n.Alias, copies)
-		return &c
-	}
-	isBad := func(x *yaml.Node) bool { return w.bad[x] || w.bad[deref(x)] }
-	c.Content = nil
-	switch n.Kind {
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if isBad(n.Content[i]) || isBad(n.Content[i+1]) {
-				continue
-			}
-			c.Content = append(c.Content, w.pruned(n.Content[i], copies), w.pruned(n.Content[i+1], copies))
-		}
-	case yaml.SequenceNode:
-		for _, item := range n.Content {
-			if isBad(item) && !w.emptied[item] && !w.emptied[deref(item)] {
-				continue
-			}
-			c.Content = append(c.Content, w.pruned(item, copies))
-		}
-	default:
-		for _, item := range n.Content {
-			c.Content = append(c.Content, w.pruned(item, copies))
-		}
-	}
-	return &c
-}
-
-// collectRead notes what the rules and warnings need of the document as
-// written: the text of each enum field, and each artifact's path.
-func (w *walker) collectRead(doc *yaml.Node) {
-	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return
-	}
-	root := deref(doc.Content[0])
-	if root.Kind != yaml.MappingNode {
-		return
-	}
-	w.values = map[string]string{}
-	var walk func(n *yaml.Node, path string)
-	walk = func(n *yaml.Node, path string) {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := deref(n.Content[i]), deref(n.Content[i+1])
-			if w.bad[k] || w.bad[v] || k.Kind != yaml.ScalarNode {
-				continue
-			}
-			sub := join(path, k.Value)
-			switch {
-			case v.Kind == yaml.MappingNode && sub == "generated_from":
-				walk(v, sub)
-			case v.Kind == yaml.ScalarNode:
-				if _, seen := w.values[sub]; !seen {
-					w.values[sub] = v.Value
-				}
-			}
-		}
-	}
-	walk(root, "")
-}
-
-// unreadable records a value yaml.v3 could not decode that the walk did
-// not refuse: a gap in the walk, reported rather than lost.
-func (w *walker) unreadable(err error) {
-	var te *yaml.TypeError
-	lines := []string{err.Error()}
-	if errors.As(err, &te) {
-		lines = te.Errors
-	}
-	for _, text := range lines {
-		v := Violation{Code: codeWrongType, Severity: severityError}
-		if m := errLine.FindStringSubmatch(text); m != nil {
-			v.Line, _ = strconv.Atoi(m[1])
-			for path, p := range w.pos {
-				if p.line == v.Line && (v.FieldPath == "" || len(path) > len(v.FieldPath)) {
-					v.FieldPath, v.Column = path, p.column
-				}
-			}
-		}
-		v.Message = withPath(v.FieldPath, "the value cannot be read as this field's type")
-		w.problems = append(w.problems, v)
-	}
-}
-
-var errLine = regexp.MustCompile(`line (\d+)`)
 
 // errEmptyDocument is a text with no document in it.
 var errEmptyDocument = &StrictError{Reason: "empty document: expected a TaskSpec mapping"}

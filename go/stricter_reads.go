@@ -12,7 +12,7 @@ import (
 // could not read (err), when it has one (see yamlrules.Stricter): the spec
 // read and the walk's problems (in w) or an error. ok is false when
 // yaml.v3's error stands.
-func (w *walker) readsStricter(err error) (*eval.TaskSpec, error, bool) {
+func (w *reading) readsStricter(err error) (*eval.TaskSpec, error, bool) {
 	// yaml.v3 cannot read it: the Go package refuses it, so no refusal here
 	// is a stricter one.
 	w.goRejects = true
@@ -23,7 +23,7 @@ func (w *walker) readsStricter(err error) (*eval.TaskSpec, error, bool) {
 	if fixed == nil {
 		return nil, nil, false
 	}
-	retry := &walker{text: source.New(fixed), budget: MaxNodes}
+	retry := &reading{text: source.New(fixed)}
 	retry.rules = yamlrules.For(retry.text, w.text.Bytes())
 	m, rerr := retry.decode()
 	if len(retry.problems) == 0 || rerr != nil && !topNotMapping(retry.problems[0]) {
@@ -41,7 +41,7 @@ func (w *walker) readsStricter(err error) (*eval.TaskSpec, error, bool) {
 
 // rulesRefuse is the refusal that decode returns for a problem of the
 // YAML reading rules: a StrictError, of the problem's code.
-func (w *walker) rulesRefuse(p *yamlrules.Problem) error {
+func (w *reading) rulesRefuse(p *yamlrules.Problem) error {
 	return w.refuse(codeOf(protoreflect.EnumNumber(p.Code)), &StrictError{Line: p.Line, Column: p.Column, Reason: p.Message})
 }
 

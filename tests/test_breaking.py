@@ -464,7 +464,13 @@ def test_generation_reads_the_options_of_the_request_not_its_own_stubs(workdir: 
     _edit_options(workdir, "FieldContract field = 51000;", "FieldContract field = 51010;")
     result = generate(workdir)
     assert result.returncode == 0, result.stderr
-    for name in ("contract_gen.go", "mirror_gen.go", "internal/eval/eval.go"):
+    generated = (
+        "contract_gen.go",
+        "mirror_gen.go",
+        "internal/eval/eval.go",
+        "internal/walk/walk_gen.go",
+    )
+    for name in generated:
         assert (workdir / "gen-out" / name).read_text() == (ROOT / "go" / name).read_text()
 
 

@@ -267,6 +267,7 @@ def test_generation_bootstraps_after_an_options_change(tmp_path: Path) -> None:
         "go/contract_gen.go",
         "go/mirror_gen.go",
         "go/internal/eval/eval.go",
+        "go/internal/walk/walk_gen.go",
         "schema/taskspec.v1.schema.json",
     ):
         assert (repo / name).read_text() == (ROOT / name).read_text(), name

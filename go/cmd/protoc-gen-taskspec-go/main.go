@@ -5,7 +5,7 @@
 // of constraint of options.proto), so that no Go table of fields, rules,
 // enum spellings or limits is written by hand.
 //
-// It writes three files, and only for the file that defines TaskSpec:
+// It writes four files, and only for the file that defines TaskSpec:
 //
 //   - internal/eval/eval.go: the Go package's structs (eval.TaskSpec and the
 //     types it holds), whose names, field order and yaml tags give the
@@ -18,12 +18,13 @@
 //     implementations, Validate's rules (one per constraint a field's
 //     (taskspec.v1.field).rules sets) in the Go package's order with
 //     accessors for both the YAML mirror and the message, the fields hidden
-//     from the agent, the enum spelling tables and the decoder's field
-//     tables.
+//     from the agent and the enum spelling tables.
 //   - mirror_gen.go, in package taskspec: the typed code between the message
 //     and the structs, one function per message and job: the converters
 //     both ways, the strings yaml.v3 writes as literal blocks it cannot read
-//     back, the node count of the YAML written, the large maps the decoder
+//     back and the node count of the YAML written.
+//   - internal/walk/walk_gen.go, in package walk: what the schema walk knows
+//     of the structs: the decoder's field tables, the large maps the decoder
 //     fills itself and the keys each mapping takes. Nothing in the library
 //     walks the structs by reflection.
 //
@@ -775,8 +776,10 @@ func (c *contract) contractGo(g *protogen.GeneratedFile) {
 		}
 	}
 	p("}")
-	p("")
+}
 
+// fieldTables writes the decoder's field tables, for the schema walk.
+func (c *contract) fieldTables(p func(string, ...any)) {
 	p("// The decoder's field tables: for each struct of the YAML mirror, the kind")
 	p("// of each key's value, for the walk that applies the stricter rules.")
 	p("var (")

@@ -65,8 +65,8 @@ func TestOutputIsTheCommittedCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out) != 3 {
-		t.Fatalf("wrote %d files, want 3", len(out))
+	if len(out) != 4 {
+		t.Fatalf("wrote %d files, want 4", len(out))
 	}
 	for name, content := range out {
 		want, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(name)))

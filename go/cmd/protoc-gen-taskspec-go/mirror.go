@@ -12,13 +12,17 @@ import (
 // and its YAML shape (the eval structs), one function per message and job,
 // derived from the same walk as the structs themselves: the converters both
 // ways, the walk that finds the strings yaml.v3 writes as unreadable literal
-// blocks, the node count of the YAML a mirror gives, the large maps the
-// decoder fills itself, and the keys a mapping takes. The Go library had
-// done all of this by reflection at run time.
+// blocks and the node count of the YAML a mirror gives. walk_gen.go, in
+// internal/walk, holds what the schema walk knows of the structs: the
+// decoder's field tables, the large maps the decoder fills itself, and the
+// keys a mapping takes. The Go library had done all of this by reflection
+// at run time.
 
 const (
 	libImport  = "github.com/taskspec/taskspec/go"
 	mirrorFile = "mirror_gen.go"
+	walkImport = libImport + "/internal/walk"
+	walkFile   = "internal/walk/walk_gen.go"
 )
 
 // A shape is what a field is in the mirror; goType admits these only.
@@ -56,7 +60,7 @@ func shapeOf(w *walked) shape {
 	return shString
 }
 
-// mirrorGen renders mirror_gen.go.
+// mirrorGen renders mirror_gen.go, and with another file walk_gen.go.
 type mirrorGen struct {
 	c *contract
 	g *protogen.GeneratedFile
@@ -147,11 +151,25 @@ func (c *contract) mirrorGo(gen *protogen.Plugin) {
 		if mg.zero[m] {
 			mg.isZero(m)
 		}
-		if mg.maps[m] {
-			mg.intMapAt(m)
-		}
 		if mg.text[m] {
 			mg.stringsOf(m)
+		}
+	}
+
+	// What the schema walk knows of the structs, in its own package.
+	wg := &mirrorGen{c: c, g: gen.NewGeneratedFile(walkFile, walkImport), maps: mg.maps}
+	g = wg.g
+	g.P(header)
+	g.P(c.source())
+	g.P()
+	g.P("package walk")
+	g.P()
+	c.fieldTables(printer(g))
+	g.P()
+	wg.walkEntryPoints()
+	for _, m := range c.messages {
+		if wg.maps[m] {
+			wg.intMapAt(m)
 		}
 	}
 }
@@ -211,6 +229,22 @@ func (mg *mirrorGen) entryPoints() {
 	g.P("}")
 	g.P()
 
+	comment(p, "", "specStrings calls each with every string m holds, as protoreflect's Range visits"+
+		" them (a string field only when set, every item of a list, every key of a map), in no set order:"+
+		" for the checks that every write and Validate run over all of a spec's text, without reflection.")
+	g.P("func specStrings(m *", mg.stub(root), ", each func(string)) {")
+	if mg.text[root] {
+		g.P(fn(root, "Strings"), "(m, each)")
+	}
+	g.P("}")
+	g.P()
+}
+
+// walkEntryPoints writes the functions the schema walk calls, on TaskSpec.
+func (mg *mirrorGen) walkEntryPoints() {
+	g, root := mg.g, mg.c.root
+	p := printer(g)
+
 	comment(p, "", "intMapAt returns the map field of m at path (\"a.b[2].c\", the decoder's path of a"+
 		" mapping), or nil when path names no map of m: a message, a list item past the end, a field under a"+
 		" nil pointer.")
@@ -219,16 +253,6 @@ func (mg *mirrorGen) entryPoints() {
 		g.P("return ", fn(root, "IntMapAt"), "(m, path)")
 	} else {
 		g.P("return nil")
-	}
-	g.P("}")
-	g.P()
-
-	comment(p, "", "specStrings calls each with every string m holds, as protoreflect's Range visits"+
-		" them (a string field only when set, every item of a list, every key of a map), in no set order:"+
-		" for the checks that every write and Validate run over all of a spec's text, without reflection.")
-	g.P("func specStrings(m *", mg.stub(root), ", each func(string)) {")
-	if mg.text[root] {
-		g.P(fn(root, "Strings"), "(m, each)")
 	}
 	g.P("}")
 	g.P()
