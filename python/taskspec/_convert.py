@@ -830,7 +830,7 @@ def _wrong(path: str, expected: str, value: Any) -> Violation:
 def _json_shown(value: Any) -> str:
     """*value* for a message: its kind, and a string's or number's text."""
     if isinstance(value, str):
-        return f"the string {_quoted(value)}"
+        return f"the string {_quoted(_as_decoded(value))}"
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f"the number {_clipped(json.dumps(value))}"
     if isinstance(value, _LongInteger):

@@ -471,6 +471,8 @@ def _json_cases() -> Iterator[tuple[str, bytes]]:
     yield "json-lone-surrogate-map-key", b'{"difficultySignals": {"a": 1, "\\ud800": 2}}'
     yield "json-lone-surrogate-unknown-key", b'{"generatedFrom": {"\\ud801x": 1}}'
     yield "json-lone-surrogates-one-key", b'{"\\ud800": 1, "\\udc00": 2}'
+    # A string shown in a message shows a lone surrogate as U+FFFD too.
+    yield "json-lone-surrogate-shown", b'{"difficultySignals": {"a": "1\\ud8004"}}'
     yield "json-integer-string-too-long", b'{"taskSpecVersion": "' + b"9" * 4301 + b'"}'
     # The contract's depth limit holds in JSON as in YAML: refused at the
     # bracket that goes past it, after a problem met before it.
