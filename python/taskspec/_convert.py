@@ -225,6 +225,7 @@ def read_json(
             object_pairs_hook=_no_duplicates,
             parse_constant=_no_constants,
             parse_int=_json_integer,
+            parse_float=_WrittenFloat,
         )
     except json.JSONDecodeError as err:
         pos = _json_stop(err.msg, text, err.pos)
@@ -613,9 +614,45 @@ class _LongInteger:
         self.negative = text.startswith("-")
 
 
+class _NegativeZero(int):
+    """The integer literal ``-0``: the integer 0, which a message shows as written."""
+
+    __slots__ = ()
+
+
+class _WrittenFloat(float):
+    """A JSON number with a fraction or an exponent, which keeps its text for messages.
+
+    A message shows a number as the document writes it (``1E2``, not
+    ``100.0``), so that it shows what the reader can find in the text, in
+    both libraries alike.
+    """
+
+    __slots__ = ("text",)
+    text: str
+
+    def __new__(cls, text: str) -> _WrittenFloat:
+        number = super().__new__(cls, text)
+        number.text = text
+        return number
+
+
 def _json_integer(text: str) -> int | _LongInteger:
     """A JSON integer literal: an int, or past 20 digits a :class:`_LongInteger`."""
-    return int(text) if len(text) <= 21 else _LongInteger(text)
+    if len(text) > 21:
+        return _LongInteger(text)
+    return _NegativeZero() if text == "-0" else int(text)
+
+
+def _number_text(value: object) -> str | None:
+    """A JSON number's text as the document writes it, or None for any other value."""
+    if isinstance(value, (_WrittenFloat, _LongInteger)):
+        return value.text
+    if isinstance(value, _NegativeZero):
+        return "-0"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return None
 
 
 def _json_kind(value: object) -> str:
@@ -792,7 +829,7 @@ def _scalar_problem(fd: FieldDescriptor, value: Any, path: str) -> Violation | N
     if number is None:
         return _wrong(path, "an integer", value)
     if not low <= number <= high:
-        shown = value if isinstance(value, str) else str(number)
+        shown = value if isinstance(value, str) else _number_text(value) or str(number)
         return Violation(
             path, f"{path}: integer {_quoted(shown)} is out of the {name} range", code=WRONG_TYPE
         )
@@ -831,10 +868,9 @@ def _json_shown(value: Any) -> str:
     """*value* for a message: its kind, and a string's or number's text."""
     if isinstance(value, str):
         return f"the string {_quoted(_as_decoded(value))}"
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f"the number {_clipped(json.dumps(value))}"
-    if isinstance(value, _LongInteger):
-        return f"the number {_clipped(value.text)}"
+    number = _number_text(value)
+    if number is not None:
+        return f"the number {_clipped(number)}"
     return _json_kind(value)
 
 

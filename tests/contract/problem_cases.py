@@ -464,6 +464,11 @@ def _json_cases() -> Iterator[tuple[str, bytes]]:
     # range, and elsewhere it is a number, shown clipped.
     yield "json-integer-too-long", b'{"taskSpecVersion": ' + b"1" * 4301 + b"}"
     yield "json-integer-too-long-for-a-string", b'{"taskId": -' + b"7" * 5000 + b"}"
+    # A number is shown as the document writes it, not as its value.
+    yield (
+        "json-numbers-shown-as-written",
+        b'{"taskId": 1E2, "taskSpecVersion": 1e30, "language": -0.0}',
+    )
     # Lone surrogates anywhere: an enum's name, a map's key (the map is left
     # out), an unknown key (shown as U+FFFD, as UTF-8 readers decode it), and
     # keys that differ only in their lone surrogates (the same key).

@@ -17,7 +17,6 @@ package jsonread
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -456,7 +455,6 @@ func (r *jsonReader) scalar(fd protoreflect.FieldDescriptor, t jsonToken, path s
 		if -(1<<63) <= f && f < 1<<63 {
 			return protoreflect.ValueOfInt64(int64(f)), true
 		}
-		text = new(big.Float).SetFloat64(f).Text('f', 0)
 	case t.kind == '0' || t.kind == '"' && jsonInteger.MatchString(text):
 		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
 			return protoreflect.ValueOfInt64(n), true
@@ -487,23 +485,14 @@ func (t jsonToken) kindName() string { return jsonKinds[t.kind] }
 
 var jsonKinds = map[byte]string{'n': "null", 't': "a boolean", 'f': "a boolean", '0': "a number", '"': "a string", '[': "an array", '{': "an object"}
 
-// shown is t for a message: its kind, and a string's text or a number's
-// value as the Python library writes it (1E2 as 100.0).
+// shown is t for a message: its kind, and a string's or a number's text
+// as the document writes it (1E2, not its value 100).
 func (t jsonToken) shown() string {
-	switch {
-	case t.kind == '"':
+	switch t.kind {
+	case '"':
 		return "the string " + wording.Quote(t.text)
-	case t.kind != '0':
-		return t.kindName()
-	case t.text == "-0":
-		return "the number 0"
-	case !strings.ContainsAny(t.text, ".eE"):
+	case '0':
 		return "the number " + wording.Clip(t.text)
 	}
-	f, _ := strconv.ParseFloat(t.text, 64)
-	text := wording.Float(f)
-	if math.IsInf(f, 0) {
-		text = strings.Replace(text, "inf", "Infinity", 1)
-	}
-	return "the number " + wording.Clip(text)
+	return t.kindName()
 }
