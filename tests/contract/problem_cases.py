@@ -432,6 +432,8 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
         "warning-prompt-one-word-cmd-is-fine",
         edits((prompt, "prompt: Run make."), (TEST_CMD, "    test_cmd:\n        - make")),
     )
+    # A tag is shown up to a NUL its %00 escape puts in it.
+    yield "unsupported-tag-with-nul", b"!0o%00o"
 
 
 def _json_cases() -> Iterator[tuple[str, bytes]]:
