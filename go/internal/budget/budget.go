@@ -154,7 +154,9 @@ func (l Limits) over(doc *yaml.Node) *Over {
 // many real ones before it. A cut is made only where the text before it
 // parses as it would in the whole document. What follows the cut does not
 // matter: a syntax error there comes after the node past the bound in the
-// text, and the bound is what both libraries report (see the public package's syntaxBefore).
+// text, and the bound is what the Go library reports (where libyaml's
+// scanner, reading ahead, meets a syntax error first, the Python library
+// stops there: both stop, see docs/problems.md).
 // Where the cut does not parse (the first node past l.Depth can be an
 // earlier opener than the cut's, as block collections and the single pairs
 // inside [] or {} are levels too, with text that does not parse between

@@ -25,7 +25,7 @@ import (
 func (r *Rules) Parse(limits budget.Limits) (doc *yaml.Node, over *Problem, err error) {
 	data := r.text.Bytes()
 	if o := budget.Check(data, nil, limits); o != nil {
-		return nil, r.syntaxBefore(o.Tree, overError(o)), nil
+		return nil, r.flowColonBefore(o.Tree, overError(o)), nil
 	}
 	r.first = newFirstDocument(data)
 	var d yaml.Node
@@ -36,7 +36,7 @@ func (r *Rules) Parse(limits budget.Limits) (doc *yaml.Node, over *Problem, err 
 	// cannot hold more than the budget's nodes or nest deeply at any cost
 	// is left to the decoder, which refuses what a TaskSpec cannot hold.
 	if o := budget.Check(data, &d, limits); o != nil {
-		return nil, r.syntaxBefore(&d, overError(o)), nil
+		return nil, r.flowColonBefore(&d, overError(o)), nil
 	}
 	r.doc = &d
 	return &d, nil, nil

@@ -69,29 +69,28 @@ const lineStartBOMReason = "byte order mark at the start of a line: libyaml skip
 // scalar ending in ':' inside [] or {}, the escape \' in a double-quoted
 // scalar. Each is refused at the first one in the text.
 type misread struct {
-	err    *Problem
-	at     int  // the offset of the token it is in
-	syntax bool // libyaml refuses the text: a syntax error
+	err *Problem
+	at  int // the offset of the token it is in
 }
 
 // misreads returns the first misread of each kind in the tree doc, parsed
 // by yaml.v3 from the text (or from a cut of it), in no particular order.
 func (r *Rules) misreads(doc *yaml.Node) []misread {
 	var found []misread
-	if err, syntax, at := tagEndingEarly(r.text, doc); err != nil {
-		found = append(found, misread{err, at, syntax})
+	if err, at := tagEndingEarly(r.text, doc); err != nil {
+		found = append(found, misread{err, at})
 	}
 	if bytes.ContainsAny(r.text.Bytes(), "[{") {
 		if err := r.flowColons(doc); err != nil {
-			found = append(found, misread{err, r.text.Offset(err.Line, err.Column), true})
+			found = append(found, misread{err, r.text.Offset(err.Line, err.Column)})
 		}
 	}
 	if err, at := apostropheEscape(r.text, doc); err != nil {
-		found = append(found, misread{err, at, true})
+		found = append(found, misread{err, at})
 	}
 	if bytes.IndexByte(r.text.Bytes(), '\t') >= 0 && bytes.IndexByte(r.text.Bytes(), '#') >= 0 {
 		if err, at := r.tabs(doc); err != nil {
-			found = append(found, misread{err, at, true})
+			found = append(found, misread{err, at})
 		}
 	}
 	return found
@@ -279,20 +278,21 @@ func (r *Rules) firstMisread(doc *yaml.Node) *Problem {
 	return first.err
 }
 
-// syntaxBefore returns the first misread of the tree doc that libyaml
-// refuses as a syntax error, when it comes before the node past a bound,
-// bound, in the text; otherwise it returns bound. libyaml's scanner reads
-// ahead of its parser, so whether it meets such an error before the parser
-// builds the node past the bound depends on the layout of the text; both
-// libraries report whichever comes first in the text.
-func (r *Rules) syntaxBefore(doc *yaml.Node, bound *Problem) *Problem {
-	first, boundAt := bound, r.text.Offset(bound.Line, bound.Column)
-	for _, m := range r.misreads(doc) {
-		if m.syntax && m.at < boundAt {
-			first, boundAt = m.err, m.at
+// flowColonBefore returns the plain scalar ending in ':' inside [] or {}
+// of the tree doc (see flowColons) when it comes before the node past a
+// bound, bound, in the text; otherwise it returns bound. Its refusal is no
+// syntax problem, so it and a limit are compared exactly, and libyaml's
+// scanner, reading ahead, can meet it before its parser builds the node
+// past the bound: both libraries report whichever comes first in the text.
+// (Which of a syntax problem and a limit comes first is not copied: both
+// stop.)
+func (r *Rules) flowColonBefore(doc *yaml.Node, bound *Problem) *Problem {
+	if bytes.ContainsAny(r.text.Bytes(), "[{") {
+		if p := r.flowColons(doc); p != nil && r.text.Offset(p.Line, p.Column) < r.text.Offset(bound.Line, bound.Column) {
+			return p
 		}
 	}
-	return first
+	return bound
 }
 
 // apostropheEscape refuses the first double-quoted scalar of the tree doc
