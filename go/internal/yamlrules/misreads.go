@@ -152,7 +152,7 @@ func (r *Rules) tabs(doc *yaml.Node) (*Problem, int) {
 		return at < furthest
 	}
 	starts := r.text.LineStarts()
-	afterComment, ended, rootLine := false, false, rootOf(doc).Line
+	afterComment := false
 	for l := 1; l <= len(starts); l++ {
 		if inside(starts[l-1]) {
 			afterComment = false
@@ -160,29 +160,24 @@ func (r *Rules) tabs(doc *yaml.Node) (*Problem, int) {
 		}
 		text := yamlscan.TrimLineBreak(r.text.Line(l))
 		rest := bytes.TrimLeft(text, " \t")
-		switch {
-		case isMarker(text, "---") && l > rootLine, ended && len(rest) > 0 && rest[0] != '#' && rest[0] != '%':
-			// The next document starts: libyaml's parser stops there, and
-			// its scanner reads no further. After "...", it reads on to the
-			// next token, over comments and directives.
-			return nil, 0
-		case isMarker(text, "---") || isMarker(text, "..."):
+		// (Past the first document, libyaml's parser stops at the next,
+		// or at text after the first: both stop.)
+		if isMarker(text, "---") || isMarker(text, "...") {
 			// A comment after the marker is one the tab may follow.
-			ended = ended || text[0] == '.'
 			after := bytes.TrimLeft(text[3:], " \t")
 			afterComment = len(after) > 0 && after[0] == '#'
 			continue
 		}
 		if len(rest) > 0 && rest[0] != '#' {
 			if tab := indicatorTab(text); tab >= 0 {
-				return tabError(r.text, doc, l, starts[l-1]+tab)
+				return tabError(r.text, l, starts[l-1]+tab)
 			}
 			// (yaml.v3 keeps a comment right after "- " as a foot comment.)
 			afterComment = trailing[l] || indicatorsThenComment(text)
 			continue
 		}
 		if tab := bytes.IndexByte(text[:len(text)-len(rest)], '\t'); tab >= 0 && afterComment {
-			return tabError(r.text, doc, l, starts[l-1]+tab)
+			return tabError(r.text, l, starts[l-1]+tab)
 		}
 		if len(rest) > 0 {
 			afterComment = true
@@ -191,24 +186,10 @@ func (r *Rules) tabs(doc *yaml.Node) (*Problem, int) {
 	return nil, 0
 }
 
-// tabError refuses the tab at offset at, on line, unless the document
-// after doc starts before it, where libyaml's parser stops, short of it
-// (a block "?" in the first column after a mapping that is indented).
-func tabError(t *source.Text, doc *yaml.Node, line, at int) (*Problem, int) {
-	// The search for the second document sees every line of the first,
-	// an empty key's too ("? \t#c" after "a: 1", see afterIndicator).
-	if next, _, found := secondDocumentLine(t.Bytes(), doc); found {
-		// Past directives, up to the next token, which libyaml's scanner
-		// reads as it looks for "---".
-		if bytes.HasPrefix(t.Line(next), []byte("%")) {
-			for next <= line && (bytes.HasPrefix(t.Line(next), []byte("%")) || isCommentOrBlank(t.Line(next))) {
-				next++
-			}
-		}
-		if next <= line {
-			return nil, 0
-		}
-	}
+// tabError refuses the tab at offset at, on line. (Where the next
+// document starts before it, libyaml's parser stops there, short of it:
+// both stop.)
+func tabError(t *source.Text, line, at int) (*Problem, int) {
 	_, column := t.LineColumn(at)
 	return &Problem{Line: line, Column: column, Message: tabIndentReason, Code: codeTabIndent}, at
 }
