@@ -528,7 +528,7 @@ func alone(err error, code string, data []byte) *DecodeError {
 		text := strings.TrimPrefix(strings.TrimPrefix(err.Error(), decodePrefix), "yaml: ")
 		// Where libyaml, and so the Python library, reports it.
 		var problem string
-		v.Line, v.Column, problem = rules.Syntax(text, syntaxKind)
+		v.Line, problem = rules.Syntax(text, syntaxKind)
 		v.Code, v.Message = syntaxProblem(problem)
 		switch v.Code {
 		case codeControl:
@@ -555,12 +555,8 @@ func syntaxKind(problem string) yamlrules.Kind {
 	switch code, msg := syntaxProblem(problem); {
 	case code == codeCannotStart:
 		return yamlrules.CannotStart
-	case code == codeTabIndent:
-		return yamlrules.TabIndent
 	case msg == catalogue[codeUnclosedQuote].Messages[0]:
 		return yamlrules.UnclosedAtEnd
-	case msg == catalogue[codeUnclosedQuote].Messages[1]:
-		return yamlrules.UnclosedAtMarker
 	}
 	return yamlrules.OtherProblem
 }

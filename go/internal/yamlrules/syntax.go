@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -117,18 +116,19 @@ func directivesAt(t *source.Text, line int) (int, bool) {
 // libyaml refuses and yaml.v3 reads (\').
 const badEscapeReason = "invalid YAML: unknown escape in a double-quoted value"
 
-// aliasAt returns the line and column of the first alias to name in
-// data, where yaml.v3 names none, or line 1 and column 0.
-func aliasAt(data []byte, name string) (int, int) {
+// aliasLine returns the line of the first alias to name in data, where
+// yaml.v3 names none, or line 1.
+func aliasLine(data []byte, name string) int {
 	for at := 0; ; {
 		i := bytes.Index(data[at:], []byte("*"+name))
 		if i < 0 {
-			return 1, 0
+			return 1
 		}
 		i += at
 		end := i + 1 + len(name)
 		if (i == 0 || strings.IndexByte(" \t\n\r[{,", data[i-1]) >= 0) && (end == len(data) || strings.IndexByte(" \t\n\r]},", data[end]) >= 0) {
-			return source.New(data).LineColumn(i)
+			line, _ := source.New(data).LineColumn(i)
+			return line
 		}
 		at = i + 1
 	}
@@ -158,30 +158,30 @@ type Kind int
 
 // The kinds of problem that Syntax places on their own.
 const (
-	OtherProblem     Kind = iota
-	CannotStart           // a character that cannot start a token
-	TabIndent             // a tab that indents
-	UnclosedAtEnd         // a quoted scalar that the end of the text meets
-	UnclosedAtMarker      // a quoted scalar that a document marker meets
+	OtherProblem  Kind = iota
+	CannotStart        // a character that cannot start a token
+	UnclosedAtEnd      // a quoted scalar that the end of the text meets
 )
 
-// Syntax returns where libyaml reports the syntax error that yaml.v3
-// reported as text (its error without "yaml: "), and the problem: in
-// libyaml's words, which yaml.v3 shares, or, where libyaml meets another
+// Syntax returns the line where libyaml reports the syntax error that
+// yaml.v3 reported as text (its error without "yaml: "), and the problem:
+// in libyaml's words, which yaml.v3 shares, or, where libyaml meets another
 // problem first or names it otherwise, that problem in the catalogue's
 // words without "invalid YAML: ". kind is what the catalogue makes of a
-// problem text. column is 0 when libyaml's column is not known.
-func (r *Rules) Syntax(text string, kind func(problem string) Kind) (line, column int, problem string) {
+// problem text. The column of a syntax problem is not part of the
+// agreement (which parser stops first, and where, can differ), so none is
+// given.
+func (r *Rules) Syntax(text string, kind func(problem string) Kind) (line int, problem string) {
 	// yaml.v3 names the line of the problem's context; libyaml, the
 	// problem's (see problemLine).
 	line, found := yamlProblem(text)
 	line = problemLine(r.text.Bytes(), found, line)
 	problem = found
-	if start, col, ok := r.directivesWithoutStart(line); ok {
+	if start, ok := r.directivesWithoutStart(line); ok {
 		// Directives before the problem that no "---" follows: libyaml's
 		// parser stops at the token after them, before the problem
 		// yaml.v3's scanner, reading further ahead, stops at.
-		line, column, problem = start, col, strings.TrimPrefix(directiveWithoutStart, "invalid YAML: ")
+		line, problem = start, strings.TrimPrefix(directiveWithoutStart, "invalid YAML: ")
 	} else if strings.Contains(found, "did not find expected <document start>") && !r.directiveBefore(line) {
 		// Text after the root value, after a "..." end marker or not,
 		// where libyaml's parser expects a document start.
@@ -192,47 +192,25 @@ func (r *Rules) Syntax(text string, kind func(problem string) Kind) (line, colum
 		// yaml.v3's scanner stops at a tab that starts a line (after any
 		// spaces), where libyaml's does too: a tab that indents, outside
 		// [] and {}, where tabs are blanks.
-		problem, k = strings.TrimPrefix(tabIndentReason, "invalid YAML: "), TabIndent
+		problem = strings.TrimPrefix(tabIndentReason, "invalid YAML: ")
 	}
-	if l, c, ok := r.unknownAlias(found); ok {
-		line, column = l, c
-	} else if k == TabIndent {
-		// The first tab of the line's indentation.
-		if c := r.indentTab(line); c > 0 {
-			column = c
-		}
-	}
-	switch {
-	case column != 0:
-	case k == TabIndent:
-		// The first tab that indents a line, from the line yaml.v3 names on.
-		if l, c, ok := r.firstIndentTab(line); ok {
-			line, column = l, c
-		}
-	case k == UnclosedAtEnd:
+	if l, ok := r.unknownAlias(found); ok {
+		line = l
+	} else if k == UnclosedAtEnd {
 		// libyaml meets the end of the text, still inside the quotes.
-		line, column = r.text.LineColumn(len(r.text.Bytes()))
-	case k == UnclosedAtMarker:
-		// libyaml stops at the marker that starts a line inside the quotes.
-		if l, ok := r.markerLine(line); ok {
-			line, column = l, 1
-		}
+		line, _ = r.text.LineColumn(len(r.text.Bytes()))
 	}
-	return line, column, problem
+	return line, problem
 }
 
-// directivesWithoutStart returns the line and column of the token
-// libyaml's parser finds instead of "---" after directives, its "did not
-// find expected <document start>", when that comes before line, where
-// yaml.v3's scanner, reading further ahead, stops at a problem; ok is
-// false when there is none.
-func (r *Rules) directivesWithoutStart(line int) (start, column int, ok bool) {
+// directivesWithoutStart returns the line of the token libyaml's parser
+// finds instead of "---" after directives, its "did not find expected
+// <document start>", when that comes before line, where yaml.v3's scanner,
+// reading further ahead, stops at a problem; ok is false when there is
+// none.
+func (r *Rules) directivesWithoutStart(line int) (start int, ok bool) {
 	start, ok = directivesAt(r.text, line)
-	if !ok || line < start {
-		return 0, 0, false
-	}
-	text := yamlscan.TrimLineBreak(r.text.Line(start))
-	return start, 1 + len(text) - len(bytes.TrimLeft(text, " \t")), true
+	return start, ok && start <= line
 }
 
 // tabIndents reports whether line starts, after any spaces, with a tab
@@ -245,50 +223,13 @@ func (r *Rules) tabIndents(line int) bool {
 		line <= len(r.text.LineStarts()) && flowDepth(r.text.Bytes()[:r.text.LineStarts()[line-1]]) <= 0
 }
 
-// indentTab returns the column of the first tab of line's indentation, or
-// 0 when its indentation holds none.
-func (r *Rules) indentTab(line int) int {
-	text := r.text.Line(line)
-	if tab := bytes.IndexByte(text, '\t'); tab >= 0 && len(bytes.TrimLeft(text[:tab], " ")) == 0 {
-		return tab + 1
-	}
-	return 0
-}
-
-// firstIndentTab returns the line and column of the first tab that
-// indents a line (after any spaces and block indicators), from line from
-// on, and whether there is one.
-func (r *Rules) firstIndentTab(from int) (line, column int, ok bool) {
-	for l := max(from, 1); l <= len(r.text.LineStarts()); l++ {
-		text := r.text.Line(l)
-		if tab := bytes.IndexByte(text, '\t'); tab >= 0 && len(bytes.Trim(text[:tab], " -?:")) == 0 {
-			return l, utf8.RuneCount(text[:tab]) + 1, true
-		}
-	}
-	return 0, 0, false
-}
-
-// markerLine returns the first line from line from on that starts with a
-// document marker ("---" or "..."), where libyaml stops inside a quoted
-// scalar, and whether there is one.
-func (r *Rules) markerLine(from int) (int, bool) {
-	for l := max(from, 1); l <= len(r.text.LineStarts()); l++ {
-		if text := yamlscan.TrimLineBreak(r.text.Line(l)); isMarker(text, "---") || isMarker(text, "...") {
-			return l, true
-		}
-	}
-	return 0, false
-}
-
-// unknownAlias returns the line and column of the first alias to the
-// anchor yaml.v3's problem text names as unknown, where yaml.v3 names no
-// place (line 1 and column 0 when it is not found), and whether the text
-// names one.
-func (r *Rules) unknownAlias(text string) (line, column int, ok bool) {
+// unknownAlias returns the line of the first alias to the anchor yaml.v3's
+// problem text names as unknown, where yaml.v3 names no place (line 1 when
+// it is not found), and whether the text names one.
+func (r *Rules) unknownAlias(text string) (line int, ok bool) {
 	m := unknownAnchor.FindStringSubmatch(text)
 	if m == nil {
-		return 0, 0, false
+		return 0, false
 	}
-	line, column = aliasAt(r.text.Bytes(), m[1])
-	return line, column, true
+	return aliasLine(r.text.Bytes(), m[1]), true
 }
