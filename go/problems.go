@@ -528,7 +528,7 @@ func alone(err error, code string, data []byte) *DecodeError {
 		text := strings.TrimPrefix(strings.TrimPrefix(err.Error(), decodePrefix), "yaml: ")
 		// Where libyaml, and so the Python library, reports it.
 		var problem string
-		v.Line, problem = rules.Syntax(text, syntaxKind)
+		v.Line, problem = rules.Syntax(text)
 		v.Code, v.Message = syntaxProblem(problem)
 		switch v.Code {
 		case codeControl:
@@ -547,18 +547,6 @@ func alone(err error, code string, data []byte) *DecodeError {
 	}
 	v.Hint = promptHint(v, data)
 	return newDecodeError([]Violation{v}, err)
-}
-
-// syntaxKind is what the catalogue makes of a syntax problem text, as far
-// as where libyaml reports it depends on it (see yamlrules.Syntax).
-func syntaxKind(problem string) yamlrules.Kind {
-	switch code, msg := syntaxProblem(problem); {
-	case code == codeCannotStart:
-		return yamlrules.CannotStart
-	case msg == catalogue[codeUnclosedQuote].Messages[0]:
-		return yamlrules.UnclosedAtEnd
-	}
-	return yamlrules.OtherProblem
 }
 
 // syntaxProblem maps a parser's problem text (libyaml's words, which
@@ -601,7 +589,7 @@ var syntaxTable = []struct {
 	{[]string{"tab character"}, codeTabIndent, 0},
 	{[]string{"while scanning a directive", "%YAML", "%TAG", "incompatible YAML document",
 		"did not find expected whitespace", "found unexpected non-alphabetical character"}, codeDirective, 0},
-	{[]string{"did not find expected <document start>"}, codeDirective, 1},
+	{[]string{"did not find expected <document start>"}, codeSyntax, 1},
 	{[]string{"unknown anchor", "found undefined alias"}, codeAnchorAliasTag, 0},
 	{[]string{"while scanning a tag", "while parsing a tag", "undefined tag handle",
 		"did not find expected tag URI", "did not find the expected '>'", "did not find expected '!'"}, codeAnchorAliasTag, 2},

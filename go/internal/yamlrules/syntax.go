@@ -16,14 +16,6 @@ import (
 // Python library, gives it: yaml.v3 names the line of the problem's
 // context, libyaml the problem's own.
 
-// flowDepth returns how many more [ and { than ] and } text holds: how
-// much deeper inside [] and {} its end is than its start, as near as the
-// brackets alone tell.
-func flowDepth(text []byte) int {
-	return bytes.Count(text, []byte("[")) + bytes.Count(text, []byte("{")) -
-		bytes.Count(text, []byte("]")) - bytes.Count(text, []byte("}"))
-}
-
 // yamlProblem splits a yaml.v3 problem text (without "yaml: ") into the
 // 1-based line it names and the problem: yaml.v3 names the line of the
 // problem's context, or else of the problem, 1-based for a scanner's
@@ -152,26 +144,16 @@ var (
 	unknownAnchor = regexp.MustCompile(`unknown anchor '(.*)' referenced`)
 )
 
-// A Kind is what the catalogue makes of a problem text, as far as where
-// libyaml reports the problem depends on it.
-type Kind int
-
-// The kinds of problem that Syntax places on their own.
-const (
-	OtherProblem  Kind = iota
-	CannotStart        // a character that cannot start a token
-	UnclosedAtEnd      // a quoted scalar that the end of the text meets
-)
-
 // Syntax returns the line where libyaml reports the syntax error that
 // yaml.v3 reported as text (its error without "yaml: "), and the problem:
 // in libyaml's words, which yaml.v3 shares, or, where libyaml meets another
 // problem first or names it otherwise, that problem in the catalogue's
-// words without "invalid YAML: ". kind is what the catalogue makes of a
-// problem text. The column of a syntax problem is not part of the
-// agreement (which parser stops first, and where, can differ), so none is
-// given.
-func (r *Rules) Syntax(text string, kind func(problem string) Kind) (line int, problem string) {
+// words without "invalid YAML: ". The column of a syntax problem is not
+// part of the agreement (which parser stops first, and where, can differ),
+// so none is given; nor is the choice among problems libyaml would make
+// copied, but where the shared problem table needs it (the directives no
+// "---" follows).
+func (r *Rules) Syntax(text string) (line int, problem string) {
 	// yaml.v3 names the line of the problem's context; libyaml, the
 	// problem's (see problemLine).
 	line, found := yamlProblem(text)
@@ -182,21 +164,10 @@ func (r *Rules) Syntax(text string, kind func(problem string) Kind) (line int, p
 		// parser stops at the token after them, before the problem
 		// yaml.v3's scanner, reading further ahead, stops at.
 		line, problem = start, strings.TrimPrefix(directiveWithoutStart, "invalid YAML: ")
-	} else if strings.Contains(found, "did not find expected <document start>") && !r.directiveBefore(line) {
-		// Text after the root value, after a "..." end marker or not,
-		// where libyaml's parser expects a document start.
-		problem = strings.TrimPrefix(textAfterDocument, "invalid YAML: ")
-	}
-	k := kind(problem)
-	if k == CannotStart && r.tabIndents(line) {
-		// yaml.v3's scanner stops at a tab that starts a line (after any
-		// spaces), where libyaml's does too: a tab that indents, outside
-		// [] and {}, where tabs are blanks.
-		problem = strings.TrimPrefix(tabIndentReason, "invalid YAML: ")
 	}
 	if l, ok := r.unknownAlias(found); ok {
 		line = l
-	} else if k == UnclosedAtEnd {
+	} else if strings.Contains(problem, "found unexpected end of stream") {
 		// libyaml meets the end of the text, still inside the quotes.
 		line, _ = r.text.LineColumn(len(r.text.Bytes()))
 	}
@@ -211,16 +182,6 @@ func (r *Rules) Syntax(text string, kind func(problem string) Kind) (line int, p
 func (r *Rules) directivesWithoutStart(line int) (start int, ok bool) {
 	start, ok = directivesAt(r.text, line)
 	return start, ok && start <= line
-}
-
-// tabIndents reports whether line starts, after any spaces, with a tab
-// outside [] and {}, where tabs are blanks: a tab that indents, where
-// libyaml's scanner stops as yaml.v3's does.
-func (r *Rules) tabIndents(line int) bool {
-	text := yamlscan.TrimLineBreak(r.text.Line(line))
-	rest := bytes.TrimLeft(text, " ")
-	return len(rest) > 0 && rest[0] == '\t' &&
-		line <= len(r.text.LineStarts()) && flowDepth(r.text.Bytes()[:r.text.LineStarts()[line-1]]) <= 0
 }
 
 // unknownAlias returns the line of the first alias to the anchor yaml.v3's
