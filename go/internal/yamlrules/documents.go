@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -110,33 +111,96 @@ func newFirstDocument(data []byte) *firstDocument {
 	return &firstDocument{data: data, reader: r, dec: yaml.NewDecoder(r)}
 }
 
-// more reports whether a second document follows the first document,
-// first, and the line it starts on. When the text after the first document
-// starts no document with a marker and yaml.v3 cannot read it, that is
-// yaml.v3's syntax error, returned as it is: libyaml, which the Python
-// library reads with, refuses such text too, in its own words and perhaps
-// at another place (both stop; see docs/problems.md).
+// more reports whether anything follows the first document, first, and
+// the line it starts on: where yaml.v3's parser, as libyaml's, found the
+// next document; or else, when yaml.v3 cannot read the text after first,
+// or that text goes on past the window, the line of the next document's
+// marker or directive, or of text after a "..." end marker (see
+// nextDocumentLine). When yaml.v3 cannot read the text after the first
+// document and none is found, that is yaml.v3's syntax error, returned as
+// it is: libyaml, which the Python library reads with, refuses such text
+// too, perhaps otherwise or at another place (both stop; see
+// docs/problems.md).
 func (f *firstDocument) more(first *yaml.Node) (int, bool, error) {
 	f.reader.limit = f.reader.at + moreWindow
 	var next yaml.Node
 	err := f.dec.Decode(&next)
-	if errors.Is(err, io.EOF) {
-		return 0, false, nil
-	}
-	if err == nil && next.Line > 0 {
-		return next.Line, true, nil // where yaml.v3's parser, as libyaml's, found it
-	}
-	line, marker, found := secondDocumentLine(f.data, first)
-	capped := err != nil && strings.Contains(err.Error(), errCapped.Error())
 	switch {
-	case !found && capped:
-		// Nothing but comments and markers follows on later lines: a long
-		// tail of comments past the window, which starts no document.
+	case errors.Is(err, io.EOF):
 		return 0, false, nil
-	case err == nil || (found && capped) || marker:
-		return line, true, nil
+	case err == nil:
+		return max(next.Line, 1), true, nil
 	}
-	return 0, false, err
+	src := source.New(f.data)
+	if !strings.Contains(err.Error(), errCapped.Error()) {
+		if line, found := nextDocumentLine(src, first); found {
+			return line, true, nil
+		}
+		return 0, false, err
+	}
+	// Whether anything follows is pastWindow's to say: a line that starts
+	// with '%' may be inside the first document's last scalar.
+	line, found := f.pastWindow(src)
+	if l, ok := nextDocumentLine(src, first); found && ok {
+		line = l
+	}
+	return line, found, nil
+}
+
+// nextDocumentLine returns the first line after the last line a node of
+// first starts on that is a "---" marker or a directive, or, after a "..."
+// marker, the first that is not blank or a comment, and whether there is
+// one. (Where an empty node stands past such a line, or a quoted scalar
+// holds one, the line found may not be libyaml's: both stop.)
+func nextDocumentLine(t *source.Text, first *yaml.Node) (int, bool) {
+	last := 0
+	visit(first, func(n *yaml.Node) { last = max(last, n.Line) })
+	ended := false
+	for l := last + 1; l <= len(t.LineStarts()); l++ {
+		text := yamlscan.TrimLineBreak(t.Line(l))
+		switch {
+		case isMarker(text, "---") || bytes.HasPrefix(text, []byte("%")):
+			return l, true
+		case isMarker(text, "..."):
+			if !isCommentOrBlank(text[3:]) {
+				return l, true
+			}
+			ended = true
+		case ended && !isCommentOrBlank(text):
+			return l, true
+		}
+	}
+	return 0, false
+}
+
+// pastWindow reports whether anything but comments and markers follows the
+// first document, and a line of it, when the text after the first document
+// goes on past the window without a document or its end: a long tail of
+// comments, or more. The text is read again, cut at the first line start
+// past the window: when yaml.v3 finds nothing after the first document in
+// the cut, the lines after the cut, where no token is open, are looked at
+// one by one.
+func (f *firstDocument) pastWindow(src *source.Text) (int, bool) {
+	starts := src.LineStarts()
+	line := min(sort.SearchInts(starts, f.reader.limit), len(starts)-1) // the cut is at starts[line]
+	dec := yaml.NewDecoder(bytes.NewReader(f.data[:starts[line]]))
+	var doc, next yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		return line, true
+	}
+	if err := dec.Decode(&next); !errors.Is(err, io.EOF) {
+		return max(next.Line, line), true
+	}
+	for l := line + 1; l <= len(starts); l++ {
+		text := yamlscan.TrimLineBreak(src.Line(l))
+		if isMarker(text, "...") {
+			text = text[3:]
+		}
+		if !isCommentOrBlank(text) {
+			return l, true
+		}
+	}
+	return 0, false
 }
 
 // closingBracket returns the offset just past the flow collection whose
@@ -181,200 +245,6 @@ func closingBracket(data []byte, at int) int {
 		}
 	}
 	return -1
-}
-
-// secondDocumentLine returns the line on which the document after first
-// starts, as a YAML parser reports it, whether a marker starts it, and
-// whether anything does: the first line after first's last node that is a
-// "---" marker, or, after a "..." marker, the first line that is not blank
-// or a comment; failing both, the first line after it that starts with
-// text in the first column, or has any; failing that, first's last line,
-// where text may follow it ("{}t"), with found false.
-func secondDocumentLine(data []byte, first *yaml.Node) (int, bool, bool) {
-	src := source.New(data) // lines, offsets and columns, counted once
-	last, from, after := 0, 0, 0
-	var lastNode *yaml.Node
-	flows := false // whether the document holds a flow collection
-	visit(first, func(n *yaml.Node) {
-		flows = flows || isCollection(n, true)
-		empty := n.Kind == yaml.ScalarNode && n.Value == "" && n.Style == 0
-		if empty && n != rootOf(first) {
-			// An empty value with no ':' ("? a" at the end) stands where the
-			// next token is, which may be past directives of the next
-			// document; one with an anchor ("? &a") stands at its anchor,
-			// and one right after its indicator ("? \t#c", then "---"), there.
-			if at := src.Offset(n.Line, n.Column); at < 0 || !startsWithProperty(data[at:]) && !afterIndicator(data, at) {
-				return
-			}
-		}
-		if n.Line >= last {
-			last, from, lastNode = n.Line, n.Line+1, n
-			if n.Kind == yaml.ScalarNode && n.Value != "" && (n.Anchor != "" || n.Style&yaml.TaggedStyle != 0) {
-				// yaml.v3 places a node at its properties; its value may
-				// start on a later line ("!t", then "x").
-				if at := src.Offset(n.Line, n.Column); at >= 0 {
-					if line, _ := src.LineColumn(pastProperties(data, at)); line > last && pastProperties(data, at) < len(data) {
-						last, from = line, line+1
-					}
-				}
-			}
-			if end := scalarEndLine(src, n); end > last {
-				// A quoted scalar may go on over later lines, whose text
-				// is its own, not the next document's ("\"a\nb\""), and a
-				// block scalar's header may follow its properties there.
-				last, from = end, end+1
-			}
-			if empty && n.Column == 1 && !startsWithProperty(src.Line(n.Line)) {
-				// An empty document's null stands at the next marker, unless
-				// it has an anchor or a tag ("&a"), where it stands.
-				from = n.Line
-			}
-			if empty || n.Kind == yaml.ScalarNode && n.Value == "" && n.Style == yaml.TaggedStyle {
-				// Its properties may go on over later lines ("&a", a comment,
-				// then "!"): the node ends after the last of them, and text
-				// after it on its line (", x") is where libyaml's parser
-				// looks for the next document.
-				if at := src.Offset(n.Line, n.Column); at >= 0 {
-					if end := propertiesEnd(data, at); end > at {
-						line, _ := src.LineColumn(end - 1)
-						if line > n.Line {
-							last, from = line, line+1
-						}
-						start := src.LineStarts()[line-1]
-						rest := bytes.TrimLeft(yamlscan.TrimLineBreak(src.Line(line))[end-start:], " \t")
-						if len(rest) > 0 && rest[0] != '#' && n == rootOf(first) {
-							after = line
-						}
-					}
-				}
-			}
-		}
-	})
-	if after > 0 {
-		return after, false, true
-	}
-	// Only a plain or block scalar goes on over the indented lines after
-	// its first; after any other node, or a flow collection's closing
-	// bracket, an indented token starts the next document ("&a\n &b").
-	continues := lastNode != nil && lastNode.Kind == yaml.ScalarNode && lastNode.Value != "" &&
-		lastNode.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0
-	plain := continues && lastNode.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0
-	// Brackets at a line start close a flow collection of the first
-	// document only when it is a block collection holding one; after any
-	// other root they start the next document ("&a\n ]").
-	root := rootOf(first)
-	brackets := isCollection(root, false) && flows
-	if isCollection(root, true) {
-		// A flow root ends at its closing bracket, which may be on a later
-		// line than its last node ("{a: b\n c}").
-		continues, brackets = false, true
-		if at := src.Offset(root.Line, root.Column); at >= 0 {
-			if end := closingBracket(data, at); end > 0 {
-				brackets = false
-				if line, _ := src.LineColumn(end - 1); line >= last {
-					last, from = line, line+1
-				}
-			}
-		}
-	}
-	// A plain scalar that is the root, in no block, goes on over lines
-	// that are not indented ("a", then "b").
-	rootPlain := plain && lastNode == root
-	// Lines break where YAML breaks them, at NEL, LS and PS too.
-	starts := src.LineStarts()
-	if from < 1 {
-		from = 1
-	}
-	if from > len(starts) {
-		return last, false, false // the text ends on the document's last line
-	}
-	ended, content, indented := false, 0, 0
-	for line := from; line <= len(starts); line++ {
-		text := data[starts[line-1]:]
-		if line < len(starts) {
-			text = data[starts[line-1]:starts[line]]
-		}
-		text = yamlscan.TrimLineBreak(text)
-		trimmed := bytes.TrimLeft(text, " \t")
-		switch {
-		case isMarker(text, "---") && content > 0:
-			return content, true, true // a directive ("%YAML 1.2") starts it
-		case isMarker(text, "---"):
-			return line, true, true
-		case isMarker(text, "...") && content > 0:
-			return content, true, true // text before it starts the next document
-		case isMarker(text, "...") && !isCommentOrBlank(text[3:]):
-			return line, true, true // text after it on its line ("... *a") does
-		case isMarker(text, "..."):
-			ended = true
-		case isCommentOrBlank(text):
-			// Nothing libyaml's scanner stops at.
-		case ended:
-			return line, true, true
-		default:
-			// The brackets that close the first document's flow collections
-			// belong to it: text after them starts the next ("}\n0x", "}x").
-			rest := trimmed
-			if brackets {
-				rest = bytes.TrimLeft(bytes.TrimLeft(trimmed, "]},"), " \t")
-			}
-			switch {
-			case len(rest) == 0:
-			case rest[0] == '#':
-				// A comment ends a plain scalar: libyaml's plain scanner
-				// stops there, and an indented token after it is the next
-				// document's ("~", "  #c", then "  x").
-				continues = continues && !plain
-			case content == 0 && (len(rest) < len(trimmed) || !continues || text[0] != ' ' && text[0] != '\t' && !rootPlain ||
-				plain && rest[0] == ':' && blankzAt(rest, 1)):
-				// (A ':' and a blank end a plain scalar too, and the ':'
-				// starts the next document: "~", then "    : x".)
-				content = line // text after the document with no marker, such as "0x" after "{}"
-			case indented == 0:
-				indented = line
-			}
-		}
-	}
-	switch {
-	case content > 0:
-		return content, false, true
-	case indented > 0:
-		return indented, false, true
-	}
-	return last, false, false
-}
-
-// afterIndicator reports whether offset at is just past a block "?", ":"
-// or "-" indicator, where libyaml puts an empty node that follows one.
-func afterIndicator(data []byte, at int) bool {
-	return at > 0 && strings.IndexByte("?:-", data[at-1]) >= 0
-}
-
-// scalarEndLine returns the line on which the token of the scalar n ends,
-// when that can be a later line than its properties' or its start: the
-// closing quote of a quoted scalar ("\"a\nb\""), the header of a block
-// scalar ("!t", then "|" on the next line). 0 for any other node.
-func scalarEndLine(t *source.Text, n *yaml.Node) int {
-	const quoted, block = yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle, yaml.LiteralStyle | yaml.FoldedStyle
-	if n.Kind != yaml.ScalarNode || n.Style&(quoted|block) == 0 {
-		return 0
-	}
-	at := t.Offset(n.Line, n.Column)
-	if at < 0 {
-		return 0
-	}
-	q := pastProperties(t.Bytes(), at)
-	switch {
-	case q >= len(t.Bytes()):
-		return 0
-	case n.Style&block != 0 && (t.Bytes()[q] == '|' || t.Bytes()[q] == '>'):
-		line, _ := t.LineColumn(q)
-		return line
-	case n.Style&quoted != 0 && (t.Bytes()[q] == '"' || t.Bytes()[q] == '\''):
-		line, _ := t.LineColumn(yamlscan.SkipQuoted(t.Bytes(), q) - 1)
-		return line
-	}
-	return 0
 }
 
 // moreThanOneDocument is the refusal of a second document that a "---"

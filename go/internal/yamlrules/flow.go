@@ -68,28 +68,12 @@ func endsAtColon(t *source.Text, n *yaml.Node) bool {
 }
 
 // pastProperties returns the offset of the content of the node whose
-// anchor and tag, if it has them, start at offset at, as yaml.v3 reads
-// them: its tags may hold ',', '[' and ']'.
+// anchor and tag, if it has them (at most one of each, in either order,
+// "&a !t" or "!t &a"), start at offset at, as yaml.v3 reads them: its
+// tags may hold ',', '[' and ']'. Past the properties come the blanks,
+// line breaks and comments before the content.
 func pastProperties(data []byte, at int) int {
-	_, next := properties(data, at, true)
-	return next
-}
-
-// propertiesEnd returns the offset just past the last of the properties
-// that start at offset at, which may be on a later line than the first,
-// as libyaml ends them, or at when there are none.
-func propertiesEnd(data []byte, at int) int {
-	end, _ := properties(data, at, false)
-	return end
-}
-
-// properties returns the offset just past the last of the properties (at
-// most one anchor and one tag, in either order, "&a !t" or "!t &a") that
-// start at offset at, or at when there are none, and the offset past the
-// blanks, line breaks and comments after them. libyaml ends a tag at ',',
-// '[' or ']'; with v3, the tag ends where yaml.v3 ends it, past them.
-func properties(data []byte, at int, v3 bool) (end, next int) {
-	end, next = at, at
+	next := at
 	anchor, tag := false, false
 	for at < len(data) {
 		switch {
@@ -101,21 +85,20 @@ func properties(data []byte, at int, v3 bool) (end, next int) {
 			tag = true
 			closing := bytes.IndexByte(data[at:], '>')
 			if closing < 0 {
-				return len(data), len(data)
+				return len(data)
 			}
 			at += closing + 1
 		case data[at] == '!' && !tag:
 			tag = true
-			for at++; at < len(data) && (isTagChar(data[at]) || (v3 && (data[at] == ',' || data[at] == '[' || data[at] == ']'))); at++ {
+			for at++; at < len(data) && (isTagChar(data[at]) || data[at] == ',' || data[at] == '[' || data[at] == ']'); at++ {
 			}
 		default:
-			return end, next
+			return next
 		}
-		end = at
 		at = pastSeparation(data, at)
 		next = at
 	}
-	return end, next
+	return next
 }
 
 // pastSeparation returns the offset past the blanks, line breaks and

@@ -81,11 +81,6 @@ func visit(n *yaml.Node, fn func(*yaml.Node)) {
 	}
 }
 
-// startsWithProperty reports whether text starts with an anchor or a tag.
-func startsWithProperty(text []byte) bool {
-	return len(text) > 0 && (text[0] == '&' || text[0] == '!')
-}
-
 // isMarker reports whether line starts with the document marker m, followed
 // by white space or nothing.
 func isMarker(line []byte, m string) bool {
@@ -96,12 +91,4 @@ func isMarker(line []byte, m string) bool {
 // ("{a: b}"), when flow, or in block style, when not.
 func isCollection(n *yaml.Node, flow bool) bool {
 	return (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && (n.Style&yaml.FlowStyle != 0) == flow
-}
-
-// rootOf is the top node of the document doc.
-func rootOf(doc *yaml.Node) *yaml.Node {
-	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
-		return doc.Content[0]
-	}
-	return doc
 }
