@@ -7,16 +7,19 @@
 // '?' inside a plain scalar in [] or {}, a %YAML directive other than
 // 1.1), yaml.v3 drops what libyaml keeps (the tag "!" alone, a second
 // document), or both refuse, at different places. The rules here make the
-// Go library refuse exactly what the Python library refuses and report it
-// on the line libyaml reports it, reading the text itself where yaml.v3's
-// tree keeps no trace of what it read.
+// Go library refuse exactly what the Python library refuses, reading the
+// text itself where yaml.v3's tree keeps no trace of what it read. Where
+// both stop at a syntax problem, which problem, line and column each
+// reports is not part of the agreement: a syntax problem is placed on
+// libyaml's line only where the shared problem table needs it, and given
+// no column.
 //
 // For is its one entry point: the Rules of one text, whose methods the
 // public package calls at each stage of its reading, before the parse
 // (the byte order marks), for the parse itself (the first document within
 // the budgets), during the schema walk (a tag yaml.v3 dropped, a '?' it
 // could not read), after it (the misreads and what follows the first
-// document) and on a syntax error (the line and column libyaml gives). It
+// document) and on a syntax error (the line libyaml gives). It
 // knows nothing of the public package: a refusal is a plain Problem, in
 // the catalogue's words, which the public package turns into its error.
 package yamlrules
