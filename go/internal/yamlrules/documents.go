@@ -49,8 +49,8 @@ func overError(o *budget.Over) *Problem {
 }
 
 // After returns the refusal of what the text holds besides the first
-// document, doc, that Parse read: the first misread in the text (see
-// misread), else a second document or text after the first (see
+// document, doc, that Parse read: a misread in the text (see
+// firstMisread), else a second document or text after the first (see
 // secondDocument). (Where the text holds both, the Python library stops
 // too, at either, or at a syntax problem; which it meets first is not
 // copied.) err is yaml.v3's syntax error in the text after the first

@@ -67,33 +67,30 @@ const lineStartBOMReason = "byte order mark at the start of a line: libyaml skip
 // yaml.v3 read the text differently and only libyaml refuses it, or both
 // read it but differently: a tag libyaml ends at '[', ']' or ',', a plain
 // scalar ending in ':' inside [] or {}, the escape \' in a double-quoted
-// scalar. Each is refused at the first one in the text.
-type misread struct {
-	err *Problem
-	at  int // the offset of the token it is in
-}
-
-// misreads returns the first misread of each kind in the tree doc, parsed
-// by yaml.v3 from the text (or from a cut of it), in no particular order.
-func (r *Rules) misreads(doc *yaml.Node) []misread {
-	var found []misread
-	if err, at := tagEndingEarly(r.text, doc); err != nil {
-		found = append(found, misread{err, at})
+// scalar, a tab libyaml reads as indentation among comments.
+//
+// firstMisread returns the refusal of a misread of the tree doc, parsed by
+// yaml.v3 from the text (or from a cut of it), or nil: the first of the
+// kinds above that the text holds. Each is a syntax problem or a refusal
+// of text the parsers read differently, so where the text holds several,
+// which one each library reports is not part of the agreement (both stop);
+// the Python library stops at the first in the text.
+func (r *Rules) firstMisread(doc *yaml.Node) *Problem {
+	if p := tagEndingEarly(r.text, doc); p != nil {
+		return p
 	}
 	if bytes.ContainsAny(r.text.Bytes(), "[{") {
-		if err := r.flowColons(doc); err != nil {
-			found = append(found, misread{err, r.text.Offset(err.Line, err.Column)})
+		if p := r.flowColons(doc); p != nil {
+			return p
 		}
 	}
-	if err, at := apostropheEscape(r.text, doc); err != nil {
-		found = append(found, misread{err, at})
+	if p := apostropheEscape(r.text, doc); p != nil {
+		return p
 	}
 	if bytes.IndexByte(r.text.Bytes(), '\t') >= 0 && bytes.IndexByte(r.text.Bytes(), '#') >= 0 {
-		if err, at := r.tabs(doc); err != nil {
-			found = append(found, misread{err, at})
-		}
+		return r.tabs(doc)
 	}
-	return found
+	return nil
 }
 
 // tabs refuses the first tab that libyaml fails on as indentation and
@@ -109,7 +106,7 @@ func (r *Rules) misreads(doc *yaml.Node) []misread {
 //
 // Quoted and block scalars, where such a line is text, and flow
 // collections, where tabs are blanks, are left out.
-func (r *Rules) tabs(doc *yaml.Node) (*Problem, int) {
+func (r *Rules) tabs(doc *yaml.Node) *Problem {
 	data := r.text.Bytes()
 	var spans [][2]int         // offsets where a line start is inside a node
 	trailing := map[int]bool{} // lines a comment ends
@@ -183,15 +180,15 @@ func (r *Rules) tabs(doc *yaml.Node) (*Problem, int) {
 			afterComment = true
 		}
 	}
-	return nil, 0
+	return nil
 }
 
 // tabError refuses the tab at offset at, on line. (Where the next
 // document starts before it, libyaml's parser stops there, short of it:
 // both stop.)
-func tabError(t *source.Text, line, at int) (*Problem, int) {
+func tabError(t *source.Text, line, at int) *Problem {
 	_, column := t.LineColumn(at)
-	return &Problem{Line: line, Column: column, Message: tabIndentReason, Code: codeTabIndent}, at
+	return &Problem{Line: line, Column: column, Message: tabIndentReason, Code: codeTabIndent}
 }
 
 // tabIndentReason is the refusal of a tab that libyaml's scanner reads as
@@ -244,21 +241,6 @@ func indicatorsThenComment(line []byte) bool {
 	return i < len(line) && line[i] == '#' && i > 0 && yamlscan.IsBlank(line[i-1])
 }
 
-// firstMisread returns the refusal of the first misread in the text, or
-// nil.
-func (r *Rules) firstMisread(doc *yaml.Node) *Problem {
-	var first *misread
-	for _, m := range r.misreads(doc) {
-		if first == nil || m.at < first.at {
-			first = &m
-		}
-	}
-	if first == nil {
-		return nil
-	}
-	return first.err
-}
-
 // flowColonBefore returns the plain scalar ending in ':' inside [] or {}
 // of the tree doc (see flowColons) when it comes before the node past a
 // bound, bound, in the text; otherwise it returns bound. Its refusal is no
@@ -278,15 +260,12 @@ func (r *Rules) flowColonBefore(doc *yaml.Node, bound *Problem) *Problem {
 
 // apostropheEscape refuses the first double-quoted scalar of the tree doc
 // that holds the escape \', which YAML does not have: libyaml refuses it,
-// yaml.v3 reads an apostrophe. It returns the offset of the scalar too.
-func apostropheEscape(t *source.Text, doc *yaml.Node) (*Problem, int) {
+// yaml.v3 reads an apostrophe.
+func apostropheEscape(t *source.Text, doc *yaml.Node) *Problem {
 	if !bytes.Contains(t.Bytes(), []byte(`\'`)) {
-		return nil, 0
+		return nil
 	}
-	var (
-		found   *Problem
-		foundAt int
-	)
+	var found *Problem
 	visit(doc, func(n *yaml.Node) {
 		if found != nil || n.Kind != yaml.ScalarNode || n.Style&yaml.DoubleQuotedStyle == 0 {
 			return
@@ -305,14 +284,13 @@ func apostropheEscape(t *source.Text, doc *yaml.Node) (*Problem, int) {
 			}
 			if t.Bytes()[i+1] == '\'' {
 				line, column := t.LineColumn(i)
-				found, foundAt = &Problem{Line: line, Column: column,
-					Message: badEscapeReason, Code: codeBadEscape}, at+open
+				found = &Problem{Line: line, Column: column, Message: badEscapeReason, Code: codeBadEscape}
 				return
 			}
 			i++
 		}
 	})
-	return found, foundAt
+	return found
 }
 
 // byteOrderMark is U+FEFF in UTF-8. libyaml's scanner skips one at the

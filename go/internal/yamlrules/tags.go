@@ -107,14 +107,13 @@ func tagSpan(data []byte, at int) (start, end int, noSuffix, ok bool) {
 
 // tagEndingEarly returns the refusal of the first tag of the tree doc,
 // parsed by yaml.v3 from t, that libyaml ends before yaml.v3 does, or nil:
-// libyaml's syntax error, or the stricter refusal of a tag
-// ending at a comma; and the tag's offset. The readers part ways there,
-// so what follows, in the text and in the tree, is not looked at. The tag
-// is read from t, so a tree parsed from a cut of it, with brackets added
-// at the end, gives the same answer.
-func tagEndingEarly(t *source.Text, doc *yaml.Node) (err *Problem, tagAt int) {
+// libyaml's syntax error, or the stricter refusal of a tag ending at a
+// comma. The readers part ways there, so what follows, in the text and in
+// the tree, is not looked at. The tag is read from t, so a tree parsed from
+// a cut of it, with brackets added at the end, gives the same answer.
+func tagEndingEarly(t *source.Text, doc *yaml.Node) (err *Problem) {
 	if !mayEndTagEarly(t.Bytes()) {
-		return nil, 0
+		return nil
 	}
 	var walk func(n *yaml.Node, inFlow bool)
 	walk = func(n *yaml.Node, inFlow bool) {
@@ -129,10 +128,10 @@ func tagEndingEarly(t *source.Text, doc *yaml.Node) (err *Problem, tagAt int) {
 						// (A handle with nothing after it is a syntax error
 						// at a ',' inside [] or {} too.)
 						line, column := t.LineColumn(end)
-						err, tagAt = &Problem{Line: line, Column: column, Message: tagSyntaxError, Code: codeAnchorAliasTag}, start
+						err = &Problem{Line: line, Column: column, Message: tagSyntaxError, Code: codeAnchorAliasTag}
 						return
 					case c == ',':
-						err, tagAt = &Problem{Line: n.Line, Column: n.Column, Message: tagThenComma(string(t.Bytes()[start:end])), Code: codeUnsupported}, start
+						err = &Problem{Line: n.Line, Column: n.Column, Message: tagThenComma(string(t.Bytes()[start:end])), Code: codeUnsupported}
 						return
 					}
 				}
@@ -144,7 +143,7 @@ func tagEndingEarly(t *source.Text, doc *yaml.Node) (err *Problem, tagAt int) {
 		}
 	}
 	walk(doc, false)
-	return err, tagAt
+	return err
 }
 
 // tagThenComma is the refusal of a tag that libyaml ends at a comma.
