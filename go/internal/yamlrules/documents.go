@@ -6,7 +6,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -259,23 +258,18 @@ const (
 )
 
 // secondDocument is the refusal of the text after the first document,
-// from line on, as libyaml's parser meets it. A second document is one
-// that "---" starts, or directives then "---" (see secondDocumentLine), after
-// something before it (TS004, at the marker or the first directive).
-// Anything else there is a syntax error: a directive that no "---"
-// follows (TS018), or text after the root value, after a "..." end marker
-// or not (TS005), at its first token.
+// from line on. A second document is one that "---" starts, or directives
+// then "---" (see nextDocumentLine), after something before it (TS004, at
+// the marker or the first directive). Anything else there is text after
+// the root value, after a "..." end marker or not (TS005): a syntax error,
+// whose column is not part of the agreement, and which libyaml calls a
+// directive that no "---" follows (TS018) after a directive line.
 func (r *Rules) secondDocument(line int) *Problem {
 	text := yamlscan.TrimLineBreak(r.text.Line(line))
 	if (isMarker(text, "---") || len(text) > 0 && text[0] == '%') && contentBefore(r.text, line) {
 		return &Problem{Line: line, Column: 1, Message: moreThanOneDocument, Code: codeUnsupported}
 	}
-	rest := bytes.TrimLeft(text, " \t")
-	column := 1 + utf8.RuneCount(text[:len(text)-len(rest)])
-	if r.directiveBefore(line) {
-		return &Problem{Line: line, Column: column, Message: directiveWithoutStart, Code: codeDirective}
-	}
-	return &Problem{Line: line, Column: column, Message: textAfterDocument, Code: codeSyntax}
+	return &Problem{Line: line, Message: textAfterDocument, Code: codeSyntax}
 }
 
 // contentBefore reports whether a line before line holds more than blanks
@@ -287,15 +281,6 @@ func contentBefore(t *source.Text, line int) bool {
 		}
 	}
 	return false
-}
-
-// directiveBefore reports whether a directive line ("%...") opens the
-// document that ends on line, as the Python library's _directive_before
-// decides it: walking back over the lines, a "..." end marker first means
-// no. libyaml says "did not find expected <document start>" both of a
-// directive that no "---" follows and of text after a document's end.
-func (r *Rules) directiveBefore(line int) bool {
-	return directiveLine(r.text, line) > 0
 }
 
 // directiveLine returns the last directive line ("%...") at or before
