@@ -25,8 +25,9 @@
 //     back and the node count of the YAML written.
 //   - internal/walk/walk_gen.go, in package walk: what the schema walk knows
 //     of the structs: the decoder's field tables, the large maps the decoder
-//     fills itself and the keys each mapping takes. Nothing in the library
-//     walks the structs by reflection.
+//     fills itself, the keys each mapping takes and one reader per message,
+//     which sets each field from its node as yaml.v3 would decode it.
+//     Nothing in the library walks the structs by reflection.
 //
 // The output paths are relative to the plugin's out directory, which
 // buf.gen.yaml sets to the Go library's module root (go/). A field without

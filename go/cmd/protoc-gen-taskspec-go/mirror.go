@@ -14,9 +14,10 @@ import (
 // ways, the walk that finds the strings yaml.v3 writes as unreadable literal
 // blocks and the node count of the YAML a mirror gives. walk_gen.go, in
 // internal/walk, holds what the schema walk knows of the structs: the
-// decoder's field tables, the large maps the decoder fills itself, and the
-// keys a mapping takes. The Go library had done all of this by reflection
-// at run time.
+// decoder's field tables, the large maps the decoder fills itself, the
+// keys a mapping takes, and the readers that set each field from its node,
+// where yaml.v3's decoder did it by reflection. The Go library had done all
+// of this by reflection at run time.
 
 const (
 	libImport  = "github.com/taskspec/taskspec/go"
@@ -172,6 +173,9 @@ func (c *contract) mirrorGo(gen *protogen.Plugin) {
 			wg.intMapAt(m)
 		}
 	}
+	for _, m := range c.messages {
+		wg.reader(m)
+	}
 }
 
 func (mg *mirrorGen) stub(m *protogen.Message) protogen.GoIdent { return m.GoIdent }
@@ -254,6 +258,13 @@ func (mg *mirrorGen) walkEntryPoints() {
 	} else {
 		g.P("return nil")
 	}
+	g.P("}")
+	g.P()
+
+	comment(p, "", "readSpec reads the mapping n, the top of the document, into m, as yaml.v3 decodes"+
+		" it: n holds what the walk did not refuse (see reader). n is nil for a mapping read as empty.")
+	g.P("func readSpec(r *reader, n node, m *", mg.mirror(root), ") {")
+	g.P(fn(root, "Read"), "(r, n, m)")
 	g.P("}")
 	g.P()
 
@@ -638,6 +649,80 @@ func (mg *mirrorGen) intMapAt(m *protogen.Message) {
 	}
 	g.P("}")
 	g.P("return nil")
+	g.P("}")
+	g.P()
+}
+
+// reader writes <m>Read, which reads the entries of the mapping n that the
+// walk did not refuse into s, field by field, through the reader's typed
+// setters: the decoding yaml.v3 did by reflection.
+func (mg *mirrorGen) reader(m *protogen.Message) {
+	g := mg.g
+	g.P("func ", fn(m, "Read"), "(r *reader, n node, s *", mg.mirror(m), ") {")
+	g.P("if !r.enter(n) {")
+	g.P("return")
+	g.P("}")
+	g.P("for i := 0; i+1 < len(n.Content); i += 2 {")
+	g.P("key, v := r.entry(n, i)")
+	g.P("switch key {")
+	for _, w := range mg.fields(m) {
+		key := string(w.field.Desc.Name())
+		f := "s." + goName(key)
+		g.P("case ", fmt.Sprintf("%q", key), ":")
+		switch shapeOf(w) {
+		case shString:
+			g.P("r.string(v, &", f, ")")
+		case shInt:
+			g.P("r.int(v, &", f, ")")
+		case shEnum:
+			g.P("if text, ok := r.text(v); ok {")
+			g.P(f, " = ", protogen.GoIdent{GoName: enumName(w.field.Enum), GoImportPath: evalImport}, "(text)")
+			g.P("}")
+		case shIntMap:
+			g.P("r.intMap(v, &", f, ")")
+		case shMessage:
+			g.P("if c, ok := r.mapping(v); ok {")
+			g.P(fn(w.field.Message, "Read"), "(r, c, &", f, ")")
+			g.P("}")
+		case shMessagePtr:
+			g.P("if c, ok := r.mapping(v); ok {")
+			g.P("if ", f, " == nil {")
+			g.P(f, " = new(", mg.mirror(w.field.Message), ")")
+			g.P("}")
+			g.P(fn(w.field.Message, "Read"), "(r, c, ", f, ")")
+			g.P("} else {")
+			g.P(f, " = nil")
+			g.P("}")
+		case shStringList:
+			g.P("if items, ok := r.sequence(v); ok {")
+			g.P(f, " = make([]string, 0, len(items))")
+			g.P("for _, item := range items {")
+			g.P("if text, ok := r.itemText(item); ok {")
+			g.P(f, " = append(", f, ", text)")
+			g.P("}")
+			g.P("}")
+			g.P("} else {")
+			g.P(f, " = nil")
+			g.P("}")
+		case shMessageList:
+			sub := mg.mirror(w.field.Message)
+			g.P("if items, ok := r.sequence(v); ok {")
+			g.P(f, " = make([]", sub, ", 0, len(items))")
+			g.P("for _, item := range items {")
+			g.P("if c, ok := r.itemMapping(item); ok {")
+			g.P("var e ", sub)
+			g.P(fn(w.field.Message, "Read"), "(r, c, &e)")
+			g.P(f, " = append(", f, ", e)")
+			g.P("}")
+			g.P("}")
+			g.P("} else {")
+			g.P(f, " = nil")
+			g.P("}")
+		}
+	}
+	g.P("}")
+	g.P("}")
+	g.P("r.leave()")
 	g.P("}")
 	g.P()
 }

@@ -7,8 +7,10 @@
 // key, a tag, a key given twice through an alias), each with its code
 // where it is found, at the line and column of its node; it records where
 // each field's value stands, for placing the problems found later; and it
-// decodes the tree without the entries and items it refused, as the
-// Python library leaves them out of the spec it reads. The walk exists
+// reads the tree without the entries and items it refused, as the
+// Python library leaves them out of the spec it reads: through the
+// generated readers, which set each field as yaml.v3's decoder would,
+// with no copy of the tree and no reflection (see reader). The walk exists
 // apart from the YAML reading rules (package yamlrules, which it asks
 // about a tag yaml.v3 dropped or a '?' it could not read) because it
 // follows the schema, not the text.
@@ -94,7 +96,15 @@ func Walk(doc *yaml.Node, rules *yamlrules.Rules, maxNodes int) *Result {
 		// What could be read: the tree without the entries and items the
 		// walk refused, as the Python library's collecting walk leaves
 		// them out of the spec.
-		if err := w.decodeRead(doc, m); err != nil {
+		ok, err := w.read(doc, m)
+		if ok {
+			w.collectRead(doc)
+		} else {
+			// A form the reader leaves to yaml.v3 (see reader).
+			m = new(eval.TaskSpec)
+			err = w.decodeRead(doc, m)
+		}
+		if err != nil {
 			w.unreadable(err)
 		}
 		if len(w.problems) > 0 && !w.goRejects {
@@ -409,7 +419,7 @@ func (w *walker) value(n *yaml.Node, path string, f field) {
 		}
 		for i, item := range n.Content {
 			item = deref(item)
-			ipath := fmt.Sprintf("%s[%d]", path, i)
+			ipath := path + "[" + strconv.Itoa(i) + "]"
 			w.pos[ipath] = Position{item.Line, item.Column}
 			switch {
 			case w.bangEmpty(item) && f.kind == kMessageList:
@@ -476,7 +486,7 @@ func (w *walker) value(n *yaml.Node, path string, f field) {
 				w.badAt(n.Content[i], k, keyWasBad)
 				continue
 			}
-			sub := fmt.Sprintf("%s[%q]", path, k.Value)
+			sub := path + "[" + strconv.Quote(k.Value) + "]"
 			w.pos[sub] = Position{v.Line, v.Column}
 			if first, dup := seen[k.Value]; dup {
 				w.duplicate(k, first, v, sub)
@@ -526,6 +536,9 @@ func (w *walker) integer(n *yaml.Node, path string) {
 	if !explicit && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		w.wrong(n, path, "expected an integer, got %s", w.describe(n))
 		return
+	}
+	if _, ok := plainDecimal(n); ok {
+		return // the common form, which yaml.v3 reads as the integer written
 	}
 	resolved := (&yaml.Node{Kind: yaml.ScalarNode, Value: n.Value}).ShortTag()
 	if resolved == "!!null" && !explicit {

@@ -48,6 +48,13 @@ func intMapAt(m *eval.TaskSpec, path string) *map[string]int {
 	return taskSpecIntMapAt(m, path)
 }
 
+// readSpec reads the mapping n, the top of the document, into m, as yaml.v3
+// decodes it: n holds what the walk did not refuse (see reader). n is nil
+// for a mapping read as empty.
+func readSpec(r *reader, n node, m *eval.TaskSpec) {
+	taskSpecRead(r, n, m)
+}
+
 // mirrorKeys are the YAML keys, in order, of the struct a mapping at path
 // decodes into: the fields it takes. The indexes of list items are left out
 // of path.
@@ -76,4 +83,148 @@ func taskSpecIntMapAt(s *eval.TaskSpec, path string) *map[string]int {
 		}
 	}
 	return nil
+}
+
+func taskSpecRead(r *reader, n node, s *eval.TaskSpec) {
+	if !r.enter(n) {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, v := r.entry(n, i)
+		switch key {
+		case "task_spec_version":
+			r.int(v, &s.TaskSpecVersion)
+		case "task_id":
+			r.string(v, &s.TaskID)
+		case "language":
+			if text, ok := r.text(v); ok {
+				s.Language = eval.Language(text)
+			}
+		case "difficulty":
+			if text, ok := r.text(v); ok {
+				s.Difficulty = eval.Difficulty(text)
+			}
+		case "difficulty_signals":
+			r.intMap(v, &s.DifficultySignals)
+		case "generated_from":
+			if c, ok := r.mapping(v); ok {
+				generatedFromRead(r, c, &s.GeneratedFrom)
+			}
+		case "prompt":
+			r.string(v, &s.Prompt)
+		case "solution_artifacts":
+			if items, ok := r.sequence(v); ok {
+				s.SolutionArtifacts = make([]eval.SolutionArtifact, 0, len(items))
+				for _, item := range items {
+					if c, ok := r.itemMapping(item); ok {
+						var e eval.SolutionArtifact
+						solutionArtifactRead(r, c, &e)
+						s.SolutionArtifacts = append(s.SolutionArtifacts, e)
+					}
+				}
+			} else {
+				s.SolutionArtifacts = nil
+			}
+		case "verification":
+			if c, ok := r.mapping(v); ok {
+				verificationRead(r, c, &s.Verification)
+			}
+		}
+	}
+	r.leave()
+}
+
+func generatedFromRead(r *reader, n node, s *eval.GeneratedFrom) {
+	if !r.enter(n) {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, v := r.entry(n, i)
+		switch key {
+		case "kind":
+			if text, ok := r.text(v); ok {
+				s.Kind = eval.GeneratedKind(text)
+			}
+		case "template_id":
+			r.string(v, &s.TemplateID)
+		case "kg_query":
+			if c, ok := r.mapping(v); ok {
+				if s.KGQuery == nil {
+					s.KGQuery = new(eval.KGQuery)
+				}
+				kgQueryRead(r, c, s.KGQuery)
+			} else {
+				s.KGQuery = nil
+			}
+		}
+	}
+	r.leave()
+}
+
+func kgQueryRead(r *reader, n node, s *eval.KGQuery) {
+	if !r.enter(n) {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, v := r.entry(n, i)
+		switch key {
+		case "intent":
+			r.string(v, &s.Intent)
+		case "seed_symbol":
+			r.string(v, &s.SeedSymbol)
+		}
+	}
+	r.leave()
+}
+
+func solutionArtifactRead(r *reader, n node, s *eval.SolutionArtifact) {
+	if !r.enter(n) {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, v := r.entry(n, i)
+		switch key {
+		case "path":
+			r.string(v, &s.Path)
+		case "role":
+			r.string(v, &s.Role)
+		}
+	}
+	r.leave()
+}
+
+func verificationRead(r *reader, n node, s *eval.Verification) {
+	if !r.enter(n) {
+		return
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, v := r.entry(n, i)
+		switch key {
+		case "build_cmd":
+			if items, ok := r.sequence(v); ok {
+				s.BuildCmd = make([]string, 0, len(items))
+				for _, item := range items {
+					if text, ok := r.itemText(item); ok {
+						s.BuildCmd = append(s.BuildCmd, text)
+					}
+				}
+			} else {
+				s.BuildCmd = nil
+			}
+		case "test_cmd":
+			if items, ok := r.sequence(v); ok {
+				s.TestCmd = make([]string, 0, len(items))
+				for _, item := range items {
+					if text, ok := r.itemText(item); ok {
+						s.TestCmd = append(s.TestCmd, text)
+					}
+				}
+			} else {
+				s.TestCmd = nil
+			}
+		case "timeout_seconds":
+			r.int(v, &s.TimeoutSeconds)
+		}
+	}
+	r.leave()
 }
