@@ -214,7 +214,7 @@ func (w *reading) walk(doc *yaml.Node) *walk.Result {
 type reading struct {
 	text  *source.Text     // the document: its bytes, lines and columns
 	rules *yamlrules.Rules // the YAML reading rules of the text
-	pos   map[string]walk.Position
+	pos   *walk.Positions
 	err   *StrictError
 	// errCode is the code of err, and refusal that of the StrictError
 	// decode returns (a StrictError has no field for its code).
@@ -225,7 +225,7 @@ type reading struct {
 	problems []Violation
 	// values holds the scalar text of each field as written, for the
 	// hints of misspelt enums; artifactPaths the artifact paths read.
-	values        map[string]string
+	values        *walk.Texts
 	artifactPaths []string
 	errPlain      bool // err is a problem yaml.v3 also refuses, not a stricter rule
 	goRejects     bool // the Go package's decoder refuses the document too

@@ -246,7 +246,7 @@ func meantField(v Violation) string {
 // there, with a hint that names the missing key when the catalogue has
 // one for the rule's code. A misspelt enum gets its did-you-mean.
 func (w *reading) placed(v Violation) Violation {
-	if p, ok := w.pos[v.FieldPath]; ok {
+	if p, ok := w.pos.Get(v.FieldPath); ok {
 		v.Line, v.Column = p.Line, p.Column
 		if strings.HasPrefix(v.Message, "invalid ") {
 			v.Hint = enumHint(v.FieldPath, w.enumText(v.FieldPath))
@@ -258,7 +258,7 @@ func (w *reading) placed(v Violation) Violation {
 		parent, name = v.FieldPath[:i], v.FieldPath[i+1:]
 	}
 	for parent != "" {
-		if _, ok := w.pos[parent]; ok {
+		if _, ok := w.pos.Get(parent); ok {
 			break
 		}
 		name = parent
@@ -267,7 +267,7 @@ func (w *reading) placed(v Violation) Violation {
 			parent, name = name[:i], name[i+1:]
 		}
 	}
-	p, ok := w.pos[parent]
+	p, ok := w.pos.Get(parent)
 	if !ok {
 		p = walk.Position{Line: 1, Column: 1}
 	}
@@ -285,10 +285,7 @@ func (w *reading) placed(v Violation) Violation {
 
 // enumText is the text an enum field holds in the document.
 func (w *reading) enumText(path string) string {
-	if w.values == nil {
-		return ""
-	}
-	return w.values[path]
+	return w.values.Get(path)
 }
 
 // enumHint is the did-you-mean of a misspelt enum value, or "".
@@ -327,7 +324,7 @@ func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *reading) []Violati
 			Message: "artifact path " + strconv.Quote(p) + " is not allowed: " + reason,
 			Code:    codeArtifactPath, Severity: severityWarning}
 		if w != nil {
-			if p, ok := w.pos[v.FieldPath]; ok {
+			if p, ok := w.pos.Get(v.FieldPath); ok {
 				v.Line, v.Column = p.Line, p.Column
 			}
 		}
@@ -344,7 +341,7 @@ func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *reading) []Violati
 					" word for word: " + strconv.Quote(text),
 				Hint: "the agent sees the prompt but not the verification: say what must hold, not the command that checks it"}
 			if w != nil {
-				if p, ok := w.pos["prompt"]; ok {
+				if p, ok := w.pos.Get("prompt"); ok {
 					v.Line, v.Column = p.Line, p.Column
 				}
 			}
@@ -380,7 +377,7 @@ func words(cmd []string) int {
 // spaces before it by convention. The value's end is found by matching its
 // bytes, folding aside, against the text from where it starts.
 func (w *reading) promptComment(value string) (Violation, bool) {
-	p, ok := w.pos["prompt"]
+	p, ok := w.pos.Get("prompt")
 	if !ok || value == "" || !bytes.Contains(w.text.Bytes(), []byte(" #")) {
 		return Violation{}, false
 	}
@@ -461,16 +458,17 @@ func (w *reading) lineBreaks() []Violation {
 // path; "" for none. List items and map entries are not fields.
 func (w *reading) fieldBefore(line, column int) string {
 	best, bestAt, bestDepth := "", walk.Position{}, -1
-	for path, p := range w.pos {
+	w.pos.All(func(path string, p walk.Position) bool {
 		if path == "" || strings.HasSuffix(path, "]") || p.Line > line || p.Line == line && p.Column >= column {
-			continue
+			return true
 		}
 		depth := strings.Count(path, ".") + strings.Count(path, "[")
 		if p.Line > bestAt.Line || p.Line == bestAt.Line && p.Column > bestAt.Column ||
 			p == bestAt && (depth > bestDepth || depth == bestDepth && path > best) {
 			best, bestAt, bestDepth = path, p, depth
 		}
-	}
+		return true
+	})
 	return best
 }
 

@@ -18,7 +18,6 @@ import (
 // what the reader (see read) reproduces, and is used for the forms the
 // reader leaves to yaml.v3.
 func (w *walker) decodeRead(doc *yaml.Node, m *eval.TaskSpec) error {
-	w.collectRead(doc)
 	if len(w.bad) == 0 && len(w.emptied) == 0 {
 		return w.decodeMirror(doc, m)
 	}
@@ -83,17 +82,39 @@ func (w *walker) pruned(n *yaml.Node, copies map[*yaml.Node]*yaml.Node) *yaml.No
 	return &c
 }
 
-// collectRead notes what the rules and warnings need of the document as
-// written: the text of each enum field, and each artifact's path.
-func (w *walker) collectRead(doc *yaml.Node) {
+// Texts holds the scalar text of each field as written, for the hints of
+// misspelt enums: gathered from the document on first use, since only a
+// document with a broken rule needs it.
+type Texts struct {
+	w      *walker
+	doc    *yaml.Node
+	values map[string]string
+	done   bool
+}
+
+// Get is the text of the field at path as written, or "".
+func (t *Texts) Get(path string) string {
+	if t == nil {
+		return ""
+	}
+	if !t.done {
+		t.values, t.done = t.w.collectRead(t.doc), true
+	}
+	return t.values[path]
+}
+
+// collectRead gathers the text of each scalar field of the document as
+// written, for the hints of misspelt enums; nil when the top of the
+// document is no mapping.
+func (w *walker) collectRead(doc *yaml.Node) map[string]string {
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
-		return
+		return nil
 	}
 	root := deref(doc.Content[0])
 	if root.Kind != yaml.MappingNode {
-		return
+		return nil
 	}
-	w.values = map[string]string{}
+	values := map[string]string{}
 	var walk func(n *yaml.Node, path string)
 	walk = func(n *yaml.Node, path string) {
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -106,13 +127,14 @@ func (w *walker) collectRead(doc *yaml.Node) {
 			case v.Kind == yaml.MappingNode && sub == "generated_from":
 				walk(v, sub)
 			case v.Kind == yaml.ScalarNode:
-				if _, seen := w.values[sub]; !seen {
-					w.values[sub] = v.Value
+				if _, seen := values[sub]; !seen {
+					values[sub] = v.Value
 				}
 			}
 		}
 	}
 	walk(root, "")
+	return values
 }
 
 // unreadable records a value yaml.v3 could not decode that the walk did
@@ -127,11 +149,12 @@ func (w *walker) unreadable(err error) {
 		p := Problem{Message: "the value cannot be read as this field's type", Code: codeWrongType}
 		if m := errLine.FindStringSubmatch(text); m != nil {
 			p.Line, _ = strconv.Atoi(m[1])
-			for path, at := range w.pos {
+			w.pos.All(func(path string, at Position) bool {
 				if at.Line == p.Line && (p.Path == "" || len(path) > len(p.Path)) {
 					p.Path, p.Column = path, at.Column
 				}
-			}
+				return true
+			})
 		}
 		// A gap in the walk, not a refusal: never the first (see add).
 		w.problems = append(w.problems, p)

@@ -27,7 +27,7 @@ func readBoth(data []byte) (read, decoded *eval.TaskSpec, readErr, decodeErr err
 	if over != nil || err != nil || doc.Kind == 0 {
 		return nil, nil, nil, nil, false
 	}
-	w := &walker{rules: rules, budget: 100000, maxNodes: 100000, pos: map[string]Position{}}
+	w := &walker{rules: rules, budget: 100000, maxNodes: 100000, pos: &Positions{}}
 	w.document(doc)
 	if w.budget < 0 {
 		return nil, nil, nil, nil, false

@@ -51,6 +51,71 @@ type Problem struct {
 // A Position is the 1-based line and column where a value starts.
 type Position struct{ Line, Column int }
 
+// Positions holds where the value of each field path stands. A path set
+// twice (a map key given twice) stands where it was set last. It is a list
+// in walk order, since a document has a few dozen paths, which a map would
+// cost more to build than the few look-ups it serves; a list past
+// indexFrom paths, or one ranged over, is indexed by a map on first use.
+type Positions struct {
+	paths []string
+	at    []Position
+	index map[string]int // the last place of each path, once made
+}
+
+// indexFrom is the length past which a look-up indexes the list.
+const indexFrom = 32
+
+func (p *Positions) set(path string, at Position) {
+	p.paths = append(p.paths, path)
+	p.at = append(p.at, at)
+	if p.index != nil {
+		p.index[path] = len(p.paths) - 1
+	}
+}
+
+func (p *Positions) indexed() map[string]int {
+	if p.index == nil {
+		p.index = make(map[string]int, len(p.paths))
+		for i, path := range p.paths {
+			p.index[path] = i
+		}
+	}
+	return p.index
+}
+
+// Get returns where the value at path stands, if the walk met it.
+func (p *Positions) Get(path string) (Position, bool) {
+	if p == nil {
+		return Position{}, false
+	}
+	if len(p.paths) <= indexFrom && p.index == nil {
+		for i := len(p.paths) - 1; i >= 0; i-- {
+			if p.paths[i] == path {
+				return p.at[i], true
+			}
+		}
+		return Position{}, false
+	}
+	i, ok := p.indexed()[path]
+	if !ok {
+		return Position{}, false
+	}
+	return p.at[i], true
+}
+
+// All calls each with every path and where its value stands, each path
+// once, in no set order, until each returns false.
+func (p *Positions) All(each func(path string, at Position) bool) {
+	if p == nil {
+		return
+	}
+	for path, i := range p.indexed() {
+		if !each(path, p.at[i]) {
+			return
+		}
+	}
+}
+
 // A Result is what the walk made of one document.
 type Result struct {
 	// Spec is what could be read: the tree without the entries and items
@@ -70,10 +135,10 @@ type Result struct {
 	// GoRejects says that the Go package's decoder refuses the document too.
 	GoRejects bool
 	// Positions holds where the value of each field path stands.
-	Positions map[string]Position
+	Positions *Positions
 	// Values holds the scalar text of each field as written, for the hints
-	// of misspelt enums; nil when the top of the document is no mapping.
-	Values map[string]string
+	// of misspelt enums; none when the top of the document is no mapping.
+	Values *Texts
 }
 
 // The codes of the problems this package reports.
@@ -89,17 +154,16 @@ const (
 // and reads what passes, with the YAML reading rules of its text and a
 // budget of maxNodes nodes, alias expansions included.
 func Walk(doc *yaml.Node, rules *yamlrules.Rules, maxNodes int) *Result {
-	w := &walker{rules: rules, budget: maxNodes, maxNodes: maxNodes, pos: make(map[string]Position, 24)}
+	w := &walker{rules: rules, budget: maxNodes, maxNodes: maxNodes, pos: &Positions{paths: make([]string, 0, 32), at: make([]Position, 0, 32)}}
 	w.document(doc)
 	m := new(eval.TaskSpec)
 	if w.budget >= 0 { // past the budget, aliases expand too far to be worth decoding
 		// What could be read: the tree without the entries and items the
 		// walk refused, as the Python library's collecting walk leaves
 		// them out of the spec.
+		w.values = &Texts{w: w, doc: doc}
 		ok, err := w.read(doc, m)
-		if ok {
-			w.collectRead(doc)
-		} else {
+		if !ok {
 			// A form the reader leaves to yaml.v3 (see reader).
 			m = new(eval.TaskSpec)
 			err = w.decodeRead(doc, m)
@@ -123,7 +187,7 @@ func Walk(doc *yaml.Node, rules *yamlrules.Rules, maxNodes int) *Result {
 // of each field's value in pos.
 type walker struct {
 	rules    *yamlrules.Rules // the YAML reading rules of the text
-	pos      map[string]Position
+	pos      *Positions
 	budget   int // nodes the walk may still visit, alias expansions included
 	maxNodes int // the budget at the start
 
@@ -139,7 +203,7 @@ type walker struct {
 	bad      map[*yaml.Node]bool
 	emptied  map[*yaml.Node]bool
 	// values holds the scalar text of each field as written.
-	values     map[string]string
+	values     *Texts
 	stop       bool // the document as a whole is refused: nothing more is reported
 	firstPlain bool // first is a problem yaml.v3 also refuses, not a stricter rule
 	goRejects  bool // the Go package's decoder refuses the document too
@@ -202,7 +266,7 @@ func (w *walker) document(doc *yaml.Node) {
 		return
 	}
 	root := deref(doc.Content[0])
-	w.pos[""] = Position{root.Line, root.Column}
+	w.pos.set("", Position{root.Line, root.Column})
 	if root.Kind == yaml.MappingNode {
 		w.mapping(root, "", specFields)
 	} else if !isNullNode(root) && !w.bangEmpty(root) {
@@ -240,7 +304,7 @@ func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field) {
 	if len(n.Content) > 2*largeMapping {
 		w.noteLarge(n, path)
 	}
-	seen := make(map[string]*yaml.Node, len(n.Content)/2)
+	seen := newKeys(len(n.Content) / 2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := deref(n.Content[i]), n.Content[i+1]
 		dv := deref(v)
@@ -269,16 +333,53 @@ func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field) {
 			continue
 		}
 		sub := wording.Path(path, k.Value)
-		if first, dup := seen[k.Value]; dup {
+		if first := seen.find(k.Value); first != nil {
 			w.duplicate(k, first, dv, sub)
 			w.dropEntry(n.Content[i], n.Content[i+1])
 			continue
 		}
-		seen[k.Value] = k
-		w.pos[sub] = Position{dv.Line, dv.Column}
+		seen.add(k)
+		w.pos.set(sub, Position{dv.Line, dv.Column})
 		wasBad := w.bad[dv]
 		w.value(dv, sub, f)
 		w.badAt(v, dv, wasBad)
+	}
+}
+
+// keys are the keys met so far in one mapping, by their text: a list for
+// the few keys of a message, a map past smallMapping of them.
+type keys struct {
+	list []*yaml.Node
+	m    map[string]*yaml.Node
+}
+
+const smallMapping = 16
+
+func newKeys(n int) keys {
+	if n > smallMapping {
+		return keys{m: make(map[string]*yaml.Node, n)}
+	}
+	return keys{list: make([]*yaml.Node, 0, n)}
+}
+
+// find is the key met before whose text is value, or nil.
+func (s *keys) find(value string) *yaml.Node {
+	if s.m != nil {
+		return s.m[value]
+	}
+	for _, k := range s.list {
+		if k.Value == value {
+			return k
+		}
+	}
+	return nil
+}
+
+func (s *keys) add(k *yaml.Node) {
+	if s.m != nil {
+		s.m[k.Value] = k
+	} else {
+		s.list = append(s.list, k)
 	}
 }
 
@@ -420,7 +521,7 @@ func (w *walker) value(n *yaml.Node, path string, f field) {
 		for i, item := range n.Content {
 			item = deref(item)
 			ipath := path + "[" + strconv.Itoa(i) + "]"
-			w.pos[ipath] = Position{item.Line, item.Column}
+			w.pos.set(ipath, Position{item.Line, item.Column})
 			switch {
 			case w.bangEmpty(item) && f.kind == kMessageList:
 				// As for any item that is not a mapping, the Python library
@@ -475,7 +576,7 @@ func (w *walker) value(n *yaml.Node, path string, f field) {
 		if len(n.Content) > 2*largeMapping {
 			w.noteLarge(n, path)
 		}
-		seen := make(map[string]*yaml.Node, len(n.Content)/2)
+		seen := newKeys(len(n.Content) / 2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := deref(n.Content[i]), deref(n.Content[i+1])
 			if !w.count(v, "", 1) {
@@ -487,13 +588,13 @@ func (w *walker) value(n *yaml.Node, path string, f field) {
 				continue
 			}
 			sub := path + "[" + strconv.Quote(k.Value) + "]"
-			w.pos[sub] = Position{v.Line, v.Column}
-			if first, dup := seen[k.Value]; dup {
+			w.pos.set(sub, Position{v.Line, v.Column})
+			if first := seen.find(k.Value); first != nil {
 				w.duplicate(k, first, v, sub)
 				w.dropEntry(n.Content[i], n.Content[i+1])
 				continue
 			}
-			seen[k.Value] = k
+			seen.add(k)
 			if v.Kind == yaml.ScalarNode {
 				w.integer(v, sub)
 			} else {
