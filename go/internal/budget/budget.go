@@ -55,7 +55,7 @@ type Over struct {
 // document's first document as parsed, it counts doc's nodes. Either way a
 // document too small to be over a bound at any cost is not looked at.
 func Check(data []byte, doc *yaml.Node, l Limits) *Over {
-	if !l.mightExceed(data) {
+	if !l.MightExceed(data) {
 		return nil
 	}
 	if doc != nil {
@@ -80,25 +80,28 @@ func Check(data []byte, doc *yaml.Node, l Limits) *Over {
 // anything to find (the Python library's _CHEAP_DEPTH_BOUND).
 const cheapDepthBound = 1000
 
-// mightExceed reports whether data could hold more than l.Nodes
+// MightExceed reports whether data could hold more than l.Nodes
 // nodes or nest deeper than cheaply checked. Every node takes at least half
 // a byte of source ({a,b} is two nodes in two bytes), and every level of
-// nesting needs one of "[{-?".
-func (l Limits) mightExceed(data []byte) bool {
+// nesting needs one of "[{-?". Check asks it first; a caller that checks
+// one text twice may ask it once, and skip Check when it says no.
+func (l Limits) MightExceed(data []byte) bool {
 	if 2*len(data)+2 > l.Nodes {
 		return true
 	}
 	if len(data) <= cheapDepthBound {
 		return false
 	}
+	// One count per opener: bytes.Count is faster than one loop over
+	// the text testing each byte against four.
 	openers := 0
-	for _, c := range data {
-		switch c {
-		case '[', '{', '-', '?':
-			openers++
+	for _, c := range [...]string{"[", "{", "-", "?"} {
+		openers += bytes.Count(data, []byte(c))
+		if openers > cheapDepthBound {
+			return true
 		}
 	}
-	return openers > cheapDepthBound
+	return false
 }
 
 // over returns the first node of the document rooted at doc that takes it

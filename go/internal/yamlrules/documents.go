@@ -24,8 +24,13 @@ import (
 // error as it is (io.EOF for a text with no document in it).
 func (r *Rules) Parse(limits budget.Limits) (doc *yaml.Node, over *Problem, err error) {
 	data := r.text.Bytes()
-	if o := budget.Check(data, nil, limits); o != nil {
-		return nil, r.flowColonBefore(o.Tree, overError(o)), nil
+	// Whether the text could be over a budget at all is the same question
+	// before and after the parse: asked once.
+	might := limits.MightExceed(data)
+	if might {
+		if o := budget.Check(data, nil, limits); o != nil {
+			return nil, r.flowColonBefore(o.Tree, overError(o)), nil
+		}
 	}
 	r.first = newFirstDocument(data)
 	var d yaml.Node
@@ -35,8 +40,10 @@ func (r *Rules) Parse(limits budget.Limits) (doc *yaml.Node, over *Problem, err 
 	// Checked exactly where the Python library checks: a document that
 	// cannot hold more than the budget's nodes or nest deeply at any cost
 	// is left to the decoder, which refuses what a TaskSpec cannot hold.
-	if o := budget.Check(data, &d, limits); o != nil {
-		return nil, r.flowColonBefore(&d, overError(o)), nil
+	if might {
+		if o := budget.Check(data, &d, limits); o != nil {
+			return nil, r.flowColonBefore(&d, overError(o)), nil
+		}
 	}
 	r.doc = &d
 	return &d, nil, nil

@@ -64,7 +64,7 @@ type Rules struct {
 	// start at, gathered on first use.
 	doc    *yaml.Node
 	starts map[position]bool
-	bangs  int // 0 unknown, 1 no '!' in the text, 2 some
+	bangs  int // 0 unknown, 1 no '!' that could be a tag alone in the text, 2 some
 }
 
 type position struct{ line, column int }

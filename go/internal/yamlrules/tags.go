@@ -157,9 +157,13 @@ func tagThenComma(tag string) string {
 func (r *Rules) BangTagged(n *yaml.Node) bool {
 	if r.bangs == 0 {
 		// Looked for once: every integer asks, and a document of many
-		// integers and one '!' must not be scanned once per integer.
+		// integers and one '!' must not be scanned once per integer. Only
+		// a '!' that the test below can take for the tag counts: one that
+		// ends the text or is followed by '<' or a character no tag holds
+		// ("!=" in a prompt's code is none), so that a text without one
+		// is never placed line by line for it.
 		r.bangs = 1
-		if bytes.IndexByte(r.text.Bytes(), '!') >= 0 {
+		if hasBareBang(r.text.Bytes()) {
 			r.bangs = 2
 		}
 	}
@@ -176,6 +180,22 @@ func (r *Rules) BangTagged(n *yaml.Node) bool {
 	// or "!" where the next node starts.
 	return t >= 0 && (t+1 == len(r.text.Bytes()) || r.text.Bytes()[t+1] == '<' || !isTagChar(r.text.Bytes()[t+1])) &&
 		(n.Value != "" || t == at || !r.nodeStartsAt(t))
+}
+
+// hasBareBang reports whether data has a '!' at its end or followed by
+// '<' or by a character that is not part of a tag.
+func hasBareBang(data []byte) bool {
+	for i := bytes.IndexByte(data, '!'); i >= 0; {
+		if i+1 == len(data) || data[i+1] == '<' || !isTagChar(data[i+1]) {
+			return true
+		}
+		next := bytes.IndexByte(data[i+1:], '!')
+		if next < 0 {
+			return false
+		}
+		i += 1 + next
+	}
+	return false
 }
 
 // nodeStartsAt reports whether a node of the document starts at offset at
