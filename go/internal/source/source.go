@@ -13,6 +13,7 @@ package source
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"unicode/utf8"
 )
@@ -45,6 +46,19 @@ func (t *Text) LineStarts() []int {
 			start = 3 // yaml.v3's marks do not count a leading byte order mark
 		}
 		t.lines = append(t.lines, start)
+		if !hasRareBreak(data[start:]) {
+			// Only "\n" breaks lines: found by IndexByte, which is much
+			// faster than looking at each byte below.
+			t.lines = slices.Grow(t.lines, bytes.Count(data[start:], []byte("\n")))
+			for i := start; ; {
+				j := bytes.IndexByte(data[i:], '\n')
+				if j < 0 {
+					return t.lines
+				}
+				i += j + 1
+				t.lines = append(t.lines, i)
+			}
+		}
 		for i := start; i < len(data); i++ {
 			switch c := data[i]; {
 			case c == '\n':
@@ -63,6 +77,13 @@ func (t *Text) LineStarts() []int {
 		}
 	}
 	return t.lines
+}
+
+// hasRareBreak reports whether data holds a line break other than "\n":
+// "\r", NEL, LS or PS.
+func hasRareBreak(data []byte) bool {
+	return bytes.IndexByte(data, '\r') >= 0 || bytes.Contains(data, []byte("\u0085")) ||
+		bytes.Contains(data, []byte("\u2028")) || bytes.Contains(data, []byte("\u2029"))
 }
 
 // Offset converts a 1-based line and column (counted in characters, as

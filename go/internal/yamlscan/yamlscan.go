@@ -81,11 +81,29 @@ func SkipBlockScalar(data []byte, i, indent int) int {
 	return i
 }
 
+// notPrintable holds the bytes that are not printable ASCII: the
+// controls but tab and the line breaks, DEL, and the bytes of every other
+// character.
+var notPrintable = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c >= 0x7F
+	}
+	return t
+}()
+
 // FirstControl returns the first character of data before offset end that
 // a YAML reader refuses, and whether there is one.
 func FirstControl(data []byte, end int) (rune, bool) {
 	end = min(end, len(data))
 	for i := 0; i < end; {
+		// The run of printable ASCII, most of any text, is skipped with one
+		// look-up a byte.
+		for i < end && !notPrintable[data[i]] {
+			i++
+		}
+		if i == end {
+			break
+		}
 		c := data[i]
 		if c < utf8.RuneSelf {
 			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7F {
