@@ -432,8 +432,18 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
         "warning-prompt-one-word-cmd-is-fine",
         edits((prompt, "prompt: Run make."), (TEST_CMD, "    test_cmd:\n        - make")),
     )
-    # A tag is shown up to a NUL its %00 escape puts in it.
+    # A tag holding %00, a NUL, is refused where it starts: libyaml ends the
+    # tag at the NUL ("!%00" is the non-specific "!", "!!str%00x" is
+    # "!!str"), yaml.v3 keeps the whole tag.
     yield "unsupported-tag-with-nul", b"!0o%00o"
+    yield "unsupported-tag-with-nul-bang", edit("task_id: kg-go", "task_id: !%00 kg-go")
+    yield "unsupported-tag-with-nul-str", edit("task_id: kg-go", "task_id: !!str%00x kg-go")
+    yield (
+        "unsupported-tag-with-nul-verbatim",
+        edit("task_id: kg-go", "task_id: !<tag:yaml.org,2002:str%00> kg-go"),
+    )
+    # %25 is the escape of '%': "%2500" holds no NUL.
+    yield "unsupported-tag-escaped-percent", edit("task_id: kg-go", "task_id: !%2500 kg-go")
 
 
 def _json_cases() -> Iterator[tuple[str, bytes]]:

@@ -480,7 +480,7 @@ func (w *walker) stringOK(n *yaml.Node, path string) bool {
 	if n.Style&yaml.TaggedStyle == 0 || n.Tag == "!!str" || (n.Tag == "!!null" && nullText(n.Value)) {
 		return true
 	}
-	w.fail(n, codeUnsupported, path, "unsupported tag %s for a string field", wording.Quote(shownTag(n.Tag)))
+	w.fail(n, codeUnsupported, path, "unsupported tag %s for a string field", wording.Quote(n.Tag))
 	return false
 }
 
@@ -622,7 +622,7 @@ func (w *walker) integer(n *yaml.Node, path string) {
 		if n.Tag == "!!null" && nullText(n.Value) {
 			return
 		}
-		w.fail(n, codeWrongType, path, "expected an integer, got %s %s", shownTag(n.Tag), wording.Quote(n.Value))
+		w.fail(n, codeWrongType, path, "expected an integer, got %s %s", n.Tag, wording.Quote(n.Value))
 		return
 	}
 	if !explicit && n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 && w.rules.BangTagged(n) {
@@ -809,7 +809,7 @@ func (w *walker) describe(n *yaml.Node) string {
 		return "a sequence"
 	}
 	if n.Style&yaml.TaggedStyle != 0 {
-		return shownTag(n.Tag) + " " + wording.Quote(n.Value)
+		return n.Tag + " " + wording.Quote(n.Value)
 	}
 	if n.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		return "the string " + wording.Quote(n.Value)
@@ -819,17 +819,6 @@ func (w *walker) describe(n *yaml.Node) string {
 		kind = "string"
 	}
 	return "the " + kind + " " + wording.Quote(n.Value)
-}
-
-// shownTag is a tag as a message shows it: up to its first NUL, which a
-// %00 escape can put in it. libyaml, the Python library's parser, hands a
-// tag over as a C string, which ends there, so that is all of it both
-// libraries can show.
-func shownTag(tag string) string {
-	if i := strings.IndexByte(tag, 0); i >= 0 {
-		return tag[:i]
-	}
-	return tag
 }
 
 // hint is the "did you mean" for an unknown key among fields, or "".

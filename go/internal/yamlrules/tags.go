@@ -29,6 +29,11 @@ import (
 //     refuse it as stricter than Go, in the same words.
 //
 // A verbatim tag ("!<...>") may hold all three characters in both readers.
+//
+// A tag may also hold the escape "%00", a NUL. libyaml hands a tag over as
+// a C string, which ends at the NUL ("!!str%00x" is "!!str", and "!%00" the
+// non-specific "!"); yaml.v3 keeps the whole tag, which it then does not
+// know. Both libraries refuse such a tag, in the same words.
 
 // tagSyntaxError is libyaml's error for a tag it ends before yaml.v3 does.
 const tagSyntaxError = "invalid YAML: a tag (!) cannot be read"
@@ -105,14 +110,55 @@ func tagSpan(data []byte, at int) (start, end int, noSuffix, ok bool) {
 	return start, end, handle < len(data) && data[handle] == '!' && end == handle+1, true
 }
 
+// tagWithNul returns the tag among the properties that start at offset at,
+// as written, if it holds the escape "%00", or "". A verbatim tag runs to
+// its '>', any other to the end of its characters. A '%' starts an escape
+// of two hex digits, so "%2500" is no NUL.
+func tagWithNul(data []byte, at int) string {
+	start := tagAt(data, at)
+	if start < 0 {
+		return ""
+	}
+	end := start + 1
+	if end < len(data) && data[end] == '<' {
+		if i := bytes.IndexByte(data[end:], '>'); i >= 0 {
+			end += i + 1
+		} else {
+			end = len(data)
+		}
+	} else {
+		for end < len(data) && isTagChar(data[end]) {
+			end++
+		}
+	}
+	tag := data[start:end]
+	for i := 0; i < len(tag); i++ {
+		if tag[i] == '%' {
+			if bytes.HasPrefix(tag[i+1:], []byte("00")) {
+				return string(tag)
+			}
+			i += 2 // past the escape's two digits
+		}
+	}
+	return ""
+}
+
+// tagWithNulMessage is the refusal of a tag that holds "%00".
+func tagWithNulMessage(tag string) string {
+	return fmt.Sprintf("the tag %s holds %%00, a NUL byte: YAML readers disagree on where it ends; remove the %%00", wording.Quote(tag))
+}
+
 // tagEndingEarly returns the refusal of the first tag of the tree doc,
 // parsed by yaml.v3 from t, that libyaml ends before yaml.v3 does, or nil:
 // libyaml's syntax error, or the stricter refusal of a tag ending at a
-// comma. The readers part ways there, so what follows, in the text and in
-// the tree, is not looked at. The tag is read from t, so a tree parsed from
-// a cut of it, with brackets added at the end, gives the same answer.
+// comma or holding a NUL. The readers part ways there, so what follows, in
+// the text and in the tree, is not looked at. The tag is read from t, so a
+// tree parsed from a cut of it, with brackets added at the end, gives the
+// same answer.
 func tagEndingEarly(t *source.Text, doc *yaml.Node) (err *Problem) {
-	if !mayEndTagEarly(t.Bytes()) {
+	commas := mayEndTagEarly(t.Bytes())
+	nuls := bytes.Contains(t.Bytes(), []byte("%00"))
+	if !commas && !nuls {
 		return nil
 	}
 	var walk func(n *yaml.Node, inFlow bool)
@@ -120,7 +166,7 @@ func tagEndingEarly(t *source.Text, doc *yaml.Node) (err *Problem) {
 		if err != nil {
 			return
 		}
-		if n.Style&yaml.TaggedStyle != 0 {
+		if commas && n.Style&yaml.TaggedStyle != 0 {
 			if at := t.Offset(n.Line, n.Column); at >= 0 {
 				if start, end, noSuffix, ok := tagSpan(t.Bytes(), at); ok && end < len(t.Bytes()) {
 					switch c := t.Bytes()[end]; {
@@ -134,6 +180,14 @@ func tagEndingEarly(t *source.Text, doc *yaml.Node) (err *Problem) {
 						err = &Problem{Line: n.Line, Column: n.Column, Message: tagThenComma(string(t.Bytes()[start:end])), Code: codeUnsupported}
 						return
 					}
+				}
+			}
+		}
+		if nuls && n.Kind != yaml.AliasNode && n.Kind != yaml.DocumentNode {
+			if at := t.Offset(n.Line, n.Column); at >= 0 {
+				if tag := tagWithNul(t.Bytes(), at); tag != "" {
+					err = &Problem{Line: n.Line, Column: n.Column, Message: tagWithNulMessage(tag), Code: codeUnsupported}
+					return
 				}
 			}
 		}

@@ -16,6 +16,12 @@ the tag. So:
 
 A verbatim tag (``!<...>``) may hold all three characters in both readers.
 
+A tag may also hold the escape ``%00``, a NUL. libyaml hands a tag over
+as a C string, which ends at the NUL (``!!str%00x`` is ``!!str``, and
+``!%00`` the non-specific ``!``); yaml.v3 keeps the whole tag, which it
+then does not know. :func:`check_events` refuses such a tag, as the Go
+library does, in the same words.
+
 The same pass over the events finds the other text the readers read
 differently token by token: the escape ``\\/`` in a double-quoted scalar,
 which libyaml reads as ``/`` and yaml.v3 (so the Go package) cannot read at
@@ -46,7 +52,7 @@ from taskspec.bridge._decode_load import char_position, mark_position, yaml_erro
 from taskspec.bridge._decode_msg import q
 from taskspec.bridge._syntax import prompt_hint
 
-__all__ = ["check_events", "tag_then_comma"]
+__all__ = ["check_events", "tag_then_comma", "tag_with_nul"]
 
 #: A '!' whose tag characters run into a comma: the only text on which the
 #: readers can read a tag differently and both succeed. Most documents have
@@ -66,31 +72,73 @@ def tag_then_comma(tag: str) -> str:
     )
 
 
-def _tag_span(source: str, at: int) -> tuple[int, int] | None:
-    """The tag among the properties that start at *at*, as libyaml ends it.
+def tag_with_nul(tag: str) -> str:
+    """The refusal of *tag*, as written, which holds the escape ``%00``."""
+    return (
+        f"the tag {q(tag)} holds %00, a NUL byte: YAML readers disagree on where it ends;"
+        " remove the %00"
+    )
+
+
+def _tag_start(source: str, at: int) -> int:
+    """The offset of the tag among the properties that start at *at*, or -1.
 
     The properties are an anchor and a tag, in either order, apart by
-    spaces, line breaks or a comment (``&a !t``, ``!t &a``). None when they
-    hold no tag, or a verbatim one.
+    spaces, line breaks or a comment (``&a !t``, ``!t &a``).
     """
     if source.startswith("&", at):  # one anchor, then the tag
         at += 1
         while at < len(source) and source[at] in _ANCHOR_CHARS:
             at += 1
         if at >= len(source) or source[at] not in _BLANKS:
-            return None  # the anchor is all: ':' or ',' follows it
+            return -1  # the anchor is all: ':' or ',' follows it
         while at < len(source) and (source[at] in _BLANKS or source[at] == "#"):
             if source[at] == "#":
                 while at < len(source) and source[at] not in LINE_ENDS:
                     at += 1
                 continue
             at += 1
-    if not source.startswith("!", at) or source.startswith("<", at + 1):
+    return at if source.startswith("!", at) else -1
+
+
+def _tag_span(source: str, at: int) -> tuple[int, int] | None:
+    """The tag among the properties that start at *at*, as libyaml ends it.
+
+    None when they hold no tag, or a verbatim one.
+    """
+    at = _tag_start(source, at)
+    if at < 0 or source.startswith("<", at + 1):
         return None
     end = at + 1
     while end < len(source) and source[end] in _TAG_CHARS:
         end += 1
     return at, end
+
+
+def _tag_with_nul(source: str, at: int) -> str | None:
+    """The tag among the properties that start at *at*, as written, if it holds ``%00``.
+
+    A verbatim tag (``!<...>``) runs to its ``>``; any other to the end of
+    its characters. A ``%`` starts an escape of two hex digits, so
+    ``%2500`` is no NUL.
+    """
+    start = _tag_start(source, at)
+    if start < 0:
+        return None
+    end = start + 1
+    if source.startswith("<", end):
+        close = source.find(">", end)
+        end = len(source) if close < 0 else close + 1
+    else:
+        while end < len(source) and source[end] in _TAG_CHARS:
+            end += 1
+    tag = source[start:end]
+    i = tag.find("%")
+    while i >= 0:
+        if tag.startswith("00", i + 1):
+            return tag
+        i = tag.find("%", i + 3)
+    return None
 
 
 def check_events(data: bytes, source: str) -> None:
@@ -105,8 +153,9 @@ def check_events(data: bytes, source: str) -> None:
     properties, so its tag is read from there.
     """
     commas = _TAG_THEN_COMMA.search(source) is not None
+    nuls = "%00" in source
     slashes = "\\/" in source
-    if not commas and not slashes:
+    if not commas and not nuls and not slashes:
         return
     parser = CParser(data)
     try:
@@ -120,6 +169,12 @@ def check_events(data: bytes, source: str) -> None:
                     if span is not None and source.startswith(",", span[1]):
                         message = tag_then_comma(source[span[0] : span[1]])
                         line, column = mark_position(mark)
+                        raise DecodeError([Violation("", message, line, column, code=UNSUPPORTED)])
+                if nuls:
+                    tag = _tag_with_nul(source, mark.index)
+                    if tag is not None:
+                        line, column = mark_position(mark)
+                        message = tag_with_nul(tag)
                         raise DecodeError([Violation("", message, line, column, code=UNSUPPORTED)])
                 if slashes and kind is ScalarEvent and event.style == '"':
                     at = _slash_escape(source, mark.index, event.end_mark.index)
