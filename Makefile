@@ -201,6 +201,7 @@ ifeq ($(HAVE_GO),yes)
 	(cd $(GOLIB_DIR) && go test ./...)
 	(cd $(GOLIB_DIR) && go test -run='^$$' -fuzz='^FuzzParseYAML$$' -fuzztime=$(GO_FUZZ_RUNS)x .)
 	(cd $(GOLIB_DIR) && go test -run='^$$' -fuzz='^FuzzMarshalYAML$$' -fuzztime=$(GO_FUZZ_RUNS)x .)
+	(cd $(GOLIB_DIR) && go test -run='^$$' -fuzz='^FuzzMarshalSameAsRef$$' -fuzztime=$(GO_FUZZ_RUNS)x .)
 	(cd $(GOLIB_DIR) && go test -run='^$$' -fuzz='^FuzzParseJSON$$' -fuzztime=$(GO_FUZZ_RUNS)x .)
 	(cd $(CONFORM_DIR) && go test ./...)
 else

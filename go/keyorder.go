@@ -1,14 +1,9 @@
 package taskspec
 
 import (
-	"bytes"
-	"fmt"
 	"sort"
+	"strings"
 	"unicode"
-
-	"go.yaml.in/yaml/v3"
-
-	"github.com/taskspec/taskspec/go/internal/eval"
 )
 
 // yaml.v3 writes a Go map's keys sorted by its keyList.Less, which reads
@@ -122,50 +117,41 @@ func fixedKeyOrder(keys []string) []string {
 	return mergeSort(keys)
 }
 
-// reorderSignals rewrites the difficulty_signals block of out, which
-// yaml.Marshal wrote for m, in the fixed order. Each entry is marshalled on
-// its own under the same top-level key, so its bytes are the bytes it has in
-// out (an entry does not depend on its neighbours); the block is found as
-// the difference between out and m marshalled without signals, and must be
-// exactly as long as the entries together.
-func reorderSignals(m *eval.TaskSpec, out []byte) ([]byte, error) {
-	without := *m
-	without.DifficultySignals = nil
-	rest, err := yaml.Marshal(&without)
-	if err != nil {
-		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
-	}
-	return reorderSignalsAgainst(m, out, rest)
+// An orderedKey is a map key as MarshalYAML hands it to yaml.v3 when the
+// keys must come in the fixed order: the key's place in that order, written
+// in letters of equal width, a space, and the key. yaml.v3 sorts such keys
+// by their first differing rune, a letter in both, so by place; and it
+// writes each as the string its MarshalYAML returns, the key alone, as it
+// writes a key of a map[string]int. The document is then marshalled once,
+// with no block to cut out and put back in order.
+type orderedKey string
+
+// MarshalYAML returns the key without its place.
+func (k orderedKey) MarshalYAML() (any, error) {
+	return string(k[strings.IndexByte(string(k), ' ')+1:]), nil
 }
 
-// reorderSignalsAgainst is reorderSignals with rest, the document out is
-// without its signals, given (fixLiterals gives the one it wrote).
-func reorderSignalsAgainst(m *eval.TaskSpec, out, rest []byte) ([]byte, error) {
-	const head = "difficulty_signals:\n"
-	keys := make([]string, 0, len(m.DifficultySignals))
-	for k := range m.DifficultySignals {
+// orderedIntMap keys m by orderedKey, in the fixed order.
+func orderedIntMap(m map[string]int) map[orderedKey]int {
+	if m == nil {
+		return nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
 		keys = append(keys, k)
 	}
-	var block bytes.Buffer
-	for _, k := range fixedKeyOrder(keys) {
-		one, err := yaml.Marshal(map[string]map[string]int{"difficulty_signals": {k: m.DifficultySignals[k]}})
-		if err != nil {
-			return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
+	width := 1
+	for n := 26; n < len(keys); n *= 26 {
+		width++
+	}
+	out := make(map[orderedKey]int, len(m))
+	place := make([]byte, width+1)
+	place[width] = ' '
+	for i, k := range fixedKeyOrder(keys) {
+		for j, n := width-1, i; j >= 0; j, n = j-1, n/26 {
+			place[j] = byte('a' + n%26)
 		}
-		block.Write(one[len(head):])
+		out[orderedKey(string(place)+k)] = m[k]
 	}
-	// The block starts at the line where out and rest first differ.
-	at := 0
-	for at < len(rest) && at < len(out) && out[at] == rest[at] {
-		at++
-	}
-	at = bytes.LastIndexByte(out[:at], '\n') + 1
-	end := at + len(head) + block.Len()
-	if !bytes.HasPrefix(out[at:], []byte(head)) || end+len(rest)-at != len(out) || !bytes.Equal(out[end:], rest[at:]) {
-		return nil, fmt.Errorf("%smarshal task spec: difficulty_signals: cannot find the block yaml.v3 wrote", errPrefix)
-	}
-	fixed := make([]byte, 0, len(out))
-	fixed = append(fixed, out[:end-block.Len()]...)
-	fixed = append(fixed, block.Bytes()...)
-	return append(fixed, out[end:]...), nil
+	return out
 }

@@ -51,20 +51,16 @@ func MarshalYAML(spec *taskspecv1.TaskSpec) ([]byte, error) {
 }
 
 func marshalMirror(m *eval.TaskSpec) ([]byte, error) {
-	out, err := yaml.Marshal(m)
+	ordered := needsFixedKeyOrder(m.DifficultySignals)
+	var out []byte
+	var err error
+	if sites := literalFixSites(m); len(sites) > 0 {
+		out, err = fixLiterals(m, sites, ordered)
+	} else {
+		out, err = marshalOnce(m, ordered)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
-	}
-	sites := literalFixSites(m)
-	if needsFixedKeyOrder(m.DifficultySignals) && len(sites) == 0 {
-		if out, err = reorderSignals(m, out); err != nil {
-			return nil, err
-		}
-	}
-	if len(sites) > 0 { // fixLiterals puts the signals in the fixed order too
-		if out, err = fixLiterals(m, out, sites); err != nil {
-			return nil, err
-		}
+		return nil, err
 	}
 	if signalKeysNeedFix(m.DifficultySignals) {
 		out = fixSignalKeys(out)
@@ -72,14 +68,56 @@ func marshalMirror(m *eval.TaskSpec) ([]byte, error) {
 	return out, nil
 }
 
+// marshalOnce is yaml.Marshal of m, with the keys of difficulty_signals in
+// the fixed order when ordered (see orderedKey).
+func marshalOnce(m *eval.TaskSpec, ordered bool) ([]byte, error) {
+	var v any = m
+	if ordered {
+		v = toOrdered(m)
+	}
+	out, err := yaml.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
+	}
+	return out, nil
+}
+
 // A fixSite is a string field whose literal block yaml.v3 writes with the
 // wrong indentation indicator. nested marks the positions (list items and
 // solution artifact fields) where the content sits 2 columns, not 4, right
-// of the node readers measure the indicator from. literalFixSites, generated
-// into mirror_gen.go, lists them.
+// of the node readers measure the indicator from. path holds the keys from
+// the document's root to the field, "" standing for an item of a list.
+// literalFixSites, generated into mirror_gen.go, lists them.
 type fixSite struct {
 	field  *string
 	nested bool
+	path   []string
+}
+
+// A siteStep is one step of the walk that finds the fix sites, from the
+// mapping or list it leaves (up, nil at the root) by key, or into a list
+// item when key is "". The steps live on the walk's stack; sitePath copies
+// them for a site.
+type siteStep struct {
+	up  *siteStep
+	key string
+}
+
+// sitePath is the path of a site reached by at and then last.
+func sitePath(at *siteStep, last ...string) []string {
+	n := len(last)
+	for s := at; s != nil; s = s.up {
+		n++
+	}
+	path := make([]string, n)
+	copy(path[n-len(last):], last)
+	i := n - len(last)
+	for s := at; s != nil; s = s.up {
+		i--
+		// A copy, so that no step of the walk escapes to the heap.
+		path[i] = strings.Clone(s.key)
+	}
+	return path
 }
 
 func isBreak(r rune) bool {
@@ -106,84 +144,104 @@ func needsLiteralFix(s string, nested bool) bool {
 	return false
 }
 
-// fixLiterals rewrites the header of each site's literal block and keeps
-// every other byte yaml.v3's. It finds a site's rendering without parsing
-// YAML: with every site replaced by a unique plain token the document is
-// P; with one site restored, the bytes before and after that site are P's
-// bytes before and after its token, so what lies between is yaml.v3's
-// rendering of that string in that very position.
-func fixLiterals(m *eval.TaskSpec, full []byte, sites []fixSite) ([]byte, error) {
+// fixLiterals marshals m once with each site replaced by a unique plain
+// token, and puts in place of each token the site's literal block with its
+// header fixed. The block is yaml.v3's own rendering of the string, taken
+// from a small document that holds it under the same keys, so at the same
+// indentation and column: a scalar's rendering depends on nothing else
+// (yaml.Marshal writes no "..." after a last "|+" block, which would depend
+// on what follows).
+func fixLiterals(m *eval.TaskSpec, sites []fixSite, ordered bool) ([]byte, error) {
 	orig := make([]string, len(sites))
-	tokens := make([]string, len(sites))
-	salt := 0
-	for i := range sites {
-		orig[i] = *sites[i].field
-		for {
-			tokens[i] = "taskspecfix" + strconv.Itoa(i) + "z" + strconv.Itoa(salt)
-			if !bytes.Contains(full, []byte(tokens[i])) {
-				break
-			}
-			salt++
-		}
+	for i, s := range sites {
+		orig[i] = *s.field
 	}
 	defer func() {
 		for i, s := range sites {
 			*s.field = orig[i]
 		}
 	}()
+	tokens := make([][]byte, len(sites))
+	var base []byte
+	for salt := 0; ; salt++ {
+		for i, s := range sites {
+			token := "taskspecfix" + strconv.Itoa(i) + "z" + strconv.Itoa(salt)
+			tokens[i] = []byte(token)
+			*s.field = token
+		}
+		var err error
+		if base, err = marshalOnce(m, ordered); err != nil {
+			return nil, err
+		}
+		unique := true
+		for _, t := range tokens {
+			unique = unique && bytes.Count(base, t) == 1
+		}
+		if unique {
+			break
+		}
+	}
+	out := make([]byte, 0, len(base)+64*len(sites))
+	done := 0
 	for i, s := range sites {
-		*s.field = tokens[i]
-	}
-	base, err := yaml.Marshal(m)
-	if err != nil {
-		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
-	}
-	// The renderings are located in documents without difficulty_signals:
-	// yaml.v3 orders some key sets differently from one Marshal to the next
-	// (see reorderSignals), and a string's rendering does not depend on them.
-	signals := m.DifficultySignals
-	m.DifficultySignals = nil
-	defer func() { m.DifficultySignals = signals }()
-	bare, err := yaml.Marshal(m)
-	if err != nil {
-		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
-	}
-	rendered := make([][]byte, len(sites))
-	replaced := make([][]byte, len(sites))
-	for i, s := range sites {
-		*s.field = orig[i]
-		one, err := yaml.Marshal(m)
-		*s.field = tokens[i]
+		at := bytes.Index(base, tokens[i])
+		if at < done {
+			// Sites come in the order of the fields, which is the
+			// document's; a token before the last one means it is not.
+			return nil, errLocate
+		}
+		end := at + len(tokens[i])
+		if swallowsBreak(orig[i]) && end < len(base) && base[end] == '\n' {
+			end++ // the rendering takes the token's line break: see swallowsBreak
+		}
+		r, err := siteRendering(orig[i], tokens[i], s.path)
 		if err != nil {
-			return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
+			return nil, err
 		}
-		at := bytes.Index(bare, []byte(tokens[i]))
-		if at < 0 {
-			return nil, errLocate
-		}
-		pre, suf := bare[:at], bare[at+len(tokens[i]):]
-		replaced[i] = []byte(tokens[i])
-		if swallowsBreak(orig[i]) && bytes.HasPrefix(suf, []byte("\n")) {
-			// The token's line break is part of this rendering: see swallowsBreak.
-			suf = suf[1:]
-			replaced[i] = append(replaced[i], '\n')
-		}
-		if !bytes.HasPrefix(one, pre) || !bytes.HasSuffix(one, suf) || len(one) < len(pre)+len(suf) {
-			return nil, errLocate
-		}
-		rendered[i] = fixHeader(one[len(pre):len(one)-len(suf)], orig[i], s.nested)
+		out = append(out, base[done:at]...)
+		out = append(out, fixHeader(r, orig[i], s.nested)...)
+		done = end
 	}
-	out, outBare := base, bare
-	for i := range sites {
-		out = bytes.Replace(out, replaced[i], rendered[i], 1)
-		outBare = bytes.Replace(outBare, replaced[i], rendered[i], 1)
+	return append(out, base[done:]...), nil
+}
+
+// siteRendering is yaml.v3's rendering of s at path, found as fixLiterals
+// finds a site's: with the plain token in s's place, the document is P; with
+// s, the bytes before and after s are P's bytes before and after the token.
+func siteRendering(s string, token []byte, path []string) ([]byte, error) {
+	withToken, err := yaml.Marshal(siteDocument(string(token), path))
+	if err != nil {
+		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
 	}
-	if needsFixedKeyOrder(signals) {
-		// base has yaml.v3's order, which varies for such a key set; outBare
-		// is the same document, fixed, without the signals.
-		return reorderSignalsAgainst(&eval.TaskSpec{DifficultySignals: signals}, out, outBare)
+	one, err := yaml.Marshal(siteDocument(s, path))
+	if err != nil {
+		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
 	}
-	return out, nil
+	at := bytes.Index(withToken, token)
+	if at < 0 {
+		return nil, errLocate
+	}
+	pre, suf := withToken[:at], withToken[at+len(token):]
+	if swallowsBreak(s) && bytes.HasPrefix(suf, []byte("\n")) {
+		suf = suf[1:]
+	}
+	if !bytes.HasPrefix(one, pre) || !bytes.HasSuffix(one, suf) || len(one) < len(pre)+len(suf) {
+		return nil, errLocate
+	}
+	return one[len(pre) : len(one)-len(suf)], nil
+}
+
+// siteDocument holds s at path, in mappings and lists as the document does.
+func siteDocument(s string, path []string) any {
+	var v any = s
+	for i := len(path) - 1; i >= 0; i-- {
+		if path[i] == "" {
+			v = []any{v}
+		} else {
+			v = map[string]any{path[i]: v}
+		}
+	}
+	return v
 }
 
 // swallowsBreak reports whether yaml.v3 writes no line break after s's
@@ -195,11 +253,12 @@ func swallowsBreak(s string) bool {
 	return strings.HasSuffix(s, "\u2028") || strings.HasSuffix(s, "\u2029")
 }
 
-// errLocate means yaml.v3 laid a document out differently when one string
-// changed. It cannot happen with yaml.v3 v3.0.4 (a scalar's rendering does
-// not depend on its neighbours, but for the line break swallowsBreak
-// describes), and is an error rather than a panic so that a changed yaml.v3
-// is reported, not papered over.
+// errLocate means yaml.v3 laid a string out differently in a small document
+// than in the whole one, or wrote the fields out of order. It cannot happen
+// with yaml.v3 v3.0.4 (a scalar's rendering does not depend on its
+// neighbours, but for the line break swallowsBreak describes), and is an
+// error rather than a panic so that a changed yaml.v3 is reported, not
+// papered over.
 var errLocate = errors.New(errPrefix + "marshal task spec: cannot locate the rendering of a string")
 
 // fixHeader gives a literal block header ("|4-", "|+", ...) the indentation

@@ -37,10 +37,19 @@ func fromMirror(s *eval.TaskSpec) (*v1.TaskSpec, error) {
 
 // literalFixSites are the plain string fields of m that yaml.v3 would write
 // as a literal block it cannot read back (see needsLiteralFix), in the order
-// of the fields; the items of a list, and the fields of a list item, are
-// nested. Enum spellings are never multi-line.
+// of the fields, with their paths; the items of a list, and the fields of a
+// list item, are nested. Enum spellings are never multi-line.
 func literalFixSites(m *eval.TaskSpec) []fixSite {
-	return taskSpecFixSites(m, false, nil)
+	return taskSpecFixSites(m, false, nil, nil)
+}
+
+// toOrdered is m as MarshalYAML hands it to yaml.v3 when a map's keys must
+// come in the fixed order (see orderedKey): a copy whose maps are keyed by
+// orderedKey.
+func toOrdered(m *eval.TaskSpec) any {
+	o := new(orderedTaskSpec)
+	taskSpecToOrdered(m, o)
+	return o
 }
 
 // mirrorNodes counts the nodes yaml.v3 writes for m: one per scalar, and one
@@ -129,19 +138,45 @@ func taskSpecFromMirror(s *eval.TaskSpec, m *v1.TaskSpec) error {
 	return nil
 }
 
-func taskSpecFixSites(s *eval.TaskSpec, nested bool, sites []fixSite) []fixSite {
+func taskSpecFixSites(s *eval.TaskSpec, nested bool, at *siteStep, sites []fixSite) []fixSite {
 	if needsLiteralFix(s.TaskID, nested) {
-		sites = append(sites, fixSite{&s.TaskID, nested})
+		sites = append(sites, fixSite{&s.TaskID, nested, sitePath(at, "task_id")})
 	}
-	sites = generatedFromFixSites(&s.GeneratedFrom, nested, sites)
+	sites = generatedFromFixSites(&s.GeneratedFrom, nested, &siteStep{at, "generated_from"}, sites)
 	if needsLiteralFix(s.Prompt, nested) {
-		sites = append(sites, fixSite{&s.Prompt, nested})
+		sites = append(sites, fixSite{&s.Prompt, nested, sitePath(at, "prompt")})
 	}
 	for j := range s.SolutionArtifacts {
-		sites = solutionArtifactFixSites(&s.SolutionArtifacts[j], true, sites)
+		sites = solutionArtifactFixSites(&s.SolutionArtifacts[j], true, &siteStep{&siteStep{at, "solution_artifacts"}, ""}, sites)
 	}
-	sites = verificationFixSites(&s.Verification, nested, sites)
+	sites = verificationFixSites(&s.Verification, nested, &siteStep{at, "verification"}, sites)
 	return sites
+}
+
+// orderedTaskSpec is eval.TaskSpec with its map fields keyed by orderedKey,
+// so that yaml.v3 writes their keys in the fixed order.
+type orderedTaskSpec struct {
+	TaskSpecVersion   int                     `yaml:"task_spec_version"`
+	TaskID            string                  `yaml:"task_id"`
+	Language          eval.Language           `yaml:"language"`
+	Difficulty        eval.Difficulty         `yaml:"difficulty"`
+	DifficultySignals map[orderedKey]int      `yaml:"difficulty_signals,omitempty"`
+	GeneratedFrom     eval.GeneratedFrom      `yaml:"generated_from"`
+	Prompt            string                  `yaml:"prompt"`
+	SolutionArtifacts []eval.SolutionArtifact `yaml:"solution_artifacts,omitempty"`
+	Verification      eval.Verification       `yaml:"verification"`
+}
+
+func taskSpecToOrdered(s *eval.TaskSpec, o *orderedTaskSpec) {
+	o.TaskSpecVersion = s.TaskSpecVersion
+	o.TaskID = s.TaskID
+	o.Language = s.Language
+	o.Difficulty = s.Difficulty
+	o.DifficultySignals = orderedIntMap(s.DifficultySignals)
+	o.GeneratedFrom = s.GeneratedFrom
+	o.Prompt = s.Prompt
+	o.SolutionArtifacts = s.SolutionArtifacts
+	o.Verification = s.Verification
 }
 
 func taskSpecNodes(s *eval.TaskSpec, each func(key string, nodes int)) int {
@@ -203,12 +238,12 @@ func generatedFromFromMirror(s *eval.GeneratedFrom, m *v1.GeneratedFrom) error {
 	return nil
 }
 
-func generatedFromFixSites(s *eval.GeneratedFrom, nested bool, sites []fixSite) []fixSite {
+func generatedFromFixSites(s *eval.GeneratedFrom, nested bool, at *siteStep, sites []fixSite) []fixSite {
 	if needsLiteralFix(s.TemplateID, nested) {
-		sites = append(sites, fixSite{&s.TemplateID, nested})
+		sites = append(sites, fixSite{&s.TemplateID, nested, sitePath(at, "template_id")})
 	}
 	if s.KGQuery != nil {
-		sites = kgQueryFixSites(s.KGQuery, nested, sites)
+		sites = kgQueryFixSites(s.KGQuery, nested, &siteStep{at, "kg_query"}, sites)
 	}
 	return sites
 }
@@ -238,12 +273,12 @@ func kgQueryFromMirror(s *eval.KGQuery, m *v1.KGQuery) {
 	m.SeedSymbol = s.SeedSymbol
 }
 
-func kgQueryFixSites(s *eval.KGQuery, nested bool, sites []fixSite) []fixSite {
+func kgQueryFixSites(s *eval.KGQuery, nested bool, at *siteStep, sites []fixSite) []fixSite {
 	if needsLiteralFix(s.Intent, nested) {
-		sites = append(sites, fixSite{&s.Intent, nested})
+		sites = append(sites, fixSite{&s.Intent, nested, sitePath(at, "intent")})
 	}
 	if needsLiteralFix(s.SeedSymbol, nested) {
-		sites = append(sites, fixSite{&s.SeedSymbol, nested})
+		sites = append(sites, fixSite{&s.SeedSymbol, nested, sitePath(at, "seed_symbol")})
 	}
 	return sites
 }
@@ -274,12 +309,12 @@ func solutionArtifactFromMirror(s *eval.SolutionArtifact, m *v1.SolutionArtifact
 	m.Role = s.Role
 }
 
-func solutionArtifactFixSites(s *eval.SolutionArtifact, nested bool, sites []fixSite) []fixSite {
+func solutionArtifactFixSites(s *eval.SolutionArtifact, nested bool, at *siteStep, sites []fixSite) []fixSite {
 	if needsLiteralFix(s.Path, nested) {
-		sites = append(sites, fixSite{&s.Path, nested})
+		sites = append(sites, fixSite{&s.Path, nested, sitePath(at, "path")})
 	}
 	if needsLiteralFix(s.Role, nested) {
-		sites = append(sites, fixSite{&s.Role, nested})
+		sites = append(sites, fixSite{&s.Role, nested, sitePath(at, "role")})
 	}
 	return sites
 }
@@ -327,15 +362,15 @@ func verificationFromMirror(s *eval.Verification, m *v1.Verification) {
 	m.TimeoutSeconds = int64(s.TimeoutSeconds)
 }
 
-func verificationFixSites(s *eval.Verification, nested bool, sites []fixSite) []fixSite {
+func verificationFixSites(s *eval.Verification, nested bool, at *siteStep, sites []fixSite) []fixSite {
 	for j := range s.BuildCmd {
 		if needsLiteralFix(s.BuildCmd[j], true) {
-			sites = append(sites, fixSite{&s.BuildCmd[j], true})
+			sites = append(sites, fixSite{&s.BuildCmd[j], true, sitePath(at, "build_cmd", "")})
 		}
 	}
 	for j := range s.TestCmd {
 		if needsLiteralFix(s.TestCmd[j], true) {
-			sites = append(sites, fixSite{&s.TestCmd[j], true})
+			sites = append(sites, fixSite{&s.TestCmd[j], true, sitePath(at, "test_cmd", "")})
 		}
 	}
 	return sites

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -248,28 +249,28 @@ func refGoToScalar(fd protoreflect.FieldDescriptor, v reflect.Value, keepZero bo
 
 func refLiteralFixSites(m *eval.TaskSpec) []fixSite {
 	var sites []fixSite
-	var walk func(v reflect.Value, nested bool)
-	walk = func(v reflect.Value, nested bool) {
+	var walk func(v reflect.Value, nested bool, path []string)
+	walk = func(v reflect.Value, nested bool, path []string) {
 		switch v.Kind() {
 		case reflect.String:
 			if v.Type() == reflect.TypeOf("") && needsLiteralFix(v.String(), nested) {
-				sites = append(sites, fixSite{v.Addr().Interface().(*string), nested})
+				sites = append(sites, fixSite{v.Addr().Interface().(*string), nested, slices.Clone(path)})
 			}
 		case reflect.Pointer:
 			if !v.IsNil() {
-				walk(v.Elem(), nested)
+				walk(v.Elem(), nested, path)
 			}
 		case reflect.Struct:
 			for i := 0; i < v.NumField(); i++ {
-				walk(v.Field(i), nested)
+				walk(v.Field(i), nested, append(slices.Clip(path), refYamlName(v.Type().Field(i))))
 			}
 		case reflect.Slice:
 			for i := 0; i < v.Len(); i++ {
-				walk(v.Index(i), true)
+				walk(v.Index(i), true, append(slices.Clip(path), ""))
 			}
 		}
 	}
-	walk(reflect.ValueOf(m).Elem(), false)
+	walk(reflect.ValueOf(m).Elem(), false, nil)
 	return sites
 }
 
@@ -536,7 +537,7 @@ func checkMirrorWalks(t *testing.T, name string, m *eval.TaskSpec) {
 		t.Errorf("%s: %d fix sites, reflection finds %d", name, len(got), len(want))
 	} else {
 		for i := range got {
-			if got[i] != want[i] {
+			if got[i].field != want[i].field || got[i].nested != want[i].nested || !slices.Equal(got[i].path, want[i].path) {
 				t.Errorf("%s: fix site %d differs", name, i)
 			}
 		}

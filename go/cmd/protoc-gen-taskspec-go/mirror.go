@@ -12,7 +12,8 @@ import (
 // and its YAML shape (the eval structs), one function per message and job,
 // derived from the same walk as the structs themselves: the converters both
 // ways, the walk that finds the strings yaml.v3 writes as unreadable literal
-// blocks and the node count of the YAML a mirror gives. walk_gen.go, in
+// blocks, the copy of a struct that holds a map with its keys in the fixed
+// order, and the node count of the YAML a mirror gives. walk_gen.go, in
 // internal/walk, holds what the schema walk knows of the structs: the
 // decoder's field tables, the large maps the decoder fills itself, the
 // keys a mapping takes, and the readers that set each field from its node,
@@ -148,6 +149,9 @@ func (c *contract) mirrorGo(gen *protogen.Plugin) {
 		if mg.plain[m] {
 			mg.fixSites(m)
 		}
+		if mg.maps[m] {
+			mg.ordered(m)
+		}
 		mg.nodes(m)
 		if mg.zero[m] {
 			mg.isZero(m)
@@ -214,13 +218,26 @@ func (mg *mirrorGen) entryPoints() {
 		fn(root, "FromMirror")+"(s, m)", mg.fromFails[root])
 
 	comment(p, "", "literalFixSites are the plain string fields of m that yaml.v3 would write as a literal"+
-		" block it cannot read back (see needsLiteralFix), in the order of the fields; the items of a"+
-		" list, and the fields of a list item, are nested. Enum spellings are never multi-line.")
+		" block it cannot read back (see needsLiteralFix), in the order of the fields, with their paths; the"+
+		" items of a list, and the fields of a list item, are nested. Enum spellings are never multi-line.")
 	g.P("func literalFixSites(m *", mg.mirror(root), ") []fixSite {")
 	if mg.plain[root] {
-		g.P("return ", fn(root, "FixSites"), "(m, false, nil)")
+		g.P("return ", fn(root, "FixSites"), "(m, false, nil, nil)")
 	} else {
 		g.P("return nil")
+	}
+	g.P("}")
+	g.P()
+
+	comment(p, "", "toOrdered is m as MarshalYAML hands it to yaml.v3 when a map's keys must come in the fixed"+
+		" order (see orderedKey): a copy whose maps are keyed by orderedKey.")
+	g.P("func toOrdered(m *", mg.mirror(root), ") any {")
+	if mg.maps[root] {
+		g.P("o := new(", orderedName(root), ")")
+		g.P(fn(root, "ToOrdered"), "(m, o)")
+		g.P("return o")
+	} else {
+		g.P("return m")
 	}
 	g.P("}")
 	g.P()
@@ -462,43 +479,126 @@ func (mg *mirrorGen) fromMirror(m *protogen.Message) {
 	g.P()
 }
 
-// fixSites writes <m>FixSites, which appends the fix sites of s to sites.
+// fixSites writes <m>FixSites, which appends the fix sites of s to sites;
+// at is where s sits in the document, for the site's path.
 func (mg *mirrorGen) fixSites(m *protogen.Message) {
 	g := mg.g
-	g.P("func ", fn(m, "FixSites"), "(s *", mg.mirror(m), ", nested bool, sites []fixSite) []fixSite {")
+	g.P("func ", fn(m, "FixSites"), "(s *", mg.mirror(m), ", nested bool, at *siteStep, sites []fixSite) []fixSite {")
 	for _, w := range mg.fields(m) {
+		key := fmt.Sprintf("%q", w.field.Desc.Name())
 		f := "s." + goName(string(w.field.Desc.Name()))
 		sub := w.field.Message
 		switch shapeOf(w) {
 		case shString:
 			g.P("if needsLiteralFix(", f, ", nested) {")
-			g.P("sites = append(sites, fixSite{&", f, ", nested})")
+			g.P("sites = append(sites, fixSite{&", f, ", nested, sitePath(at, ", key, ")})")
 			g.P("}")
 		case shStringList:
 			g.P("for j := range ", f, " {")
 			g.P("if needsLiteralFix(", f, "[j], true) {")
-			g.P("sites = append(sites, fixSite{&", f, "[j], true})")
+			g.P("sites = append(sites, fixSite{&", f, "[j], true, sitePath(at, ", key, `, "")})`)
 			g.P("}")
 			g.P("}")
 		case shMessageList:
 			if mg.plain[sub] {
 				g.P("for j := range ", f, " {")
-				g.P("sites = ", fn(sub, "FixSites"), "(&", f, "[j], true, sites)")
+				g.P("sites = ", fn(sub, "FixSites"), "(&", f, `[j], true, &siteStep{&siteStep{at, `, key, `}, ""}, sites)`)
 				g.P("}")
 			}
 		case shMessage:
 			if mg.plain[sub] {
-				g.P("sites = ", fn(sub, "FixSites"), "(&", f, ", nested, sites)")
+				g.P("sites = ", fn(sub, "FixSites"), "(&", f, ", nested, &siteStep{at, ", key, "}, sites)")
 			}
 		case shMessagePtr:
 			if mg.plain[sub] {
 				g.P("if ", f, " != nil {")
-				g.P("sites = ", fn(sub, "FixSites"), "(", f, ", nested, sites)")
+				g.P("sites = ", fn(sub, "FixSites"), "(", f, ", nested, &siteStep{at, ", key, "}, sites)")
 				g.P("}")
 			}
 		}
 	}
 	g.P("return sites")
+	g.P("}")
+	g.P()
+}
+
+// orderedType is a field's type in the ordered struct of its message: the
+// mirror's, but for a map (keyed by orderedKey) and a message that holds
+// one (its ordered struct).
+func (mg *mirrorGen) orderedType(w *walked) string {
+	g := mg.g
+	sub := w.field.Message
+	elem := func() string {
+		if mg.maps[sub] {
+			return orderedName(sub)
+		}
+		return g.QualifiedGoIdent(mg.mirror(sub))
+	}
+	switch shapeOf(w) {
+	case shInt:
+		return "int"
+	case shEnum:
+		return g.QualifiedGoIdent(protogen.GoIdent{GoName: enumName(w.field.Enum), GoImportPath: evalImport})
+	case shStringList:
+		return "[]string"
+	case shMessageList:
+		return "[]" + elem()
+	case shMessage:
+		return elem()
+	case shMessagePtr:
+		return "*" + elem()
+	case shIntMap:
+		return "map[orderedKey]int"
+	}
+	return "string"
+}
+
+func orderedName(m *protogen.Message) string { return "ordered" + mirrorName(m) }
+
+// ordered writes the ordered struct of m, a message that holds a map (the
+// mirror's struct with the map keyed by orderedKey, field for field, with
+// the same YAML tags), and <m>ToOrdered, which fills it from the mirror.
+func (mg *mirrorGen) ordered(m *protogen.Message) {
+	g := mg.g
+	p := printer(g)
+	name := orderedName(m)
+	comment(p, "", name+" is eval."+mirrorName(m)+" with its map fields keyed by orderedKey, so that yaml.v3"+
+		" writes their keys in the fixed order.")
+	g.P("type ", name, " struct {")
+	for _, w := range mg.fields(m) {
+		tag := string(w.field.Desc.Name())
+		if omitEmpty(w) {
+			tag += ",omitempty"
+		}
+		g.P(goName(string(w.field.Desc.Name())), " ", mg.orderedType(w), " `yaml:", fmt.Sprintf("%q", tag), "`")
+	}
+	g.P("}")
+	g.P()
+	g.P("func ", fn(m, "ToOrdered"), "(s *", mg.mirror(m), ", o *", name, ") {")
+	for _, w := range mg.fields(m) {
+		f := goName(string(w.field.Desc.Name()))
+		sub := w.field.Message
+		switch s := shapeOf(w); {
+		case s == shIntMap:
+			g.P("o.", f, " = orderedIntMap(s.", f, ")")
+		case s == shMessage && mg.maps[sub]:
+			g.P(fn(sub, "ToOrdered"), "(&s.", f, ", &o.", f, ")")
+		case s == shMessagePtr && mg.maps[sub]:
+			g.P("if s.", f, " != nil {")
+			g.P("o.", f, " = new(", orderedName(sub), ")")
+			g.P(fn(sub, "ToOrdered"), "(s.", f, ", o.", f, ")")
+			g.P("}")
+		case s == shMessageList && mg.maps[sub]:
+			g.P("if s.", f, " != nil {")
+			g.P("o.", f, " = make([]", orderedName(sub), ", len(s.", f, "))")
+			g.P("for j := range s.", f, " {")
+			g.P(fn(sub, "ToOrdered"), "(&s.", f, "[j], &o.", f, "[j])")
+			g.P("}")
+			g.P("}")
+		default:
+			g.P("o.", f, " = s.", f)
+		}
+	}
 	g.P("}")
 	g.P()
 }
