@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -194,7 +195,7 @@ func fixLiterals(m *eval.TaskSpec, sites []fixSite, ordered bool) ([]byte, error
 		if swallowsBreak(orig[i]) && end < len(base) && base[end] == '\n' {
 			end++ // the rendering takes the token's line break: see swallowsBreak
 		}
-		r, err := siteRendering(orig[i], tokens[i], s.path)
+		r, err := siteRendering(orig[i], s.path)
 		if err != nil {
 			return nil, err
 		}
@@ -205,23 +206,20 @@ func fixLiterals(m *eval.TaskSpec, sites []fixSite, ordered bool) ([]byte, error
 	return append(out, base[done:]...), nil
 }
 
-// siteRendering is yaml.v3's rendering of s at path, found as fixLiterals
-// finds a site's: with the plain token in s's place, the document is P; with
-// s, the bytes before and after s are P's bytes before and after the token.
-func siteRendering(s string, token []byte, path []string) ([]byte, error) {
-	withToken, err := yaml.Marshal(siteDocument(string(token), path))
+// siteRendering is yaml.v3's rendering of s at path. With a plain token in
+// s's place the site document is P; with s, the bytes before and after s
+// are P's bytes before and after the token (its frame), and what lies
+// between is s's rendering.
+func siteRendering(s string, path []string) ([]byte, error) {
+	frame, err := frameAt(path)
 	if err != nil {
-		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
+		return nil, err
 	}
 	one, err := yaml.Marshal(siteDocument(s, path))
 	if err != nil {
 		return nil, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
 	}
-	at := bytes.Index(withToken, token)
-	if at < 0 {
-		return nil, errLocate
-	}
-	pre, suf := withToken[:at], withToken[at+len(token):]
+	pre, suf := frame.pre, frame.suf
 	if swallowsBreak(s) && bytes.HasPrefix(suf, []byte("\n")) {
 		suf = suf[1:]
 	}
@@ -229,6 +227,34 @@ func siteRendering(s string, token []byte, path []string) ([]byte, error) {
 		return nil, errLocate
 	}
 	return one[len(pre) : len(one)-len(suf)], nil
+}
+
+// A siteFrame is what yaml.v3 writes before and after a plain token in the
+// site document of a path.
+type siteFrame struct{ pre, suf []byte }
+
+// siteFrames holds the frame of each path met, keyed by its keys joined by
+// NULs: a frame depends on the path alone, and the schema has few, so each
+// site costs one small marshal rather than two.
+var siteFrames sync.Map
+
+func frameAt(path []string) (siteFrame, error) {
+	key := strings.Join(path, "\x00")
+	if f, ok := siteFrames.Load(key); ok {
+		return f.(siteFrame), nil
+	}
+	const token = "taskspecfix"
+	doc, err := yaml.Marshal(siteDocument(token, path))
+	if err != nil {
+		return siteFrame{}, fmt.Errorf("%smarshal task spec: %w", errPrefix, err)
+	}
+	at := bytes.LastIndex(doc, []byte(token)) // the token is the last scalar
+	if at < 0 {
+		return siteFrame{}, errLocate
+	}
+	f := siteFrame{pre: doc[:at], suf: doc[at+len(token):]}
+	siteFrames.Store(key, f)
+	return f, nil
 }
 
 // siteDocument holds s at path, in mappings and lists as the document does.
