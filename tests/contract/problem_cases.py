@@ -134,6 +134,42 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
             "    &k edge_count: 4\n    *k : 9",
         ),
     )
+    # An alias is read or refused where it stands, on its own: a value refused
+    # at its anchor is still read through an alias elsewhere, and the other
+    # way round, and a collection read in two places keeps the refusals of
+    # each apart.
+    yield (
+        "alias-refused-at-anchor-read-at-alias",
+        edits(
+            ("    edge_count: 9", "    edge_count: &p Implement it."),
+            ("prompt: Implement mathx.GCD.", "prompt: *p"),
+        ),
+    )
+    yield (
+        "alias-read-at-anchor-refused-at-alias",
+        edits(
+            ("task_id: kg-go-impl-mathx-gcd", "task_id: &t kg-go-impl-mathx-gcd"),
+            ("    edge_count: 9", "    edge_count: *t"),
+        ),
+    )
+    yield (
+        "alias-refused-at-anchor-duplicate-at-alias",
+        edits(
+            ("    edge_count: 9", "    edge_count: &p Implement it."),
+            ("prompt: Implement mathx.GCD.", "prompt: Implement mathx.GCD.\nprompt: *p"),
+        ),
+    )
+    yield (
+        "alias-item-emptied-read-at-anchor",
+        edits(
+            ("task_id: kg-go-impl-mathx-gcd", "task_id: &t kg-go-impl-mathx-gcd"),
+            ("      role: target", "      role: target\n    - *t"),
+        ),
+    )
+    yield (
+        "alias-mapping-read-under-another-message",
+        edits(("generated_from:\n", "generated_from: &g\n"), (VERIFICATION, "verification: *g\n")),
+    )
     # Values of the wrong type.
     for name, old, new in (
         ("task-id-sequence", "task_id: kg-go-impl-mathx-gcd", "task_id: [a]"),

@@ -39,8 +39,20 @@ func (w *walker) decodeRead(doc *yaml.Node, m *eval.TaskSpec) error {
 	return w.decodeMirror(pruned, m)
 }
 
-// pruned is a copy of n without the entries and items the walk refused.
+// pruned is a copy of n, a node as written, without the entries and items
+// the walk refused: an empty mapping for a node the walk emptied.
 func (w *walker) pruned(n *yaml.Node, copies map[*yaml.Node]*yaml.Node) *yaml.Node {
+	if n != nil && w.isEmptied(n) {
+		// Not kept in copies: the marks are of this occurrence, and an
+		// alias to n reads n as written.
+		return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
+	}
+	return w.prunedCopy(n, copies)
+}
+
+// prunedCopy is pruned for the node n itself, whatever the marks of the
+// occurrence that names it, made once for every occurrence.
+func (w *walker) prunedCopy(n *yaml.Node, copies map[*yaml.Node]*yaml.Node) *yaml.Node {
 	if n == nil {
 		return nil
 	}
@@ -49,27 +61,22 @@ func (w *walker) pruned(n *yaml.Node, copies map[*yaml.Node]*yaml.Node) *yaml.No
 	}
 	c := *n
 	copies[n] = &c
-	if w.emptied[n] || w.emptied[deref(n)] {
-		c = yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: n.Line, Column: n.Column}
-		return &c
-	}
 	if n.Kind == yaml.AliasNode {
-		c.Alias = w.pruned(n.Alias, copies)
+		c.Alias = w.prunedCopy(w.follow(n), copies)
 		return &c
 	}
-	isBad := func(x *yaml.Node) bool { return w.bad[x] || w.bad[deref(x)] }
 	c.Content = nil
 	switch n.Kind {
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			if isBad(n.Content[i]) || isBad(n.Content[i+1]) {
+			if w.isBad(n.Content[i]) || w.isBad(n.Content[i+1]) {
 				continue
 			}
 			c.Content = append(c.Content, w.pruned(n.Content[i], copies), w.pruned(n.Content[i+1], copies))
 		}
 	case yaml.SequenceNode:
 		for _, item := range n.Content {
-			if isBad(item) && !w.emptied[item] && !w.emptied[deref(item)] {
+			if w.isBad(item) && !w.isEmptied(item) {
 				continue
 			}
 			c.Content = append(c.Content, w.pruned(item, copies))
@@ -118,8 +125,11 @@ func (w *walker) collectRead(doc *yaml.Node) map[string]string {
 	var walk func(n *yaml.Node, path string)
 	walk = func(n *yaml.Node, path string) {
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := deref(n.Content[i]), deref(n.Content[i+1])
-			if w.bad[k] || w.bad[v] || k.Kind != yaml.ScalarNode {
+			if w.isBad(n.Content[i]) || w.isBad(n.Content[i+1]) {
+				continue
+			}
+			k, v := deref(n.Content[i]), w.follow(n.Content[i+1])
+			if k.Kind != yaml.ScalarNode {
 				continue
 			}
 			sub := wording.Path(path, k.Value)
@@ -322,23 +332,26 @@ func (w *walker) read(doc *yaml.Node, m *eval.TaskSpec) (bool, error) {
 	return true, nil
 }
 
-// isBad reports whether the entry or item holding n is left out.
+// isBad reports whether the entry or item holding n, a node as written,
+// is left out. The marks are of occurrences (see lift): an alias is read or
+// left out on its own, whatever became of the node it names elsewhere.
 func (w *walker) isBad(n *yaml.Node) bool {
-	return w.bad != nil && (w.bad[n] || w.bad[deref(n)])
+	return w.bad != nil && w.bad[n]
 }
 
 // isEmptied reports whether n, as written, reads as an empty mapping.
 func (w *walker) isEmptied(n *yaml.Node) bool {
-	return w.emptied != nil && (w.emptied[n] || w.emptied[deref(n)])
+	return w.emptied != nil && w.emptied[n]
 }
 
-// deref is the node n names, counted as yaml.v3's decoder counts it.
+// deref is the node n names where the walk read it (see named), counted
+// as yaml.v3's decoder counts it.
 func (r *reader) deref(n *yaml.Node) *yaml.Node {
 	r.visits++
-	for n.Kind == yaml.AliasNode {
+	if n.Kind == yaml.AliasNode {
 		r.visits++
 		r.hops++
-		n = n.Alias
+		return r.w.follow(n)
 	}
 	return n
 }
@@ -522,7 +535,7 @@ func (r *reader) enter(n *yaml.Node) bool {
 		return false
 	}
 	for _, o := range r.open {
-		if o == n {
+		if r.w.originOf(o) == r.w.originOf(n) {
 			r.failed = true
 			return false
 		}

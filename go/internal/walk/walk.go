@@ -60,10 +60,37 @@ type Positions struct {
 	paths []string
 	at    []Position
 	index map[string]int // the last place of each path, once made
+	// doc is the document whose positions are still to be found, by a
+	// second walk on first use: only a document with a problem needs them,
+	// so a valid one is walked once, with no list to fill.
+	doc      *yaml.Node
+	rules    *yamlrules.Rules
+	maxNodes int
+}
+
+// fill finds the positions on first use, by walking the document again
+// with the rules and budget of the first walk, which meets every value
+// where the first did.
+func (p *Positions) fill() {
+	if p.doc == nil {
+		return
+	}
+	doc := p.doc
+	p.doc = nil
+	w := &walker{rules: p.rules, budget: p.maxNodes, maxNodes: p.maxNodes, pos: p, record: true}
+	w.document(doc)
 }
 
 // indexFrom is the length past which a look-up indexes the list.
 const indexFrom = 32
+
+// place records that the value at path stands where n does, on the walk
+// that fills the positions.
+func (w *walker) place(path string, n *yaml.Node) {
+	if w.record {
+		w.pos.set(path, Position{n.Line, n.Column})
+	}
+}
 
 func (p *Positions) set(path string, at Position) {
 	p.paths = append(p.paths, path)
@@ -74,6 +101,7 @@ func (p *Positions) set(path string, at Position) {
 }
 
 func (p *Positions) indexed() map[string]int {
+	p.fill()
 	if p.index == nil {
 		p.index = make(map[string]int, len(p.paths))
 		for i, path := range p.paths {
@@ -88,6 +116,7 @@ func (p *Positions) Get(path string) (Position, bool) {
 	if p == nil {
 		return Position{}, false
 	}
+	p.fill()
 	if len(p.paths) <= indexFrom && p.index == nil {
 		for i := len(p.paths) - 1; i >= 0; i-- {
 			if p.paths[i] == path {
@@ -154,7 +183,7 @@ const (
 // and reads what passes, with the YAML reading rules of its text and a
 // budget of maxNodes nodes, alias expansions included.
 func Walk(doc *yaml.Node, rules *yamlrules.Rules, maxNodes int) *Result {
-	w := &walker{rules: rules, budget: maxNodes, maxNodes: maxNodes, pos: &Positions{paths: make([]string, 0, 32), at: make([]Position, 0, 32)}}
+	w := &walker{rules: rules, budget: maxNodes, maxNodes: maxNodes, pos: &Positions{doc: doc, rules: rules, maxNodes: maxNodes}}
 	w.document(doc)
 	m := new(eval.TaskSpec)
 	if w.budget >= 0 { // past the budget, aliases expand too far to be worth decoding
@@ -188,8 +217,9 @@ func Walk(doc *yaml.Node, rules *yamlrules.Rules, maxNodes int) *Result {
 type walker struct {
 	rules    *yamlrules.Rules // the YAML reading rules of the text
 	pos      *Positions
-	budget   int // nodes the walk may still visit, alias expansions included
-	maxNodes int // the budget at the start
+	record   bool // the walk fills pos (see Positions.fill)
+	budget   int  // nodes the walk may still visit, alias expansions included
+	maxNodes int  // the budget at the start
 
 	// large holds the mappings too large for yaml.v3's duplicate check.
 	large *largeMappings
@@ -202,6 +232,10 @@ type walker struct {
 	first    *Problem
 	bad      map[*yaml.Node]bool
 	emptied  map[*yaml.Node]bool
+	// expanded holds, for each alias to a collection the walk met, the copy
+	// of the collection it walked there (see named), and origin the node
+	// each copy was made from.
+	expanded, origin map[*yaml.Node]*yaml.Node
 	// values holds the scalar text of each field as written.
 	values     *Texts
 	stop       bool // the document as a whole is refused: nothing more is reported
@@ -266,7 +300,7 @@ func (w *walker) document(doc *yaml.Node) {
 		return
 	}
 	root := deref(doc.Content[0])
-	w.pos.set("", Position{root.Line, root.Column})
+	w.place("", root)
 	if root.Kind == yaml.MappingNode {
 		w.mapping(root, "", specFields)
 	} else if !isNullNode(root) && !w.bangEmpty(root) {
@@ -311,38 +345,37 @@ func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field) {
 		if !w.count(dv, "", 1) {
 			return
 		}
-		keyWasBad := w.bad[k]
+		keyMarks := w.lift(n.Content[i], k)
 		if w.bangEmpty(k) {
 			// "? !": the non-specific tag makes the empty key a string, which
 			// no struct has; yaml.v3 reads it as null and drops the entry.
 			w.unknownKey(k, path, fields)
-			w.badAt(n.Content[i], k, keyWasBad)
+			w.settle(n.Content[i], k, keyMarks)
 			continue
 		}
 		if !w.key(k, path) {
-			w.badAt(n.Content[i], k, keyWasBad)
+			w.settle(n.Content[i], k, keyMarks)
 			continue
 		}
 		f, ok := fields[k.Value]
 		if !ok {
 			w.unknownKey(k, path, fields)
-			// A key written as an alias (*k) is refused here, not where
-			// its anchor stands, as the value of another field, say.
-			w.badAt(n.Content[i], k, keyWasBad)
+			w.settle(n.Content[i], k, keyMarks)
 			w.goRejects = true // the Go package's decoder knows its fields
 			continue
 		}
+		w.settle(n.Content[i], k, keyMarks)
 		sub := wording.Path(path, k.Value)
 		if first := seen.find(k.Value); first != nil {
-			w.duplicate(k, first, dv, sub)
-			w.dropEntry(n.Content[i], n.Content[i+1])
+			w.duplicate(n.Content[i], k, first, v, dv, sub)
 			continue
 		}
 		seen.add(k)
-		w.pos.set(sub, Position{dv.Line, dv.Column})
-		wasBad := w.bad[dv]
+		w.place(sub, dv)
+		dv = w.named(v)
+		marks := w.lift(v, dv)
 		w.value(dv, sub, f)
-		w.badAt(v, dv, wasBad)
+		w.settle(v, dv, marks)
 	}
 }
 
@@ -383,14 +416,109 @@ func (s *keys) add(k *yaml.Node) {
 	}
 }
 
-// badAt moves the refusal of value, an anchored node met through the alias
-// occurrence, from the node to the alias: the value is refused where the
-// alias puts it, and still read where the anchor stands (task_id: &a x,
-// then an integer field: *a).
-func (w *walker) badAt(occurrence, value *yaml.Node, wasBad bool) {
-	if occurrence != value && !wasBad && w.bad[value] {
-		delete(w.bad, value)
+// named is the node the written node n names, as the walk reads it at
+// this occurrence: n itself, the node an alias names, or, for an alias to a
+// mapping or a sequence, a copy of it, made for this occurrence. The walk
+// marks the entries and items it refuses, and a collection read in two
+// places (an anchored generated_from, then verification: *g) may be
+// refused in one and read in the other, as the Python library reads each
+// occurrence on its own: the copy keeps the marks of each apart. The budget
+// bounds the copies as it bounds the walk, which visits as many nodes.
+func (w *walker) named(n *yaml.Node) *yaml.Node {
+	if n.Kind != yaml.AliasNode {
+		return n
+	}
+	d := deref(n)
+	if d.Kind != yaml.MappingNode && d.Kind != yaml.SequenceNode {
+		return d
+	}
+	if c := w.expanded[n]; c != nil {
+		return c
+	}
+	if w.expanded == nil {
+		w.expanded = make(map[*yaml.Node]*yaml.Node)
+		w.origin = make(map[*yaml.Node]*yaml.Node)
+	}
+	c := copyTree(d)
+	w.expanded[n] = c
+	w.origin[c] = w.originOf(d)
+	return c
+}
+
+// copyTree copies the tree n heads, down to its aliases, which are copied
+// as aliases to the same nodes.
+func copyTree(n *yaml.Node) *yaml.Node {
+	c := *n
+	if len(n.Content) > 0 {
+		c.Content = make([]*yaml.Node, len(n.Content))
+		for i, item := range n.Content {
+			c.Content[i] = copyTree(item)
+		}
+	}
+	return &c
+}
+
+// follow is the node the written node n names where the walk read it: the
+// copy named made for an alias to a collection, or the node itself.
+func (w *walker) follow(n *yaml.Node) *yaml.Node {
+	if n.Kind != yaml.AliasNode {
+		return n
+	}
+	if c := w.expanded[n]; c != nil {
+		return c
+	}
+	return deref(n)
+}
+
+// originOf is the node of the document that n, a node or a copy named
+// made, stands for.
+func (w *walker) originOf(n *yaml.Node) *yaml.Node {
+	if o := w.origin[n]; o != nil {
+		return o
+	}
+	return n
+}
+
+// marks are the refusal marks of one node: bad (its entry or item is left
+// out of the spec read) and emptied (it reads as an empty message).
+type marks struct{ bad, emptied bool }
+
+// lift starts the check of value, the node the written node occurrence
+// names, and returns value's marks. A refusal is of one occurrence: a value
+// refused where an alias puts it is still read where its anchor stands, and
+// the other way round (task_id: &a x, then an integer field: *a), as the
+// Python library's walk reads each occurrence on its own. So when
+// occurrence is an alias, value's marks are cleared for the check, and
+// settle moves the marks the check leaves to occurrence.
+func (w *walker) lift(occurrence, value *yaml.Node) marks {
+	if occurrence == value {
+		return marks{}
+	}
+	m := marks{w.bad[value], w.emptied[value]}
+	delete(w.bad, value)
+	delete(w.emptied, value)
+	return m
+}
+
+// settle ends the check lift started: the marks the check left on value
+// move to occurrence, and value gets back the marks it had.
+func (w *walker) settle(occurrence, value *yaml.Node, before marks) {
+	if occurrence == value {
+		return
+	}
+	if w.bad[value] {
 		w.markBad(occurrence)
+	}
+	if w.emptied[value] {
+		w.empty(occurrence)
+	}
+	delete(w.bad, value)
+	delete(w.emptied, value)
+	if before.bad {
+		w.markBad(value)
+	}
+	if before.emptied {
+		w.empty(value)
 	}
 }
 
@@ -411,28 +539,27 @@ func (w *walker) count(node *yaml.Node, path string, n int) bool {
 	return true
 }
 
-// duplicate refuses a key seen before in the same mapping. yaml.v3 finds
-// two keys written alike; a key spelled through an alias (&k edge_count,
-// then *k : 3) it does not, and keeps the last value silently. The position
-// is the second key's, or its value's when the key is an alias, which
+// duplicate refuses the entry whose key, written as key (k, the node it
+// names), was seen before in the same mapping (first), and leaves it out
+// of the spec read. yaml.v3 finds two keys written alike; a key spelled
+// through an alias (&k edge_count, then *k : 3) it does not, and keeps the
+// last value silently. The position is the second key's, or its value's
+// (v as written, dv the node it names) when the key is an alias, which
 // stands where the anchored key was written, earlier.
-func (w *walker) duplicate(k, first, value *yaml.Node, path string) {
+func (w *walker) duplicate(key, k, first, v, dv *yaml.Node, path string) {
 	at := k
 	if k.Line < first.Line || (k.Line == first.Line && k.Column <= first.Column) {
-		at = value
+		at = dv
 	}
+	// The refusal is of this entry, not of the nodes it names, which are
+	// read where they are written.
+	written := v
+	if at == k {
+		written = key
+	}
+	before := w.lift(written, at)
 	w.fail(at, codeDuplicateKey, path, "duplicate key %s (first defined at line %d)", wording.Quote(k.Value), first.Line)
-}
-
-// dropEntry leaves the mapping entry whose key and value are the nodes
-// written, key and value, out of the spec read. A node an alias names is
-// not marked: it is read where it is written.
-func (w *walker) dropEntry(key, value *yaml.Node) {
-	for _, n := range []*yaml.Node{key, value} {
-		if n.Kind == yaml.AliasNode {
-			delete(w.bad, deref(n))
-		}
-	}
+	w.settle(written, at, before)
 	w.markBad(key)
 	if key.Kind != yaml.AliasNode {
 		w.goRejects = true // yaml.v3 finds two keys written alike
@@ -484,6 +611,51 @@ func (w *walker) stringOK(n *yaml.Node, path string) bool {
 	return false
 }
 
+// item checks the i-th item of the list at path, of field f, as the node
+// it names.
+func (w *walker) item(item *yaml.Node, path string, i int, f field) {
+	ipath := path + "[" + strconv.Itoa(i) + "]"
+	w.place(ipath, item)
+	switch {
+	case w.bangEmpty(item) && f.kind == kMessageList:
+		// As for any item that is not a mapping, the Python library
+		// adds it before it reads it: an empty one stays in the list.
+		w.fail(item, codeWrongType, ipath, `expected a mapping for %s, got the string ""`, ipath)
+		w.empty(item)
+		return
+	case w.bangEmpty(item):
+		w.fail(item, codeUnsupported, ipath, "the non-specific tag ! alone is the empty string, which yaml.v3 reads as null and drops from the list silently; write '' for an empty item")
+		return
+	}
+	if isNull(item) {
+		empty := "''"
+		if f.kind == kMessageList {
+			empty = "{}"
+		}
+		w.fail(item, codeUnsupported, ipath, "null item is not allowed: yaml.v3 drops it from the list silently; write %s for an empty item", empty)
+		return
+	}
+	switch {
+	case f.kind == kStringList && item.Kind == yaml.ScalarNode:
+		w.stringOK(item, ipath)
+	case f.kind == kStringList:
+		w.wrong(item, ipath, "expected a string, got %s", w.describe(item))
+	case item.Kind == yaml.MappingNode:
+		w.mapping(item, ipath, f.sub)
+		if w.bad[item] && f.kind == kMessageList {
+			// Refused whole (a '?' yaml.v3 cannot read): the Python
+			// library keeps an empty item in its place, as for an
+			// item that is not a mapping.
+			w.empty(item)
+		}
+	default:
+		// The Python library adds the item before it reads it: an
+		// empty one stays in the list.
+		w.wrong(item, ipath, "expected a mapping for %s, got %s", ipath, w.describe(item))
+		w.empty(item)
+	}
+}
+
 func (w *walker) value(n *yaml.Node, path string, f field) {
 	switch f.kind {
 	case kString:
@@ -518,48 +690,11 @@ func (w *walker) value(n *yaml.Node, path string, f field) {
 		if n.Kind != yaml.SequenceNode || !w.count(n, path, len(n.Content)) || w.flowQuestion(n, path) {
 			return
 		}
-		for i, item := range n.Content {
-			item = deref(item)
-			ipath := path + "[" + strconv.Itoa(i) + "]"
-			w.pos.set(ipath, Position{item.Line, item.Column})
-			switch {
-			case w.bangEmpty(item) && f.kind == kMessageList:
-				// As for any item that is not a mapping, the Python library
-				// adds it before it reads it: an empty one stays in the list.
-				w.fail(item, codeWrongType, ipath, `expected a mapping for %s, got the string ""`, ipath)
-				w.empty(item)
-				continue
-			case w.bangEmpty(item):
-				w.fail(item, codeUnsupported, ipath, "the non-specific tag ! alone is the empty string, which yaml.v3 reads as null and drops from the list silently; write '' for an empty item")
-				continue
-			}
-			if isNull(item) {
-				empty := "''"
-				if f.kind == kMessageList {
-					empty = "{}"
-				}
-				w.fail(item, codeUnsupported, ipath, "null item is not allowed: yaml.v3 drops it from the list silently; write %s for an empty item", empty)
-				continue
-			}
-			switch {
-			case f.kind == kStringList && item.Kind == yaml.ScalarNode:
-				w.stringOK(item, ipath)
-			case f.kind == kStringList:
-				w.wrong(item, ipath, "expected a string, got %s", w.describe(item))
-			case item.Kind == yaml.MappingNode:
-				w.mapping(item, ipath, f.sub)
-				if w.bad[item] && f.kind == kMessageList {
-					// Refused whole (a '?' yaml.v3 cannot read): the Python
-					// library keeps an empty item in its place, as for an
-					// item that is not a mapping.
-					w.empty(item)
-				}
-			default:
-				// The Python library adds the item before it reads it: an
-				// empty one stays in the list.
-				w.wrong(item, ipath, "expected a mapping for %s, got %s", ipath, w.describe(item))
-				w.empty(item)
-			}
+		for i, written := range n.Content {
+			item := w.named(written)
+			marks := w.lift(written, item)
+			w.item(item, path, i, f)
+			w.settle(written, item, marks)
 			if w.budget < 0 {
 				return
 			}
@@ -582,25 +717,26 @@ func (w *walker) value(n *yaml.Node, path string, f field) {
 			if !w.count(v, "", 1) {
 				return
 			}
-			wasBad, keyWasBad := w.bad[v], w.bad[k]
-			if !w.key(k, path) {
-				w.badAt(n.Content[i], k, keyWasBad)
+			keyMarks := w.lift(n.Content[i], k)
+			keyOK := w.key(k, path)
+			w.settle(n.Content[i], k, keyMarks)
+			if !keyOK {
 				continue
 			}
 			sub := path + "[" + strconv.Quote(k.Value) + "]"
-			w.pos.set(sub, Position{v.Line, v.Column})
+			w.place(sub, v)
 			if first := seen.find(k.Value); first != nil {
-				w.duplicate(k, first, v, sub)
-				w.dropEntry(n.Content[i], n.Content[i+1])
+				w.duplicate(n.Content[i], k, first, n.Content[i+1], v, sub)
 				continue
 			}
 			seen.add(k)
+			marks := w.lift(n.Content[i+1], v)
 			if v.Kind == yaml.ScalarNode {
 				w.integer(v, sub)
 			} else {
 				w.wrong(v, sub, "expected an integer, got %s", w.describe(v))
 			}
-			w.badAt(n.Content[i+1], v, wasBad)
+			w.settle(n.Content[i+1], v, marks)
 		}
 	}
 }
