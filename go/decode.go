@@ -70,7 +70,7 @@ func (e *StrictError) Error() string {
 // Parsing is about meaning: key order, flow style, comments, anchors and
 // indentation do not matter. Only [MarshalYAML] is canonical.
 func ParseYAML(data []byte) (*taskspecv1.TaskSpec, error) {
-	r := examine(data)
+	r := examine(data, true)
 	if r.err != nil {
 		return nil, r.err
 	}

@@ -41,7 +41,7 @@ import (
 // The Python library's check gives the same list for every document that
 // is not a YAML syntax error: the same codes, field paths, positions,
 // messages, hints and severities in the same order.
-func Check(data []byte) []Violation { return examine(data).problems }
+func Check(data []byte) []Violation { return examine(data, false).problems }
 
 // CheckFormat is Check for a document in format f: for JSON and binary
 // protobuf, the problem that refuses the document (data that is not JSON,
@@ -96,7 +96,11 @@ type examined struct {
 	err      error // a *DecodeError, a *ValidationError, or nil
 }
 
-func examine(data []byte) examined {
+// examine reads data and lists its problems. A reader that wants the spec
+// alone (forSpec) skips the warnings of a document that has no other
+// problem: they never refuse it, and ParseYAML only reports them inside an
+// error, next to the problems that caused it.
+func examine(data []byte, forSpec bool) examined {
 	m, w, err := decode(data)
 	if err != nil {
 		return examined{problems: errorProblems(err), err: err}
@@ -131,6 +135,9 @@ func examine(data []byte) examined {
 		}
 	}
 	failed := len(vs) > 0
+	if forSpec && !failed {
+		return examined{spec: spec}
+	}
 	vs = append(vs, warnings(nil, m, w)...)
 	if len(vs) == 0 {
 		vs = nil
@@ -377,11 +384,36 @@ func words(cmd []string) int {
 // spaces before it by convention. The value's end is found by matching its
 // bytes, folding aside, against the text from where it starts.
 func (w *reading) promptComment(value string) (Violation, bool) {
-	p, ok := w.pos.Get("prompt")
-	if !ok || value == "" || !bytes.Contains(w.text.Bytes(), []byte(" #")) {
+	if !mayEndBeforeComment(w.text.Bytes(), value) {
 		return Violation{}, false
 	}
+	return w.promptBeforeComment(value)
+}
+
+// mayEndBeforeComment reports whether the plain value might end before
+// " #" in data, by tests that need no line index: no plain value ends in a
+// blank or a line break, and the value's last word, up to a blank, a line
+// break or a character, is written as it reads, so " #" must follow it
+// somewhere in data. They rule out most prompts, such as every literal
+// block that ends its last line.
+func mayEndBeforeComment(data []byte, value string) bool {
+	if value == "" || yamlscan.IsBlankOrBreak(value[len(value)-1]) {
+		return false
+	}
+	word := len(value)
+	for word > 0 && value[word-1] < utf8.RuneSelf && !yamlscan.IsBlankOrBreak(value[word-1]) {
+		word--
+	}
+	return bytes.Contains(data, []byte(value[word:]+" #"))
+}
+
+// promptBeforeComment is promptComment past its cheap tests.
+func (w *reading) promptBeforeComment(value string) (Violation, bool) {
 	data := w.text.Bytes()
+	p, ok := w.pos.Get("prompt")
+	if !ok {
+		return Violation{}, false
+	}
 	at := w.text.Offset(p.Line, p.Column)
 	if at < 0 || at >= len(data) || strings.IndexByte(`"'|>!&*`, data[at]) >= 0 {
 		return Violation{}, false // not a plain scalar as written
@@ -413,9 +445,13 @@ func (w *reading) promptComment(value string) (Violation, bool) {
 		Severity: severityWarning}, true
 }
 
+// A rawBreak is a character YAML 1.1 readers read as a line break, with
+// its name and escape.
+type rawBreak struct{ text, name, escape string }
+
 // rawBreaks are the characters YAML 1.1 readers read as line breaks and
 // YAML 1.2 readers keep, with their names and escapes.
-var rawBreaks = []struct{ text, name, escape string }{
+var rawBreaks = [...]rawBreak{
 	{"\u0085", "NEL (U+0085)", `"\N"`},
 	{"\u2028", "LINE SEPARATOR (U+2028)", `"\L"`},
 	{"\u2029", "PARAGRAPH SEPARATOR (U+2029)", `"\P"`},
@@ -425,32 +461,45 @@ var rawBreaks = []struct{ text, name, escape string }{
 // NEL, LS or PS, at the first such character: the field is the deepest one
 // whose value starts before it.
 func (w *reading) lineBreaks() []Violation {
-	if !bytes.Contains(w.text.Bytes(), []byte("\u0085")) && !bytes.Contains(w.text.Bytes(), []byte("\u2028")) &&
-		!bytes.Contains(w.text.Bytes(), []byte("\u2029")) {
-		return nil
+	data := w.text.Bytes()
+	// The next place of each character, found again only past the one
+	// taken: one look at the text for each, however many it holds.
+	var next [len(rawBreaks)]int
+	for i, b := range rawBreaks {
+		next[i] = bytes.Index(data, []byte(b.text))
 	}
 	var out []Violation
-	seen := map[string]bool{}
-	for at := 0; at < len(w.text.Bytes()); {
-		r, size := utf8.DecodeRune(w.text.Bytes()[at:])
-		for _, b := range rawBreaks {
-			if string(r) != b.text {
-				continue
+	var seen map[string]bool
+	for {
+		k := -1
+		for i, at := range next {
+			if at >= 0 && (k < 0 || at < next[k]) {
+				k = i
 			}
-			line, column := w.text.LineColumn(at)
-			path := w.fieldBefore(line, column)
-			if seen[path] {
-				break
-			}
-			seen[path] = true
-			msg := "a raw " + b.name + " in the text is a line break to YAML 1.1 readers"
-			out = append(out, Violation{FieldPath: path, Message: withPath(path, msg), Line: line, Column: column,
-				Code: codeLineBreak, Hint: "write it as an escape in a double-quoted string (" + b.escape + "), or remove it",
-				Severity: severityWarning})
 		}
-		at += size
+		if k < 0 {
+			return out
+		}
+		b, at := rawBreaks[k], next[k]
+		if i := bytes.Index(data[at+len(b.text):], []byte(b.text)); i >= 0 {
+			next[k] = at + len(b.text) + i
+		} else {
+			next[k] = -1
+		}
+		line, column := w.text.LineColumn(at)
+		path := w.fieldBefore(line, column)
+		if seen[path] {
+			continue
+		}
+		if seen == nil {
+			seen = map[string]bool{}
+		}
+		seen[path] = true
+		msg := "a raw " + b.name + " in the text is a line break to YAML 1.1 readers"
+		out = append(out, Violation{FieldPath: path, Message: withPath(path, msg), Line: line, Column: column,
+			Code: codeLineBreak, Hint: "write it as an escape in a double-quoted string (" + b.escape + "), or remove it",
+			Severity: severityWarning})
 	}
-	return out
 }
 
 // fieldBefore is the deepest field whose value starts before line and

@@ -87,10 +87,32 @@ func (r *Rules) firstMisread(doc *yaml.Node) *Problem {
 	if p := apostropheEscape(r.text, doc); p != nil {
 		return p
 	}
-	if bytes.IndexByte(r.text.Bytes(), '\t') >= 0 && bytes.IndexByte(r.text.Bytes(), '#') >= 0 {
+	if bytes.IndexByte(r.text.Bytes(), '#') >= 0 && tabThenComment(r.text.Bytes()) {
 		return r.tabs(doc)
 	}
 	return nil
+}
+
+// tabThenComment reports whether a tab in data has nothing after it on
+// its line but blanks, then the line's end or a comment, as each tab that
+// tabs refuses has. Most texts with tabs, such as code in a prompt, have
+// none, and are not placed line by line for it. (A byte that starts a
+// character counts as a line's end: the rare line breaks are characters.)
+func tabThenComment(data []byte) bool {
+	for i := 0; ; {
+		j := bytes.IndexByte(data[i:], '\t')
+		if j < 0 {
+			return false
+		}
+		k := i + j + 1
+		for k < len(data) && yamlscan.IsBlank(data[k]) {
+			k++
+		}
+		if k == len(data) || data[k] == '#' || data[k] == '\n' || data[k] == '\r' || data[k] >= 0x80 {
+			return true
+		}
+		i = k
+	}
 }
 
 // tabs refuses the first tab that libyaml fails on as indentation and

@@ -13,6 +13,7 @@ package yamlscan
 
 import (
 	"bytes"
+	"encoding/binary"
 	"unicode/utf8"
 )
 
@@ -91,18 +92,38 @@ var notPrintable = func() (t [256]bool) {
 	return t
 }()
 
+// printableWord reports whether the eight bytes of w are all printable
+// ASCII, 0x20 to 0x7E: none has its high bit set, none is below 0x20 and
+// none is DEL. (The tests are the usual ones for a byte in a word: a byte
+// below n, for n up to 0x80, borrows into its high bit when n is
+// subtracted, and so does a zero byte when one is; a byte that is a
+// tab or a line break is below 0x20, and is looked at byte by byte.)
+func printableWord(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	below := (w - 0x20*ones) &^ w
+	del := w ^ 0x7F*ones
+	isDel := (del - ones) &^ del
+	return (w|below|isDel)&highs == 0
+}
+
 // FirstControl returns the first character of data before offset end that
 // a YAML reader refuses, and whether there is one.
 func FirstControl(data []byte, end int) (rune, bool) {
 	end = min(end, len(data))
 	for i := 0; i < end; {
-		// The run of printable ASCII, most of any text, is skipped with one
+		// The run of printable ASCII, most of any text, is skipped eight
+		// bytes at a time; a word that holds a line break, a tab or the
+		// start of a character is looked at one byte at a time, with one
 		// look-up a byte.
-		for i < end && !notPrintable[data[i]] {
+		for i+8 <= end && printableWord(binary.LittleEndian.Uint64(data[i:])) {
+			i += 8
+		}
+		stop := min(i+8, end)
+		for i < stop && !notPrintable[data[i]] {
 			i++
 		}
-		if i == end {
-			break
+		if i == stop {
+			continue
 		}
 		c := data[i]
 		if c < utf8.RuneSelf {
