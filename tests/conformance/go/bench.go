@@ -44,9 +44,10 @@ var (
 )
 
 // bench prepares every input up front (file bytes, parsed specs, proto
-// messages and their wire bytes), then times each operation over the whole
-// corpus, pass after pass, until it has done at least n passes and spent at
-// least minTime. Only the operation itself runs inside the timed loop.
+// messages and their wire bytes), then times the operations over the whole
+// corpus, in turns (see measure), until each has done at least n passes and
+// spent at least minTime. Only the operation itself runs inside the timed
+// loop.
 func bench(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	n := fs.Int("n", 1, "minimum number of passes over the corpus per operation")
@@ -123,97 +124,158 @@ func benchCorpus(files []string, n int, minTime time.Duration, ops string) (benc
 		docs[i], specs[i], msgs[i], wires[i] = data, spec, msg, wire
 	}
 
-	want := map[string]bool{}
-	for _, op := range strings.Split(ops, ",") {
-		want[strings.TrimSpace(op)] = true
-	}
-	timed := func(op string, pass func()) (float64, int) {
-		if !want[op] {
-			return 0, 0
-		}
-		return measure(n, minTime, len(docs), pass)
-	}
-
 	var failure error
 	fail := func(err error) {
 		if failure == nil {
 			failure = err
 		}
 	}
+	all := []timedOp{
+		{"parse", func() {
+			for _, d := range docs {
+				s, err := eval.ParseTaskSpec(d)
+				if err != nil {
+					fail(err)
+				}
+				sinkSpec = s
+			}
+		}},
+		{"marshal", func() {
+			for _, s := range specs {
+				b, err := s.MarshalYAML()
+				if err != nil {
+					fail(err)
+				}
+				sinkBytes = b
+			}
+		}},
+		{"wire_parse", func() {
+			for _, b := range wires {
+				m := new(taskspecv1.TaskSpec)
+				if err := proto.Unmarshal(b, m); err != nil {
+					fail(err)
+				}
+				sinkMsg = m
+			}
+		}},
+		{"wire_marshal", func() {
+			for _, m := range msgs {
+				b, err := proto.Marshal(m)
+				if err != nil {
+					fail(err)
+				}
+				sinkBytes = b
+			}
+		}},
+		{"lib_parse", func() {
+			for _, d := range docs {
+				m, err := taskspec.ParseYAML(d)
+				if err != nil {
+					fail(err)
+				}
+				sinkMsg = m
+			}
+		}},
+		{"lib_marshal", func() {
+			for _, m := range msgs {
+				b, err := taskspec.MarshalYAML(m)
+				if err != nil {
+					fail(err)
+				}
+				sinkBytes = b
+			}
+		}},
+	}
+	want := map[string]bool{}
+	for _, op := range strings.Split(ops, ",") {
+		want[strings.TrimSpace(op)] = true
+	}
+	var chosen []timedOp
+	for _, op := range all {
+		if want[op.name] {
+			chosen = append(chosen, op)
+		}
+	}
+	times := measure(n, minTime, len(docs), chosen)
 	res := benchResult{Docs: len(files)}
-	res.ParseNsPerDoc, res.ParseIterations = timed("parse", func() {
-		for _, d := range docs {
-			s, err := eval.ParseTaskSpec(d)
-			if err != nil {
-				fail(err)
-			}
-			sinkSpec = s
+	for _, op := range chosen {
+		t := times[op.name]
+		switch op.name {
+		case "parse":
+			res.ParseNsPerDoc, res.ParseIterations = t.nsPerDoc, t.passes
+		case "marshal":
+			res.MarshalNsPerDoc, res.MarshalIterations = t.nsPerDoc, t.passes
+		case "wire_parse":
+			res.WireParseNsPerDoc, res.WireParseIterations = t.nsPerDoc, t.passes
+		case "wire_marshal":
+			res.WireMarshalNsPerDoc, res.WireMarshalIterations = t.nsPerDoc, t.passes
+		case "lib_parse":
+			res.LibParseNsPerDoc, res.LibParseIterations = t.nsPerDoc, t.passes
+		case "lib_marshal":
+			res.LibMarshalNsPerDoc, res.LibMarshalIterations = t.nsPerDoc, t.passes
 		}
-	})
-	res.MarshalNsPerDoc, res.MarshalIterations = timed("marshal", func() {
-		for _, s := range specs {
-			b, err := s.MarshalYAML()
-			if err != nil {
-				fail(err)
-			}
-			sinkBytes = b
-		}
-	})
-	res.WireParseNsPerDoc, res.WireParseIterations = timed("wire_parse", func() {
-		for _, b := range wires {
-			m := new(taskspecv1.TaskSpec)
-			if err := proto.Unmarshal(b, m); err != nil {
-				fail(err)
-			}
-			sinkMsg = m
-		}
-	})
-	res.WireMarshalNsPerDoc, res.WireMarshalIterations = timed("wire_marshal", func() {
-		for _, m := range msgs {
-			b, err := proto.Marshal(m)
-			if err != nil {
-				fail(err)
-			}
-			sinkBytes = b
-		}
-	})
-	res.LibParseNsPerDoc, res.LibParseIterations = timed("lib_parse", func() {
-		for _, d := range docs {
-			m, err := taskspec.ParseYAML(d)
-			if err != nil {
-				fail(err)
-			}
-			sinkMsg = m
-		}
-	})
-	res.LibMarshalNsPerDoc, res.LibMarshalIterations = timed("lib_marshal", func() {
-		for _, m := range msgs {
-			b, err := taskspec.MarshalYAML(m)
-			if err != nil {
-				fail(err)
-			}
-			sinkBytes = b
-		}
-	})
+	}
 	if failure != nil {
 		return benchResult{}, fmt.Errorf("bench: %w", failure)
 	}
 	return res, nil
 }
 
-// measure runs pass once untimed to warm up, collects garbage, then runs it
-// until both limits are met and returns nanoseconds per document and the
-// number of timed passes.
-func measure(n int, minTime time.Duration, docs int, pass func()) (float64, int) {
-	pass()
-	runtime.GC()
-	iters := 0
-	start := time.Now()
+// A timedOp is one operation over the whole corpus: one pass.
+type timedOp struct {
+	name string
+	pass func()
+}
+
+// timing is what measure found for one operation.
+type timing struct {
+	nsPerDoc float64
+	passes   int
+}
+
+// slices is the number of turns each operation gets in measure.
+const slices = 10
+
+// measure runs each operation's pass once untimed to warm up, then times
+// the operations in turns: each gets slices turns of about minTime/slices,
+// one after the other, until each has done at least n passes and spent at
+// least minTime. Turns, rather than one operation after another, expose
+// every operation alike to a machine whose speed drifts over seconds (a
+// shared host, a CPU changing its clock), so the ratios between them hold
+// where the absolute figures do not. Garbage is collected, untimed, before
+// every turn, so no operation pays for another's garbage.
+func measure(n int, minTime time.Duration, docs int, ops []timedOp) map[string]timing {
+	for _, op := range ops {
+		op.pass()
+	}
+	turn := minTime / slices
+	spent := make([]time.Duration, len(ops))
+	passes := make([]int, len(ops))
 	for {
-		pass()
-		iters++
-		if elapsed := time.Since(start); iters >= n && elapsed >= minTime {
-			return float64(elapsed.Nanoseconds()) / float64(iters) / float64(docs), iters
+		done := true
+		for i, op := range ops {
+			if passes[i] >= n && spent[i] >= minTime {
+				continue
+			}
+			done = false
+			runtime.GC()
+			start := time.Now()
+			for {
+				op.pass()
+				passes[i]++
+				if elapsed := time.Since(start); elapsed >= turn {
+					spent[i] += elapsed
+					break
+				}
+			}
+		}
+		if done {
+			break
 		}
 	}
+	out := make(map[string]timing, len(ops))
+	for i, op := range ops {
+		out[op.name] = timing{float64(spent[i].Nanoseconds()) / float64(passes[i]) / float64(docs), passes[i]}
+	}
+	return out
 }
