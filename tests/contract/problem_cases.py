@@ -230,6 +230,12 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
             ("language: go", "language: golang"),
         ),
     )
+    # A '?' in a plain scalar inside [] is refused; one in a block plain scalar
+    # that holds brackets ("12 [go?x]") is text, and reads as written.
+    yield (
+        "question-in-flow-and-in-block-scalar",
+        edits((TEST_CMD, "    test_cmd: [go, a?b]"), (TIMEOUT, "    timeout_seconds: 12 [go?x]")),
+    )
     # YAML the readers disagree on, or that loses data.
     for name, old, new in (
         ("null-item", "        - test\n", "        - ~\n"),

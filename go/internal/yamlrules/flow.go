@@ -174,7 +174,7 @@ func flowQuestionsOut(data []byte) []byte {
 		c := out[i]
 		// Where a quoted scalar or a flow collection may start in block
 		// context: a quote or a bracket after text (it's, a{b) is text.
-		blockStart := depth == 0 && (i == 0 || yamlscan.IsBlankOrBreak(out[i-1]))
+		blockStart := depth == 0 && (i == 0 || yamlscan.IsBlankOrBreak(out[i-1])) && nodeStart(out, i)
 		switch {
 		case yamlscan.IsBlankOrBreak(c):
 			continue
@@ -211,6 +211,34 @@ func flowQuestionsOut(data []byte) []byte {
 		}
 	}
 	return out
+}
+
+// nodeStart reports whether a node may start at offset i of data, in block
+// context: at the start of its line, after an indicator (':', '-', '?')
+// or after the node's properties (an anchor, a tag). Past other text on
+// the line ("timeout_seconds: 12 [a?b]"), a bracket or a quote is part of
+// a plain scalar, not the start of a collection or of a quoted scalar.
+func nodeStart(data []byte, i int) bool {
+	for {
+		j := i - 1
+		for j >= 0 && (data[j] == ' ' || data[j] == '\t') {
+			j--
+		}
+		if j < 0 || data[j] == '\n' || data[j] == '\r' {
+			return true
+		}
+		if data[j] == ':' || (data[j] == '-' || data[j] == '?') && (j == 0 || yamlscan.IsBlankOrBreak(data[j-1])) {
+			return true
+		}
+		start := j
+		for start > 0 && !yamlscan.IsBlankOrBreak(data[start-1]) {
+			start--
+		}
+		if data[start] != '&' && data[start] != '!' {
+			return false
+		}
+		i = start
+	}
 }
 
 // blankzOrFlowAt reports whether offset i of data ends a token inside []
