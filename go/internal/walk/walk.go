@@ -346,25 +346,11 @@ func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field) {
 			return
 		}
 		keyMarks := w.lift(n.Content[i], k)
-		if w.bangEmpty(k) {
-			// "? !": the non-specific tag makes the empty key a string, which
-			// no struct has; yaml.v3 reads it as null and drops the entry.
-			w.unknownKey(k, path, fields)
-			w.settle(n.Content[i], k, keyMarks)
-			continue
-		}
-		if !w.key(k, path) {
-			w.settle(n.Content[i], k, keyMarks)
-			continue
-		}
-		f, ok := fields[k.Value]
-		if !ok {
-			w.unknownKey(k, path, fields)
-			w.settle(n.Content[i], k, keyMarks)
-			w.goRejects = true // the Go package's decoder knows its fields
-			continue
-		}
+		f, ok := w.field(k, path, fields)
 		w.settle(n.Content[i], k, keyMarks)
+		if !ok {
+			continue
+		}
 		sub := wording.Path(path, k.Value)
 		if first := seen.find(k.Value); first != nil {
 			w.duplicate(n.Content[i], k, first, v, dv, sub)
@@ -377,6 +363,27 @@ func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field) {
 		w.value(dv, sub, f)
 		w.settle(v, dv, marks)
 	}
+}
+
+// field checks the key k of a mapping of fields at path and returns the
+// field it names, or false, with the key refused, for a key that names
+// none.
+func (w *walker) field(k *yaml.Node, path string, fields map[string]field) (field, bool) {
+	if w.bangEmpty(k) {
+		// "? !": the non-specific tag makes the empty key a string, which
+		// no struct has; yaml.v3 reads it as null and drops the entry.
+		w.unknownKey(k, path, fields)
+		return field{}, false
+	}
+	if !w.key(k, path) {
+		return field{}, false
+	}
+	f, ok := fields[k.Value]
+	if !ok {
+		w.unknownKey(k, path, fields)
+		w.goRejects = true // the Go package's decoder knows its fields
+	}
+	return f, ok
 }
 
 // keys are the keys met so far in one mapping, by their text: a list for

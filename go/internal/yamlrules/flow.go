@@ -174,7 +174,8 @@ func flowQuestionsOut(data []byte) []byte {
 		c := out[i]
 		// Where a quoted scalar or a flow collection may start in block
 		// context: a quote or a bracket after text (it's, a{b) is text.
-		blockStart := depth == 0 && (i == 0 || yamlscan.IsBlankOrBreak(out[i-1])) && nodeStart(out, i)
+		blockStart := depth == 0 && (c == '"' || c == '\'' || c == '[' || c == '{') &&
+			(i == 0 || yamlscan.IsBlankOrBreak(out[i-1])) && nodeStart(out, i)
 		switch {
 		case yamlscan.IsBlankOrBreak(c):
 			continue

@@ -130,8 +130,9 @@ func benchCorpus(files []string, n int, minTime time.Duration, ops string) (benc
 			failure = err
 		}
 	}
+	res := benchResult{Docs: len(files)}
 	all := []timedOp{
-		{"parse", func() {
+		{"parse", &res.ParseNsPerDoc, &res.ParseIterations, func() {
 			for _, d := range docs {
 				s, err := eval.ParseTaskSpec(d)
 				if err != nil {
@@ -140,7 +141,7 @@ func benchCorpus(files []string, n int, minTime time.Duration, ops string) (benc
 				sinkSpec = s
 			}
 		}},
-		{"marshal", func() {
+		{"marshal", &res.MarshalNsPerDoc, &res.MarshalIterations, func() {
 			for _, s := range specs {
 				b, err := s.MarshalYAML()
 				if err != nil {
@@ -149,7 +150,7 @@ func benchCorpus(files []string, n int, minTime time.Duration, ops string) (benc
 				sinkBytes = b
 			}
 		}},
-		{"wire_parse", func() {
+		{"wire_parse", &res.WireParseNsPerDoc, &res.WireParseIterations, func() {
 			for _, b := range wires {
 				m := new(taskspecv1.TaskSpec)
 				if err := proto.Unmarshal(b, m); err != nil {
@@ -158,7 +159,7 @@ func benchCorpus(files []string, n int, minTime time.Duration, ops string) (benc
 				sinkMsg = m
 			}
 		}},
-		{"wire_marshal", func() {
+		{"wire_marshal", &res.WireMarshalNsPerDoc, &res.WireMarshalIterations, func() {
 			for _, m := range msgs {
 				b, err := proto.Marshal(m)
 				if err != nil {
@@ -167,7 +168,7 @@ func benchCorpus(files []string, n int, minTime time.Duration, ops string) (benc
 				sinkBytes = b
 			}
 		}},
-		{"lib_parse", func() {
+		{"lib_parse", &res.LibParseNsPerDoc, &res.LibParseIterations, func() {
 			for _, d := range docs {
 				m, err := taskspec.ParseYAML(d)
 				if err != nil {
@@ -176,7 +177,7 @@ func benchCorpus(files []string, n int, minTime time.Duration, ops string) (benc
 				sinkMsg = m
 			}
 		}},
-		{"lib_marshal", func() {
+		{"lib_marshal", &res.LibMarshalNsPerDoc, &res.LibMarshalIterations, func() {
 			for _, m := range msgs {
 				b, err := taskspec.MarshalYAML(m)
 				if err != nil {
@@ -196,41 +197,20 @@ func benchCorpus(files []string, n int, minTime time.Duration, ops string) (benc
 			chosen = append(chosen, op)
 		}
 	}
-	times := measure(n, minTime, len(docs), chosen)
-	res := benchResult{Docs: len(files)}
-	for _, op := range chosen {
-		t := times[op.name]
-		switch op.name {
-		case "parse":
-			res.ParseNsPerDoc, res.ParseIterations = t.nsPerDoc, t.passes
-		case "marshal":
-			res.MarshalNsPerDoc, res.MarshalIterations = t.nsPerDoc, t.passes
-		case "wire_parse":
-			res.WireParseNsPerDoc, res.WireParseIterations = t.nsPerDoc, t.passes
-		case "wire_marshal":
-			res.WireMarshalNsPerDoc, res.WireMarshalIterations = t.nsPerDoc, t.passes
-		case "lib_parse":
-			res.LibParseNsPerDoc, res.LibParseIterations = t.nsPerDoc, t.passes
-		case "lib_marshal":
-			res.LibMarshalNsPerDoc, res.LibMarshalIterations = t.nsPerDoc, t.passes
-		}
-	}
+	measure(n, minTime, len(docs), chosen)
 	if failure != nil {
 		return benchResult{}, fmt.Errorf("bench: %w", failure)
 	}
 	return res, nil
 }
 
-// A timedOp is one operation over the whole corpus: one pass.
+// A timedOp is one operation over the whole corpus: its name, where
+// measure writes its figures, and one pass.
 type timedOp struct {
-	name string
-	pass func()
-}
-
-// timing is what measure found for one operation.
-type timing struct {
-	nsPerDoc float64
-	passes   int
+	name     string
+	nsPerDoc *float64
+	passes   *int
+	pass     func()
 }
 
 // slices is the number of turns each operation gets in measure.
@@ -244,7 +224,7 @@ const slices = 10
 // shared host, a CPU changing its clock), so the ratios between them hold
 // where the absolute figures do not. Garbage is collected, untimed, before
 // every turn, so no operation pays for another's garbage.
-func measure(n int, minTime time.Duration, docs int, ops []timedOp) map[string]timing {
+func measure(n int, minTime time.Duration, docs int, ops []timedOp) {
 	for _, op := range ops {
 		op.pass()
 	}
@@ -273,9 +253,8 @@ func measure(n int, minTime time.Duration, docs int, ops []timedOp) map[string]t
 			break
 		}
 	}
-	out := make(map[string]timing, len(ops))
 	for i, op := range ops {
-		out[op.name] = timing{float64(spent[i].Nanoseconds()) / float64(passes[i]) / float64(docs), passes[i]}
+		*op.nsPerDoc = float64(spent[i].Nanoseconds()) / float64(passes[i]) / float64(docs)
+		*op.passes = passes[i]
 	}
-	return out
 }
