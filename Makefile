@@ -8,7 +8,7 @@ MAKEFLAGS += --warn-undefined-variables --no-builtin-rules
 # Everything the project needs is installed by these files into .venv/ and
 # .bin/, at pinned versions: Python packages from PyPI, buf from buf-bin,
 # protoc from grpcio-tools, protoc-gen-go and Go modules through `go`; the
-# project's own protoc plugin, protoc-gen-taskspec-go, is built from go/cmd/.
+# project's own protoc plugin, protoc-gen-taskspec-go, is built from tools/protoc-gen-taskspec-go.
 PYTHON ?= python3
 VENV := .venv
 VPY := $(VENV)/bin/python
@@ -16,12 +16,17 @@ BUF := $(VENV)/bin/buf
 BIN := $(CURDIR)/.bin
 PROTOC_GEN_GO_VERSION := v1.36.12
 PROTOC_GEN_GO := $(BIN)/protoc-gen-go
-PROTOC_GEN_GO_GRPC_VERSION := v1.6.2
-PROTOC_GEN_GO_GRPC := $(BIN)/protoc-gen-go-grpc
 PROTOC_GEN_TASKSPEC_GO := $(BIN)/protoc-gen-taskspec-go
 CONFORM := $(BIN)/taskspec-conform
 CONFORM_DIR := tests/conformance/go
 GOLIB_DIR := go
+# The gRPC half of the Go library, a module of its own (go/taskspecgrpc), so
+# that the core module links no gRPC; and the repository's protoc plugin, a
+# tool of the repository, outside the modules a service fetches.
+GRPCLIB_DIR := go/taskspecgrpc
+PLUGIN_DIR := tools/protoc-gen-taskspec-go
+# Every Go module of the repository, joined by go.work for development.
+GO_MODULES := gen/go $(GOLIB_DIR) $(GRPCLIB_DIR) $(PLUGIN_DIR) tests/conformance/go tests/conformance/grpc tests/gomodule
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK := $(BIN)/staticcheck
 # The short fuzz run of the Go library in `make test`, as a count of inputs
@@ -36,9 +41,8 @@ GENERATED_PY := python/taskspec/v1/taskspec_pb2.py python/taskspec/v1/taskspec_p
 GENERATED_GO := gen/go/taskspec/v1/taskspec.pb.go gen/go/taskspec/v1/options.pb.go \
 	gen/go/taskspec/v1/problems.pb.go \
 	gen/go/taskspec/v1/generator_service.pb.go \
-	gen/go/taskspec/v1/generator_service_grpc.pb.go \
 	go/internal/eval/eval.go go/contract_gen.go go/mirror_gen.go \
-	go/internal/walk/walk_gen.go
+	go/internal/walk/walk_gen.go go/taskspecgrpc/generator_service_grpc.pb.go
 SCHEMA_FILES := schema/taskspec.v1.schema.json python/taskspec/taskspec.v1.schema.json
 HAVE_GO := $(shell command -v go >/dev/null 2>&1 && echo yes)
 HAVE_NPM := $(shell command -v npm >/dev/null 2>&1 && echo yes)
@@ -64,20 +68,17 @@ venv: $(VENV)/.stamp ## Create the pinned virtualenv and install the package (ed
 $(PROTOC_GEN_GO):
 	GOBIN=$(BIN) go install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
 
-$(PROTOC_GEN_GO_GRPC):
-	GOBIN=$(BIN) go install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
-
 # Built from source. It reads the contract options through the descriptors
 # of options.proto in each request, never through the stubs that the same
 # buf generate run regenerates, so that generation works from any state of
 # the proto and the options (it bootstraps itself).
-$(PROTOC_GEN_TASKSPEC_GO): $(shell find $(GOLIB_DIR)/cmd/protoc-gen-taskspec-go -name '*.go' -o -name go.mod -o -name go.sum 2>/dev/null) $(GOLIB_DIR)/go.mod $(GOLIB_DIR)/go.sum
-	cd $(GOLIB_DIR) && go build -o $(PROTOC_GEN_TASKSPEC_GO) ./cmd/protoc-gen-taskspec-go
+$(PROTOC_GEN_TASKSPEC_GO): $(shell find $(PLUGIN_DIR) -name '*.go' -o -name go.mod -o -name go.sum 2>/dev/null)
+	cd $(PLUGIN_DIR) && go build -o $(PROTOC_GEN_TASKSPEC_GO) .
 
 $(STATICCHECK):
 	GOBIN=$(BIN) go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
-$(CONFORM): $(shell find $(CONFORM_DIR) gen/go $(GOLIB_DIR) -name '*.go' -o -name go.mod -o -name go.sum 2>/dev/null)
+$(CONFORM): go.work $(shell find $(CONFORM_DIR) gen/go $(GOLIB_DIR) -name '*.go' -o -name go.mod -o -name go.sum 2>/dev/null)
 	cd $(CONFORM_DIR) && go build -o $(CONFORM) .
 
 .PHONY: conform
@@ -86,7 +87,7 @@ conform: $(CONFORM) ## Build the Go conformance consumer into .bin/
 GRPC_PEER := $(BIN)/taskspec-grpc-peer
 GRPC_PEER_DIR := tests/conformance/grpc
 
-$(GRPC_PEER): $(shell find $(GRPC_PEER_DIR) gen/go $(GOLIB_DIR) -name '*.go' -o -name go.mod -o -name go.sum 2>/dev/null)
+$(GRPC_PEER): go.work $(shell find $(GRPC_PEER_DIR) gen/go $(GOLIB_DIR) -name '*.go' -o -name go.mod -o -name go.sum 2>/dev/null)
 	cd $(GRPC_PEER_DIR) && go build -o $(GRPC_PEER) .
 
 .PHONY: grpc-peer
@@ -110,7 +111,7 @@ vectors: venv conform ## Regenerate the conformance vectors (Go consumer, seeded
 	$(VPY) -m tests.contract.problem_cases
 
 .PHONY: generate
-generate: venv $(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC) $(PROTOC_GEN_TASKSPEC_GO) ## Generate everything proto/ decides: stubs, the Go contract code, the JSON Schema and the Go rule cases
+generate: venv $(PROTOC_GEN_GO) $(PROTOC_GEN_TASKSPEC_GO) ## Generate everything proto/ decides: stubs, the Go contract code, the JSON Schema and the Go rule cases
 	$(BUF) generate
 	$(VPY) scripts/gen_stub_literals.py python
 	$(VPY) scripts/gen_enums.py
@@ -123,7 +124,7 @@ CHECKED_GEN := $(GENERATED_PY) $(if $(HAVE_GO),$(GENERATED_GO))
 PY_ONLY_TEMPLATE := {"version":"v2","plugins":[{"protoc_builtin":"python","protoc_path":"tools/protoc","out":"python"},{"protoc_builtin":"pyi","protoc_path":"tools/protoc","out":"python"},{"local":"tools/protoc-gen-grpc_python","out":"python"}]}
 
 .PHONY: checkgenerate
-checkgenerate: venv $(if $(HAVE_GO),$(PROTOC_GEN_GO) $(PROTOC_GEN_GO_GRPC) $(PROTOC_GEN_TASKSPEC_GO)) ## Fail if generated code differs from what proto/ generates
+checkgenerate: venv $(if $(HAVE_GO),$(PROTOC_GEN_GO) $(PROTOC_GEN_TASKSPEC_GO)) ## Fail if generated code differs from what proto/ generates
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT
 	$(BUF) generate --output "$$tmp" $(if $(HAVE_GO),,--template '$(PY_ONLY_TEMPLATE)')
 	$(VPY) scripts/gen_stub_literals.py "$$tmp/python"
@@ -167,7 +168,7 @@ format: venv ## Format proto, Python and Go sources in place
 	$(BUF) format -w
 	$(VENV)/bin/ruff format python tests scripts
 	$(VENV)/bin/ruff check --fix python tests scripts
-	gofmt -w $(CONFORM_DIR) $(GOLIB_DIR)
+	gofmt -w $(GO_MODULES)
 
 .PHONY: lint
 lint: venv $(if $(HAVE_GO),$(STATICCHECK)) ## buf lint, buf format check, ruff, mypy --strict, gofmt, go vet and staticcheck
@@ -177,12 +178,9 @@ lint: venv $(if $(HAVE_GO),$(STATICCHECK)) ## buf lint, buf format check, ruff, 
 	$(VENV)/bin/ruff format --check python tests scripts
 	$(VENV)/bin/mypy python/taskspec tests scripts
 ifeq ($(HAVE_GO),yes)
-	test -z "$$(gofmt -l $(CONFORM_DIR) $(GOLIB_DIR))" || { gofmt -l $(CONFORM_DIR) $(GOLIB_DIR); exit 1; }
-	(cd gen/go && go vet ./...)
-	(cd $(CONFORM_DIR) && go vet ./...)
-	test -z "$$(gofmt -l $(GRPC_PEER_DIR))" || { gofmt -l $(GRPC_PEER_DIR); exit 1; }
-	(cd $(GRPC_PEER_DIR) && go vet ./...)
-	(cd $(GOLIB_DIR) && go vet ./... && $(STATICCHECK) ./...)
+	test -z "$$(gofmt -l $(GO_MODULES))" || { gofmt -l $(GO_MODULES); exit 1; }
+	for m in $(GO_MODULES); do (cd $$m && go vet ./...); done
+	for m in $(GOLIB_DIR) $(GRPCLIB_DIR) $(PLUGIN_DIR); do (cd $$m && $(STATICCHECK) ./...); done
 endif
 
 .PHONY: breaking
@@ -190,15 +188,40 @@ breaking: venv ## Check proto/ against the released v1 baseline image: buf break
 	$(BUF) breaking --against $(BASELINE)
 	$(VPY) scripts/check_contract.py --buf $(BUF) --against $(BASELINE)
 
+# go mod tidy in each module, outside the workspace: the modules that
+# require this repository's other modules at the release's version are
+# pointed at the working tree by replace directives for the run and
+# dropped after it, so each go.mod and go.sum is complete on its own.
+OUR_GO_MODULES := gen/go=gen/go go=go go/taskspecgrpc=go/taskspecgrpc
+
+.PHONY: go-tidy
+go-tidy: ## go mod tidy every Go module of the repository
+	for m in $(GO_MODULES); do
+		rel=$$(realpath --relative-to=$$m .)
+		edits=(); drops=()
+		for pair in $(OUR_GO_MODULES); do
+			path=github.com/taskspec/taskspec/$${pair%%=*}; dir=$${pair#*=}
+			if [ "$$dir" != "$$m" ]; then edits+=("-replace=$$path=$$rel/$$dir"); drops+=("-dropreplace=$$path"); fi
+		done
+		(cd $$m && go mod edit "$${edits[@]}" && GOWORK=off go mod tidy; status=$$?; go mod edit "$${drops[@]}"; exit $$status)
+	done
+
 .PHONY: release-baseline
 release-baseline: venv ## Cut a new contract version: record proto/ as the baseline (a breaking change needs the schema version bumped; see CONTRIBUTING.md)
 	$(VPY) scripts/check_contract.py --buf $(BUF) --against $(BASELINE) --release
 	$(BUF) build --exclude-source-info -o $(BASELINE)
 
+.PHONY: release
+release: venv ## Cut release VERSION (X.Y.Z): write it everywhere (then commit), or tag the commit that names it
+	$(VPY) scripts/release.py $(VERSION)
+
 .PHONY: gotest
 gotest: ## Run the Go library's tests (and a short fuzz run) and the Go conformance consumer's
 ifeq ($(HAVE_GO),yes)
 	(cd $(GOLIB_DIR) && go test ./...)
+	(cd $(GRPCLIB_DIR) && go test ./...)
+	(cd $(PLUGIN_DIR) && go test ./...)
+	(cd tests/gomodule && go test ./...)
 	(cd $(GOLIB_DIR) && go test -run='^$$' -fuzz='^FuzzParseYAML$$' -fuzztime=$(GO_FUZZ_RUNS)x .)
 	(cd $(GOLIB_DIR) && go test -run='^$$' -fuzz='^FuzzMarshalYAML$$' -fuzztime=$(GO_FUZZ_RUNS)x .)
 	(cd $(GOLIB_DIR) && go test -run='^$$' -fuzz='^FuzzMarshalSameAsRef$$' -fuzztime=$(GO_FUZZ_RUNS)x .)

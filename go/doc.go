@@ -4,8 +4,16 @@
 // package taskspecv1 ([taskspecv1.TaskSpec]); this package adds what the
 // protobuf runtime does not give them: a strict YAML encoding with one
 // canonical form, the contract's rules and its catalogue of problems,
-// bounded and atomic file I/O, and the GeneratorService that produces
-// TaskSpecs over gRPC.
+// bounded and atomic file I/O, and the Registry of generators.
+//
+// The GeneratorService, which produces TaskSpecs over gRPC, is package
+// taskspecgrpc (github.com/taskspec/taskspec/go/taskspecgrpc), a module of
+// its own: this package imports only the protobuf runtime and yaml.v3, and
+// a program that only reads and writes specs links no gRPC, net/http or
+// TLS. A binary holds one copy of the taskspec/v1 stubs, those of
+// github.com/taskspec/taskspec/gen/go/taskspec/v1: a service imports them
+// instead of generating its own, which protobuf-go would refuse to
+// register twice.
 //
 // A Python library implements the same contract, and the two agree on what
 // they accept, the bytes they write and the problems they report: each
@@ -45,20 +53,20 @@
 // and [Convert] between any two.
 //
 // A [Generator] produces TaskSpecs for one language; a [Registry] holds one
-// per language. [NewGeneratorServer] serves a registry as the
-// GeneratorService, and [NewRemoteGenerator] is a Generator backed by such a
-// server, written in Go or in any other language:
+// per language. In package taskspecgrpc, NewGeneratorServer serves a
+// registry as the GeneratorService, and NewRemoteGenerator is a Generator
+// backed by such a server, written in Go or in any other language:
 //
 //	reg := taskspec.NewRegistry()
 //	if err := reg.Register(myGoGenerator); err != nil {
 //		return err
 //	}
-//	srv := grpc.NewServer(taskspec.GRPCServerOptions()...)
-//	taskspecv1.RegisterGeneratorServiceServer(srv, taskspec.NewGeneratorServer(reg))
-//	taskspec.RegisterHealth(srv)
+//	srv := grpc.NewServer(taskspecgrpc.GRPCServerOptions()...)
+//	taskspecgrpc.RegisterGeneratorServiceServer(srv, taskspecgrpc.NewGeneratorServer(reg))
+//	taskspecgrpc.RegisterHealth(srv)
 //
 //	// In the client:
-//	gen := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_PYTHON)
+//	gen := taskspecgrpc.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_PYTHON)
 //	spec, err := gen.Generate(ctx, &taskspecv1.GenerateOptions{})
 //
 // # Reading and writing
@@ -93,8 +101,6 @@
 //     every Parse function. Its Violations are every broken rule.
 //   - [*WriteError], [*EnumError]: a spec that cannot be written as asked.
 //   - [*ArtifactPathError]: an artifact path that leaves its workspace.
-//   - [*RemoteError]: a failed call to a remote generator, with its gRPC
-//     status code.
 //
 // For example:
 //
@@ -108,9 +114,7 @@
 //
 // Load's errors for the file itself are *fs.PathError values, so
 // errors.Is(err, fs.ErrNotExist) works; a path that is not a regular file
-// is errors.Is(err, [ErrNotRegular]). A *RemoteError is errors.Is
-// context.DeadlineExceeded or context.Canceled when the call ended so, and
-// status.Code(err) gives its gRPC code.
+// is errors.Is(err, [ErrNotRegular]).
 //
 // Error messages start with "eval: ", and a few of them have fixed wording
 // that existing callers match (see the compatibility section below). To
@@ -120,8 +124,8 @@
 //
 // The functions of this package keep no state between calls and are safe
 // for concurrent use, as is a [Registry]. A [Violation] or error is a value
-// the caller owns. The server returned by [NewGeneratorServer] serves
-// calls concurrently, so the Generators it serves must be safe for
+// the caller owns. The server returned by taskspecgrpc.NewGeneratorServer
+// serves calls concurrently, so the Generators it serves must be safe for
 // concurrent use too.
 //
 // # Compatibility with the eval package
@@ -163,5 +167,6 @@
 //
 // The package also offers what eval did not have: [Check] and the catalogue
 // of problems, the JSON and binary protobuf encodings, [Load] and [Save],
-// [AgentView], artifact path checks, and the gRPC GeneratorService.
+// [AgentView], artifact path checks, and the gRPC GeneratorService (in
+// package taskspecgrpc).
 package taskspec

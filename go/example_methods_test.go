@@ -1,15 +1,12 @@
 package taskspec_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 	taskspec "github.com/taskspec/taskspec/go"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 )
 
 // The limits bound every document a reader accepts, whatever its format.
@@ -107,46 +104,4 @@ func mustBinpb(spec *taskspecv1.TaskSpec) []byte {
 		panic(err)
 	}
 	return data
-}
-
-func ExampleRemoteError_Error() {
-	err := &taskspec.RemoteError{
-		Language: taskspecv1.Language_LANGUAGE_PYTHON,
-		Code:     codes.NotFound,
-		Message:  `no template "impl-pure-fn"`,
-	}
-	fmt.Println(err.Error())
-	// Output:
-	// eval: remote generator for language "python": NotFound: no template "impl-pure-fn"
-}
-
-// A generator that returns a *RemoteError, as a proxy for another server
-// does, passes its status on to its own callers.
-func ExampleRemoteError_GRPCStatus() {
-	var err error = &taskspec.RemoteError{
-		Language:   taskspecv1.Language_LANGUAGE_GO,
-		Code:       codes.InvalidArgument,
-		Message:    "invalid language",
-		Violations: []taskspec.Violation{{FieldPath: "language", Code: "TS103", Message: `invalid language "7"`}},
-	}
-	st := status.Convert(err)
-	fmt.Println(st.Code(), st.Message(), len(st.Details()))
-	// Output:
-	// InvalidArgument invalid language 1
-}
-
-func ExampleRemoteError_Unwrap() {
-	timedOut := &taskspec.RemoteError{Code: codes.DeadlineExceeded, Message: "context deadline exceeded"}
-	fmt.Println(errors.Is(timedOut, context.DeadlineExceeded))
-
-	refused := &taskspec.RemoteError{
-		Code:       codes.FailedPrecondition,
-		Message:    "the generator returned an invalid task spec",
-		Violations: []taskspec.Violation{{FieldPath: "task_id", Code: "TS101", Message: "task_id is required"}},
-	}
-	var ve *taskspec.ValidationError
-	fmt.Println(errors.As(refused, &ve), ve.Violations[0].FieldPath)
-	// Output:
-	// true
-	// true task_id
 }

@@ -4,6 +4,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -101,5 +102,25 @@ func TestTheImportCheckFindsReflectInAnImportedPackage(t *testing.T) {
 	}
 	if want := []string{"internal/b/b.go"}; !slices.Equal(offenders, want) {
 		t.Errorf("offenders %q, want %q", offenders, want)
+	}
+}
+
+// The core links no gRPC, net/http or TLS: a program that only reads and
+// writes specs pays for none of them. The GeneratorService lives in the
+// taskspecgrpc module.
+func TestTheCoreLinksNoGRPCOrNetwork(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "go.yaml.in/yaml/v3") || !slices.Contains(deps, "google.golang.org/protobuf/proto") {
+		t.Fatalf("go list -deps does not list the core's own dependencies: %v", deps)
+	}
+	for _, dep := range deps {
+		if strings.HasPrefix(dep, "google.golang.org/grpc") || dep == "net/http" || dep == "crypto/tls" ||
+			strings.HasPrefix(dep, "golang.org/x/net") {
+			t.Errorf("the core package depends on %s", dep)
+		}
 	}
 }

@@ -592,7 +592,7 @@ func BenchmarkMirrorConversion(b *testing.B) {
 		from func(*eval.TaskSpec) (*taskspecv1.TaskSpec, error)
 	}{{"typed", toMirror, fromMirror}, {"reflect", refToMirror, refFromMirror}} {
 		b.Run("to/"+c.name, func(b *testing.B) {
-			for b.Loop() {
+			for range b.N {
 				for _, s := range specs {
 					if _, err := c.to(s); err != nil {
 						b.Fatal(err)
@@ -601,7 +601,7 @@ func BenchmarkMirrorConversion(b *testing.B) {
 			}
 		})
 		b.Run("from/"+c.name, func(b *testing.B) {
-			for b.Loop() {
+			for range b.N {
 				for _, m := range mirrors {
 					if _, err := c.from(m); err != nil {
 						b.Fatal(err)

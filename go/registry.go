@@ -13,7 +13,7 @@ import (
 // Generator produces TaskSpecs for a single language. Each per-language
 // adapter implements it and is registered in a [Registry]; the interface is
 // the seam between a language-agnostic harness and language-specific task
-// synthesis. A Generator served by [NewGeneratorServer] is called
+// synthesis. A Generator served by taskspecgrpc.NewGeneratorServer is called
 // concurrently.
 type Generator interface {
 	// Language reports the one language this generator produces tasks for.

@@ -454,7 +454,7 @@ def test_generation_refuses_an_unknown_option_attribute(workdir: Path) -> None:
     problems = option_schema_problems(pool.FindFileByName("taskspec/v1/options.proto"))
     assert problems == [
         "proto/taskspec/v1/options.proto: taskspec.v1.FieldContract.more_rules is an option "
-        "attribute taskspec/_contract.py does not know: teach go/cmd/protoc-gen-taskspec-go and "
+        "attribute taskspec/_contract.py does not know: teach tools/protoc-gen-taskspec-go and "
         "taskspec/_contract.py what it means (see CONTRIBUTING.md)"
     ]
 

@@ -2,10 +2,10 @@
 
 Each ```go block is a whole ``package main`` program. All of them go into one
 scratch module, as a service would set it up from the README ("From Go"):
-a go.mod that requires the library and the stubs module with ``replace``
-directives to this checkout, and GOFLAGS=-mod=mod so that go adds the
+a go.mod that requires the library, its gRPC half and the stubs module with
+``replace`` directives to this checkout, and GOFLAGS=-mod=mod so that go adds the
 requirements the programs import (grpc) itself. Its go.sum starts from the
-two modules' own, so nothing needs the checksum database: the build works
+modules' own, so nothing needs the checksum database: the build works
 offline from what ``go mod download`` already put in the module cache.
 
 The programs that call a server are run against ``taskspec serve`` serving
@@ -40,6 +40,7 @@ PLUGIN = ROOT / "examples" / "plugin-python"
 MODULES = {
     "github.com/taskspec/taskspec/gen/go": ROOT / "gen" / "go",
     "github.com/taskspec/taskspec/go": ROOT / "go",
+    "github.com/taskspec/taskspec/go/taskspecgrpc": ROOT / "go" / "taskspecgrpc",
 }
 
 
@@ -245,6 +246,7 @@ OPERATIONS = "## Python and Go side by side"
 GO_PACKAGES = {
     "taskspec": "github.com/taskspec/taskspec/go",
     "taskspecv1": "github.com/taskspec/taskspec/gen/go/taskspec/v1",
+    "taskspecgrpc": "github.com/taskspec/taskspec/go/taskspecgrpc",
 }
 
 

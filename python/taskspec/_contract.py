@@ -309,7 +309,7 @@ def _constraint_problems(name: str, where: str, rules: Any) -> Iterator[str]:
 #: values it implements. An ``options.proto`` that declares any other fails
 #: import (and so ``make generate``) with a message naming it, so that
 #: nothing the proto says is ignored silently: teaching this module and
-#: ``go/cmd/protoc-gen-taskspec-go`` a new one is part of adding it. The
+#: ``tools/protoc-gen-taskspec-go`` a new one is part of adding it. The
 #: plugin keeps the same lists.
 #:
 #: The kinds of constraint (the fields of the rules messages that hold a
@@ -386,7 +386,7 @@ def _unknown(
         if name not in known:
             yield (
                 f"{where}: {full}.{name} is an option {what} taskspec/_contract.py does not know:"
-                " teach go/cmd/protoc-gen-taskspec-go and taskspec/_contract.py what it means"
+                " teach tools/protoc-gen-taskspec-go and taskspec/_contract.py what it means"
                 " (see CONTRIBUTING.md)"
             )
     for name in known:

@@ -43,6 +43,7 @@ import (
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 	taskspec "github.com/taskspec/taskspec/go"
+	"github.com/taskspec/taskspec/go/taskspecgrpc"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
@@ -177,12 +178,12 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
-	srv := grpc.NewServer(taskspec.GRPCServerOptions()...)
-	taskspecv1.RegisterGeneratorServiceServer(srv, taskspec.NewGeneratorServer(reg,
-		taskspec.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, nil))),
-		taskspec.WithMaxConcurrentCalls(*maxCalls),
-		taskspec.WithDefaultTimeout(*timeout)))
-	health := taskspec.RegisterHealth(srv)
+	srv := grpc.NewServer(taskspecgrpc.GRPCServerOptions()...)
+	taskspecgrpc.RegisterGeneratorServiceServer(srv, taskspecgrpc.NewGeneratorServer(reg,
+		taskspecgrpc.WithLogger(slog.New(slog.NewTextHandler(os.Stderr, nil))),
+		taskspecgrpc.WithMaxConcurrentCalls(*maxCalls),
+		taskspecgrpc.WithDefaultTimeout(*timeout)))
+	health := taskspecgrpc.RegisterHealth(srv)
 	out.mu.Lock()
 	fmt.Printf("listening on %s\n", lis.Addr())
 	out.mu.Unlock()
@@ -317,13 +318,13 @@ func do(conn *grpc.ClientConn, req request) result {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		if req.Op == "health" {
-			resp, err := healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{Service: taskspecv1.GeneratorService_ServiceDesc.ServiceName})
+			resp, err := healthpb.NewHealthClient(conn).Check(ctx, &healthpb.HealthCheckRequest{Service: taskspecgrpc.GeneratorService_ServiceDesc.ServiceName})
 			if err != nil {
 				return failed(err)
 			}
 			return result{Code: "OK", Health: resp.GetStatus().String()}
 		}
-		langs, err := taskspec.ListLanguages(ctx, conn)
+		langs, err := taskspecgrpc.ListLanguages(ctx, conn)
 		if err != nil {
 			return failed(err)
 		}
@@ -370,11 +371,11 @@ func once(conn *grpc.ClientConn, req request) result {
 	var err error
 	if req.Raw {
 		var resp *taskspecv1.GenerateResponse
-		resp, err = taskspecv1.NewGeneratorServiceClient(conn).Generate(ctx, &taskspecv1.GenerateRequest{Language: lang, Options: opts})
+		resp, err = taskspecgrpc.NewGeneratorServiceClient(conn).Generate(ctx, &taskspecv1.GenerateRequest{Language: lang, Options: opts})
 		spec = resp.GetTaskSpec()
 	} else {
-		spec, err = taskspec.NewRemoteGenerator(conn, lang).Generate(ctx, opts)
-		var re *taskspec.RemoteError
+		spec, err = taskspecgrpc.NewRemoteGenerator(conn, lang).Generate(ctx, opts)
+		var re *taskspecgrpc.RemoteError
 		if err != nil && !errors.As(err, &re) {
 			return result{Code: "NOT_A_REMOTE_ERROR", Message: err.Error()}
 		}

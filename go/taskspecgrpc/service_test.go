@@ -1,4 +1,4 @@
-package taskspec
+package taskspecgrpc
 
 import (
 	"bytes"
@@ -22,6 +22,7 @@ import (
 	"time"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	taskspec "github.com/taskspec/taskspec/go"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -37,11 +38,11 @@ func TestTheGRPCExamplesShowTheServerSetup(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string][]string{
-		"ExampleNewGeneratorServer": {"net.Listen", "grpc.NewServer", "taskspec.GRPCServerOptions", "taskspec.NewGeneratorServer",
-			"taskspec.RegisterHealth", "Shutdown", "GracefulStop", "Stop"},
-		"ExampleGRPCServerOptions": {"net.Listen", "grpc.NewServer", "taskspec.GRPCServerOptions", "GracefulStop"},
-		"ExampleGRPCDialOptions":   {"net.Listen", "taskspec.GRPCDialOptions", "grpc.NewClient", "GracefulStop"},
-		"ExampleRegisterHealth":    {"net.Listen", "taskspec.RegisterHealth", "Shutdown", "GracefulStop"},
+		"ExampleNewGeneratorServer": {"net.Listen", "grpc.NewServer", "taskspecgrpc.GRPCServerOptions", "taskspecgrpc.NewGeneratorServer",
+			"taskspecgrpc.RegisterHealth", "Shutdown", "GracefulStop", "Stop"},
+		"ExampleGRPCServerOptions": {"net.Listen", "grpc.NewServer", "taskspecgrpc.GRPCServerOptions", "GracefulStop"},
+		"ExampleGRPCDialOptions":   {"net.Listen", "taskspecgrpc.GRPCDialOptions", "grpc.NewClient", "GracefulStop"},
+		"ExampleRegisterHealth":    {"net.Listen", "taskspecgrpc.RegisterHealth", "Shutdown", "GracefulStop"},
 	}
 	for _, decl := range f.Decls {
 		fn, ok := decl.(*ast.FuncDecl)
@@ -99,12 +100,14 @@ func TestAGeneratorPanicIsLoggedWithItsStack(t *testing.T) {
 		t.Errorf("got %v %q", code, msg)
 	}
 	var entry struct {
-		Level, Msg, Panic, Stack string
+		Level, Msg, Language, Panic, Stack string
+		Elapsed                            *int64
 	}
 	if err := json.Unmarshal(logs.Bytes(), &entry); err != nil {
 		t.Fatalf("log %q: %v", logs.String(), err)
 	}
-	if entry.Level != "ERROR" || entry.Msg != `generator for language "go" panicked` || entry.Panic != "generator bug" {
+	if entry.Level != "ERROR" || entry.Msg != "generator panicked" || entry.Language != "go" ||
+		entry.Panic != "generator bug" || entry.Elapsed == nil || *entry.Elapsed < 0 {
 		t.Errorf("log entry %+v", entry)
 	}
 	for _, frame := range []string{"runtime/debug.Stack", "panicInTheGenerator", "safeGenerate"} {
@@ -213,16 +216,16 @@ func TestLoadErrorsNameTheFile(t *testing.T) {
 		text   string
 		target any
 	}{
-		{"task_spec_version: 1\ntaskid: x\n", new(*DecodeError)},
-		{"task_spec_version: 1\n", new(*ValidationError)},
+		{"task_spec_version: 1\ntaskid: x\n", new(*taskspec.DecodeError)},
+		{"task_spec_version: 1\n", new(*taskspec.ValidationError)},
 	} {
 		if err := os.WriteFile(path, []byte(tc.text), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		_, parseErr := ParseYAML([]byte(tc.text))
+		_, parseErr := taskspec.ParseYAML([]byte(tc.text))
 		for name, load := range map[string]func() error{
-			"Load":   func() error { _, err := Load(path); return err },
-			"LoadFS": func() error { _, err := LoadFS(os.DirFS(dir), "taskspec.yaml"); return err },
+			"Load":   func() error { _, err := taskspec.Load(path); return err },
+			"LoadFS": func() error { _, err := taskspec.LoadFS(os.DirFS(dir), "taskspec.yaml"); return err },
 		} {
 			err := load()
 			want := filepath.Base(path)
@@ -240,27 +243,27 @@ func TestLoadErrorsNameTheFile(t *testing.T) {
 }
 
 func TestLoadFSAndReadAreBounded(t *testing.T) {
-	big := strings.Repeat("#", MaxDocumentBytes+10)
-	_, want := ParseYAML([]byte(big[:MaxDocumentBytes+1]))
-	if _, err := Read(strings.NewReader(big)); err == nil || err.Error() != want.Error() {
-		t.Errorf("Read(big) = %v, want %v", err, want)
+	big := strings.Repeat("#", taskspec.MaxDocumentBytes+10)
+	_, want := taskspec.ParseYAML([]byte(big[:taskspec.MaxDocumentBytes+1]))
+	if _, err := taskspec.Read(strings.NewReader(big)); err == nil || err.Error() != want.Error() {
+		t.Errorf("taskspec.Read(big) = %v, want %v", err, want)
 	}
-	if _, err := LoadFS(fstest.MapFS{"big.yaml": {Data: []byte(big)}}, "big.yaml"); err == nil || err.Error() != "big.yaml: "+want.Error() {
-		t.Errorf("LoadFS(big) = %v", err)
+	if _, err := taskspec.LoadFS(fstest.MapFS{"big.yaml": {Data: []byte(big)}}, "big.yaml"); err == nil || err.Error() != "big.yaml: "+want.Error() {
+		t.Errorf("taskspec.LoadFS(big) = %v", err)
 	}
 	// An endless reader costs a bounded read.
-	if _, err := Read(io.MultiReader(strings.NewReader("# "), endless{})); err == nil || err.Error() != want.Error() {
-		t.Errorf("Read(endless) = %v", err)
+	if _, err := taskspec.Read(io.MultiReader(strings.NewReader("# "), endless{})); err == nil || err.Error() != want.Error() {
+		t.Errorf("taskspec.Read(endless) = %v", err)
 	}
 	oops := errors.New("oops")
-	if _, err := Read(iotest.ErrReader(oops)); !errors.Is(err, oops) {
-		t.Errorf("Read(failing) = %v", err)
+	if _, err := taskspec.Read(iotest.ErrReader(oops)); !errors.Is(err, oops) {
+		t.Errorf("taskspec.Read(failing) = %v", err)
 	}
-	if _, err := LoadFS(fstest.MapFS{}, "missing.yaml"); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("LoadFS(missing) = %v", err)
+	if _, err := taskspec.LoadFS(fstest.MapFS{}, "missing.yaml"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("taskspec.LoadFS(missing) = %v", err)
 	}
-	if _, err := LoadFS(fstest.MapFS{"d/x.yaml": {}}, "d"); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "d: not a regular file (a directory)") {
-		t.Errorf("LoadFS(dir) = %v", err)
+	if _, err := taskspec.LoadFS(fstest.MapFS{"d/x.yaml": {}}, "d"); !errors.Is(err, taskspec.ErrNotRegular) || !strings.Contains(err.Error(), "d: not a regular file (a directory)") {
+		t.Errorf("taskspec.LoadFS(dir) = %v", err)
 	}
 }
 
@@ -275,9 +278,9 @@ func (endless) Read(p []byte) (int, error) {
 }
 
 func TestANilRegistryIsEmpty(t *testing.T) {
-	var reg *Registry
+	var reg *taskspec.Registry
 	if g, ok := reg.Lookup(taskspecv1.Language_LANGUAGE_GO); g != nil || ok {
-		t.Errorf("Lookup = %v %v", g, ok)
+		t.Errorf("taskspec.Lookup = %v %v", g, ok)
 	}
 	if langs := reg.Languages(); len(langs) != 0 {
 		t.Errorf("Languages = %v", langs)
@@ -298,7 +301,7 @@ func TestANilRegistryIsEmpty(t *testing.T) {
 
 	// WithLogger(nil) keeps slog.Default(), rather than panicking at the
 	// first line logged.
-	reg = NewRegistry()
+	reg = taskspec.NewRegistry()
 	if err := reg.Register(wrapping{}); err != nil {
 		t.Fatal(err)
 	}
@@ -312,13 +315,13 @@ func TestANilRegistryIsEmpty(t *testing.T) {
 
 // zeroErrors holds the zero value of every exported error type.
 var zeroErrors = map[string]error{
-	"ArtifactPathError": &ArtifactPathError{},
-	"DecodeError":       &DecodeError{},
-	"EnumError":         &EnumError{},
+	"ArtifactPathError": &taskspec.ArtifactPathError{},
+	"DecodeError":       &taskspec.DecodeError{},
+	"EnumError":         &taskspec.EnumError{},
 	"RemoteError":       &RemoteError{},
-	"StrictError":       &StrictError{},
-	"ValidationError":   &ValidationError{},
-	"WriteError":        &WriteError{},
+	"StrictError":       &taskspec.StrictError{},
+	"ValidationError":   &taskspec.ValidationError{},
+	"WriteError":        &taskspec.WriteError{},
 }
 
 func TestTheZeroValueOfEveryErrorTypeIsUsable(t *testing.T) {

@@ -1,4 +1,4 @@
-package taskspec
+package taskspecgrpc
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	taskspec "github.com/taskspec/taskspec/go"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -56,13 +57,13 @@ import (
 // as status details (status.WithDetails: a taskspec.v1.Problems in the
 // standard grpc-status-details-bin trailer), as google.rpc.BadRequest field
 // violations do; [NewRemoteGenerator] turns them back into a
-// [*ValidationError] with the same problems.
+// [*taskspec.ValidationError] with the same problems.
 //
 // Create the grpc.Server with GRPCServerOptions, so that it takes and
-// sends messages up to MaxDocumentBytes plus 64 KiB rather than gRPC's
+// sends messages up to taskspec.MaxDocumentBytes plus 64 KiB rather than gRPC's
 // 4 MiB: a valid spec can be larger.
 //
-// Generator failures are also logged, for the people running the server,
+// taskspec.Generator failures are also logged, for the people running the server,
 // with slog.Default() or the WithLogger option's logger.
 //
 // To stop the server gracefully, first mark it NOT_SERVING in the health
@@ -70,9 +71,9 @@ import (
 // load balancers stop sending calls, then call the grpc.Server's
 // GracefulStop, which refuses new calls and waits for those in flight:
 // bound the wait with a timer that calls Stop.
-func NewGeneratorServer(registry *Registry, opts ...ServerOption) taskspecv1.GeneratorServiceServer {
+func NewGeneratorServer(registry *taskspec.Registry, opts ...ServerOption) GeneratorServiceServer {
 	if registry == nil {
-		registry = NewRegistry()
+		registry = taskspec.NewRegistry()
 	}
 	s := &generatorServer{registry: registry, log: slog.Default()}
 	for _, opt := range opts {
@@ -135,8 +136,8 @@ func WithDefaultTimeout(d time.Duration) ServerOption {
 }
 
 type generatorServer struct {
-	taskspecv1.UnimplementedGeneratorServiceServer
-	registry *Registry
+	UnimplementedGeneratorServiceServer
+	registry *taskspec.Registry
 	log      *slog.Logger
 	maxCalls int
 	slots    chan struct{} // one token per call in flight, when limited
@@ -170,9 +171,9 @@ func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.Generate
 				"the server is running %d generator calls, its limit; try again later", s.maxCalls)
 		}
 	}
-	started := false
+	running := false
 	defer func() {
-		if !started {
+		if !running {
 			release()
 		}
 	}()
@@ -182,17 +183,22 @@ func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.Generate
 		defer cancel()
 	}
 	lang := req.GetLanguage()
-	name, ok := LanguageString(lang)
+	name, ok := taskspec.LanguageString(lang)
 	if !ok || lang == taskspecv1.Language_LANGUAGE_UNSPECIFIED {
 		bad := fmt.Sprintf("language %d is not defined in taskspec.v1.Language", int32(lang))
 		if lang == taskspecv1.Language_LANGUAGE_UNSPECIFIED {
 			bad = "language is required"
 		}
-		return nil, problemStatus(codes.InvalidArgument, bad, []Violation{
+		return nil, problemStatus(codes.InvalidArgument, bad, []taskspec.Violation{
 			{FieldPath: "language", Message: bad, Code: codeDefinedValue, Severity: severityError},
 		}).Err()
 	}
 	who := fmt.Sprintf("generator for language %q", name)
+	// Every record of the call carries its language and, once the
+	// generator has run, the time it took; the message is fixed text, so
+	// that logs can be searched and counted by it.
+	started := time.Now()
+	log := s.log.With("language", name)
 	gen, ok := s.registry.Lookup(lang)
 	if !ok {
 		return nil, status.Error(codes.NotFound, "no "+who)
@@ -202,7 +208,7 @@ func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.Generate
 		opts = &taskspecv1.GenerateOptions{}
 	}
 	done := make(chan generated, 1) // buffered: a late generator never blocks
-	started = true
+	running = true
 	go func() {
 		defer release()
 		var g generated
@@ -211,7 +217,8 @@ func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.Generate
 		if errors.As(g.err, &p) {
 			// Logged here, so that a panic after the call was answered
 			// is logged too.
-			s.log.ErrorContext(ctx, who+" panicked", "panic", fmt.Sprint(p.value), "stack", string(p.stack))
+			log.ErrorContext(ctx, "generator panicked", "elapsed", time.Since(started),
+				"panic", fmt.Sprint(p.value), "stack", string(p.stack))
 		}
 		done <- g
 	}()
@@ -236,23 +243,26 @@ func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.Generate
 			return nil, status.Errorf(codes.Internal, "%s failed: %v", who, err)
 		}
 		if st, ok := status.FromError(err); ok && passedCodes[st.Code()] {
-			s.log.InfoContext(ctx, who+" refused the call", "code", st.Code().String(), "message", st.Message())
+			log.InfoContext(ctx, "generator refused the call", "elapsed", time.Since(started),
+				"code", st.Code().String(), "message", st.Message())
 			return nil, st.Err()
 		}
 		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 			st := status.FromContextError(err)
-			s.log.InfoContext(ctx, who+" refused the call", "code", st.Code().String(), "message", st.Message())
+			log.InfoContext(ctx, "generator refused the call", "elapsed", time.Since(started),
+				"code", st.Code().String(), "message", st.Message())
 			return nil, st.Err()
 		}
-		s.log.ErrorContext(ctx, who+" failed", "error", err)
+		log.ErrorContext(ctx, "generator failed", "elapsed", time.Since(started), "error", err)
 		return nil, status.Errorf(codes.Internal, "%s failed: %v", who, err)
 	}
 	if spec == nil {
-		s.log.ErrorContext(ctx, who+" returned no task spec")
+		log.ErrorContext(ctx, "generator returned no task spec", "elapsed", time.Since(started))
 		return nil, status.Error(codes.Internal, who+" returned no task spec")
 	}
 	if message, problems := specProblems(spec, lang, who); message != "" {
-		s.log.ErrorContext(ctx, message)
+		log.ErrorContext(ctx, "generator returned a task spec it may not", "elapsed", time.Since(started),
+			"code", problems[0].Code, "problems", len(problems), "message", message)
 		return nil, problemStatus(codes.FailedPrecondition, message, problems).Err()
 	}
 	return &taskspecv1.GenerateResponse{TaskSpec: spec}, nil
@@ -282,7 +292,7 @@ func (e *panicError) Error() string { return fmt.Sprintf("panic: %v", e.value) }
 // not recover panics in handlers (and a panic in the generator's own
 // goroutine would end the process), and one broken generator must not take
 // the whole server, with every other caller's call, down with it.
-func safeGenerate(ctx context.Context, gen Generator, opts *taskspecv1.GenerateOptions) (spec *taskspecv1.TaskSpec, err error) {
+func safeGenerate(ctx context.Context, gen taskspec.Generator, opts *taskspecv1.GenerateOptions) (spec *taskspecv1.TaskSpec, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			spec, err = nil, &panicError{value: r, stack: debug.Stack()}
@@ -301,15 +311,15 @@ var codeDefinedValue = fmt.Sprintf("TS%03d", int32(taskspecv1.ProblemCode_PROBLE
 // language (its value is not the one value the call allows). It returns
 // "" for a spec that may. The wording is the Python library's, so both
 // servers and both clients report a broken generator alike.
-func specProblems(spec *taskspecv1.TaskSpec, lang taskspecv1.Language, who string) (string, []Violation) {
-	if vs := Violations(spec); len(vs) > 0 {
+func specProblems(spec *taskspecv1.TaskSpec, lang taskspecv1.Language, who string) (string, []taskspec.Violation) {
+	if vs := taskspec.Violations(spec); len(vs) > 0 {
 		kept, left := statusProblems(vs)
 		return who + " returned an invalid task spec: " + listProblems(kept, left), kept
 	}
 	if spec.GetLanguage() != lang {
-		got, _ := LanguageString(spec.GetLanguage())
-		want, _ := LanguageString(lang)
-		return fmt.Sprintf("%s returned a task spec for language %q, not %q", who, got, want), []Violation{{
+		got, _ := taskspec.LanguageString(spec.GetLanguage())
+		want, _ := taskspec.LanguageString(lang)
+		return fmt.Sprintf("%s returned a task spec for language %q, not %q", who, got, want), []taskspec.Violation{{
 			FieldPath: "language", Message: fmt.Sprintf("language %q is not %q, the language asked for", got, want),
 			Code: codeDefinedValue, Severity: severityError,
 		}}
@@ -345,7 +355,7 @@ func cutText(s string) string {
 
 // statusProblems returns the problems one status carries, each cut, and
 // how many are left out.
-func statusProblems(vs []Violation) (kept []Violation, left int) {
+func statusProblems(vs []taskspec.Violation) (kept []taskspec.Violation, left int) {
 	var enc taskspecv1.Problems
 	for _, v := range vs {
 		v.FieldPath, v.Message, v.Hint = cutText(v.FieldPath), cutText(v.Message), cutText(v.Hint)
@@ -360,7 +370,7 @@ func statusProblems(vs []Violation) (kept []Violation, left int) {
 
 // listProblems is the problems as a status message lists them:
 // "path: message; ...", then how many were left out.
-func listProblems(vs []Violation, left int) string {
+func listProblems(vs []taskspec.Violation, left int) string {
 	listed := make([]string, len(vs))
 	for i, v := range vs {
 		if v.FieldPath != "" {
@@ -381,7 +391,7 @@ func listProblems(vs []Violation, left int) string {
 
 // problemStatus is a status with code and message whose details carry vs
 // as a taskspec.v1.Problems.
-func problemStatus(code codes.Code, message string, vs []Violation) *status.Status {
+func problemStatus(code codes.Code, message string, vs []taskspec.Violation) *status.Status {
 	st := status.New(code, message)
 	problems := &taskspecv1.Problems{Problems: make([]*taskspecv1.Problem, len(vs))}
 	for i, v := range vs {
@@ -395,14 +405,14 @@ func problemStatus(code codes.Code, message string, vs []Violation) *status.Stat
 
 // maxMessageBytes is the largest GeneratorService message the Go server
 // (with GRPCServerOptions) and client take or send: the contract's document
-// limit (MaxDocumentBytes), within which a valid spec's canonical YAML is,
+// limit (taskspec.MaxDocumentBytes), within which a valid spec's canonical YAML is,
 // plus 64 KiB for the rest of the response. gRPC's default of 4 MiB would
 // refuse valid specs. The Python library uses the same
 // (taskspec.remote.MAX_MESSAGE_BYTES).
-const maxMessageBytes = MaxDocumentBytes + 64<<10
+const maxMessageBytes = taskspec.MaxDocumentBytes + 64<<10
 
 // GRPCServerOptions returns the options a grpc.Server that serves
-// NewGeneratorServer needs: messages up to MaxDocumentBytes plus 64 KiB of
+// NewGeneratorServer needs: messages up to taskspec.MaxDocumentBytes plus 64 KiB of
 // framing each way, rather than gRPC's 4 MiB, so that a spec of any valid
 // size crosses.
 //
@@ -413,7 +423,7 @@ func GRPCServerOptions() []grpc.ServerOption {
 
 // GRPCDialOptions returns the options for a client connection over which
 // the generated GeneratorService client is used directly: messages up to
-// MaxDocumentBytes plus 64 KiB of framing each way, as GRPCServerOptions. NewRemoteGenerator needs none of them, since it
+// taskspec.MaxDocumentBytes plus 64 KiB of framing each way, as GRPCServerOptions. NewRemoteGenerator needs none of them, since it
 // sets the limits on each call itself.
 func GRPCDialOptions() []grpc.DialOption {
 	return []grpc.DialOption{grpc.WithDefaultCallOptions(callOptions...)}

@@ -1,4 +1,4 @@
-package taskspec
+package taskspecgrpc
 
 import (
 	"context"
@@ -11,13 +11,14 @@ import (
 	"time"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	taskspec "github.com/taskspec/taskspec/go"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 )
 
-// scripted is a Generator whose behaviour the caller picks through
+// scripted is a taskspec.Generator whose behaviour the caller picks through
 // GenerateOptions.TemplateId, as tests/remoteutil.py's ScriptedGenerator.
 type scripted struct {
 	lang     taskspecv1.Language
@@ -35,8 +36,8 @@ func newScripted(lang taskspecv1.Language) *scripted {
 func (s *scripted) Language() taskspecv1.Language { return s.lang }
 
 func validScripted(lang taskspecv1.Language, template string) *taskspecv1.TaskSpec {
-	band, signals, _ := DeriveDifficulty(DifficultyInputs{NodeCount: 2, EdgeCount: 3, Cyclomatic: 2})
-	name, _ := LanguageString(lang)
+	band, signals, _ := taskspec.DeriveDifficulty(taskspec.DifficultyInputs{NodeCount: 2, EdgeCount: 3, Cyclomatic: 2})
+	name, _ := taskspec.LanguageString(lang)
 	if template == "" {
 		template = "ok"
 	}
@@ -103,14 +104,14 @@ func scriptedPrompt(template string) string {
 }
 
 // serveLoopback serves reg on 127.0.0.1 and returns a client connection.
-func serveLoopback(t *testing.T, reg *Registry) (*grpc.Server, *grpc.ClientConn) {
+func serveLoopback(t *testing.T, reg *taskspec.Registry) (*grpc.Server, *grpc.ClientConn) {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := grpc.NewServer(GRPCServerOptions()...)
-	taskspecv1.RegisterGeneratorServiceServer(srv, NewGeneratorServer(reg))
+	RegisterGeneratorServiceServer(srv, NewGeneratorServer(reg))
 	go func() { _ = srv.Serve(lis) }()
 	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
@@ -123,10 +124,10 @@ func serveLoopback(t *testing.T, reg *Registry) (*grpc.Server, *grpc.ClientConn)
 	return srv, conn
 }
 
-func setup(t *testing.T) (*scripted, *grpc.Server, *grpc.ClientConn, Generator) {
+func setup(t *testing.T) (*scripted, *grpc.Server, *grpc.ClientConn, taskspec.Generator) {
 	t.Helper()
 	gen := newScripted(taskspecv1.Language_LANGUAGE_GO)
-	reg := NewRegistry()
+	reg := taskspec.NewRegistry()
 	if err := reg.Register(gen); err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +149,7 @@ func remoteCode(t *testing.T, err error) (codes.Code, string) {
 
 func TestRemoteGenerateRoundTrip(t *testing.T) {
 	_, _, _, remote := setup(t)
-	reg := NewRegistry()
+	reg := taskspec.NewRegistry()
 	if err := reg.Register(remote); err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +158,7 @@ func TestRemoteGenerateRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if spec.GetTaskId() != "scripted-go-t-7" || Validate(spec) != nil {
+	if spec.GetTaskId() != "scripted-go-t-7" || taskspec.Validate(spec) != nil {
 		t.Fatalf("got %v", spec)
 	}
 }
@@ -187,18 +188,18 @@ func TestRemoteStatusCodes(t *testing.T) {
 	if code, msg := remoteCode(t, err); code != codes.NotFound || msg != `no generator for language "python"` {
 		t.Errorf("got %v %q", code, msg)
 	}
-	client := taskspecv1.NewGeneratorServiceClient(conn)
+	client := NewGeneratorServiceClient(conn)
 	for lang, want := range map[taskspecv1.Language]string{0: "language is required", 99: "language 99 is not defined in taskspec.v1.Language"} {
 		_, err := client.Generate(context.Background(), &taskspecv1.GenerateRequest{Language: lang})
 		if st := status.Convert(err); st.Code() != codes.InvalidArgument || st.Message() != want {
 			t.Errorf("language %d: got %v", lang, st)
 		}
 		// The problem travels as status details, and NewRemoteGenerator
-		// turns it back into a *ValidationError.
+		// turns it back into a *taskspec.ValidationError.
 		_, err = NewRemoteGenerator(conn, lang).Generate(context.Background(), nil)
-		var invalid *ValidationError
+		var invalid *taskspec.ValidationError
 		if !errors.As(err, &invalid) || status.Code(err) != codes.InvalidArgument ||
-			fmt.Sprint(invalid.Violations) != fmt.Sprint([]Violation{{FieldPath: "language", Message: want, Code: "TS103", Severity: "error"}}) {
+			fmt.Sprint(invalid.Violations) != fmt.Sprint([]taskspec.Violation{{FieldPath: "language", Message: want, Code: "TS103", Severity: "error"}}) {
 			t.Errorf("language %d: got %v %#v", lang, err, invalid)
 		}
 	}
@@ -310,12 +311,12 @@ func TestGracefulStopFinishesCallsInFlight(t *testing.T) {
 	<-stopped
 }
 
-// problemsOf returns the problems err carries as a *ValidationError,
+// problemsOf returns the problems err carries as a *taskspec.ValidationError,
 // failing the test when it is none or its status is not code.
-func problemsOf(t *testing.T, err error, code codes.Code) []Violation {
+func problemsOf(t *testing.T, err error, code codes.Code) []taskspec.Violation {
 	t.Helper()
 	var re *RemoteError
-	var invalid *ValidationError
+	var invalid *taskspec.ValidationError
 	if !errors.As(err, &re) || !errors.As(err, &invalid) {
 		t.Fatalf("got %T %v, want a *RemoteError that unwraps to a *ValidationError", err, err)
 	}
@@ -323,7 +324,7 @@ func problemsOf(t *testing.T, err error, code codes.Code) []Violation {
 		t.Fatalf("got %v, want %v", status.Code(err), code)
 	}
 	if fmt.Sprint(invalid.Violations) != fmt.Sprint(re.Violations) {
-		t.Fatalf("ValidationError %v, RemoteError %v", invalid.Violations, re.Violations)
+		t.Fatalf("taskspec.ValidationError %v, RemoteError %v", invalid.Violations, re.Violations)
 	}
 	return invalid.Violations
 }
@@ -335,12 +336,12 @@ func TestRemoteProblemsArriveAsAValidationError(t *testing.T) {
 	invalid.Verification.TestCmd = nil
 	_, err := remote.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "invalid"})
 	got := problemsOf(t, err, codes.FailedPrecondition)
-	if want := Violations(invalid); len(want) != 2 || fmt.Sprint(got) != fmt.Sprint(want) {
+	if want := taskspec.Violations(invalid); len(want) != 2 || fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %#v, want %#v", got, want)
 	}
 	_, err = remote.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "wrong-language"})
 	got = problemsOf(t, err, codes.FailedPrecondition)
-	want := []Violation{{FieldPath: "language", Message: `language "typescript" is not "go", the language asked for`, Code: "TS103", Severity: "error"}}
+	want := []taskspec.Violation{{FieldPath: "language", Message: `language "typescript" is not "go", the language asked for`, Code: "TS103", Severity: "error"}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %#v, want %#v", got, want)
 	}
@@ -354,13 +355,13 @@ func TestRemoteMessageSize(t *testing.T) {
 	}
 	huge := validScripted(taskspecv1.Language_LANGUAGE_GO, "huge")
 	huge.Prompt = scriptedPrompt("huge")
-	want := Violations(huge)
+	want := taskspec.Violations(huge)
 	_, err = remote.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "huge"})
 	got := problemsOf(t, err, codes.FailedPrecondition)
 	if len(want) != 1 || want[0].Code != "TS107" || fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("got %#v, want %#v", got, want)
 	}
-	if !strings.Contains(err.Error(), fmt.Sprint(MaxDocumentBytes)) {
+	if !strings.Contains(err.Error(), fmt.Sprint(taskspec.MaxDocumentBytes)) {
 		t.Errorf("%v does not name the limit", err)
 	}
 }
@@ -368,7 +369,7 @@ func TestRemoteMessageSize(t *testing.T) {
 // oversized is a server that breaks the contract: it sends a spec over the
 // document limit, unchecked.
 type oversized struct {
-	taskspecv1.UnimplementedGeneratorServiceServer
+	UnimplementedGeneratorServiceServer
 }
 
 func (oversized) Generate(context.Context, *taskspecv1.GenerateRequest) (*taskspecv1.GenerateResponse, error) {
@@ -383,7 +384,7 @@ func TestRemoteOverTheLimitIsNoRetry(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := grpc.NewServer(grpc.MaxSendMsgSize(64 << 20))
-	taskspecv1.RegisterGeneratorServiceServer(srv, oversized{})
+	RegisterGeneratorServiceServer(srv, oversized{})
 	go func() { _ = srv.Serve(lis) }()
 	defer srv.Stop()
 	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -392,7 +393,7 @@ func TestRemoteOverTheLimitIsNoRetry(t *testing.T) {
 	}
 	defer conn.Close()
 	remote := NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_GO)
-	limit := fmt.Sprintf("over the limit of %d bytes (the task spec document limit of %d bytes plus 64 KiB)", MaxDocumentBytes+64<<10, MaxDocumentBytes)
+	limit := fmt.Sprintf("over the limit of %d bytes (the task spec document limit of %d bytes plus 64 KiB)", taskspec.MaxDocumentBytes+64<<10, taskspec.MaxDocumentBytes)
 	// Received: the server sent more than the contract allows.
 	_, err = remote.Generate(context.Background(), &taskspecv1.GenerateOptions{})
 	code, msg := remoteCode(t, err)
@@ -400,7 +401,7 @@ func TestRemoteOverTheLimitIsNoRetry(t *testing.T) {
 		t.Errorf("received: got %v %q", code, msg)
 	}
 	// Sent: this client's own request is over the limit.
-	_, err = remote.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: strings.Repeat("x", MaxDocumentBytes+64<<10)})
+	_, err = remote.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: strings.Repeat("x", taskspec.MaxDocumentBytes+64<<10)})
 	code, msg = remoteCode(t, err)
 	if code != codes.FailedPrecondition || !strings.HasPrefix(msg, "a message of 168") || !strings.HasSuffix(msg, limit) {
 		t.Errorf("sent: got %v %q", code, msg)
@@ -409,7 +410,7 @@ func TestRemoteOverTheLimitIsNoRetry(t *testing.T) {
 
 // careless is a server that breaks the contract: it sends an invalid spec.
 type careless struct {
-	taskspecv1.UnimplementedGeneratorServiceServer
+	UnimplementedGeneratorServiceServer
 }
 
 func (careless) Generate(context.Context, *taskspecv1.GenerateRequest) (*taskspecv1.GenerateResponse, error) {
@@ -424,7 +425,7 @@ func TestRemoteClientValidatesWhatAServerReturns(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := grpc.NewServer()
-	taskspecv1.RegisterGeneratorServiceServer(srv, careless{})
+	RegisterGeneratorServiceServer(srv, careless{})
 	go func() { _ = srv.Serve(lis) }()
 	defer srv.Stop()
 	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -434,7 +435,7 @@ func TestRemoteClientValidatesWhatAServerReturns(t *testing.T) {
 	defer conn.Close()
 	_, err = NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_GO).Generate(context.Background(), nil)
 	got := problemsOf(t, err, codes.FailedPrecondition)
-	if fmt.Sprint(got) != fmt.Sprint([]Violation{{FieldPath: "prompt", Message: "prompt is required", Code: "TS101", Severity: "error"}}) {
+	if fmt.Sprint(got) != fmt.Sprint([]taskspec.Violation{{FieldPath: "prompt", Message: "prompt is required", Code: "TS101", Severity: "error"}}) {
 		t.Errorf("got %#v", got)
 	}
 	if _, msg := remoteCode(t, err); msg != "server returned an invalid task spec: prompt: prompt is required" {
@@ -443,7 +444,7 @@ func TestRemoteClientValidatesWhatAServerReturns(t *testing.T) {
 }
 
 // front is a Go generator that calls another server's, as a chain does.
-type front struct{ back Generator }
+type front struct{ back taskspec.Generator }
 
 func (front) Language() taskspecv1.Language { return taskspecv1.Language_LANGUAGE_PYTHON }
 
@@ -469,9 +470,9 @@ func TestRemoteProblemsArePassedOnThroughAChain(t *testing.T) {
 func TestTheProblemsOfOneStatusAreBounded(t *testing.T) {
 	// The same case as the Python server's test: trailers stay within a
 	// C-core client's 8 KiB of metadata, and both servers keep the same.
-	many := make([]Violation, 40)
+	many := make([]taskspec.Violation, 40)
 	for i := range many {
-		many[i] = Violation{FieldPath: fmt.Sprintf("f%d", i), Message: strings.Repeat("é", 600), Code: "TS101", Severity: "error"}
+		many[i] = taskspec.Violation{FieldPath: fmt.Sprintf("f%d", i), Message: strings.Repeat("é", 600), Code: "TS101", Severity: "error"}
 	}
 	kept, left := statusProblems(many)
 	if len(kept) != 3 || left != 37 {
@@ -492,7 +493,7 @@ func TestTheProblemsOfOneStatusAreBounded(t *testing.T) {
 		t.Errorf("got %v %d", one, left)
 	}
 	// A string that is not UTF-8 (proto strings must be) is mended first.
-	bad, _ := statusProblems([]Violation{{FieldPath: "difficulty_signals[\"\xff\"]", Message: "m"}})
+	bad, _ := statusProblems([]taskspec.Violation{{FieldPath: "difficulty_signals[\"\xff\"]", Message: "m"}})
 	if bad[0].FieldPath != "difficulty_signals[\"\uFFFD\"]" {
 		t.Errorf("got %q", bad[0].FieldPath)
 	}

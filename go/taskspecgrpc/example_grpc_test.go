@@ -1,4 +1,4 @@
-package taskspec_test
+package taskspecgrpc_test
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 	taskspec "github.com/taskspec/taskspec/go"
+	"github.com/taskspec/taskspec/go/taskspecgrpc"
 )
 
 // serve starts a GeneratorService on a free local port for reg, logging
@@ -25,15 +26,15 @@ import (
 // and a function that stops both, for the examples of the client and of
 // the server options. ExampleNewGeneratorServer shows the same steps in
 // full, as a service writes them.
-func serve(reg *taskspec.Registry, opts ...taskspec.ServerOption) (*grpc.ClientConn, func()) {
+func serve(reg *taskspec.Registry, opts ...taskspecgrpc.ServerOption) (*grpc.ClientConn, func()) {
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		panic(err)
 	}
-	srv := grpc.NewServer(taskspec.GRPCServerOptions()...)
-	quiet := taskspec.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
-	taskspecv1.RegisterGeneratorServiceServer(srv, taskspec.NewGeneratorServer(reg, append([]taskspec.ServerOption{quiet}, opts...)...))
-	taskspec.RegisterHealth(srv)
+	srv := grpc.NewServer(taskspecgrpc.GRPCServerOptions()...)
+	quiet := taskspecgrpc.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))
+	taskspecgrpc.RegisterGeneratorServiceServer(srv, taskspecgrpc.NewGeneratorServer(reg, append([]taskspecgrpc.ServerOption{quiet}, opts...)...))
+	taskspecgrpc.RegisterHealth(srv)
 	go func() { _ = srv.Serve(lis) }()
 	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
@@ -86,7 +87,7 @@ func ExampleRemoteError_validationError() {
 	conn, stop := serve(reg)
 	defer stop()
 
-	_, err := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_GO).
+	_, err := taskspecgrpc.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_GO).
 		Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "impl-pure-fn"})
 	fmt.Println(status.Code(err))
 	var invalid *taskspec.ValidationError
@@ -109,8 +110,8 @@ func ExampleGRPCServerOptions() {
 	if err != nil {
 		panic(err)
 	}
-	srv := grpc.NewServer(taskspec.GRPCServerOptions()...)
-	taskspecv1.RegisterGeneratorServiceServer(srv, taskspec.NewGeneratorServer(reg))
+	srv := grpc.NewServer(taskspecgrpc.GRPCServerOptions()...)
+	taskspecgrpc.RegisterGeneratorServiceServer(srv, taskspecgrpc.NewGeneratorServer(reg))
 	go func() { _ = srv.Serve(lis) }()
 	defer srv.GracefulStop()
 
@@ -119,7 +120,7 @@ func ExampleGRPCServerOptions() {
 		panic(err)
 	}
 	defer conn.Close()
-	spec, err := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_GO).
+	spec, err := taskspecgrpc.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_GO).
 		Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "long"})
 	fmt.Println(len(spec.GetPrompt()), err)
 	// Output: 5000000 <nil>
@@ -134,18 +135,18 @@ func ExampleGRPCDialOptions() {
 	if err != nil {
 		panic(err)
 	}
-	srv := grpc.NewServer(taskspec.GRPCServerOptions()...)
-	taskspecv1.RegisterGeneratorServiceServer(srv, taskspec.NewGeneratorServer(reg))
+	srv := grpc.NewServer(taskspecgrpc.GRPCServerOptions()...)
+	taskspecgrpc.RegisterGeneratorServiceServer(srv, taskspecgrpc.NewGeneratorServer(reg))
 	go func() { _ = srv.Serve(lis) }()
 	defer srv.GracefulStop()
 
-	opts := append(taskspec.GRPCDialOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	opts := append(taskspecgrpc.GRPCDialOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))
 	conn, err := grpc.NewClient(lis.Addr().String(), opts...)
 	if err != nil {
 		panic(err)
 	}
 	defer conn.Close()
-	resp, err := taskspecv1.NewGeneratorServiceClient(conn).Generate(context.Background(), &taskspecv1.GenerateRequest{
+	resp, err := taskspecgrpc.NewGeneratorServiceClient(conn).Generate(context.Background(), &taskspecv1.GenerateRequest{
 		Language: taskspecv1.Language_LANGUAGE_GO,
 		Options:  &taskspecv1.GenerateOptions{TemplateId: "long"},
 	})
@@ -164,12 +165,12 @@ func ExampleNewGeneratorServer() {
 	if err != nil {
 		panic(err)
 	}
-	srv := grpc.NewServer(taskspec.GRPCServerOptions()...)
-	taskspecv1.RegisterGeneratorServiceServer(srv, taskspec.NewGeneratorServer(reg,
-		taskspec.WithDefaultTimeout(30*time.Second),
-		taskspec.WithMaxConcurrentCalls(64),
+	srv := grpc.NewServer(taskspecgrpc.GRPCServerOptions()...)
+	taskspecgrpc.RegisterGeneratorServiceServer(srv, taskspecgrpc.NewGeneratorServer(reg,
+		taskspecgrpc.WithDefaultTimeout(30*time.Second),
+		taskspecgrpc.WithMaxConcurrentCalls(64),
 	))
-	health := taskspec.RegisterHealth(srv)
+	health := taskspecgrpc.RegisterHealth(srv)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(lis) }()
 
@@ -177,7 +178,7 @@ func ExampleNewGeneratorServer() {
 	if err != nil {
 		panic(err)
 	}
-	gen := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_GO)
+	gen := taskspecgrpc.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_GO)
 	spec, err := gen.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "impl-pure-fn"})
 	fmt.Println(spec.GetTaskId(), spec.GetDifficulty(), err)
 	conn.Close()
@@ -208,7 +209,7 @@ func ExampleNewRemoteGenerator() {
 
 	// A remote generator is a Generator, and can be registered locally.
 	local := taskspec.NewRegistry()
-	_ = local.Register(taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_PYTHON))
+	_ = local.Register(taskspecgrpc.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_PYTHON))
 	gen, _ := local.Lookup(taskspecv1.Language_LANGUAGE_PYTHON)
 	_, err := gen.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "nope"})
 	fmt.Println(status.Code(err), err)
@@ -223,9 +224,9 @@ func ExampleRemoteError() {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	gen := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_TYPESCRIPT)
+	gen := taskspecgrpc.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_TYPESCRIPT)
 	_, err := gen.Generate(ctx, &taskspecv1.GenerateOptions{})
-	var re *taskspec.RemoteError
+	var re *taskspecgrpc.RemoteError
 	fmt.Println(errors.As(err, &re), re.Language, re.Code)
 	fmt.Println(errors.Is(err, context.DeadlineExceeded))
 	// Output:
@@ -240,7 +241,7 @@ func ExampleListLanguages() {
 	conn, stop := serve(reg)
 	defer stop()
 
-	langs, err := taskspec.ListLanguages(context.Background(), conn)
+	langs, err := taskspecgrpc.ListLanguages(context.Background(), conn)
 	fmt.Println(langs, err)
 	// Output: [LANGUAGE_GO LANGUAGE_PYTHON] <nil>
 }
@@ -252,9 +253,9 @@ func ExampleRegisterHealth() {
 	if err != nil {
 		panic(err)
 	}
-	srv := grpc.NewServer(taskspec.GRPCServerOptions()...)
-	taskspecv1.RegisterGeneratorServiceServer(srv, taskspec.NewGeneratorServer(taskspec.NewRegistry()))
-	health := taskspec.RegisterHealth(srv)
+	srv := grpc.NewServer(taskspecgrpc.GRPCServerOptions()...)
+	taskspecgrpc.RegisterGeneratorServiceServer(srv, taskspecgrpc.NewGeneratorServer(taskspec.NewRegistry()))
+	health := taskspecgrpc.RegisterHealth(srv)
 	go func() { _ = srv.Serve(lis) }()
 	defer srv.GracefulStop()
 
@@ -265,7 +266,7 @@ func ExampleRegisterHealth() {
 	defer conn.Close()
 	check := func() {
 		res, err := healthpb.NewHealthClient(conn).Check(context.Background(), &healthpb.HealthCheckRequest{
-			Service: taskspecv1.GeneratorService_ServiceDesc.ServiceName,
+			Service: taskspecgrpc.GeneratorService_ServiceDesc.ServiceName,
 		})
 		fmt.Println(res.GetStatus(), err)
 	}
@@ -279,16 +280,16 @@ func ExampleRegisterHealth() {
 
 // Server options go to NewGeneratorServer; each has its own example.
 func ExampleServerOption() {
-	opts := []taskspec.ServerOption{
-		taskspec.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))),
-		taskspec.WithMaxConcurrentCalls(16),
-		taskspec.WithDefaultTimeout(30 * time.Second),
+	opts := []taskspecgrpc.ServerOption{
+		taskspecgrpc.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))),
+		taskspecgrpc.WithMaxConcurrentCalls(16),
+		taskspecgrpc.WithDefaultTimeout(30 * time.Second),
 	}
 	reg := taskspec.NewRegistry()
 	_ = reg.Register(goGenerator{})
 	conn, stop := serve(reg, opts...)
 	defer stop()
-	langs, err := taskspec.ListLanguages(context.Background(), conn)
+	langs, err := taskspecgrpc.ListLanguages(context.Background(), conn)
 	fmt.Println(langs, err)
 	// Output: [LANGUAGE_GO] <nil>
 }
@@ -298,9 +299,9 @@ func ExampleWithLogger() {
 	_ = reg.Register(missingTemplate{})
 	// Generator failures are logged here rather than to slog.Default().
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	conn, stop := serve(reg, taskspec.WithLogger(logger))
+	conn, stop := serve(reg, taskspecgrpc.WithLogger(logger))
 	defer stop()
-	_, err := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_PYTHON).
+	_, err := taskspecgrpc.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_PYTHON).
 		Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "x"})
 	fmt.Println(status.Code(err))
 	// Output: NotFound
@@ -309,10 +310,10 @@ func ExampleWithLogger() {
 func ExampleWithMaxConcurrentCalls() {
 	reg := taskspec.NewRegistry()
 	_ = reg.Register(slow{})
-	conn, stop := serve(reg, taskspec.WithMaxConcurrentCalls(1))
+	conn, stop := serve(reg, taskspecgrpc.WithMaxConcurrentCalls(1))
 	defer stop()
 
-	gen := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_TYPESCRIPT)
+	gen := taskspecgrpc.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_TYPESCRIPT)
 	ctx, cancel := context.WithCancel(context.Background())
 	first := make(chan error, 1)
 	go func() { // holds the only slot until cancel
@@ -344,11 +345,11 @@ func ExampleWithMaxConcurrentCalls() {
 func ExampleWithDefaultTimeout() {
 	reg := taskspec.NewRegistry()
 	_ = reg.Register(slow{})
-	conn, stop := serve(reg, taskspec.WithDefaultTimeout(50*time.Millisecond))
+	conn, stop := serve(reg, taskspecgrpc.WithDefaultTimeout(50*time.Millisecond))
 	defer stop()
 
 	// The caller sets no deadline; the server's ends the call.
-	_, err := taskspec.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_TYPESCRIPT).
+	_, err := taskspecgrpc.NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_TYPESCRIPT).
 		Generate(context.Background(), &taskspecv1.GenerateOptions{})
 	fmt.Println(status.Code(err), errors.Is(err, context.DeadlineExceeded))
 	// Output: DeadlineExceeded true

@@ -1,4 +1,4 @@
-package taskspec
+package taskspecgrpc
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	taskspec "github.com/taskspec/taskspec/go"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/health"
@@ -21,10 +22,10 @@ import (
 // mistakes from the generator's and from the network's. It implements
 // GRPCStatus, so status.Code(err) works on it as on any gRPC error.
 //
-// Violations holds the problems of a refused spec or request: those the
+// taskspec.Violations holds the problems of a refused spec or request: those the
 // status details carried (a taskspec.v1.Problems, see NewGeneratorServer),
 // or those this client found in a spec a server returned. A RemoteError
-// with problems unwraps to a *ValidationError holding them, so
+// with problems unwraps to a *taskspec.ValidationError holding them, so
 // errors.As(err, &validationErr) handles a spec refused over the network
 // as one refused here.
 //
@@ -42,7 +43,7 @@ type RemoteError struct {
 	// reworded); nil for a server that broke the contract after a
 	// successful call.
 	Status     *status.Status
-	Violations []Violation
+	Violations []taskspec.Violation
 }
 
 // Error returns "eval: remote generator for language "python": NotFound: ...".
@@ -52,7 +53,7 @@ func (e *RemoteError) Error() string {
 	return fmt.Sprintf("%sremote generator for language %q: %s: %s", errPrefix, languageText(e.Language), e.Code, e.Message)
 }
 
-// GRPCStatus returns the error as a gRPC status, with its Violations as
+// GRPCStatus returns the error as a gRPC status, with its taskspec.Violations as
 // details, so that a generator that returns it passes them on.
 func (e *RemoteError) GRPCStatus() *status.Status {
 	if e.Status != nil {
@@ -67,7 +68,7 @@ func (e *RemoteError) GRPCStatus() *status.Status {
 // Unwrap makes errors.Is(err, context.DeadlineExceeded) and
 // errors.Is(err, context.Canceled) true for a call that ended so, whether
 // the caller's context or the server's deadline ended it, and
-// errors.As(err, &ve) find a *ValidationError with the Violations of a
+// errors.As(err, &ve) find a *taskspec.ValidationError with the violations of a
 // call refused for its problems.
 func (e *RemoteError) Unwrap() error {
 	switch e.Code {
@@ -77,7 +78,7 @@ func (e *RemoteError) Unwrap() error {
 		return context.Canceled
 	}
 	if len(e.Violations) > 0 {
-		return &ValidationError{Violations: e.Violations}
+		return &taskspec.ValidationError{Violations: e.Violations}
 	}
 	return nil
 }
@@ -96,7 +97,7 @@ func remoteError(lang taskspecv1.Language, err error) *RemoteError {
 	for _, d := range st.Details() {
 		if problems, ok := d.(*taskspecv1.Problems); ok {
 			for _, p := range problems.GetProblems() {
-				re.Violations = append(re.Violations, ViolationFromProto(p))
+				re.Violations = append(re.Violations, taskspec.ViolationFromProto(p))
 			}
 			return re
 		}
@@ -116,7 +117,7 @@ func remoteError(lang taskspecv1.Language, err error) *RemoteError {
 func overLimitMessage(size, limit int64) string {
 	ours := ""
 	if limit == maxMessageBytes {
-		ours = fmt.Sprintf(" (the task spec document limit of %d bytes plus 64 KiB)", MaxDocumentBytes)
+		ours = fmt.Sprintf(" (the task spec document limit of %d bytes plus 64 KiB)", taskspec.MaxDocumentBytes)
 	}
 	return fmt.Sprintf("a message of %d bytes is over the limit of %d bytes%s", size, limit, ours)
 }
@@ -124,7 +125,7 @@ func overLimitMessage(size, limit int64) string {
 // languageText is l's spelling, or its digits for a number the schema does
 // not define.
 func languageText(l taskspecv1.Language) string {
-	if name, ok := LanguageString(l); ok {
+	if name, ok := taskspec.LanguageString(l); ok {
 		return name
 	}
 	return strconv.Itoa(int(l))
@@ -134,7 +135,7 @@ func languageText(l taskspecv1.Language) string {
 // languages it has generators for; a failed call is a *RemoteError (with
 // Language unset).
 func ListLanguages(ctx context.Context, conn grpc.ClientConnInterface) ([]taskspecv1.Language, error) {
-	resp, err := taskspecv1.NewGeneratorServiceClient(conn).ListLanguages(ctx, &taskspecv1.ListLanguagesRequest{}, callOptions...)
+	resp, err := NewGeneratorServiceClient(conn).ListLanguages(ctx, &taskspecv1.ListLanguagesRequest{}, callOptions...)
 	if err != nil {
 		return nil, remoteError(taskspecv1.Language_LANGUAGE_UNSPECIFIED, err)
 	}
@@ -149,31 +150,31 @@ func ListLanguages(ctx context.Context, conn grpc.ClientConnInterface) ([]tasksp
 func RegisterHealth(s grpc.ServiceRegistrar) *health.Server {
 	h := health.NewServer()
 	h.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
-	h.SetServingStatus(taskspecv1.GeneratorService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	h.SetServingStatus(GeneratorService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	healthpb.RegisterHealthServer(s, h)
 	return h
 }
 
-// NewRemoteGenerator returns a Generator for language whose work is done by
+// NewRemoteGenerator returns a taskspec.Generator for language whose work is done by
 // the GeneratorService at the other end of conn: a server made with
 // [NewGeneratorServer], or one in any other language (`taskspec serve`
-// runs one in Python). It registers in a [Registry] like any other
+// runs one in Python). It registers in a [taskspec.Registry] like any other
 // generator.
 //
 // Generate passes ctx's deadline and cancellation on to the server, where
 // the generator sees them. It returns a spec that passed validation on both
 // ends and is for language, or a *RemoteError: a server that breaks the
 // contract cannot get an invalid spec into this process either, and a spec
-// refused for its problems, on either end, unwraps to a *ValidationError.
-// Each call takes and sends messages up to MaxDocumentBytes plus 64 KiB of
+// refused for its problems, on either end, unwraps to a *taskspec.ValidationError.
+// Each call takes and sends messages up to taskspec.MaxDocumentBytes plus 64 KiB of
 // framing (see [GRPCServerOptions]), whatever conn's defaults. conn stays
 // the caller's to close.
-func NewRemoteGenerator(conn grpc.ClientConnInterface, language taskspecv1.Language) Generator {
-	return &remoteGenerator{client: taskspecv1.NewGeneratorServiceClient(conn), language: language}
+func NewRemoteGenerator(conn grpc.ClientConnInterface, language taskspecv1.Language) taskspec.Generator {
+	return &remoteGenerator{client: NewGeneratorServiceClient(conn), language: language}
 }
 
 type remoteGenerator struct {
-	client   taskspecv1.GeneratorServiceClient
+	client   GeneratorServiceClient
 	language taskspecv1.Language
 }
 
@@ -193,3 +194,9 @@ func (g *remoteGenerator) Generate(ctx context.Context, opts *taskspecv1.Generat
 	}
 	return spec, nil
 }
+
+// errPrefix starts every error's text, as it does the core library's.
+const errPrefix = "eval: "
+
+// severityError is the severity of a problem that refuses a spec.
+const severityError = "error"

@@ -1,4 +1,4 @@
-package taskspec
+package taskspecgrpc
 
 import (
 	"context"
@@ -33,7 +33,7 @@ type tableStatus struct {
 // server's tests read too.
 func statusTable(t *testing.T) map[string]tableStatus {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", "tests", "contract", "grpc_status.json"))
+	raw, err := os.ReadFile(filepath.Join("..", "..", "tests", "contract", "grpc_status.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestTheStatusTableIsWhatTheServerAnswers(t *testing.T) {
 		seen[c] = true
 	}
 	_, _, conn, remote := setup(t)
-	client := taskspecv1.NewGeneratorServiceClient(conn)
+	client := NewGeneratorServiceClient(conn)
 	_, err := client.Generate(context.Background(), &taskspecv1.GenerateRequest{})
 	check("language unspecified", err)
 	_, err = client.Generate(context.Background(), &taskspecv1.GenerateRequest{Language: 99})

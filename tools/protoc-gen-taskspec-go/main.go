@@ -79,13 +79,17 @@ func main() {
 	protogen.Options{}.Run(generate)
 }
 
-// generate writes the two files for the file of the request that defines
-// TaskSpec, and nothing for any other.
+// generate writes the contract's files for the file of the request that
+// defines TaskSpec, and the gRPC glue for each file that declares a
+// service.
 func generate(gen *protogen.Plugin) error {
 	gen.SupportedFeatures = uint64(pluginpb.CodeGeneratorResponse_FEATURE_PROTO3_OPTIONAL)
 	for _, f := range gen.Files {
 		if !f.Generate {
 			continue
+		}
+		if err := serviceGo(gen, f); err != nil {
+			return err
 		}
 		for _, m := range f.Messages {
 			if string(m.Desc.Name()) != rootName {
@@ -1067,7 +1071,7 @@ func unknownNames(full, what string, known []string, n int, name func(int) strin
 		got := name(i)
 		if !want[got] {
 			out = append(out, fmt.Sprintf("%s: %s.%s is an option %s protoc-gen-taskspec-go does not know:"+
-				" teach go/cmd/protoc-gen-taskspec-go and taskspec/_contract.py what it means (see CONTRIBUTING.md)",
+				" teach tools/protoc-gen-taskspec-go and taskspec/_contract.py what it means (see CONTRIBUTING.md)",
 				optionsFile, full, got, what))
 		}
 		delete(want, got)
@@ -1146,7 +1150,7 @@ func (s *optionSchema) readKinds(fr protoreflect.MessageDescriptor, problemCodes
 	unknown := func(m protoreflect.MessageDescriptor, f protoreflect.FieldDescriptor) {
 		problems = append(problems, fmt.Sprintf("%s: %s.%s is an option attribute protoc-gen-taskspec-go does not know:"+
 			" a rules message holds kinds of constraint (a Demand or a Bound declared with (taskspec.v1.constraint));"+
-			" teach go/cmd/protoc-gen-taskspec-go and taskspec/_contract.py what it means (see CONTRIBUTING.md)",
+			" teach tools/protoc-gen-taskspec-go and taskspec/_contract.py what it means (see CONTRIBUTING.md)",
 			optionsFile, m.FullName(), f.Name()))
 	}
 	typeOf := map[protoreflect.FullName]valueKind{}

@@ -69,7 +69,7 @@ func TestOutputIsTheCommittedCode(t *testing.T) {
 		t.Fatalf("wrote %d files, want 4", len(out))
 	}
 	for name, content := range out {
-		want, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(name)))
+		want, err := os.ReadFile(filepath.Join("..", "..", "go", filepath.FromSlash(name)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package taskspec
+package taskspecgrpc
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	taskspec "github.com/taskspec/taskspec/go"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
@@ -48,9 +49,9 @@ func (c *coded) Generate(ctx context.Context, opts *taskspecv1.GenerateOptions) 
 	}
 }
 
-func serveWith(t *testing.T, gen Generator, opts ...ServerOption) *grpc.ClientConn {
+func serveWith(t *testing.T, gen taskspec.Generator, opts ...ServerOption) *grpc.ClientConn {
 	t.Helper()
-	reg := NewRegistry()
+	reg := taskspec.NewRegistry()
 	if err := reg.Register(gen); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func serveWith(t *testing.T, gen Generator, opts ...ServerOption) *grpc.ClientCo
 		t.Fatal(err)
 	}
 	srv := grpc.NewServer()
-	taskspecv1.RegisterGeneratorServiceServer(srv, NewGeneratorServer(reg, opts...))
+	RegisterGeneratorServiceServer(srv, NewGeneratorServer(reg, opts...))
 	RegisterHealth(srv)
 	go func() { _ = srv.Serve(lis) }()
 	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
@@ -86,7 +87,8 @@ func TestAGeneratorsStatusCodeReachesTheCaller(t *testing.T) {
 	if status.Code(err) != codes.Internal {
 		t.Errorf("another code: got %v", err)
 	}
-	if !strings.Contains(logs.String(), `refused the call`) || !strings.Contains(logs.String(), `code=NotFound`) {
+	if !strings.Contains(logs.String(), `msg="generator refused the call" language=python elapsed=`) ||
+		!strings.Contains(logs.String(), `code=NotFound`) {
 		t.Errorf("not logged to the option's logger: %q", logs.String())
 	}
 }
