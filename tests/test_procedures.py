@@ -206,7 +206,7 @@ def _copy_repo(target: Path) -> Path:
     # so that what the copy builds into .bin/ stays in the copy.
     (target / ".venv").symlink_to(ROOT / ".venv")
     (target / ".bin").mkdir()
-    for tool in ("protoc-gen-go", "protoc-gen-go-grpc", "staticcheck"):
+    for tool in ("protoc-gen-go", "staticcheck"):
         if (ROOT / ".bin" / tool).exists():
             shutil.copy2(ROOT / ".bin" / tool, target / ".bin" / tool)
     return target
@@ -231,7 +231,7 @@ def test_the_documented_change_needs_only_the_proto_and_the_stand_in(
     repo = _copy_repo(tmp_path / "repo")
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
     env = {k: v for k, v in os.environ.items() if k != "TASKSPEC_PROCEDURES"}
-    env.update(PYTHONPATH=str(repo / "python"), TASKSPEC_REQUIRE_GO="1", GOFLAGS="-mod=mod")
+    env.update(PYTHONPATH=str(repo / "python"), TASKSPEC_REQUIRE_GO="1")
     _run([*git, "init", "-q"], repo, env)
     _run([*git, "add", "-A"], repo, env)
     _run([*git, "commit", "-qm", "base"], repo, env)
@@ -256,7 +256,7 @@ def test_generation_bootstraps_after_an_options_change(tmp_path: Path) -> None:
     """
     repo = _copy_repo(tmp_path / "repo")
     env = {k: v for k, v in os.environ.items() if k != "TASKSPEC_PROCEDURES"}
-    env.update(PYTHONPATH=str(repo / "python"), GOFLAGS="-mod=mod")
+    env.update(PYTHONPATH=str(repo / "python"))
     _replace(
         repo / "proto/taskspec/v1/options.proto",
         "FieldContract field = 51000;",
@@ -282,7 +282,7 @@ def test_a_new_enum_value_changes_no_vector(tmp_path: Path) -> None:
     """
     repo = _copy_repo(tmp_path / "repo")
     env = {k: v for k, v in os.environ.items() if k != "TASKSPEC_PROCEDURES"}
-    env.update(PYTHONPATH=str(repo / "python"), GOFLAGS="-mod=mod")
+    env.update(PYTHONPATH=str(repo / "python"))
     enum_value(repo)
     _run(["gofmt", "-w", str(repo / STANDIN)], repo, env)
     make = ["make", "-o", ".venv/.stamp", "--no-print-directory"]
