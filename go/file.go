@@ -134,7 +134,14 @@ type FormatError struct {
 // x.txt: eval: cannot tell the format of "x.txt" from its extension;
 // expected one of: .yaml, .yml, .json, .binpb, .pb.
 func (e *FormatError) Error() string {
-	return e.Path + ": " + errPrefix + e.Violation.String()
+	text := e.Violation.String()
+	if text == "" {
+		text = "cannot tell the format of the file from its name"
+	}
+	if e.Path == "" {
+		return errPrefix + text
+	}
+	return e.Path + ": " + errPrefix + text
 }
 
 // formatOfName is the format the extension of name names, or a

@@ -315,6 +315,7 @@ var zeroErrors = map[string]error{
 	"ArtifactPathError": &ArtifactPathError{},
 	"DecodeError":       &DecodeError{},
 	"EnumError":         &EnumError{},
+	"FormatError":       &FormatError{},
 	"RemoteError":       &RemoteError{},
 	"StrictError":       &StrictError{},
 	"ValidationError":   &ValidationError{},
