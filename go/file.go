@@ -124,7 +124,8 @@ func parseNamed(name string, data []byte, f Format) (*taskspecv1.TaskSpec, error
 // extension names (see FormatForPath); LoadFormat and SaveFormat take the
 // format instead. Violation is the problem, code TS903, its hint the
 // extensions there are, as the Python library's load and save raise it.
-// Nothing is read or written.
+// Save writes nothing; Load and LoadFS report it once the file has been
+// reached, so that a file that cannot be reached is reported as such.
 type FormatError struct {
 	Path      string
 	Violation Violation
