@@ -162,6 +162,8 @@ var (
 	codeLineBreak      = codeNamed("YAML_LINE_BREAK")
 	codePromptCommand  = codeNamed("PROMPT_HAS_COMMAND")
 	codeCommentInValue = codeNamed("COMMENT_IN_VALUE")
+	// The code of a file name whose extension names no format (FormatError).
+	codeUnsupportedFormat = codeNamed("UNSUPPORTED_FORMAT")
 	// The codes of two kinds of constraint, whose messages say that a key
 	// is missing already (see placed); every rule's code is its kind's
 	// (taskspec.v1.constraint) code, in the table rules.

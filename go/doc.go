@@ -37,7 +37,11 @@
 // [Load] and [Save] do the same with a file: Load refuses a file over
 // [MaxDocumentBytes] after a bounded read and never blocks on a FIFO or
 // device; Save validates first and replaces the file atomically. [Read] and [LoadFS] read from an
-// io.Reader and an fs.FS.
+// io.Reader and an fs.FS. Load, LoadFS and Save go by the file's
+// extension, as the Python library's load and save do: .yaml and .yml are
+// YAML, .json proto3 JSON, .binpb and .pb binary protobuf ([FormatForPath]);
+// another name is a [*FormatError]. [LoadFormat], [SaveFormat] and
+// [ReadFormat] take the format instead.
 //
 // [Check] lists every problem of a document at once, for editors, linters
 // and CI, each a [Violation] with its code, position and hint; [Lookup] and
@@ -100,6 +104,7 @@
 //   - [*ValidationError]: a spec that breaks a rule, from [Validate] and
 //     every Parse function. Its Violations are every broken rule.
 //   - [*WriteError], [*EnumError]: a spec that cannot be written as asked.
+//   - [*FormatError]: a file name whose extension names no format.
 //   - [*ArtifactPathError]: an artifact path that leaves its workspace.
 //
 // For example:

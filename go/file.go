@@ -10,18 +10,24 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 )
 
-// Load reads, decodes and validates the sidecar at path. The read is bounded and never blocks: the file is opened
+// Load reads, decodes and validates the spec in the file at path, in the
+// format its extension names (FormatForPath, case-insensitively): .yaml
+// and .yml are YAML (ParseYAML), .json proto3 JSON (ParseJSON), .binpb and
+// .pb binary protobuf (ParseBinpb). The read is bounded and never blocks: the file is opened
 // non-blocking and must be a regular file, so a FIFO without a writer, a
 // device or a directory is an error at once rather than a hung job, and
 // at most MaxDocumentBytes+1 bytes are read, so /dev/zero or a huge log costs
-// a bounded read and ParseYAML's "larger than" error. Problems reaching the
-// file are *fs.PathError values. A problem with the content is ParseYAML's
-// error after the path and ": " ("sidecar.yaml: eval: decode task spec:
+// a bounded read and the parser's "larger than" error. Problems reaching the
+// file come first, as *fs.PathError values. A name whose extension names no
+// format is then a *FormatError (code TS903) that lists the extensions;
+// LoadFormat takes the format instead. A problem with the content is the
+// parser's error after the path and ": " ("sidecar.yaml: eval: decode task spec:
 // line 2, column 1: ..."), wrapping it, so that errors.As still finds the
 // *DecodeError, *StrictError or *ValidationError.
 func Load(path string) (*taskspecv1.TaskSpec, error) {
@@ -29,45 +35,132 @@ func Load(path string) (*taskspecv1.TaskSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseNamed(path, data)
+	f, err := formatOfName(path)
+	if err != nil {
+		return nil, err
+	}
+	return parseNamed(path, data, f)
+}
+
+// LoadFormat is Load in format f, whatever the extension of path: for a
+// file named otherwise, or read through a name such as /dev/stdin. An
+// unknown f is an error, before the file is opened.
+func LoadFormat(path string, f Format) (*taskspecv1.TaskSpec, error) {
+	if _, err := ParseFormat(string(f)); err != nil {
+		return nil, err
+	}
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parseNamed(path, data, f)
 }
 
 // LoadFS is Load for the file name in fsys (an os.DirFS, an embed.FS, a
-// fstest.MapFS): it must be a regular file, at most MaxDocumentBytes+1
-// bytes of it are read, and its errors are Load's, naming name. The file
-// is opened as fsys opens it: only Load's own open is non-blocking.
+// fstest.MapFS), in the format the extension of name names: it must be a
+// regular file, at most MaxDocumentBytes+1 bytes of it are read, and its
+// errors are Load's, naming name. The entry is looked at with fs.Stat
+// before it is opened, so a FIFO, device or directory is refused without
+// an open that could block (fsys opens as it does: only Load's own open
+// is non-blocking); what was opened is checked again, in case the name was
+// replaced in between.
 func LoadFS(fsys fs.FS, name string) (*taskspecv1.TaskSpec, error) {
-	f, err := fsys.Open(name)
+	fi, err := fs.Stat(fsys, name)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	data, err := readRegular(f, name)
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(name, fi.Mode())
+	}
+	file, err := fsys.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	return parseNamed(name, data)
+	defer file.Close()
+	data, err := readRegular(file, name)
+	if err != nil {
+		return nil, err
+	}
+	f, err := formatOfName(name)
+	if err != nil {
+		return nil, err
+	}
+	return parseNamed(name, data, f)
 }
 
 // Read decodes and validates the TaskSpec in the YAML r yields, reading at
 // most MaxDocumentBytes+1 bytes of it, so that an endless reader costs a
 // bounded read and ParseYAML's "larger than" error, as from Load. Its
-// errors are r's and ParseYAML's, unchanged.
+// errors are r's and ParseYAML's, unchanged. A reader has no name to tell
+// its format by: ReadFormat reads the others.
 func Read(r io.Reader) (*taskspecv1.TaskSpec, error) {
+	return ReadFormat(r, YAML)
+}
+
+// ReadFormat is Read in format f: Parse of at most MaxDocumentBytes+1
+// bytes of r. An unknown f is an error, before r is read.
+func ReadFormat(r io.Reader, f Format) (*taskspecv1.TaskSpec, error) {
+	if _, err := ParseFormat(string(f)); err != nil {
+		return nil, err
+	}
 	data, err := io.ReadAll(io.LimitReader(r, MaxDocumentBytes+1))
 	if err != nil {
 		return nil, err
 	}
-	return ParseYAML(data)
+	return Parse(data, f)
 }
 
-// parseNamed is ParseYAML, its error after name.
-func parseNamed(name string, data []byte) (*taskspecv1.TaskSpec, error) {
-	spec, err := ParseYAML(data)
+// parseNamed is Parse, its error after name.
+func parseNamed(name string, data []byte, f Format) (*taskspecv1.TaskSpec, error) {
+	spec, err := Parse(data, f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return spec, nil
+}
+
+// A FormatError reports a file name whose extension names no format, from
+// Load, LoadFS and Save, which read and write a file in the format its
+// extension names (see FormatForPath); LoadFormat and SaveFormat take the
+// format instead. Violation is the problem, code TS903, its hint the
+// extensions there are, as the Python library's load and save raise it.
+// Save writes nothing; Load and LoadFS report it once the file has been
+// reached, so that a file that cannot be reached is reported as such.
+type FormatError struct {
+	Path      string
+	Violation Violation
+}
+
+// Error returns the path, ": " and the problem, its hint after "; ":
+// x.txt: eval: cannot tell the format of "x.txt" from its extension;
+// expected one of: .yaml, .yml, .json, .binpb, .pb.
+func (e *FormatError) Error() string {
+	text := e.Violation.String()
+	if text == "" {
+		text = "cannot tell the format of the file from its name"
+	}
+	if e.Path == "" {
+		return errPrefix + text
+	}
+	return e.Path + ": " + errPrefix + text
+}
+
+// formatOfName is the format the extension of name names, or a
+// *FormatError.
+func formatOfName(name string) (Format, error) {
+	if f, ok := FormatForPath(name); ok {
+		return f, nil
+	}
+	names := make([]string, len(extensions))
+	for i, e := range extensions {
+		names[i] = e.ext
+	}
+	return "", &FormatError{Path: name, Violation: Violation{
+		Message:  fmt.Sprintf("cannot tell the format of %s from its extension", strconv.Quote(filepath.Base(name))),
+		Hint:     "expected one of: " + strings.Join(names, ", "),
+		Code:     codeUnsupportedFormat,
+		Severity: severityError,
+	}}
 }
 
 func readFile(path string) ([]byte, error) {
@@ -122,14 +215,17 @@ func notRegular(path string, mode fs.FileMode) error {
 	return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind)}
 }
 
-// Save validates spec and writes its canonical YAML to path atomically:
-// readers see the old bytes or the new,
+// Save validates spec and writes it to path atomically, in the format the
+// extension of path names (see Load): canonical YAML (MarshalYAML), JSON
+// (MarshalJSON) or binary protobuf (MarshalBinpb). A name whose extension
+// names no format is a *FormatError and nothing is written; SaveFormat
+// takes the format instead. Readers see the old bytes or the new,
 // never a mix, and on any failure the old file is left as it was and no
 // temporary file remains. Nothing is written that Load would refuse, in
-// either language: the spec is validated first, and YAML over a reader's
-// limits (more than MaxNodes nodes, counted on the spec before anything is
-// written, or more than MaxDocumentBytes) is refused with a *WriteError
-// naming the field that takes most of it.
+// either language: the spec is validated first, and output over a reader's
+// limits (YAML of more than MaxNodes nodes, counted on the spec before
+// anything is written, or more than MaxDocumentBytes in the format written)
+// is refused with a *WriteError naming the field that takes most of it.
 //
 // A symbolic link is written through: the file it names gets the bytes and
 // the link stays a link. The file keeps its mode, and its owner and group
@@ -144,8 +240,37 @@ func notRegular(path string, mode fs.FileMode) error {
 // writer's leftover (lock free) from a live writer's file (locked) and
 // removes only the former.
 func Save(path string, spec *taskspecv1.TaskSpec) error {
+	f, err := formatOfName(path)
+	if err != nil {
+		return err
+	}
+	return save(path, spec, f)
+}
+
+// SaveFormat is Save in format f, whatever the extension of path. An
+// unknown f is an error, and nothing is written.
+func SaveFormat(path string, spec *taskspecv1.TaskSpec, f Format) error {
+	if _, err := ParseFormat(string(f)); err != nil {
+		return err
+	}
+	return save(path, spec, f)
+}
+
+func save(path string, spec *taskspecv1.TaskSpec, f Format) error {
 	if err := Validate(spec); err != nil {
 		return err
+	}
+	if f != YAML {
+		// Validate refused YAML over the size limit; in the other formats
+		// only the size can be over a reader's limits, as in Convert.
+		data, err := Marshal(spec, f)
+		if err != nil {
+			return err
+		}
+		if err := checkSizeIn(spec, data, f); err != nil {
+			return err
+		}
+		return writeAtomic(path, data)
 	}
 	m, err := toMirror(spec)
 	if err != nil {

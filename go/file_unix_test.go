@@ -111,3 +111,29 @@ func TestLoadRefusesWhatIsNotARegularFile(t *testing.T) {
 		t.Errorf("Load(big) = %v", err)
 	}
 }
+
+// TestLoadFSRefusesAFIFOBeforeOpeningIt: os.DirFS opens a file blocking,
+// so an open of a FIFO without a writer would wait for one forever;
+// LoadFS looks at the entry first. A directory with a sidecar's name is
+// refused the same way.
+func TestLoadFSRefusesAFIFOBeforeOpeningIt(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "spec.yaml"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "d.json"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fsys := os.DirFS(dir)
+	for name, kind := range map[string]string{"spec.yaml": "a FIFO", "d.json": "a directory"} {
+		_, err := taskspec.LoadFS(fsys, name)
+		var pe *fs.PathError
+		if !errors.Is(err, taskspec.ErrNotRegular) || !strings.Contains(err.Error(), kind) ||
+			!errors.As(err, &pe) || pe.Path != name {
+			t.Errorf("LoadFS(%s) = %v", name, err)
+		}
+	}
+	if _, err := taskspec.LoadFS(fsys, "missing.yaml"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("LoadFS(missing) = %v", err)
+	}
+}

@@ -50,18 +50,24 @@ func ParseFormat(name string) (Format, error) {
 
 // FormatForPath returns the format a file name's extension names,
 // case-insensitively (.yaml and .yml, .json, .binpb and .pb), and false for
-// any other name.
+// any other name. Load and Save read and write a file in this format.
 func FormatForPath(path string) (Format, bool) {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".yaml", ".yml":
-		return YAML, true
-	case ".json":
-		return JSON, true
-	case ".binpb", ".pb":
-		return Binpb, true
+	ext := filepath.Ext(path)
+	for _, e := range extensions {
+		if strings.EqualFold(ext, e.ext) {
+			return e.format, true
+		}
 	}
 	return "", false
 }
+
+// extensions are the file name extensions and the formats they name, in
+// the order a message lists them, as the Python library's format_for_path
+// knows them.
+var extensions = []struct {
+	ext    string
+	format Format
+}{{".yaml", YAML}, {".yml", YAML}, {".json", JSON}, {".binpb", Binpb}, {".pb", Binpb}}
 
 // ParseJSON decodes a proto3 JSON TaskSpec strictly and validates it.
 //

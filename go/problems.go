@@ -80,7 +80,10 @@ func CheckFormat(f Format, data []byte) []Violation {
 func errorProblems(err error) []Violation {
 	var de *DecodeError
 	var verr *ValidationError
+	var ferr *FormatError
 	switch {
+	case errors.As(err, &ferr):
+		return []Violation{ferr.Violation}
 	case errors.As(err, &de):
 		return de.problems()
 	case errors.As(err, &verr):

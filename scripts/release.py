@@ -53,7 +53,9 @@ def go_mod_files(root: Path) -> list[str]:
     return sorted(
         p.relative_to(root).as_posix()
         for p in root.glob("**/go.mod")
-        if not any(part.startswith(".") or part == "node_modules" for part in p.relative_to(root).parts)
+        if not any(
+            part.startswith(".") or part == "node_modules" for part in p.relative_to(root).parts
+        )
     )
 
 
@@ -92,7 +94,9 @@ def git(root: Path, *args: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("version", help="the release's version, X.Y.Z")
-    parser.add_argument("--root", type=Path, default=ROOT, help="the repository (default: this one)")
+    parser.add_argument(
+        "--root", type=Path, default=ROOT, help="the repository (default: this one)"
+    )
     args = parser.parse_args(argv)
     root: Path = args.root
     version: str = args.version.removeprefix("v")

@@ -37,7 +37,9 @@ def go_mods(root: Path) -> list[Path]:
     return [
         p
         for p in sorted(root.glob("**/go.mod"))
-        if not any(part.startswith(".") or part == "node_modules" for part in p.relative_to(root).parts)
+        if not any(
+            part.startswith(".") or part == "node_modules" for part in p.relative_to(root).parts
+        )
     ]
 
 
@@ -77,7 +79,9 @@ def test_the_go_modules_require_each_other_at_the_version_of_pyproject() -> None
     for name in [*names, "go.work"]:
         for found in OURS.findall((ROOT / name).read_text()):
             seen += 1
-            assert found == v, f"{name} requires one of this repository's modules at {found}, not {v}"
+            assert found == v, (
+                f"{name} requires one of this repository's modules at {found}, not {v}"
+            )
     assert seen >= 5  # the library on the stubs, the gRPC half on both, go.work's replacements
 
 

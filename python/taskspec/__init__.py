@@ -7,7 +7,9 @@ and writes the same sidecars, byte for byte, on top of the protobuf messages
 generated from ``proto/taskspec/v1/taskspec.proto``. The same record also
 travels as binary protobuf and proto3 JSON: :func:`convert`, :func:`parse`
 and :func:`marshal` move it between the three :class:`Format` values, in
-Go's order (binary byte for byte as Go's deterministic ``proto.Marshal``).
+Go's order (binary byte for byte as Go's deterministic ``proto.Marshal``),
+and :func:`load` and :func:`save` read and write a file in the format its
+extension names.
 
 Every error this package raises is a :class:`TaskSpecError`.
 """

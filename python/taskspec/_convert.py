@@ -51,6 +51,7 @@ from taskspec._codes import (
     JSON_SYNTAX,
     LIMIT,
     UNKNOWN_KEY,
+    UNSUPPORTED_FORMAT,
     WRONG_TYPE,
 )
 from taskspec._errors import (
@@ -105,6 +106,34 @@ _EXTENSIONS = {
 def format_for_path(path: str | os.PathLike[str]) -> Format | None:
     """The format a file name's extension names (case-insensitive), or None."""
     return _EXTENSIONS.get(PurePath(path).suffix.lower())
+
+
+def file_format(path: str | os.PathLike[str], fmt: Format | str | None = None) -> Format:
+    """The format :func:`taskspec.load` and :func:`taskspec.save` read and write *path* in.
+
+    *fmt* when given (an unknown name is a :class:`~taskspec.TaskSpecError`),
+    else the one the extension names (:func:`format_for_path`). A name whose
+    extension names no format is a :class:`~taskspec.TaskSpecError` with
+    code TS903 whose hint lists the extensions, in the Go library's words
+    (its ``FormatError``).
+    """
+    if fmt is not None:
+        return _format(fmt)
+    found = format_for_path(path)
+    if found is not None:
+        return found
+    name = os.fspath(path).rstrip("/")
+    name = os.path.basename(name) if name else os.fspath(path)[:1] or "."
+    raise TaskSpecError(
+        [
+            Violation(
+                "",
+                f"cannot tell the format of {go_quote(name)} from its extension",
+                hint=f"expected one of: {', '.join(_EXTENSIONS)}",
+                code=UNSUPPORTED_FORMAT,
+            )
+        ]
+    )
 
 
 # -- reading -------------------------------------------------------------------

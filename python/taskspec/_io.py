@@ -48,11 +48,13 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from taskspec._api import marshal_yaml, parse_task_spec, validate
 from taskspec._limits import MAX_DOCUMENT_BYTES
-from taskspec._writable import check_nodes
+from taskspec._writable import check_nodes, check_size
 from taskspec.v1 import taskspec_pb2
 
 if TYPE_CHECKING:
     from pathlib import Path
+
+    from taskspec._convert import Format
 
 try:
     import fcntl
@@ -176,34 +178,78 @@ def read_stream(stream: BinaryIO) -> bytes:
     return _read_bounded(stream.read)
 
 
-def load(path: StrPath) -> taskspec_pb2.TaskSpec:
-    """Read, decode and validate the sidecar at *path*.
+def load(path: StrPath, *, format: Format | str | None = None) -> taskspec_pb2.TaskSpec:
+    """Read, decode and validate the spec in the file at *path*, in the format its extension names.
 
-    Problems with the content raise :class:`~taskspec.TaskSpecError`.
-    Problems reaching the file raise :class:`OSError` as for any other file,
-    because they are about the environment, not the document: missing,
-    unreadable, or not a regular file (see :func:`read_file`).
+    ``.yaml`` and ``.yml`` are YAML (:func:`~taskspec.parse_task_spec`),
+    ``.json`` proto3 JSON (:func:`~taskspec.parse_json`), ``.binpb`` and
+    ``.pb`` binary protobuf (:func:`~taskspec.parse_binpb`), in any case, as
+    :func:`~taskspec.format_for_path` and the command line read them, and as
+    the Go library's ``Load`` does. *format* (a :class:`~taskspec.Format` or
+    its name) reads the file in that format whatever its name.
+
+    Problems reaching the file come first and raise :class:`OSError` as for
+    any other file, because they are about the environment, not the
+    document: missing, unreadable, or not a regular file (see
+    :func:`read_file`). A name whose extension names no format then raises
+    :class:`~taskspec.TaskSpecError` with code TS903, its hint the
+    extensions there are; problems with the content raise it too (a
+    :class:`~taskspec.DecodeError` or :class:`~taskspec.ValidationError`).
     """
-    return parse_task_spec(read_file(path))
+    data = read_file(path)
+    if format is None and _is_yaml(path):
+        return parse_task_spec(data)
+    from taskspec._convert import file_format, parse  # noqa: PLC0415 - other formats only
+
+    return parse(data, file_format(path, format))
 
 
-def save(path: StrPath, spec: taskspec_pb2.TaskSpec) -> None:
-    """Validate *spec* and write its canonical YAML to *path* atomically.
+def save(path: StrPath, spec: taskspec_pb2.TaskSpec, *, format: Format | str | None = None) -> None:
+    """Validate *spec* and write it to *path* atomically, in the format its extension names.
+
+    The format is chosen as :func:`load` chooses it: canonical YAML
+    (:func:`~taskspec.marshal_yaml`) for ``.yaml`` and ``.yml``, canonical
+    JSON (:func:`~taskspec.marshal_json`) for ``.json``, binary protobuf
+    (:func:`~taskspec.marshal_binpb`) for ``.binpb`` and ``.pb``, or
+    *format* whatever the name; a name whose extension names no format is a
+    :class:`~taskspec.TaskSpecError` (TS903) and nothing is written. The
+    bytes are the Go library's ``Save``'s.
 
     Nothing is written that :func:`load` would refuse: the spec is
     validated first, which refuses YAML over the size limit
     (:class:`~taskspec.ValidationError`, TS107), and YAML over a reader's
-    node count (60,000 signals are 120,000 nodes) is refused with a
-    :class:`~taskspec.TaskSpecError` naming the field that takes most of
-    it (see :mod:`taskspec._writable`). On any failure the previous file,
-    if any, is left exactly as it was and no temporary file remains. A
-    symbolic link is written through: the file it points at gets the bytes.
+    node count (60,000 signals are 120,000 nodes), or JSON or binary over
+    the size limit, is refused with a :class:`~taskspec.TaskSpecError`
+    naming the field that takes most of it (see :mod:`taskspec._writable`).
+    On any failure the previous file, if any, is left exactly as it was and
+    no temporary file remains. A symbolic link is written through: the file
+    it points at gets the bytes.
     """
+    if format is None and _is_yaml(path):
+        fmt = "yaml"
+    else:
+        from taskspec._convert import file_format  # noqa: PLC0415 - other formats only
+
+        fmt = file_format(path, format).value
     # Validate refuses a spec whose YAML is over the size limit (TS107);
-    # only the node count is left to check.
+    # for YAML only the node count is left to check, for the others the size.
     validate(spec)
-    check_nodes(spec)
-    atomic_write(path, marshal_yaml(spec))
+    if fmt == "yaml":
+        check_nodes(spec)
+        atomic_write(path, marshal_yaml(spec))
+        return
+    from taskspec._convert import marshal  # noqa: PLC0415
+
+    atomic_write(path, check_size(spec, marshal(spec, fmt), fmt))
+
+
+def _is_yaml(path: StrPath) -> bool:
+    """Whether the extension of *path* names YAML, told without loading the converter.
+
+    The extensions are :func:`~taskspec.format_for_path`'s, which a test
+    holds this to.
+    """
+    return os.path.splitext(os.fspath(path))[1].lower() in {".yaml", ".yml"}
 
 
 def write_target(path: StrPath) -> Path:

@@ -41,7 +41,8 @@ package main
 //	{"op":"lib_parse_file","path":P}    taskspec.ParseYAML of the file P, answering
 //	  {"ok":true} or the error as lib_parse does: for timing, with no transport cost
 //	{"op":"lib_marshal","binpb_b64":M}  taskspec.MarshalYAML -> {"ok":true,"yaml_b64":B}
-//	{"op":"lib_save","binpb_b64":M,"path":P}  taskspec.Save -> {"ok":true} or the
+//	{"op":"lib_save","binpb_b64":M,"path":P}  taskspec.Save (in the format the extension
+//	  of P names) -> {"ok":true} or the
 //	  error, with a WriteError's field path and message as the one violation
 //	{"op":"lib_validate","binpb_b64":M} taskspec.Violations and Validate
 //	  -> {"ok":true,"violations":[V,...],"validate_error":"" or message}
