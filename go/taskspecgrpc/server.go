@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -75,7 +76,7 @@ func NewGeneratorServer(registry *taskspec.Registry, opts ...ServerOption) Gener
 	if registry == nil {
 		registry = taskspec.NewRegistry()
 	}
-	s := &generatorServer{registry: registry, log: slog.Default()}
+	s := &generatorServer{registry: registry, log: slog.Default(), maxAbandoned: DefaultMaxAbandonedCalls}
 	for _, opt := range opts {
 		if opt != nil {
 			opt.apply(s)
@@ -114,12 +115,28 @@ func WithLogger(l *slog.Logger) ServerOption {
 // ListLanguages, and the health service (RegisterHealth), always answer.
 // n <= 0, the default, sets no limit.
 //
-// A call holds its slot until its generator returns, not merely until the
-// call is answered: a generator that ignores its ctx keeps running after
-// the call's deadline has answered DeadlineExceeded, and it still counts
-// against the limit, so that runaway generators cannot pile up beyond n.
+// A call holds its slot until it is answered: at its generator's return,
+// or at its deadline (the caller's or WithDefaultTimeout's), or when its
+// caller gives up. A generator that ignores its ctx and runs on after
+// that is abandoned, and WithMaxAbandonedCalls bounds those apart.
 func WithMaxConcurrentCalls(n int) ServerOption {
 	return serverOption(func(s *generatorServer) { s.maxCalls = n })
+}
+
+// DefaultMaxAbandonedCalls is how many abandoned generators a server
+// lets run before it refuses new calls, unless WithMaxAbandonedCalls says
+// otherwise; the Python server's default is the same.
+const DefaultMaxAbandonedCalls = 64
+
+// WithMaxAbandonedCalls bounds the generators that run on after their
+// calls were answered (at the deadline, or when the caller gave up): while
+// n of them run, a new Generate call is refused at once with
+// ResourceExhausted, so that generators that ignore cancellation cannot
+// pile up without end. Each is logged when it is abandoned and again when
+// it returns, its result dropped. n <= 0 sets no limit; the default is
+// DefaultMaxAbandonedCalls.
+func WithMaxAbandonedCalls(n int) ServerOption {
+	return serverOption(func(s *generatorServer) { s.maxAbandoned = n })
 }
 
 // WithDefaultTimeout gives a Generate call that arrives without a deadline
@@ -129,8 +146,7 @@ func WithMaxConcurrentCalls(n int) ServerOption {
 // At the deadline, the caller's or this one, the call is answered
 // DeadlineExceeded whether or not the generator has returned: its ctx is
 // cancelled, and a generator that ignores it runs on in its own goroutine
-// until it returns, its result dropped (and, with WithMaxConcurrentCalls,
-// its slot still taken).
+// until it returns, its result dropped (see WithMaxAbandonedCalls).
 func WithDefaultTimeout(d time.Duration) ServerOption {
 	return serverOption(func(s *generatorServer) { s.timeout = d })
 }
@@ -142,6 +158,10 @@ type generatorServer struct {
 	maxCalls int
 	slots    chan struct{} // one token per call in flight, when limited
 	timeout  time.Duration
+	// maxAbandoned bounds abandoned, the generators still running after
+	// their calls were answered.
+	maxAbandoned int
+	abandoned    atomic.Int64
 }
 
 // passedCodes are the status codes a generator may report to its caller
@@ -158,25 +178,22 @@ var passedCodes = map[codes.Code]bool{
 }
 
 func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.GenerateRequest) (*taskspecv1.GenerateResponse, error) {
-	// release gives back the call's slot; it passes to the generator's
-	// goroutine once that starts, so that a generator running past the
-	// call's end still holds it.
-	release := func() {}
+	// The call holds its slot until it is answered, whether or not its
+	// generator has returned by then.
 	if s.slots != nil {
 		select {
 		case s.slots <- struct{}{}:
-			release = func() { <-s.slots }
+			defer func() { <-s.slots }()
 		default:
 			return nil, status.Errorf(codes.ResourceExhausted,
 				"the server is running %d generator calls, its limit; try again later", s.maxCalls)
 		}
 	}
-	running := false
-	defer func() {
-		if !running {
-			release()
-		}
-	}()
+	if s.maxAbandoned > 0 && s.abandoned.Load() >= int64(s.maxAbandoned) {
+		return nil, status.Errorf(codes.ResourceExhausted,
+			"the server has %d generators still running after their calls were answered, its limit; try again later",
+			s.maxAbandoned)
+	}
 	if _, ok := ctx.Deadline(); !ok && s.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.timeout)
@@ -208,9 +225,10 @@ func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.Generate
 		opts = &taskspecv1.GenerateOptions{}
 	}
 	done := make(chan generated, 1) // buffered: a late generator never blocks
-	running = true
+	// state is the generator's: running, then returned, or abandoned when
+	// the call is answered first; whichever comes first wins.
+	var state atomic.Int32
 	go func() {
-		defer release()
 		var g generated
 		g.spec, g.err = safeGenerate(ctx, gen, opts)
 		var p *panicError
@@ -219,6 +237,10 @@ func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.Generate
 			// is logged too.
 			log.ErrorContext(ctx, "generator panicked", "elapsed", time.Since(started),
 				"panic", fmt.Sprint(p.value), "stack", string(p.stack))
+		}
+		if !state.CompareAndSwap(generatorRunning, generatorReturned) {
+			left := s.abandoned.Add(-1)
+			log.InfoContext(ctx, "abandoned generator returned", "elapsed", time.Since(started), "abandoned", left)
 		}
 		done <- g
 	}()
@@ -230,6 +252,11 @@ func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.Generate
 	case <-ctx.Done():
 		// The deadline passed or the caller gave up, and the generator has
 		// not returned: answer now, and let it finish on its own.
+		if state.CompareAndSwap(generatorRunning, generatorAbandoned) {
+			n := s.abandoned.Add(1)
+			log.WarnContext(ctx, "generator abandoned", "elapsed", time.Since(started),
+				"code", status.FromContextError(ctx.Err()).Code().String(), "abandoned", n, "limit", s.maxAbandoned)
+		}
 		return nil, status.FromContextError(ctx.Err()).Err()
 	}
 	if err != nil {
@@ -273,6 +300,13 @@ func (s *generatorServer) ListLanguages(context.Context, *taskspecv1.ListLanguag
 }
 
 // generated is what a generator's goroutine returns.
+// The states of a call's generator.
+const (
+	generatorRunning int32 = iota
+	generatorReturned
+	generatorAbandoned
+)
+
 type generated struct {
 	spec *taskspecv1.TaskSpec
 	err  error

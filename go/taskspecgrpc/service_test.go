@@ -134,30 +134,41 @@ func (d *deaf) Generate(_ context.Context, opts *taskspecv1.GenerateOptions) (*t
 
 func TestTheDeadlineAnswersWhenTheGeneratorIgnoresIt(t *testing.T) {
 	gen := &deaf{release: make(chan struct{}), running: make(chan struct{}, 8)}
-	conn := serveWith(t, gen, WithDefaultTimeout(100*time.Millisecond), WithMaxConcurrentCalls(1))
+	var logs bytes.Buffer
+	conn := serveWith(t, gen, WithDefaultTimeout(100*time.Millisecond), WithMaxConcurrentCalls(1),
+		WithMaxAbandonedCalls(2), WithLogger(slog.New(slog.NewTextHandler(&logs, nil))))
 	remote := NewRemoteGenerator(conn, taskspecv1.Language_LANGUAGE_GO)
 	bound := time.AfterFunc(5*time.Second, func() { close(gen.release) }) // no test hangs
 	defer bound.Stop()
 
-	start := time.Now()
+	// Two calls are answered at their deadline, one after the other: each
+	// frees its slot when it is answered, and leaves its generator running.
+	for i := range 2 {
+		start := time.Now()
+		_, err := remote.Generate(context.Background(), &taskspecv1.GenerateOptions{})
+		if took := time.Since(start); took > 3*time.Second {
+			t.Errorf("call %d took %v, past its deadline of 100ms", i, took)
+		}
+		if code, _ := remoteCode(t, err); code != codes.DeadlineExceeded || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("call %d: got %v", i, err)
+		}
+	}
+	if len(gen.running) != 2 {
+		t.Fatalf("%d generators running, want the two abandoned ones", len(gen.running))
+	}
+	if !strings.Contains(logs.String(), `msg="generator abandoned" language=go`) ||
+		!strings.Contains(logs.String(), "abandoned=2 limit=2") {
+		t.Errorf("the abandoned generators were not logged: %q", logs.String())
+	}
+
+	// With two abandoned generators running, the server is at its limit.
 	_, err := remote.Generate(context.Background(), &taskspecv1.GenerateOptions{})
-	if took := time.Since(start); took > 3*time.Second {
-		t.Errorf("the call took %v, past its deadline of 100ms", took)
-	}
-	if code, _ := remoteCode(t, err); code != codes.DeadlineExceeded || !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("got %v", err)
+	if code, msg := remoteCode(t, err); code != codes.ResourceExhausted ||
+		msg != "the server has 2 generators still running after their calls were answered, its limit; try again later" {
+		t.Errorf("a call while two abandoned generators run: %v", err)
 	}
 
-	// The runaway generator still holds the only slot.
-	if len(gen.running) != 1 {
-		t.Fatalf("%d generators running, want the runaway one", len(gen.running))
-	}
-	_, err = remote.Generate(context.Background(), &taskspecv1.GenerateOptions{})
-	if code, _ := remoteCode(t, err); code != codes.ResourceExhausted {
-		t.Errorf("a call while the runaway generator runs: %v", err)
-	}
-
-	// Once it returns, the slot is free again.
+	// Once they return, calls are taken again.
 	if bound.Stop() {
 		close(gen.release)
 	}
@@ -171,9 +182,12 @@ func TestTheDeadlineAnswersWhenTheGeneratorIgnoresIt(t *testing.T) {
 			break
 		}
 		if status.Code(err) != codes.ResourceExhausted || time.Now().After(deadline) {
-			t.Fatalf("after the generator returned: %v", err)
+			t.Fatalf("after the generators returned: %v", err)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(logs.String(), `msg="abandoned generator returned" language=go`) {
+		t.Errorf("the abandoned generators' return was not logged: %q", logs.String())
 	}
 }
 
