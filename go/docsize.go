@@ -136,63 +136,49 @@ func newSizeShape(md protoreflect.MessageDescriptor) *sizeShape {
 	return s
 }
 
-// elements returns the bytes m's lists and maps add beside their strings:
-// their items and entries, with the fields of the messages among them.
-func (s *sizeShape) elements(m protoreflect.Message) int {
-	n := 0
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.IsList():
-			l := v.List()
-			n += l.Len() * s.items[fd.FullName()]
-			if fd.Message() != nil {
-				for i := range l.Len() {
-					n += s.elements(l.Get(i).Message())
-				}
-			}
-		case fd.IsMap():
-			n += v.Map().Len() * s.items[fd.FullName()]
-			if fd.MapValue().Message() != nil {
-				v.Map().Range(func(_ protoreflect.MapKey, e protoreflect.Value) bool {
-					n += s.elements(e.Message())
-					return true
-				})
-			}
-		case fd.Message() != nil:
-			n += s.elements(v.Message())
-		}
-		return true
-	})
-	return n
-}
-
 // sizeBound returns a number the length of spec's canonical YAML never
 // exceeds, and whether every string of spec is valid UTF-8; when one is
 // not, the bound is meaningless (MarshalYAML refuses such a spec). See the
-// comment above sizeShape.
+// comment above sizeShape. It bounds each string by its length first
+// (quickBound), which is enough for most specs, and reads the strings
+// character by character (stringBound) only when that is over the limit.
 func sizeBound(spec *taskspecv1.TaskSpec) (bound int, valid bool) {
-	return boundWith(spec, shape.indent+1, shape, stringBound)
+	perBreak := shape.indent + 1
+	if bound, valid = boundWith(spec, perBreak, shape, quickBound); !valid || bound <= MaxDocumentBytes {
+		return bound, valid
+	}
+	return boundWith(spec, perBreak, shape, stringBound)
 }
 
 // boundWith is sizeBound with its parts as arguments, so that a test can
-// show that a smaller bound is caught: perBreak is the most a line break
-// adds beside its own bytes (a line's indentation, and one more break),
-// sh the schema's figures, str the bound of a string and whether it is
-// valid UTF-8.
+// check each and show that a smaller bound is caught: perBreak is the most
+// a line break adds beside its own bytes (a line's indentation, and one
+// more break), sh the schema's figures, str the bound of a string and
+// whether it is valid UTF-8.
 func boundWith(spec *taskspecv1.TaskSpec, perBreak int, sh *sizeShape,
 	str func(string, int) (int, bool)) (bound int, valid bool) {
 	// The document's own bytes: a final "...", its line break, and a
 	// spare; every element's and every string's are added below.
-	bound = 16
+	bound = 16 + sh.fields[spec.ProtoReflect().Descriptor().FullName()]
 	valid = true
 	specStrings(spec, func(s string) {
 		b, ok := str(s, perBreak)
 		bound += b
 		valid = valid && ok
 	})
-	m := spec.ProtoReflect()
-	bound += sh.fields[m.Descriptor().FullName()] + sh.elements(m)
+	specItems(spec, func(field string, n int) {
+		bound += n * sh.items[protoreflect.FullName(field)]
+	})
 	return bound, valid
+}
+
+// quickBound is a bound of stringBound from s's length alone. Per byte of
+// s, stringBound counts at most perBreak+2: a byte, and for a ' or a line
+// break perBreak+1 more (each is one byte, a line break of two or three
+// bytes counts once); an escape is at most four bytes a byte, and perBreak
+// is at least 2. Then there is what stringBound adds to any string.
+func quickBound(s string, perBreak int) (int, bool) {
+	return (perBreak+2)*len(s) + perBreak + 10, utf8.ValidString(s)
 }
 
 // stringBound bounds the bytes s takes written in any style, perBreak
@@ -233,17 +219,34 @@ func escapeLen(r rune) int {
 	return 10
 }
 
-// asciiQuoted is the length of each ASCII byte in a double-quoted scalar
-// (yaml.v3's is_printable, is_break and its escapes).
-var asciiQuoted = func() (t [utf8.RuneSelf]uint8) {
+// asciiQuoted packs, for each ASCII byte, its length in a double-quoted
+// scalar (yaml.v3's is_printable, is_break and escapes), whether it is a '
+// (at bit 21) and whether it is a line break (at bit 42), so that a run of
+// ASCII is counted with one addition a byte.
+var asciiQuoted = func() (t [utf8.RuneSelf]uint64) {
 	for b := range t {
 		t[b] = 1
-		if b < 0x20 || b == 0x7f || b == '\n' || b == '"' || b == '\\' {
-			t[b] = uint8(escapeLen(rune(b)))
+		if b < 0x20 || b == 0x7f || b == '"' || b == '\\' {
+			t[b] = uint64(escapeLen(rune(b)))
+		}
+		switch b {
+		case '\'':
+			t[b] |= 1 << quoteShift
+		case '\n', '\r':
+			t[b] |= 1 << breakShift
 		}
 	}
 	return t
 }()
+
+const (
+	quoteShift = 21
+	breakShift = 42
+	fieldMask  = 1<<quoteShift - 1
+	// asciiRun is the most bytes counted in one sum: at four a byte, the
+	// length stays under 1<<quoteShift.
+	asciiRun = 1 << (quoteShift - 3)
+)
 
 // doubleQuoted returns the length of s double-quoted, with its two quotes,
 // the number of its ' and of its line breaks, and whether it is valid
@@ -254,16 +257,14 @@ func doubleQuoted(s string) (size, quotes, breaks int, valid bool) {
 		return escapedAll(s)
 	}
 	for i := 0; i < len(s); {
-		b := s[i]
-		if b < utf8.RuneSelf {
-			size += int(asciiQuoted[b])
-			switch b {
-			case '\'':
-				quotes++
-			case '\n', '\r':
-				breaks++
-			}
-			i++
+		var sum uint64
+		for end := min(len(s), i+asciiRun); i < end && s[i] < utf8.RuneSelf; i++ {
+			sum += asciiQuoted[s[i]]
+		}
+		size += int(sum & fieldMask)
+		quotes += int(sum >> quoteShift & fieldMask)
+		breaks += int(sum >> breakShift)
+		if i == len(s) || s[i] < utf8.RuneSelf {
 			continue
 		}
 		r, w := utf8.DecodeRuneInString(s[i:])

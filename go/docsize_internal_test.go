@@ -152,20 +152,37 @@ func unsound(t *testing.T, cases map[string]*taskspecv1.TaskSpec, bound func(*ta
 }
 
 // The bound is never under the length of the canonical YAML, for strings
-// in every style in every place, long numbers and enums, and empty items.
+// in every style in every place, long numbers and enums, and empty items:
+// neither the bound from the strings' lengths nor the one from their
+// characters, nor sizeBound, which takes one of them.
 func TestSizeBoundIsNeverUnderTheSize(t *testing.T) {
 	cases := boundCases()
-	name, bound, size := unsound(t, cases, func(s *taskspecv1.TaskSpec) int {
-		b, valid := sizeBound(s)
-		if !valid {
-			t.Fatalf("valid strings found invalid")
+	perBreak := shape.indent + 1
+	for what, str := range map[string]func(string, int) (int, bool){
+		"sizeBound": nil, "stringBound": stringBound, "quickBound": quickBound,
+	} {
+		name, bound, size := unsound(t, cases, func(s *taskspecv1.TaskSpec) int {
+			b, valid := sizeBound(s)
+			if str != nil {
+				b, valid = boundWith(s, perBreak, shape, str)
+			}
+			if !valid {
+				t.Fatalf("%s: valid strings found invalid", what)
+			}
+			return b
+		})
+		if name != "" {
+			t.Errorf("%s: %s: bound %d, canonical YAML %d bytes", what, name, bound, size)
 		}
-		return b
-	})
-	if name != "" {
-		t.Fatalf("%s: bound %d, canonical YAML %d bytes", name, bound, size)
+	}
+	for _, s := range hardStrings {
+		if b, q := first(stringBound(s, perBreak)), first(quickBound(s, perBreak)); b > q {
+			t.Errorf("%q: stringBound %d, over quickBound %d", s, b, q)
+		}
 	}
 }
+
+func first(n int, _ bool) int { return n }
 
 // A bound with any of its parts made smaller is caught by the cases of
 // TestSizeBoundIsNeverUnderTheSize: each part is needed, and those cases
@@ -175,23 +192,22 @@ func TestSizeBoundWithAPartLeftOutIsCaught(t *testing.T) {
 	perBreak := shape.indent + 1
 	withStr := func(str func(string, int) (int, bool)) func(*taskspecv1.TaskSpec) int {
 		return func(s *taskspecv1.TaskSpec) int {
-			b, _ := boundWith(s, perBreak, shape, str)
-			return b
+			return first(boundWith(s, perBreak, shape, str))
 		}
 	}
 	mutations := map[string]func(*taskspecv1.TaskSpec) int{
 		"a string's bytes and quotes": withStr(func(s string, _ int) (int, bool) { return len(s) + 3, true }),
+		"a string's length, four times": withStr(func(s string, _ int) (int, bool) {
+			return 4*len(s) + 3, true
+		}),
 		"lines indented a level less": func(s *taskspecv1.TaskSpec) int {
-			b, _ := boundWith(s, perBreak-4, shape, stringBound)
-			return b
+			return first(boundWith(s, perBreak-4, shape, stringBound))
 		},
 		"the bytes beside the strings left out": func(s *taskspecv1.TaskSpec) int {
-			b, _ := boundWith(s, perBreak, &sizeShape{}, stringBound)
-			return b
+			return first(boundWith(s, perBreak, &sizeShape{}, stringBound))
 		},
 		"the list items' and map entries' bytes left out": func(s *taskspecv1.TaskSpec) int {
-			b, _ := boundWith(s, perBreak, &sizeShape{fields: shape.fields}, stringBound)
-			return b
+			return first(boundWith(s, perBreak, &sizeShape{fields: shape.fields}, stringBound))
 		},
 		"no escape after a byte-order mark": withStr(func(s string, pb int) (int, bool) {
 			if rest, ok := strings.CutPrefix(s, byteOrderMark); ok {
@@ -328,6 +344,12 @@ func FuzzSizeBound(f *testing.F) {
 		if valid != utf8.ValidString(s) {
 			t.Fatalf("valid = %v for %q", valid, s)
 		}
+		perBreak := shape.indent + 1
+		if b, q := first(stringBound(s, perBreak)), first(quickBound(s, perBreak)); b > q {
+			t.Fatalf("%q: stringBound %d, over quickBound %d", s, b, q)
+		}
+		quick, _ := boundWith(spec, perBreak, shape, quickBound)
+		precise, _ := boundWith(spec, perBreak, shape, stringBound)
 		out, err := MarshalYAML(spec)
 		if err != nil {
 			if valid {
@@ -335,8 +357,8 @@ func FuzzSizeBound(f *testing.F) {
 			}
 			return
 		}
-		if bound < len(out) {
-			t.Fatalf("bound %d, canonical YAML %d bytes:\n%s", bound, len(out), out)
+		if min(bound, quick, precise) < len(out) {
+			t.Fatalf("bounds %d, %d, %d; canonical YAML %d bytes:\n%s", bound, quick, precise, len(out), out)
 		}
 	})
 }
