@@ -272,34 +272,49 @@ func TestSizeBoundSparesOrdinarySpecs(t *testing.T) {
 
 // Around the limit, Validate's decision and message are those of the old
 // definition, len(MarshalYAML) > MaxDocumentBytes: for specs whose canonical
-// YAML is one byte under, at, and one byte over the limit, with a prompt
-// that is a literal block, a double-quoted one full of escapes, and one
-// long plain line, beside many map entries and list items that need quotes.
+// YAML is one byte under, at, and one byte over the limit, its bulk a
+// prompt that is a literal block, a double-quoted one full of escapes, one
+// long plain line, or short lines nested three levels deep (seven bytes of
+// YAML a byte, more than the six the bound before this one allowed), beside
+// map entries and list items that need quotes. An "x" at the end of the
+// prompt adds one byte in any style, to reach each size.
 func TestSizeDecisionAtTheLimit(t *testing.T) {
 	signals := map[string]int64{}
 	for i, s := range hardStrings {
 		signals[s] = int64(-i)
 	}
-	prompts := map[string]string{
-		"literal":       strings.Repeat("A line with `code`, \"quotes\", 'ticks', a \\ and \u00e9\u4e2d \u2014 #1: x\n", 1000),
-		"double-quoted": strings.Repeat("\x01 escaped \U0001F600 line\n", 1000),
-		"plain":         strings.Repeat("one long line, never folded ", 1000),
+	const bulk = MaxDocumentBytes - 1<<20
+	literal := "A line with `code`, \"quotes\", 'ticks', a \\ and \u00e9\u4e2d \u2014 #1: x\n"
+	quoted := "\x01 escaped \U0001F600 line\n"
+	plain := "one long line, never folded "
+	families := map[string]func(*taskspecv1.TaskSpec){
+		"literal":       func(s *taskspecv1.TaskSpec) { s.Prompt = strings.Repeat(literal, bulk/(len(literal)+4)) },
+		"double-quoted": func(s *taskspecv1.TaskSpec) { s.Prompt = strings.Repeat(quoted, bulk/30) },
+		"plain":         func(s *taskspecv1.TaskSpec) { s.Prompt = strings.Repeat(plain, bulk/len(plain)) },
+		"nested lines": func(s *taskspecv1.TaskSpec) {
+			s.GeneratedFrom.KgQuery = &taskspecv1.KGQuery{Intent: strings.Repeat("a\n", bulk/14)}
+		},
 	}
 	if testing.Short() {
-		delete(prompts, "plain")
+		delete(families, "plain")
+		delete(families, "double-quoted")
 	}
-	for name, prompt := range prompts {
+	for name, fill := range families {
 		spec := &taskspecv1.TaskSpec{
-			TaskSpecVersion: 1, TaskId: "t", DifficultySignals: signals,
+			TaskSpecVersion: 1, TaskId: "t", DifficultySignals: signals, GeneratedFrom: &taskspecv1.GeneratedFrom{},
 			Verification: &taskspecv1.Verification{TestCmd: hardStrings, BuildCmd: []string{"a\nb", "yes"}},
 		}
+		fill(spec)
+		prompt := spec.Prompt
 		spec.Prompt = prompt + "x"
 		out, err := MarshalYAML(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Each "x" at the end adds one byte, in any of the three styles.
 		filler := MaxDocumentBytes - 1 - len(out)
+		if filler < 0 || filler > 2<<20 {
+			t.Fatalf("%s: %d bytes of YAML before the filler", name, len(out))
+		}
 		for _, size := range []int{MaxDocumentBytes - 1, MaxDocumentBytes, MaxDocumentBytes + 1} {
 			spec.Prompt = prompt + strings.Repeat("x", 1+filler+size-(MaxDocumentBytes-1))
 			out, err := MarshalYAML(spec)
