@@ -12,8 +12,9 @@ import (
 // The size check of Validate (TS107) asks whether a spec's canonical YAML,
 // the bytes MarshalYAML writes, is over MaxDocumentBytes, and its message
 // states that size. Writing the YAML to measure it costs about 50 ms a MiB,
-// so sizeBound first computes, in one pass over the strings and without
-// writing anything, a number that the YAML's length never exceeds. Only a
+// so sizeBound first computes, without writing anything, a number that the
+// YAML's length never exceeds: from the lengths of the strings, and when
+// that is over the limit, from their characters, in one pass. Only a
 // spec whose bound is over the limit is written out and measured, and that
 // exact length decides, as it always did: a spec under the limit by a wide
 // margin, by far the common case, is never written; one close to or over
