@@ -226,6 +226,7 @@ ifeq ($(HAVE_GO),yes)
 	(cd $(GOLIB_DIR) && go test -run='^$$' -fuzz='^FuzzMarshalYAML$$' -fuzztime=$(GO_FUZZ_RUNS)x .)
 	(cd $(GOLIB_DIR) && go test -run='^$$' -fuzz='^FuzzMarshalSameAsRef$$' -fuzztime=$(GO_FUZZ_RUNS)x .)
 	(cd $(GOLIB_DIR) && go test -run='^$$' -fuzz='^FuzzParseJSON$$' -fuzztime=$(GO_FUZZ_RUNS)x .)
+	(cd $(GOLIB_DIR) && go test -run='^$$' -fuzz='^FuzzSizeBound$$' -fuzztime=$(GO_FUZZ_RUNS)x .)
 	(cd $(CONFORM_DIR) && go test ./...)
 else
 	@echo "go not found: skipping Go tests"

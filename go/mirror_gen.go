@@ -68,6 +68,13 @@ func specStrings(m *v1.TaskSpec, each func(string)) {
 	taskSpecStrings(m, each)
 }
 
+// specItems calls each with every list and map m holds that is not empty, by
+// the full name of its field, and its number of items or entries: for the
+// bound on the size of a spec's YAML (sizeBound), without reflection.
+func specItems(m *v1.TaskSpec, each func(field string, n int)) {
+	taskSpecItems(m, each)
+}
+
 func taskSpecToMirror(m *v1.TaskSpec, s *eval.TaskSpec, path string) error {
 	if err := toInt(&s.TaskSpecVersion, m.GetTaskSpecVersion(), path, "task_spec_version"); err != nil {
 		return err
@@ -208,6 +215,16 @@ func taskSpecStrings(m *v1.TaskSpec, each func(string)) {
 		solutionArtifactStrings(item, each)
 	}
 	verificationStrings(m.GetVerification(), each)
+}
+
+func taskSpecItems(m *v1.TaskSpec, each func(field string, n int)) {
+	if n := len(m.GetDifficultySignals()); n > 0 {
+		each("taskspec.v1.TaskSpec.difficulty_signals", n)
+	}
+	if items := m.GetSolutionArtifacts(); len(items) > 0 {
+		each("taskspec.v1.TaskSpec.solution_artifacts", len(items))
+	}
+	verificationItems(m.GetVerification(), each)
 }
 
 func generatedFromToMirror(m *v1.GeneratedFrom, s *eval.GeneratedFrom, path string) error {
@@ -390,5 +407,14 @@ func verificationStrings(m *v1.Verification, each func(string)) {
 	}
 	for _, s := range m.GetTestCmd() {
 		each(s)
+	}
+}
+
+func verificationItems(m *v1.Verification, each func(field string, n int)) {
+	if n := len(m.GetBuildCmd()); n > 0 {
+		each("taskspec.v1.Verification.build_cmd", n)
+	}
+	if n := len(m.GetTestCmd()); n > 0 {
+		each("taskspec.v1.Verification.test_cmd", n)
 	}
 }

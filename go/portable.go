@@ -18,39 +18,19 @@ import (
 // it could be over, so that small specs cost no marshalling.
 func portability(spec *taskspecv1.TaskSpec) []Violation {
 	var out []Violation
-	// bound is more than the canonical YAML can be: a byte of a string is
-	// at most six there (an escape such as \x01 is four; a one-character
-	// line of a block scalar nested in a list, "a" and its line break,
-	// takes its indentation of eight more), and each field adds its key,
-	// indentation and quotes. So a spec whose strings are under 2.7 MB in
-	// all is never marshalled here.
-	bound := 4096
-	if spec != nil {
-		size, n, valid := stringBytes(spec)
-		bound += 6*size + 128*n
-		if !valid {
-			out = badStrings(spec.ProtoReflect(), "", out)
-		}
+	bound, valid := sizeBound(spec)
+	if !valid {
+		// MarshalYAML refuses such a spec, so it has no canonical size.
+		return badStrings(spec.ProtoReflect(), "", out)
 	}
+	// The bound is cheap and never under the size (see sizeBound); only a
+	// spec it puts over the limit is written out and measured.
 	if bound > MaxDocumentBytes {
 		if n := canonicalSize(spec); n > MaxDocumentBytes {
 			out = append(out, Violation{Message: tooLarge(n), Code: codeTooLarge, Severity: severityError})
 		}
 	}
 	return out
-}
-
-// stringBytes returns the bytes and the number of the strings of spec (map
-// keys included), and whether they are all valid UTF-8: what portability
-// needs of a valid spec, read without reflection and without the paths that
-// only an invalid one needs.
-func stringBytes(spec *taskspecv1.TaskSpec) (size, n int, valid bool) {
-	valid = true
-	specStrings(spec, func(s string) {
-		size, n = size+len(s), n+1
-		valid = valid && utf8.ValidString(s)
-	})
-	return size, n, valid
 }
 
 // badStrings appends to out a TS106 violation for every string of m, at

@@ -77,9 +77,12 @@ func TestEveryStringIsCheckedForUTF8(t *testing.T) {
 		if got := invalidUTF8(spec); got != "" {
 			t.Errorf("%s: a valid string is named: %q", path, got)
 		}
-		size, n, valid := stringBytes(spec)
-		if size != 4 || n != 1 || !valid {
-			t.Errorf("%s: stringBytes = %d, %d, %v; want 4, 1, true", path, size, n, valid)
+		if _, valid := sizeBound(spec); !valid {
+			t.Errorf("%s: sizeBound finds a valid string invalid", path)
+		}
+		set(spec, "\xff")
+		if _, valid := sizeBound(spec); valid {
+			t.Errorf("%s: sizeBound finds an invalid string valid", path)
 		}
 	}
 }

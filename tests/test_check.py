@@ -21,9 +21,9 @@ from typing import Any, NoReturn
 import pytest
 
 import taskspec
-from taskspec import DecodeError, Format, TaskSpecError, ValidationError, Violation
+from taskspec import DecodeError, Format, TaskSpecError, ValidationError, Violation, _validate
 from taskspec._codes import CATALOGUE
-from taskspec._limits import MAX_DOCUMENT_BYTES
+from taskspec._limits import INT64_MIN, MAX_DOCUMENT_BYTES
 from taskspec.bridge import _decode, _emit
 from taskspec.v1 import problems_pb2, taskspec_pb2
 from tests.conformance import rule_cases
@@ -840,6 +840,46 @@ def test_a_small_spec_is_never_written_out_to_be_measured(monkeypatch: pytest.Mo
     spec = valid_spec()
     spec.prompt = "\x07" * (1 << 19)  # every character an escape: still cheap to bound
     taskspec.validate(spec)
+
+
+def _fill_strings(msg: Any, text: str, items: int) -> None:
+    """Put *text* in every string slot of *msg* (from its descriptor), *items* times in a list."""
+    for fd in msg.DESCRIPTOR.fields:
+        value = getattr(msg, fd.name)
+        if fd.message_type is not None and fd.message_type.GetOptions().map_entry:
+            for i in range(items):
+                value[text + "\n" * i] = INT64_MIN
+        elif fd.is_repeated and fd.message_type is not None:
+            for _ in range(items):
+                _fill_strings(value.add(), text, items)
+        elif fd.is_repeated and fd.type == fd.TYPE_STRING:
+            value.extend([text] * items)
+        elif fd.message_type is not None:
+            _fill_strings(value, text, items)
+        elif fd.type == fd.TYPE_STRING:
+            setattr(msg, fd.name, text)
+        elif fd.type == fd.TYPE_INT64:
+            setattr(msg, fd.name, INT64_MIN)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a\n" * 3000,  # short lines: a line's indentation outweighs it
+        "\x01" * 3000,  # escapes
+        "\ufeff" + "a" * 3000,  # after a byte-order mark, every character is escaped
+        "\U0001f600" * 1000,
+        "",  # empty items: `- ""`
+        "x" * 200,  # a long key: `? key`
+    ],
+    ids=["short-lines", "escapes", "bom", "emoji", "empty", "long-key"],
+)
+def test_the_size_bound_is_never_under_the_size(text: str) -> None:
+    """Validate measures only above the bound; below it, the YAML must be shorter."""
+    for items in (1, 40):
+        spec = taskspec_pb2.TaskSpec()
+        _fill_strings(spec, text, items)
+        assert _validate._size_bound(spec) >= len(taskspec.marshal_yaml(spec))
 
 
 # -- JSON and binary protobuf --------------------------------------------------------

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 import taskspec
 from taskspec import DecodeError, TaskSpec, TaskSpecError, ValidationError
+from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.v1 import taskspec_pb2
 from tests.conformance.gobridge import GoConsumer, GoResult, spec_to_json
 from tests.conformance.specs import order_is_total
@@ -699,3 +700,42 @@ def test_go_reads_arbitrary_json_values_as_python_does(go: GoConsumer) -> None:
             continue
         failures.append(f"{data[:200]!r}: {why}")
     _report(failures, len(docs))
+
+
+#: Specs whose bulk is written in one style: a prompt that is a literal
+#: block, one double-quoted with escapes, and short lines nested three
+#: levels deep (seven bytes of YAML a byte of text, more than the Go
+#: library's size bound used to allow). An "x" added at the end of the
+#: prompt lengthens the YAML by one byte, which reaches each size.
+_SIZE_FAMILIES = {
+    "literal": lambda s: setattr(
+        s, "prompt", "A `code` 'tick' \"quote\" \\ é中 — #1: x\n" * 330_000
+    ),
+    "double-quoted": lambda s: setattr(s, "prompt", "\x01 escaped \U0001f600 line\n" * 520_000),
+    "nested lines": lambda s: setattr(s.generated_from.kg_query, "intent", "a\n" * 1_150_000),
+}
+
+
+@pytest.mark.parametrize("family", sorted(_SIZE_FAMILIES))
+def test_both_libraries_decide_the_size_limit_alike(go: GoConsumer, family: str) -> None:
+    """One byte under, at and over the document limit, Go's TS107 is Python's."""
+    spec = load("canonical")[0].spec()
+    _SIZE_FAMILIES[family](spec)
+    prompt = spec.prompt + "x"
+    spec.prompt = prompt
+    filler = MAX_DOCUMENT_BYTES - 1 - len(taskspec.marshal_yaml(spec))
+    assert 0 <= filler < 2 << 20, filler
+    for size in (MAX_DOCUMENT_BYTES - 1, MAX_DOCUMENT_BYTES, MAX_DOCUMENT_BYTES + 1):
+        spec.prompt = prompt + "x" * (filler + size - (MAX_DOCUMENT_BYTES - 1))
+        assert len(taskspec.marshal_yaml(spec)) == size
+        res = go.request(op="lib_validate", binpb_b64=_binpb(spec))
+        assert res["ok"], res
+        try:
+            taskspec.validate(spec)
+            mine = []
+        except ValidationError as err:
+            mine = [(v.field_path, v.message, 0, 0) for v in err.violations]
+        assert _violations(res) == mine, size
+        assert [v["code"] for v in res["violations"]] == (
+            ["TS107"] if size > MAX_DOCUMENT_BYTES else []
+        )

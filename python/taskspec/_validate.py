@@ -176,13 +176,25 @@ def broken(
 
 #: The most bytes of canonical YAML one byte of a spec's binary encoding can
 #: become: an escape (``\x07`` for one byte), a line break and its
-#: indentation in a block scalar, an empty list item's ``- ""`` for its two
-#: bytes. The binary size bounds the strings' UTF-8 bytes and counts every
-#: list item and map entry, and protobuf computes it in C.
+#: indentation in a block scalar (``a`` and a line break nested three levels
+#: deep are 14 bytes), an empty list item's ``- ""`` for its two bytes. The
+#: binary size bounds the strings' UTF-8 bytes and counts every list item
+#: and map entry, and protobuf computes it in C.
 _WORST_YAML_PER_BINARY_BYTE: Final = 16
 #: Everything a spec's YAML has that its binary encoding does not count:
 #: the keys of its fields and enum spellings.
 _FIXED_BYTES: Final = 16_384
+
+
+def _size_bound(spec: taskspec_pb2.TaskSpec) -> int:
+    """A number *spec*'s canonical YAML is never longer than, from its binary size.
+
+    Like the Go library's (``sizeBound``, ``go/docsize.go``), it only spares
+    the writing of a spec far under the limit: the decision and the size in
+    the message are always the exact length's, so the two libraries decide
+    alike whatever their bounds.
+    """
+    return spec.ByteSize() * _WORST_YAML_PER_BINARY_BYTE + _FIXED_BYTES
 
 
 def _could_be_too_large(spec: taskspec_pb2.TaskSpec) -> bool:
@@ -191,8 +203,7 @@ def _could_be_too_large(spec: taskspec_pb2.TaskSpec) -> bool:
     A spec of ordinary size, by far the common case, is never written out
     to be measured.
     """
-    bound = spec.ByteSize() * _WORST_YAML_PER_BINARY_BYTE + _FIXED_BYTES
-    return bound > MAX_DOCUMENT_BYTES
+    return _size_bound(spec) > MAX_DOCUMENT_BYTES
 
 
 def _too_large(spec: taskspec_pb2.TaskSpec) -> Violation | None:

@@ -73,6 +73,7 @@ type mirrorGen struct {
 	plain     map[*protogen.Message]bool // holds a plain string: a fix site
 	maps      map[*protogen.Message]bool // holds a map
 	text      map[*protogen.Message]bool // holds a string: a plain one, or a map's key
+	items     map[*protogen.Message]bool // holds a list or a map
 	zero      map[*protogen.Message]bool // an omitempty field holds it by value
 }
 
@@ -120,6 +121,10 @@ func (c *contract) mirrorGo(gen *protogen.Plugin) {
 		s := shapeOf(w)
 		return s == shString || s == shStringList || s == shIntMap
 	})
+	mg.items = c.reaches(func(w *walked) bool {
+		s := shapeOf(w)
+		return s == shStringList || s == shMessageList || s == shIntMap
+	})
 	mg.zero = map[*protogen.Message]bool{}
 	var mark func(m *protogen.Message)
 	mark = func(m *protogen.Message) {
@@ -158,6 +163,9 @@ func (c *contract) mirrorGo(gen *protogen.Plugin) {
 		}
 		if mg.text[m] {
 			mg.stringsOf(m)
+		}
+		if mg.items[m] {
+			mg.itemsOf(m)
 		}
 	}
 
@@ -256,6 +264,16 @@ func (mg *mirrorGen) entryPoints() {
 	g.P("func specStrings(m *", mg.stub(root), ", each func(string)) {")
 	if mg.text[root] {
 		g.P(fn(root, "Strings"), "(m, each)")
+	}
+	g.P("}")
+	g.P()
+
+	comment(p, "", "specItems calls each with every list and map m holds that is not empty, by the full name"+
+		" of its field, and its number of items or entries: for the bound on the size of a spec's YAML"+
+		" (sizeBound), without reflection.")
+	g.P("func specItems(m *", mg.stub(root), ", each func(field string, n int)) {")
+	if mg.items[root] {
+		g.P(fn(root, "Items"), "(m, each)")
 	}
 	g.P("}")
 	g.P()
@@ -633,6 +651,39 @@ func (mg *mirrorGen) stringsOf(m *protogen.Message) {
 		case shMessage, shMessagePtr:
 			if mg.text[sub] {
 				g.P(fn(sub, "Strings"), "(", get, ", each)")
+			}
+		}
+	}
+	g.P("}")
+	g.P()
+}
+
+// itemsOf writes <m>Items, which calls each with every list and map of m
+// that is not empty, by its field's full name, and its length; m may be nil.
+func (mg *mirrorGen) itemsOf(m *protogen.Message) {
+	g := mg.g
+	g.P("func ", fn(m, "Items"), "(m *", mg.stub(m), ", each func(field string, n int)) {")
+	for _, w := range mg.fields(m) {
+		get := "m.Get" + w.field.GoName + "()"
+		name := fmt.Sprintf("%q", w.field.Desc.FullName())
+		sub := w.field.Message
+		switch shapeOf(w) {
+		case shStringList, shIntMap:
+			g.P("if n := len(", get, "); n > 0 {")
+			g.P("each(", name, ", n)")
+			g.P("}")
+		case shMessageList:
+			g.P("if items := ", get, "; len(items) > 0 {")
+			g.P("each(", name, ", len(items))")
+			if mg.items[sub] {
+				g.P("for _, item := range items {")
+				g.P(fn(sub, "Items"), "(item, each)")
+				g.P("}")
+			}
+			g.P("}")
+		case shMessage, shMessagePtr:
+			if mg.items[sub] {
+				g.P(fn(sub, "Items"), "(", get, ", each)")
 			}
 		}
 	}

@@ -34,6 +34,9 @@ type benchResult struct {
 	LibMarshalNsPerDoc   float64 `json:"lib_marshal_ns_per_doc"`
 	LibParseIterations   int     `json:"lib_parse_iterations"`
 	LibMarshalIterations int     `json:"lib_marshal_iterations"`
+	// Validate of the Go library on the generated message.
+	LibValidateNsPerDoc   float64 `json:"lib_validate_ns_per_doc"`
+	LibValidateIterations int     `json:"lib_validate_iterations"`
 }
 
 // Sinks keep the compiler from discarding benchmarked work.
@@ -52,7 +55,7 @@ func bench(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	n := fs.Int("n", 1, "minimum number of passes over the corpus per operation")
 	minTime := fs.Duration("min-time", time.Second, "minimum time per operation")
-	ops := fs.String("ops", "parse,marshal,wire_parse,wire_marshal,lib_parse,lib_marshal",
+	ops := fs.String("ops", "parse,marshal,wire_parse,wire_marshal,lib_parse,lib_marshal,lib_validate",
 		"comma-separated operations to time; the others report 0")
 	each := fs.Bool("each", false,
 		"time each file as a corpus of its own and print a JSON array, one result per file")
@@ -184,6 +187,13 @@ func benchCorpus(files []string, n int, minTime time.Duration, ops string) (benc
 					fail(err)
 				}
 				sinkBytes = b
+			}
+		}},
+		{"lib_validate", &res.LibValidateNsPerDoc, &res.LibValidateIterations, func() {
+			for _, m := range msgs {
+				if err := taskspec.Validate(m); err != nil {
+					fail(err)
+				}
 			}
 		}},
 	}
