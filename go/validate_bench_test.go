@@ -84,7 +84,7 @@ func BenchmarkValidate(b *testing.B) {
 		spec := benchSpec(b, size.bytes)
 		b.Run(size.name, func(b *testing.B) {
 			b.SetBytes(int64(size.bytes))
-			for b.Loop() {
+			for range b.N {
 				if err := taskspec.Validate(spec); err != nil {
 					b.Fatal(err)
 				}
