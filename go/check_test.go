@@ -115,7 +115,7 @@ func TestCheckGivesSyntaxCodesAndPromptHints(t *testing.T) {
 			t.Errorf("%q: %v", doc, vs)
 			continue
 		}
-		if got := vs[0].Code + " " + vs[0].String(); got != want {
+		if got := string(vs[0].Code) + " " + vs[0].String(); got != want {
 			t.Errorf("%q:\n got %s\nwant %s", doc, got, want)
 		}
 		for _, phrase := range []string{"yaml:", "while scanning", "while parsing", "did not find", "found "} {
@@ -146,7 +146,7 @@ func TestValidateRefusesStringsThatAreNotUTF8(t *testing.T) {
 	}
 	var got []string
 	for _, v := range verr.Violations {
-		got = append(got, v.Code+" "+v.FieldPath+": "+v.Message)
+		got = append(got, string(v.Code)+" "+v.FieldPath+": "+v.Message)
 	}
 	want := []string{
 		`TS106 difficulty_signals["\xfe"]: difficulty_signals["\xfe"] is not valid UTF-8`,
@@ -217,10 +217,10 @@ func TestEveryCodeIsInTheCatalogue(t *testing.T) {
 		t.Fatalf("only %d codes", len(codes))
 	}
 	for _, c := range codes {
-		k, ok := taskspec.Lookup(c)
+		k, ok := taskspec.LookupProblem(c)
 		text, ok2 := taskspec.Explain(c)
 		if !ok || !ok2 || k.Title == "" || len(k.Messages) == 0 || (k.Severity != "error" && k.Severity != "warning") ||
-			!strings.HasPrefix(text, c+" ("+k.Name+"): "+k.Title+"\n") {
+			!strings.HasPrefix(text, string(c)+" ("+k.Name+"): "+k.Title+"\n") {
 			t.Errorf("%s: %+v", c, k)
 		}
 	}

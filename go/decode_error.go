@@ -24,7 +24,7 @@ type DecodeError struct {
 	FieldPath  string
 	Line       int
 	Column     int
-	Code       string
+	Code       Code
 	Hint       string
 	Violations []Violation
 	Err        error
@@ -60,7 +60,7 @@ func (e *DecodeError) problems() []Violation {
 		return nil
 	}
 	return []Violation{{FieldPath: e.FieldPath, Line: e.Line, Column: e.Column, Code: e.Code, Hint: e.Hint,
-		Message: e.FieldPath, Severity: severityError}}
+		Message: e.FieldPath, Severity: SeverityError}}
 }
 
 // newDecodeError is a DecodeError holding vs, its fields those of vs[0].

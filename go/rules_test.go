@@ -33,9 +33,9 @@ type ruleEdit struct {
 }
 
 type ruleViolation struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
-	Code    string `json:"code"`
+	Path    string        `json:"path"`
+	Message string        `json:"message"`
+	Code    taskspec.Code `json:"code"`
 }
 
 type ruleCase struct {

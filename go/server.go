@@ -189,7 +189,7 @@ func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.Generate
 			bad = "language is required"
 		}
 		return nil, problemStatus(codes.InvalidArgument, bad, []Violation{
-			{FieldPath: "language", Message: bad, Code: codeDefinedValue, Severity: severityError},
+			{FieldPath: "language", Message: bad, Code: codeDefinedValue, Severity: SeverityError},
 		}).Err()
 	}
 	who := fmt.Sprintf("generator for language %q", name)
@@ -293,7 +293,7 @@ func safeGenerate(ctx context.Context, gen Generator, opts *taskspecv1.GenerateO
 
 // codeDefinedValue is TS103, an enum value missing or not one the call
 // allows: the request's language, and the language of a generated spec.
-var codeDefinedValue = fmt.Sprintf("TS%03d", int32(taskspecv1.ProblemCode_PROBLEM_CODE_DEFINED))
+var codeDefinedValue = Code(fmt.Sprintf("TS%03d", int32(taskspecv1.ProblemCode_PROBLEM_CODE_DEFINED)))
 
 // specProblems says why spec may not be handed to a caller who asked for
 // lang: the status message (who first) and the problems, every broken rule
@@ -311,7 +311,7 @@ func specProblems(spec *taskspecv1.TaskSpec, lang taskspecv1.Language, who strin
 		want, _ := LanguageString(lang)
 		return fmt.Sprintf("%s returned a task spec for language %q, not %q", who, got, want), []Violation{{
 			FieldPath: "language", Message: fmt.Sprintf("language %q is not %q, the language asked for", got, want),
-			Code: codeDefinedValue, Severity: severityError,
+			Code: codeDefinedValue, Severity: SeverityError,
 		}}
 	}
 	return "", nil

@@ -37,9 +37,9 @@ type Violation struct {
 	Message   string
 	Line      int
 	Column    int
-	Code      string
+	Code      Code
 	Hint      string
-	Severity  string
+	Severity  Severity
 }
 
 // String renders the problem as the contract writes it as text:
@@ -62,11 +62,11 @@ func (v Violation) String() string {
 // an error.
 func (v Violation) Proto() *taskspecv1.Problem {
 	sev := taskspecv1.Severity_SEVERITY_ERROR
-	if v.Severity == severityWarning {
+	if v.Severity == SeverityWarning {
 		sev = taskspecv1.Severity_SEVERITY_WARNING
 	}
 	return &taskspecv1.Problem{
-		Code: v.Code, FieldPath: v.FieldPath, Line: clampInt32(v.Line), Column: clampInt32(v.Column),
+		Code: string(v.Code), FieldPath: v.FieldPath, Line: clampInt32(v.Line), Column: clampInt32(v.Column),
 		Message: v.Message, Hint: v.Hint, Severity: sev,
 	}
 }
@@ -79,13 +79,13 @@ func ViolationFromProto(p *taskspecv1.Problem) Violation {
 	if p == nil {
 		return Violation{}
 	}
-	sev := severityError
+	sev := SeverityError
 	if p.GetSeverity() == taskspecv1.Severity_SEVERITY_WARNING {
-		sev = severityWarning
+		sev = SeverityWarning
 	}
 	return Violation{
 		FieldPath: p.GetFieldPath(), Message: p.GetMessage(), Line: int(p.GetLine()), Column: int(p.GetColumn()),
-		Code: p.GetCode(), Hint: p.GetHint(), Severity: sev,
+		Code: Code(p.GetCode()), Hint: p.GetHint(), Severity: sev,
 	}
 }
 
@@ -127,7 +127,7 @@ type ruleValue struct {
 // (constraints.go), which reports whether a value keeps it given its bound.
 type constraint struct {
 	name  string // "taskspec.v1.StringRules.max_len"
-	code  string
+	code  Code
 	text  bool
 	keeps func(v ruleValue, bound int64) bool
 }
@@ -157,7 +157,7 @@ func (r *rule) violation(path string, v ruleValue) Violation {
 		value = v.text
 	}
 	msg := fmt.Sprintf(r.message, []any{value, r.bound}[:r.args]...)
-	return Violation{FieldPath: path, Message: msg, Code: r.kind.code, Severity: severityError}
+	return Violation{FieldPath: path, Message: msg, Code: r.kind.code, Severity: SeverityError}
 }
 
 // checked is what the rules look at: a decoded document or a message. One

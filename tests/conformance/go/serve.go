@@ -123,12 +123,12 @@ type response struct {
 }
 
 type violation struct {
-	FieldPath string `json:"field_path"`
-	Message   string `json:"message"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-	Hint      string `json:"hint,omitempty"`
-	Code      string `json:"code,omitempty"`
+	FieldPath string        `json:"field_path"`
+	Message   string        `json:"message"`
+	Line      int           `json:"line"`
+	Column    int           `json:"column"`
+	Hint      string        `json:"hint,omitempty"`
+	Code      taskspec.Code `json:"code,omitempty"`
 }
 
 func violationsJSON(vs []taskspec.Violation) *[]violation {
@@ -152,13 +152,13 @@ func decodeViolation(derr *taskspec.DecodeError) *[]violation {
 // problem is one problem as lib_check reports it: the contract's Problem
 // model, every field present.
 type problem struct {
-	Code      string `json:"code"`
-	FieldPath string `json:"field_path"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-	Message   string `json:"message"`
-	Hint      string `json:"hint"`
-	Severity  string `json:"severity"`
+	Code      taskspec.Code     `json:"code"`
+	FieldPath string            `json:"field_path"`
+	Line      int               `json:"line"`
+	Column    int               `json:"column"`
+	Message   string            `json:"message"`
+	Hint      string            `json:"hint"`
+	Severity  taskspec.Severity `json:"severity"`
 }
 
 // requestError marks a malformed request; its message gets "request: ".
@@ -380,7 +380,7 @@ func dispatch(req *request) (*response, error) {
 			}
 		}
 		out := []problem{}
-		for _, v := range taskspec.CheckFormat(f, data) {
+		for _, v := range taskspec.CheckFormat(data, f) {
 			out = append(out, problem{Code: v.Code, FieldPath: v.FieldPath, Line: v.Line, Column: v.Column,
 				Message: v.Message, Hint: v.Hint, Severity: v.Severity})
 		}
