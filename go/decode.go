@@ -58,13 +58,15 @@ func (e *StrictError) Error() string {
 
 // ParseYAML decodes a TaskSpec from the YAML document data and validates
 // it. Unknown and duplicate keys are rejected at every level, and a
-// document that breaks a rule gives a [*ValidationError] ("eval: invalid
-// language \"cobol\"").
+// document that only breaks rules gives a [*ValidationError] ("taskspec:
+// invalid language \"cobol\"").
 //
-// Every other failure is a [*DecodeError] whose message starts with "eval:
-// decode task spec: ". Either error holds every problem of the document,
-// as [Check] lists them, with the one a reader that stops at the first
-// meets first, so that Error() names it. A document that would lose data
+// A document with any other problem gives a [*DecodeError] whose message
+// starts with "taskspec: decode task spec: "; when it breaks a rule too,
+// errors.As finds a *ValidationError in it as well (see DecodeError).
+// Either error holds every problem of the document, as [Check] lists
+// them, with the one a reader that stops at the first meets first, so that
+// Error() names it. A document that would lose data
 // or that YAML readers disagree on is refused too (see [StrictError]).
 //
 // Parsing is about meaning: key order, flow style, comments, anchors and

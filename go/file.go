@@ -21,7 +21,7 @@ import (
 // at most MaxDocumentBytes+1 bytes are read, so /dev/zero or a huge log costs
 // a bounded read and ParseYAML's "larger than" error. Problems reaching the
 // file are *fs.PathError values. A problem with the content is ParseYAML's
-// error after the path and ": " ("sidecar.yaml: eval: decode task spec:
+// error after the path and ": " ("sidecar.yaml: taskspec: decode task spec:
 // line 2, column 1: ..."), wrapping it, so that errors.As still finds the
 // *DecodeError, *StrictError or *ValidationError.
 func Load(path string) (*taskspecv1.TaskSpec, error) {

@@ -396,7 +396,7 @@ func Marshal(spec *taskspecv1.TaskSpec, f Format) ([]byte, error) {
 // output a reader would refuse is refused with a [*WriteError]. A spec within the limits in
 // one format can be over them in another: JSON of 200,000 signals is YAML
 // of 400,000 nodes (over MaxNodes), and a prompt of 9 MiB of '"' is 18
-// MiB of JSON (over MaxDocumentBytes; "eval: cannot write: the JSON would
+// MiB of JSON (over MaxDocumentBytes; "taskspec: cannot write: the JSON would
 // be 18,874,649 bytes, more than the 16,777,216 a reader accepts (prompt
 // takes 18,874,384 of them)"). Parse and Marshal write anything.
 func Convert(data []byte, from, to Format) ([]byte, error) {

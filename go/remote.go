@@ -45,7 +45,7 @@ type RemoteError struct {
 	Violations []Violation
 }
 
-// Error returns "eval: remote generator for language "python": NotFound: ...".
+// Error returns "taskspec: remote generator for language "python": NotFound: ...".
 // A language number the schema does not define is shown by its digits, as
 // Register shows it.
 func (e *RemoteError) Error() string {

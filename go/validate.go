@@ -10,10 +10,24 @@ import (
 	"github.com/taskspec/taskspec/go/internal/eval"
 )
 
-// errPrefix starts every error message of this package, as it starts every
-// message of the Go package, so that a service can switch between the two
-// without changing its logs, alerts or tests.
-const errPrefix = "eval: "
+// errPrefix starts every error message of this package. The eval package
+// this library replaces started its messages with "eval: "; what follows
+// the prefix is its words wherever it had a message (see the package doc).
+const errPrefix = "taskspec: "
+
+// andMore is what an error's text adds after its first problem when it
+// holds more: " (and 1 more problem)", " (and 5 more problems)", or "" for
+// none. The Python library's errors and both libraries' GeneratorService
+// statuses say it in the same words.
+func andMore(more int) string {
+	switch {
+	case more == 1:
+		return " (and 1 more problem)"
+	case more > 1:
+		return fmt.Sprintf(" (and %d more problems)", more)
+	}
+	return ""
+}
 
 // A Violation is one problem of a spec or document: a broken rule of the
 // contract (Validate), a document that cannot be read (ParseYAML, Check),
@@ -26,7 +40,7 @@ const errPrefix = "eval: "
 // keys joined by dots ("generated_from.kind"), list indices and map keys
 // in brackets. Message is what is wrong: for a broken rule, the rule's own
 // message ("task_id is required"), for anything else the catalogue's
-// words; it has no "eval: " prefix and never holds the hint. Line and Column are the 1-based
+// words; it has no "taskspec: " prefix and never holds the hint. Line and Column are the 1-based
 // position of the offending value when the spec came from a document (for
 // a missing field, the position of its nearest enclosing mapping), and 0
 // for none; a Line with a Column of 0 is a line whose column is unknown.
@@ -95,18 +109,24 @@ func clampInt32(n int) int32 {
 
 // A ValidationError reports a spec that breaks the contract. Violations
 // holds every broken rule, in the order [Validate] checks them; Error
-// returns only the first ("eval: task_id is required"), in words that
-// callers of the eval package match on.
+// returns the first one's message, the eval package's words, after
+// "taskspec: ", and how many more there are: "taskspec: task_id is
+// required (and 2 more problems)".
+//
+// The [*DecodeError] of a document whose problems include broken rules
+// wraps one: errors.As finds a ValidationError whatever else is wrong with
+// the document.
 type ValidationError struct {
 	Violations []Violation
 }
 
-// Error returns the first violation's message after "eval: ".
+// Error returns the first violation's message after "taskspec: ", then
+// " (and N more problems)" when there are more.
 func (e *ValidationError) Error() string {
 	if len(e.Violations) == 0 {
 		return errPrefix + "invalid task spec"
 	}
-	return errPrefix + e.Violations[0].Message
+	return errPrefix + e.Violations[0].Message + andMore(len(e.Violations)-1)
 }
 
 // ruleValue is a field's value as a rule looks at it: num for an integer

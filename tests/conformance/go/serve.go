@@ -344,11 +344,14 @@ func dispatch(req *request) (*response, error) {
 			var verr *taskspec.ValidationError
 			var serr *taskspec.StrictError
 			var derr *taskspec.DecodeError
-			if errors.As(err, &derr) {
+			// A *DecodeError whose problems include a broken rule is found
+			// as a *ValidationError too: the decode problem decides.
+			isDecode := errors.As(err, &derr)
+			if isDecode {
 				resp.Violations = decodeViolation(derr)
 			}
 			switch {
-			case errors.As(err, &verr):
+			case !isDecode && errors.As(err, &verr):
 				resp.ErrorKind, resp.Violations = "validate", violationsJSON(verr.Violations)
 			case errors.As(err, &serr):
 				resp.ErrorKind = "strict"
@@ -490,10 +493,10 @@ func convertFailure(err error) *response {
 	var derr *taskspec.DecodeError
 	var werr *taskspec.WriteError
 	switch {
+	case errors.As(err, &derr): // found as a *ValidationError too when it holds a broken rule
+		return &response{ErrorKind: "decode", Violations: decodeViolation(derr)}
 	case errors.As(err, &verr):
 		return &response{ErrorKind: "validate", Violations: violationsJSON(verr.Violations)}
-	case errors.As(err, &derr):
-		return &response{ErrorKind: "decode", Violations: decodeViolation(derr)}
 	case errors.As(err, &werr):
 		return &response{ErrorKind: "write", Violations: &[]violation{{FieldPath: werr.FieldPath, Message: werr.Message}}}
 	}
