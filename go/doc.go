@@ -32,7 +32,7 @@
 // io.Reader and an fs.FS.
 //
 // [Check] lists every problem of a document at once, for editors, linters
-// and CI, each a [Violation] with its code, position and hint; [Lookup] and
+// and CI, each a [Violation] with its code, position and hint; [LookupProblem] and
 // [Explain] describe a code:
 //
 //	for _, v := range taskspec.Check(data) {

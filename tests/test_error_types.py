@@ -58,7 +58,7 @@ def test_code_names_every_code_of_the_catalogue() -> None:
     for member in Code:
         assert member.name == CATALOGUE[member.value].name.upper()
         assert member == member.value and isinstance(member, str)
-    assert Code.UNKNOWN_KEY == "TS001"
+    assert Code.UNKNOWN_KEY.value == "TS001"
     assert Code("TS109") is Code.MAX_LEN
 
 
