@@ -42,7 +42,7 @@ GENERATED_GO := gen/go/taskspec/v1/taskspec.pb.go gen/go/taskspec/v1/options.pb.
 	gen/go/taskspec/v1/problems.pb.go \
 	gen/go/taskspec/v1/generator_service.pb.go \
 	go/internal/eval/eval.go go/contract_gen.go go/mirror_gen.go \
-	go/internal/walk/walk_gen.go go/taskspecgrpc/generator_service_grpc.pb.go
+	go/internal/walk/walk_gen.go go/codes_gen.go go/taskspecgrpc/generator_service_grpc.pb.go
 SCHEMA_FILES := schema/taskspec.v1.schema.json python/taskspec/taskspec.v1.schema.json
 HAVE_GO := $(shell command -v go >/dev/null 2>&1 && echo yes)
 HAVE_NPM := $(shell command -v npm >/dev/null 2>&1 && echo yes)
@@ -116,6 +116,7 @@ generate: venv $(PROTOC_GEN_GO) $(PROTOC_GEN_TASKSPEC_GO) ## Generate everything
 	$(VPY) scripts/gen_stub_literals.py python
 	$(VPY) scripts/gen_enums.py
 	$(VPY) -m scripts.gen_codes_table
+	$(VPY) -m scripts.gen_code_names
 	$(VPY) scripts/gen_schema.py --buf $(BUF)
 	$(VPY) -m tests.conformance.rule_cases
 
@@ -138,6 +139,7 @@ checkgenerate: venv $(if $(HAVE_GO),$(PROTOC_GEN_GO) $(PROTOC_GEN_TASKSPEC_GO)) 
 	done
 	$(VPY) scripts/gen_enums.py --check || status=1
 	$(VPY) -m scripts.gen_codes_table --check || status=1
+	$(VPY) -m scripts.gen_code_names --check || status=1
 	extra=$$(cd "$$tmp" && find . -type f | sed 's|^\./||' | sort)
 	expected=$$(printf '%s\n' $(CHECKED_GEN) | sort)
 	if [ "$$extra" != "$$expected" ]; then

@@ -45,7 +45,7 @@ func TestArtifactPathRefusesALinkOutOfTheWorkspace(t *testing.T) {
 		t.Skip(err)
 	}
 	_, err := taskspec.ArtifactPath(ws, "out/secret")
-	want := `eval: artifact path "out/secret" is not allowed: the path leads out of the workspace through a symbolic link`
+	want := `taskspec: artifact path "out/secret" is not allowed: the path leads out of the workspace through a symbolic link`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v", err)
 	}
@@ -58,5 +58,5 @@ func TestArtifactPathRefusesALinkOutOfTheWorkspace(t *testing.T) {
 func ExampleArtifactPath() {
 	_, err := taskspec.ArtifactPath("/srv/task-7", "../../etc/passwd")
 	fmt.Println(err)
-	// Output: eval: artifact path "../../etc/passwd" is not allowed: the path climbs out of the workspace with ..
+	// Output: taskspec: artifact path "../../etc/passwd" is not allowed: the path climbs out of the workspace with ..
 }

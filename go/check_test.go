@@ -59,7 +59,7 @@ func TestCheckReportsEveryDecodeProblemThenTheRulesOfWhatWasRead(t *testing.T) {
 	_, err := taskspec.ParseYAML([]byte(doc))
 	var de *taskspec.DecodeError
 	if !errors.As(err, &de) || len(de.Violations) != 5 || de.Code != "TS001" || de.FieldPath != "taskid" ||
-		err.Error() != `eval: decode task spec: line 2, column 1: taskid: unknown field "taskid"; did you mean "task_id"?` {
+		err.Error() != `taskspec: decode task spec: line 2, column 1: taskid: unknown field "taskid"; did you mean "task_id"? (and 4 more problems)` {
 		t.Errorf("ParseYAML = %#v", err)
 	}
 }
@@ -115,7 +115,7 @@ func TestCheckGivesSyntaxCodesAndPromptHints(t *testing.T) {
 			t.Errorf("%q: %v", doc, vs)
 			continue
 		}
-		if got := vs[0].Code + " " + vs[0].String(); got != want {
+		if got := string(vs[0].Code) + " " + vs[0].String(); got != want {
 			t.Errorf("%q:\n got %s\nwant %s", doc, got, want)
 		}
 		for _, phrase := range []string{"yaml:", "while scanning", "while parsing", "did not find", "found "} {
@@ -141,12 +141,12 @@ func TestValidateRefusesStringsThatAreNotUTF8(t *testing.T) {
 	spec.DifficultySignals = map[string]int64{"\xfe": 1}
 	err := taskspec.Validate(spec)
 	var verr *taskspec.ValidationError
-	if !errors.As(err, &verr) || err.Error() != `eval: difficulty_signals["\xfe"] is not valid UTF-8` {
+	if !errors.As(err, &verr) || err.Error() != `taskspec: difficulty_signals["\xfe"] is not valid UTF-8 (and 2 more problems)` {
 		t.Fatalf("got %v", err)
 	}
 	var got []string
 	for _, v := range verr.Violations {
-		got = append(got, v.Code+" "+v.FieldPath+": "+v.Message)
+		got = append(got, string(v.Code)+" "+v.FieldPath+": "+v.Message)
 	}
 	want := []string{
 		`TS106 difficulty_signals["\xfe"]: difficulty_signals["\xfe"] is not valid UTF-8`,
@@ -158,7 +158,7 @@ func TestValidateRefusesStringsThatAreNotUTF8(t *testing.T) {
 	}
 	// The Go package's rules come first: their message stays the error's.
 	spec.TaskId = ""
-	if err := taskspec.Validate(spec); err == nil || err.Error() != "eval: task_id is required" {
+	if err := taskspec.Validate(spec); err == nil || err.Error() != "taskspec: task_id is required (and 3 more problems)" {
 		t.Errorf("got %v", err)
 	}
 }
@@ -173,7 +173,7 @@ func TestValidateRefusesASpecTooLargeToWrite(t *testing.T) {
 	if !errors.As(err, &verr) || len(verr.Violations) != 1 || verr.Violations[0].Code != "TS107" ||
 		verr.Violations[0].FieldPath != "" ||
 		!strings.HasSuffix(err.Error(), "bytes, more than the limit of 16777216") ||
-		!strings.HasPrefix(err.Error(), "eval: task spec is too large: its canonical YAML is ") {
+		!strings.HasPrefix(err.Error(), "taskspec: task spec is too large: its canonical YAML is ") {
 		t.Fatalf("got %v", err)
 	}
 	spec.Prompt = strings.Repeat("x", 1<<20)
@@ -183,10 +183,10 @@ func TestValidateRefusesASpecTooLargeToWrite(t *testing.T) {
 }
 
 func TestZeroValuesArePrintable(t *testing.T) {
-	if got := (&taskspec.DecodeError{}).Error(); got != "eval: decode task spec: the document cannot be read" {
+	if got := (&taskspec.DecodeError{}).Error(); got != "taskspec: decode task spec: the document cannot be read" {
 		t.Errorf("zero DecodeError: %q", got)
 	}
-	if got := (&taskspec.DecodeError{FieldPath: "x", Line: 2, Column: 3, Code: "TS003"}).Error(); !strings.HasPrefix(got, "eval: decode task spec: line 2, column 3") {
+	if got := (&taskspec.DecodeError{FieldPath: "x", Line: 2, Column: 3, Code: "TS003"}).Error(); !strings.HasPrefix(got, "taskspec: decode task spec: line 2, column 3") {
 		t.Errorf("DecodeError without Violations: %q", got)
 	}
 	if got := (taskspec.Violation{}).String(); got != "" {
@@ -198,7 +198,7 @@ func TestZeroValuesArePrintable(t *testing.T) {
 	if v := taskspec.ViolationFromProto(nil); v != (taskspec.Violation{}) {
 		t.Errorf("ViolationFromProto(nil) = %+v", v)
 	}
-	if got := (&taskspec.ValidationError{}).Error(); got != "eval: invalid task spec" {
+	if got := (&taskspec.ValidationError{}).Error(); got != "taskspec: invalid task spec" {
 		t.Errorf("zero ValidationError: %q", got)
 	}
 }
@@ -217,10 +217,10 @@ func TestEveryCodeIsInTheCatalogue(t *testing.T) {
 		t.Fatalf("only %d codes", len(codes))
 	}
 	for _, c := range codes {
-		k, ok := taskspec.Lookup(c)
+		k, ok := taskspec.LookupProblem(c)
 		text, ok2 := taskspec.Explain(c)
 		if !ok || !ok2 || k.Title == "" || len(k.Messages) == 0 || (k.Severity != "error" && k.Severity != "warning") ||
-			!strings.HasPrefix(text, c+" ("+k.Name+"): "+k.Title+"\n") {
+			!strings.HasPrefix(text, string(c)+" ("+k.Name+"): "+k.Title+"\n") {
 			t.Errorf("%s: %+v", c, k)
 		}
 	}

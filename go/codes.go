@@ -21,13 +21,29 @@ import (
 // Python library's taskspec._codes does, so the two languages can never
 // name a problem differently. Number N is code "TS" + N in three digits.
 
+// A Code names a kind of problem: an entry of the catalogue, "TS" and its
+// number in three digits ("TS001"). The catalogue's codes are the constants
+// Code... of codes_gen.go, generated from the protos (CodeUnknownKey is
+// "TS001"), so that a caller can write v.Code == taskspec.CodeUnknownKey.
+type Code string
+
+// A Severity says whether a problem refuses a document: SeverityError, or
+// SeverityWarning for one that is reported and accepted.
+type Severity string
+
+// The severities of the catalogue (taskspec.v1.Severity).
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+)
+
 // A Kind is one entry of the catalogue of problems: a code, and what the
-// contract says of it. Get one with Lookup; Codes lists every code.
+// contract says of it. Get one with LookupProblem; Codes lists every code.
 type Kind struct {
-	Code        string   // "TS001"
+	Code        Code     // "TS001", CodeUnknownKey
 	Name        string   // the ProblemCode value's name, lower case, without its prefix ("unknown_key"), or the constraint's field name ("max_len")
 	Title       string   // a short title, lower case
-	Severity    string   // "error" or "warning": whether it refuses a document by default
+	Severity    Severity // SeverityError or SeverityWarning: whether it refuses a document by default
 	Stage       string   // "decode", "validate", "lint", "format" or "file"
 	Messages    []string // every form of its message; {name} marks a value filled in
 	Hints       []string // every form of its hint, none when it has none
@@ -36,20 +52,16 @@ type Kind struct {
 	Fixed       string   // the same, fixed
 }
 
-const (
-	severityError   = "error"
-	severityWarning = "warning"
-	codePrefix      = "PROBLEM_CODE_"
-)
+const codePrefix = "PROBLEM_CODE_"
 
 // catalogue holds every kind by code, read once at start-up; codeOrder
 // lists the codes in numeric order.
 var catalogue, codeOrder = readCatalogue()
 
-func readCatalogue() (map[string]*Kind, []string) {
+func readCatalogue() (map[Code]*Kind, []Code) {
 	values := taskspecv1.ProblemCode(0).Descriptor().Values()
-	kinds := make(map[string]*Kind, values.Len())
-	var order []string
+	kinds := make(map[Code]*Kind, values.Len())
+	var order []Code
 	for i := range values.Len() {
 		v := values.Get(i)
 		if v.Number() == 0 {
@@ -73,7 +85,7 @@ func readCatalogue() (map[string]*Kind, []string) {
 	return kinds, order
 }
 
-func kindOf(code, name string, opt *taskspecv1.ProblemKind) *Kind {
+func kindOf(code Code, name string, opt *taskspecv1.ProblemKind) *Kind {
 	return &Kind{
 		Code:        code,
 		Name:        name,
@@ -112,80 +124,34 @@ func declaredConstraints() []protoreflect.FieldDescriptor {
 	return out
 }
 
-func codeOf(n protoreflect.EnumNumber) string { return fmt.Sprintf("TS%03d", n) }
+func codeOf(n protoreflect.EnumNumber) Code { return Code(fmt.Sprintf("TS%03d", n)) }
 
-func severityName(s taskspecv1.Severity) string {
+func severityName(s taskspecv1.Severity) Severity {
 	switch s {
 	case taskspecv1.Severity_SEVERITY_ERROR:
-		return severityError
+		return SeverityError
 	case taskspecv1.Severity_SEVERITY_WARNING:
-		return severityWarning
+		return SeverityWarning
 	}
 	return ""
 }
 
-// codeNamed is the code of the ProblemCode value PROBLEM_CODE_<name>. It
-// panics for a name the catalogue lacks: the names are this package's
-// constants, so that is a build mistake a test catches at once.
-func codeNamed(name string) string {
-	v := taskspecv1.ProblemCode(0).Descriptor().Values().ByName(protoreflect.Name(codePrefix + name))
-	if v == nil {
-		panic("taskspec: the catalogue has no PROBLEM_CODE_" + name)
-	}
-	return codeOf(v.Number())
-}
-
-// The codes this package reports, by the name of their ProblemCode value.
-var (
-	codeUnknownKey     = codeNamed("UNKNOWN_KEY")
-	codeDuplicateKey   = codeNamed("DUPLICATE_KEY")
-	codeWrongType      = codeNamed("WRONG_TYPE")
-	codeUnsupported    = codeNamed("UNSUPPORTED")
-	codeSyntax         = codeNamed("SYNTAX")
-	codeLimit          = codeNamed("LIMIT")
-	codeEncoding       = codeNamed("ENCODING")
-	codeControl        = codeNamed("CONTROL_CHARACTER")
-	codeTabIndent      = codeNamed("TAB_INDENT")
-	codeCannotStart    = codeNamed("CANNOT_START_VALUE")
-	codeUnclosedQuote  = codeNamed("UNCLOSED_QUOTE")
-	codeUnclosedFlow   = codeNamed("UNCLOSED_FLOW")
-	codeMappingValue   = codeNamed("MAPPING_VALUE")
-	codeIndentation    = codeNamed("INDENTATION")
-	codeBadEscape      = codeNamed("BAD_ESCAPE")
-	codeBlockHeader    = codeNamed("BLOCK_SCALAR_HEADER")
-	codeDirective      = codeNamed("DIRECTIVE")
-	codeAnchorAliasTag = codeNamed("ANCHOR_ALIAS_TAG")
-	codeBinarySyntax   = codeNamed("BINARY_SYNTAX")
-	codeNotUTF8        = codeNamed("NOT_UTF8")
-	codeTooLarge       = codeNamed("TOO_LARGE")
-	codeArtifactPath   = codeNamed("ARTIFACT_PATH")
-	codeLineBreak      = codeNamed("YAML_LINE_BREAK")
-	codePromptCommand  = codeNamed("PROMPT_HAS_COMMAND")
-	codeCommentInValue = codeNamed("COMMENT_IN_VALUE")
-	// The code of a file name whose extension names no format (FormatError).
-	codeUnsupportedFormat = codeNamed("UNSUPPORTED_FORMAT")
-	// The codes of two kinds of constraint, whose messages say that a key
-	// is missing already (see placed); every rule's code is its kind's
-	// (taskspec.v1.constraint) code, in the table rules.
-	codeNotBlank = codeNamed("NOT_BLANK")
-	codeNotEmpty = codeNamed("NOT_EMPTY")
-)
-
 // syntaxCodes are the codes of YAML syntax problems: on those, which parser
 // stops first and where can differ, so the libraries agree only that the
 // document is refused with one of them (see docs/problems.md).
-var syntaxCodes = map[string]bool{
-	codeSyntax: true, codeControl: true, codeTabIndent: true, codeCannotStart: true,
-	codeUnclosedQuote: true, codeUnclosedFlow: true, codeMappingValue: true, codeIndentation: true,
-	codeBadEscape: true, codeBlockHeader: true, codeDirective: true, codeAnchorAliasTag: true,
+var syntaxCodes = map[Code]bool{
+	CodeSyntax: true, CodeControlCharacter: true, CodeTabIndent: true, CodeCannotStartValue: true,
+	CodeUnclosedQuote: true, CodeUnclosedFlow: true, CodeMappingValue: true, CodeIndentation: true,
+	CodeBadEscape: true, CodeBlockScalarHeader: true, CodeDirective: true, CodeAnchorAliasTag: true,
 }
 
 // Codes returns every code of the catalogue, in numeric order.
-func Codes() []string { return slices.Clone(codeOrder) }
+func Codes() []Code { return slices.Clone(codeOrder) }
 
-// Lookup returns the catalogue's entry for code ("TS001", in any case).
-func Lookup(code string) (Kind, bool) {
-	k, ok := catalogue[strings.ToUpper(code)]
+// LookupProblem returns the catalogue's entry for code ("TS001", in any
+// case). It is named apart from [Registry.Lookup], which finds a generator.
+func LookupProblem(code Code) (Kind, bool) {
+	k, ok := catalogue[Code(strings.ToUpper(string(code)))]
 	if !ok {
 		return Kind{}, false
 	}
@@ -198,8 +164,8 @@ func Lookup(code string) (Kind, bool) {
 // prints it: its title, severity and stage, the explanation, every form of
 // its message and hint, and a failing and a fixed example. ok is false for
 // a code the catalogue does not have.
-func Explain(code string) (string, bool) {
-	k, ok := catalogue[strings.ToUpper(code)]
+func Explain(code Code) (string, bool) {
+	k, ok := catalogue[Code(strings.ToUpper(string(code)))]
 	if !ok {
 		return "", false
 	}
@@ -235,7 +201,7 @@ func indented(text string) string {
 // prompt mistake: for the codes the design names (a tab, an unclosed quote
 // or flow collection, a bad escape, a block scalar header, a directive),
 // their one hint with nothing to fill in ({...}); else "".
-func fixedHint(code string) string {
+func fixedHint(code Code) string {
 	k := catalogue[code]
 	if k == nil || !fixedHintCodes[code] {
 		return ""
@@ -252,7 +218,7 @@ func fixedHint(code string) string {
 	return fixed
 }
 
-var fixedHintCodes = map[string]bool{
-	codeTabIndent: true, codeUnclosedQuote: true, codeUnclosedFlow: true,
-	codeBadEscape: true, codeBlockHeader: true, codeDirective: true,
+var fixedHintCodes = map[Code]bool{
+	CodeTabIndent: true, CodeUnclosedQuote: true, CodeUnclosedFlow: true,
+	CodeBadEscape: true, CodeBlockScalarHeader: true, CodeDirective: true,
 }

@@ -35,10 +35,10 @@ func TestEveryDeclaredKindHasAnImplementation(t *testing.T) {
 			t.Errorf("%s has no Go implementation in constraints.go", f.FullName())
 		case c.name != string(f.FullName()):
 			t.Errorf("%s: its entry is named %s", f.FullName(), c.name)
-		case c.code != fmt.Sprintf("TS%03d", decl.GetCode()):
+		case c.code != Code(fmt.Sprintf("TS%03d", decl.GetCode())):
 			t.Errorf("%s: code %s, declared %d", f.FullName(), c.code, decl.GetCode())
 		}
-		if _, ok := Lookup(c.code); !ok {
+		if _, ok := LookupProblem(c.code); !ok {
 			t.Errorf("%s: code %s is not in the catalogue", f.FullName(), c.code)
 		}
 	}
@@ -247,8 +247,8 @@ func TestTheCatalogueHasTheDeclaredKindsEntries(t *testing.T) {
 	}
 	for _, f := range declaredConstraints() {
 		decl := proto.GetExtension(f.Options(), taskspecv1.E_Constraint).(*taskspecv1.ConstraintKind)
-		code := fmt.Sprintf("TS%03d", decl.GetCode())
-		k, ok := Lookup(code)
+		code := Code(fmt.Sprintf("TS%03d", decl.GetCode()))
+		k, ok := LookupProblem(code)
 		if !ok || !slices.Contains(codes, code) {
 			t.Errorf("%s: %s is not in the catalogue", f.FullName(), code)
 			continue
@@ -256,7 +256,7 @@ func TestTheCatalogueHasTheDeclaredKindsEntries(t *testing.T) {
 		if decl.GetProblem() == nil {
 			continue // a ProblemCode value's entry
 		}
-		if k.Name != string(f.Name()) || k.Title != decl.GetProblem().GetTitle() || k.Severity != severityError {
+		if k.Name != string(f.Name()) || k.Title != decl.GetProblem().GetTitle() || k.Severity != SeverityError {
 			t.Errorf("%s: entry %+v", code, k)
 		}
 		text, _ := Explain(code)

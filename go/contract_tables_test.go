@@ -31,12 +31,13 @@ func readContractTable(t *testing.T, name string, v any) {
 
 type difficultyTable struct {
 	Rubric []struct {
-		Signal    string `json:"signal"`
-		Input     string `json:"input"`
-		Minimum   int    `json:"minimum"`
-		EasyMax   int    `json:"easy_max"`
-		MediumMax int    `json:"medium_max"`
-		Message   string `json:"message"`
+		Signal    string        `json:"signal"`
+		Input     string        `json:"input"`
+		Minimum   int           `json:"minimum"`
+		EasyMax   int           `json:"easy_max"`
+		MediumMax int           `json:"medium_max"`
+		Message   string        `json:"message"`
+		Code      taskspec.Code `json:"code"`
 	} `json:"rubric"`
 	Cases []difficultyCase `json:"cases"`
 }
@@ -62,7 +63,7 @@ func (c difficultyCase) check(t *testing.T) {
 		if got := withoutPositions(verr.Violations); !reflect.DeepEqual(got, c.Violations) {
 			t.Errorf("DeriveDifficulty(%+v) violations = %q, want %q", in, got, c.Violations)
 		}
-		if want := "eval: " + c.Violations[0].Message; err.Error() != want {
+		if want := "taskspec: " + c.Violations[0].Message + moreProblems(len(c.Violations)-1); err.Error() != want {
 			t.Errorf("DeriveDifficulty(%+v) = %q, want %q", in, err, want)
 		}
 		return
@@ -96,7 +97,7 @@ func TestDeriveDifficultyFollowsTheSharedTable(t *testing.T) {
 			values[i] = v
 			c := difficultyCase{NodeCount: values[0], EdgeCount: values[1], Cyclomatic: values[2], Band: band}
 			if band == "" {
-				c.Violations = []ruleViolation{{Path: "difficulty_signals." + row.Signal, Message: fmt.Sprintf(row.Message, v)}}
+				c.Violations = []ruleViolation{{Path: "difficulty_signals." + row.Signal, Message: fmt.Sprintf(row.Message, v), Code: row.Code}}
 			} else {
 				c.Signals = map[string]int64{keys[0]: int64(values[0]), keys[1]: int64(values[1]), keys[2]: int64(values[2])}
 			}
@@ -144,8 +145,8 @@ func TestRegisterFollowsTheSharedTable(t *testing.T) {
 		switch {
 		case step.Error == "" && err != nil:
 			t.Errorf("Register(%q) = %v, want nil", step.Language, err)
-		case step.Error != "" && (err == nil || err.Error() != "eval: "+step.Error):
-			t.Errorf("Register(%q) = %v, want %q", step.Language, err, "eval: "+step.Error)
+		case step.Error != "" && (err == nil || err.Error() != "taskspec: "+step.Error):
+			t.Errorf("Register(%q) = %v, want %q", step.Language, err, "taskspec: "+step.Error)
 		}
 	}
 	var got []string

@@ -66,6 +66,6 @@ func intMapToMirror(dst *map[string]int, src map[string]int64, path, name string
 // the error Validate gives for it, naming the enum's field.
 func enumTextError(path, text string) error {
 	return &ValidationError{Violations: []Violation{{
-		FieldPath: path, Message: fmt.Sprintf("invalid %s %q", path, text),
+		FieldPath: path, Message: fmt.Sprintf("invalid %s %q", path, text), Code: CodeDefined, Severity: SeverityError,
 	}}}
 }

@@ -58,13 +58,15 @@ func (e *StrictError) Error() string {
 
 // ParseYAML decodes a TaskSpec from the YAML document data and validates
 // it. Unknown and duplicate keys are rejected at every level, and a
-// document that breaks a rule gives a [*ValidationError] ("eval: invalid
-// language \"cobol\"").
+// document that only breaks rules gives a [*ValidationError] ("taskspec:
+// invalid language \"cobol\"").
 //
-// Every other failure is a [*DecodeError] whose message starts with "eval:
-// decode task spec: ". Either error holds every problem of the document,
-// as [Check] lists them, with the one a reader that stops at the first
-// meets first, so that Error() names it. A document that would lose data
+// A document with any other problem gives a [*DecodeError] whose message
+// starts with "taskspec: decode task spec: "; when it breaks a rule too,
+// errors.As finds a *ValidationError in it as well (see DecodeError).
+// Either error holds every problem of the document, as [Check] lists
+// them, with the one a reader that stops at the first meets first, so that
+// Error() names it. A document that would lose data
 // or that YAML readers disagree on is refused too (see [StrictError]).
 //
 // Parsing is about meaning: key order, flow style, comments, anchors and
@@ -123,10 +125,10 @@ func (w *reading) decode() (*eval.TaskSpec, error) {
 		w.rules = yamlrules.For(w.text, nil)
 	}
 	if len(data) > MaxDocumentBytes {
-		return nil, w.refuse(codeLimit, &StrictError{Reason: fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes)})
+		return nil, w.refuse(CodeLimit, &StrictError{Reason: fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes)})
 	}
 	if hasWideBOM(data) {
-		return nil, w.refuse(codeEncoding, &StrictError{Line: 1, Column: 1, Reason: "UTF-16 and UTF-32 input is not supported: sidecars are UTF-8"})
+		return nil, w.refuse(CodeEncoding, &StrictError{Line: 1, Column: 1, Reason: "UTF-16 and UTF-32 input is not supported: sidecars are UTF-8"})
 	}
 	// Whether the Go package's decoder refuses a text refused before it is
 	// read (then the refusal is no stricter one) is its own.
@@ -140,7 +142,7 @@ func (w *reading) decode() (*eval.TaskSpec, error) {
 	// byte order marks at the start come first, as in the Python library.
 	if !utf8.Valid(data) {
 		w.goRejects = goPackageRejects(data)
-		return nil, w.refuse(codeEncoding, notUTF8(data))
+		return nil, w.refuse(CodeEncoding, notUTF8(data))
 	}
 	if p := w.rules.InnerByteOrderMark(); p != nil {
 		w.goRejects = goPackageRejects(data)
@@ -166,13 +168,13 @@ func (w *reading) decode() (*eval.TaskSpec, error) {
 		return nil, fmt.Errorf("%s%w", decodePrefix, err)
 	}
 	if doc.Kind == 0 {
-		return nil, w.refuse(codeWrongType, errEmptyDocument)
+		return nil, w.refuse(CodeWrongType, errEmptyDocument)
 	}
 	walked := w.walk(doc)
 	if r, found := yamlscan.FirstControl(data, len(data)); found {
 		// The same for a character no YAML reader takes, after the first
 		// document: libyaml's reader refuses it as it reads the input.
-		return nil, w.refuse(codeControl, &StrictError{Reason: fmt.Sprintf("invalid YAML: control characters are not allowed (character #x%04X)", r)})
+		return nil, w.refuse(CodeControlCharacter, &StrictError{Reason: fmt.Sprintf("invalid YAML: control characters are not allowed (character #x%04X)", r)})
 	}
 	// The stricter rules: a misread in the text, then a second document,
 	// then the walk.
@@ -196,7 +198,7 @@ func (w *reading) walk(doc *yaml.Node) *walk.Result {
 	for _, p := range r.Problems {
 		w.problems = append(w.problems, Violation{FieldPath: p.Path, Message: withPath(p.Path, p.Message),
 			Line: p.Line, Column: p.Column, Code: codeOf(protoreflect.EnumNumber(p.Code)), Hint: p.Hint,
-			Severity: severityError})
+			Severity: SeverityError})
 	}
 	if p := r.First; p != nil {
 		w.err = &StrictError{FieldPath: p.Path, Line: p.Line, Column: p.Column, Reason: p.Message}
@@ -218,7 +220,7 @@ type reading struct {
 	err   *StrictError
 	// errCode is the code of err, and refusal that of the StrictError
 	// decode returns (a StrictError has no field for its code).
-	errCode, refusal string
+	errCode, refusal Code
 	// problems lists every problem the walk met, in walk order (which is
 	// document order), each as the Python library's collecting walk words
 	// it.
@@ -232,7 +234,7 @@ type reading struct {
 }
 
 // refuse is the refusal e, of the given code, that decode returns.
-func (w *reading) refuse(code string, e *StrictError) error {
+func (w *reading) refuse(code Code, e *StrictError) error {
 	w.refusal = code
 	return e
 }

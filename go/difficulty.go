@@ -78,8 +78,9 @@ func (b signalBand) band(v int) taskspecv1.Difficulty {
 // spec.DifficultySignals. An input below its minimum gives a
 // [*ValidationError] listing every such input, in the order NodeCount,
 // EdgeCount, Cyclomatic, each with its signal's field path
-// ("difficulty_signals.edge_count"); its message is the first one's ("eval:
-// difficulty node count must be at least 1 (the seed itself), got 0").
+// ("difficulty_signals.edge_count") and the code [CodeAtLeast]; its message
+// is the first one's ("taskspec: difficulty node count must be at least 1
+// (the seed itself), got 0"), then how many more there are.
 func DeriveDifficulty(in DifficultyInputs) (taskspecv1.Difficulty, map[string]int64, error) {
 	var problems []Violation
 	for _, row := range rubric {
@@ -87,6 +88,8 @@ func DeriveDifficulty(in DifficultyInputs) (taskspecv1.Difficulty, map[string]in
 			problems = append(problems, Violation{
 				FieldPath: "difficulty_signals." + row.key,
 				Message:   fmt.Sprintf(row.message, v),
+				Code:      CodeAtLeast,
+				Severity:  SeverityError,
 			})
 		}
 	}

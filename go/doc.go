@@ -44,7 +44,7 @@
 // [ReadFormat] take the format instead.
 //
 // [Check] lists every problem of a document at once, for editors, linters
-// and CI, each a [Violation] with its code, position and hint; [Lookup] and
+// and CI, each a [Violation] with its code, position and hint; [LookupProblem] and
 // [Explain] describe a code:
 //
 //	for _, v := range taskspec.Check(data) {
@@ -121,9 +121,19 @@
 // errors.Is(err, fs.ErrNotExist) works; a path that is not a regular file
 // is errors.Is(err, [ErrNotRegular]).
 //
-// Error messages start with "eval: ", and a few of them have fixed wording
-// that existing callers match (see the compatibility section below). To
-// tell problems apart, use a Violation's Code rather than its text.
+// Every error message of this package starts with "taskspec: ". An error
+// that holds more than one problem shows the first and counts the others:
+// "taskspec: task_id is required (and 2 more problems)". To tell problems
+// apart, use a Violation's Code, a constant such as [CodeUnknownKey],
+// rather than its text.
+//
+// One mistake finds the same error type whatever else is wrong with the
+// document: a problem of the decode stage (an unknown key, a value of the
+// wrong type, YAML that cannot be read) makes the error a [*DecodeError];
+// a broken rule of the contract (an invalid language, a missing task_id)
+// makes errors.As find a [*ValidationError], in a DecodeError too when the
+// document has both. A document that only breaks rules gives a
+// *ValidationError.
 //
 // # Concurrency
 //
@@ -147,13 +157,20 @@
 //   - [ParseYAML] accepts the documents eval.ParseTaskSpec accepts, with the
 //     exceptions below, and reads them as the same spec.
 //   - [Validate] checks the rules of eval's TaskSpec.Validate, in the same
-//     order, and its error's message is eval's for the first broken rule
-//     ("eval: task_id is required"). A document eval cannot decode is
-//     refused with a message that starts with eval's "eval: decode task
-//     spec: ", though the words after it are this package's.
-//   - [Registry.Register] and [DeriveDifficulty] fail with eval's messages,
+//     order, and each Violation's Message is eval's words for its rule
+//     ("task_id is required").
+//   - [Registry.Register] and [DeriveDifficulty] fail with eval's words,
 //     [CurrentTaskSpecVersion] and the Signal keys have eval's values, and
 //     [SignalKeys] and [Registry.Languages] sort as eval's do.
+//
+// Error texts differ from eval's in their prefix: eval's started with
+// "eval: " ("eval: task_id is required", "eval: decode task spec: ..."),
+// this package's with "taskspec: " ("taskspec: task_id is required",
+// "taskspec: decode task spec: ..."). After the prefix, a broken rule's
+// text is eval's, followed by " (and N more problems)" when there are
+// more; a document eval cannot decode is described in this package's
+// words. A caller that matched eval's texts matches the text after the
+// prefix, or better, the Violation's Code.
 //
 // It is stricter in four ways, each where what eval accepted could be lost,
 // misread, or refused by another reader:

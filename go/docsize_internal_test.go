@@ -323,7 +323,7 @@ func TestSizeDecisionAtTheLimit(t *testing.T) {
 			}
 			var got []Violation
 			for _, v := range Violations(spec) {
-				if v.Code == codeTooLarge {
+				if v.Code == CodeTooLarge {
 					got = append(got, v)
 				}
 			}

@@ -80,7 +80,7 @@ func (t enumTable[E]) fieldPath() string { return t.path }
 
 func (t enumTable[E]) parse(s string) (E, error) {
 	if !t.valid(s) {
-		return 0, fmt.Errorf("eval: invalid %s %q", t.path, s)
+		return 0, fmt.Errorf("%sinvalid %s %q", errPrefix, t.path, s)
 	}
 	return t.fromTxt[s], nil
 }
@@ -95,7 +95,7 @@ func LanguageString(l taskspecv1.Language) (s string, ok bool) {
 
 // ParseLanguage returns the Language spelled s. Only the exact spellings
 // [LanguageString] returns are accepted: case matters, and "" is not a
-// language. The error reads like Validate's: eval: invalid language "Go".
+// language. The error reads like Validate's: taskspec: invalid language "Go".
 func ParseLanguage(s string) (taskspecv1.Language, error) { return languageEnum.parse(s) }
 
 // DifficultyString returns the YAML spelling of d ("easy", "medium",

@@ -50,18 +50,66 @@ func ExampleCheck_promptMistake() {
 // CheckFormat reads JSON and binary protobuf too: the problem that refuses
 // the document, or the broken rules and warnings of the spec it holds.
 func ExampleCheckFormat() {
-	for _, p := range taskspec.CheckFormat(taskspec.JSON, []byte(`{"taskId": "t-1",}`)) {
+	for _, p := range taskspec.CheckFormat([]byte(`{"taskId": "t-1",}`), taskspec.JSON) {
 		fmt.Println(p.Code, p)
 	}
 	// Output:
 	// TS020 line 1, column 18: invalid JSON: expected a property name in double quotes
 }
 
-// Lookup gives a code's entry in the catalogue.
-func ExampleLookup() {
-	k, ok := taskspec.Lookup("TS001")
+// Every code of the catalogue is a constant of type Code, generated from
+// the protos, so that a caller tests a problem's kind by name; a warning
+// has SeverityWarning.
+func ExampleCode() {
+	doc := `task_spec_version: 1
+task_id: t-1
+language: go
+difficulty: easy
+generated_from: {kind: kg_template}
+promt: Fix it.
+verification: {test_cmd: [go test ./...]}
+`
+	for _, p := range taskspec.Check([]byte(doc)) {
+		switch {
+		case p.Code == taskspec.CodeUnknownKey:
+			fmt.Println("unknown key:", p.FieldPath, p.Hint)
+		case p.Severity == taskspec.SeverityWarning:
+			fmt.Println("warning:", p)
+		case p.Severity == taskspec.SeverityError:
+			fmt.Println(p.Code, p.Message)
+		}
+	}
+	// Output:
+	// unknown key: promt did you mean "prompt"?
+}
+
+// A Severity says whether a problem refuses the document: an artifact path
+// that leaves the workspace is reported, and the document is still read.
+func ExampleSeverity() {
+	doc := `task_spec_version: 1
+task_id: t-1
+language: go
+difficulty: easy
+generated_from: {kind: kg_template}
+prompt: Fix it.
+solution_artifacts: [{path: ../x.go}]
+verification: {test_cmd: [go test ./...]}
+`
+	for _, p := range taskspec.Check([]byte(doc)) {
+		fmt.Println(p.Severity == taskspec.SeverityWarning, p.Code == taskspec.CodeArtifactPath)
+	}
+	_, err := taskspec.ParseYAML([]byte(doc))
+	fmt.Println(err)
+	// Output:
+	// true true
+	// <nil>
+}
+
+// LookupProblem gives a code's entry in the catalogue.
+func ExampleLookupProblem() {
+	k, ok := taskspec.LookupProblem("TS001")
 	fmt.Println(ok, k.Name, "-", k.Title, "-", k.Severity, k.Stage)
-	_, ok = taskspec.Lookup("TS000")
+	_, ok = taskspec.LookupProblem("TS000")
 	fmt.Println(ok)
 	// Output:
 	// true unknown_key - unknown key - error decode
@@ -70,7 +118,7 @@ func ExampleLookup() {
 
 // Kind is one entry of the catalogue.
 func ExampleKind() {
-	k, _ := taskspec.Lookup("ts302")
+	k, _ := taskspec.LookupProblem("ts302")
 	fmt.Println(k.Code, k.Severity, k.Messages[0])
 	// Output:
 	// TS302 warning {path}: a raw {what} in the text is a line break to YAML 1.1 readers

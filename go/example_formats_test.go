@@ -71,9 +71,9 @@ func ExampleParseJSON() {
 	// Output:
 	// t-1 LANGUAGE_GO <nil>
 	// true promt
-	// eval: unknown field "promt"
-	// eval: line 3, column 3: invalid JSON: expected ',' or '}'
-	// eval: invalid language ""
+	// taskspec: unknown field "promt"
+	// taskspec: line 3, column 3: invalid JSON: expected ',' or '}'
+	// taskspec: invalid language "" (and 4 more problems)
 }
 
 func ExampleMarshalBinpb() {
@@ -99,8 +99,8 @@ func ExampleParseBinpb() {
 	fmt.Println(err)
 	// Output:
 	// t-1 <nil>
-	// eval: wrong wire type for field task_id (number 2): a varint, where a length-delimited value was expected
-	// eval: unknown field number 99 (taskspec.v1.TaskSpec): the data is not a TaskSpec v1 or was written by a newer schema
+	// taskspec: wrong wire type for field task_id (number 2): a varint, where a length-delimited value was expected
+	// taskspec: unknown field number 99 (taskspec.v1.TaskSpec): the data is not a TaskSpec v1 or was written by a newer schema
 }
 
 func ExampleConvert() {
@@ -127,7 +127,7 @@ func ExampleConvert() {
 	//   "language": "LANGUAGE_GO",
 	//   "difficulty": "DIFFICULTY_MEDIUM",
 	// true <nil>
-	// eval: cannot write: the JSON would be 18,874,716 bytes, more than the 16,777,216 a reader accepts (prompt takes 18,874,384 of them)
+	// taskspec: cannot write: the JSON would be 18,874,716 bytes, more than the 16,777,216 a reader accepts (prompt takes 18,874,384 of them)
 }
 
 func ExampleParse() {
@@ -153,7 +153,7 @@ func ExampleMarshal() {
 	// task_id: t-1
 	// language: go
 	// <nil>
-	// eval: unknown format "toml"; expected one of: yaml, json, binpb
+	// taskspec: unknown format "toml"; expected one of: yaml, json, binpb
 }
 
 func ExampleFormat() {
@@ -164,7 +164,7 @@ func ExampleFormat() {
 	fmt.Println(err)
 	// Output:
 	// true <nil>
-	// eval: unknown format "xml"; expected one of: yaml, json, binpb
+	// taskspec: unknown format "xml"; expected one of: yaml, json, binpb
 }
 
 func ExampleParseFormat() {
@@ -176,7 +176,7 @@ func ExampleParseFormat() {
 	// "yaml" <nil>
 	// "json" <nil>
 	// "binpb" <nil>
-	// "" eval: unknown format "YAML"; expected one of: yaml, json, binpb
+	// "" taskspec: unknown format "YAML"; expected one of: yaml, json, binpb
 }
 
 func ExampleFormatForPath() {

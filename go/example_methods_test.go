@@ -22,8 +22,8 @@ func Example_limits() {
 	fmt.Println(err)
 	// Output:
 	// 16777216 64 100000
-	// eval: decode task spec: line 1, column 72: document is nested deeper than 64 levels
-	// eval: decode task spec: line 1, column 300013: document has more than 100000 nodes
+	// taskspec: decode task spec: line 1, column 72: document is nested deeper than 64 levels
+	// taskspec: decode task spec: line 1, column 300013: document has more than 100000 nodes
 }
 
 func ExampleViolation_String() {
@@ -43,8 +43,8 @@ func ExampleDecodeError_Error() {
 	_, err = taskspec.ParseJSON([]byte(`{"taskId": 7}`))
 	fmt.Println(err.Error())
 	// Output:
-	// eval: decode task spec: line 3, column 0: invalid YAML: a [ list is not closed with ]; close it, or quote the value if the bracket is text
-	// eval: task_id: expected a string, got the number 7
+	// taskspec: decode task spec: line 3, column 0: invalid YAML: a [ list is not closed with ]; close it, or quote the value if the bracket is text
+	// taskspec: task_id: expected a string, got the number 7 (and 6 more problems)
 }
 
 // A document refused on purpose unwraps to the *StrictError that says why.
@@ -58,11 +58,41 @@ func ExampleDecodeError_Unwrap() {
 	// TS003 *taskspec.StrictError
 }
 
+// One mistake finds the same error type whatever else is wrong: a bad
+// language is a *ValidationError on its own, and beside a misspelt key,
+// which makes the error a *DecodeError, errors.As still finds one.
+func ExampleDecodeError_As() {
+	doc := `task_spec_version: 1
+task_id: t-1
+language: cobol
+difficulty: easy
+generated_from: {kind: kg_template}
+prompt: Fix it.
+verification: {test_cmd: [go test ./...]}
+`
+	for _, data := range []string{doc, strings.Replace(doc, "difficulty:", "dificulty: easy\ndifficulty:", 1)} {
+		_, err := taskspec.ParseYAML([]byte(data))
+		var de *taskspec.DecodeError
+		var ve *taskspec.ValidationError
+		fmt.Println(errors.As(err, &de), errors.As(err, &ve))
+		for _, v := range ve.Violations {
+			if v.Code == taskspec.CodeDefined {
+				fmt.Println(v.Message)
+			}
+		}
+	}
+	// Output:
+	// false true
+	// invalid language "cobol"
+	// true true
+	// invalid language "cobol"
+}
+
 func ExampleValidationError_Error() {
 	err := taskspec.Validate(&taskspecv1.TaskSpec{TaskSpecVersion: taskspec.CurrentTaskSpecVersion + 1})
 	fmt.Println(err.Error())
 	// Output:
-	// eval: unsupported task_spec_version 2 (this build produces v1)
+	// taskspec: unsupported task_spec_version 2 (this build produces v1) (and 6 more problems)
 }
 
 func ExampleStrictError_Error() {
@@ -72,21 +102,21 @@ func ExampleStrictError_Error() {
 		fmt.Println(se.Error())
 	}
 	// Output:
-	// eval: decode task spec: line 2: more than one YAML document: the Go package reads the first and ignores the rest silently
+	// taskspec: decode task spec: line 2: more than one YAML document: the Go package reads the first and ignores the rest silently
 }
 
 func ExampleEnumError_Error() {
 	err := &taskspec.EnumError{FieldPath: "difficulty", Enum: "taskspec.v1.Difficulty", Number: 9}
 	fmt.Println(err.Error())
 	// Output:
-	// eval: difficulty: enum value 9 is not defined in taskspec.v1.Difficulty and cannot be written as YAML
+	// taskspec: difficulty: enum value 9 is not defined in taskspec.v1.Difficulty and cannot be written as YAML
 }
 
 func ExampleArtifactPathError_Error() {
 	_, err := taskspec.ArtifactPath("/srv/task-7", "../task-8/main.go")
 	fmt.Println(err.Error())
 	// Output:
-	// eval: artifact path "../task-8/main.go" is not allowed: the path climbs out of the workspace with ..
+	// taskspec: artifact path "../task-8/main.go" is not allowed: the path climbs out of the workspace with ..
 }
 
 func ExampleWriteError_Error() {
@@ -95,7 +125,7 @@ func ExampleWriteError_Error() {
 	_, err := taskspec.Convert(mustBinpb(spec), taskspec.Binpb, taskspec.JSON)
 	fmt.Println(err.Error())
 	// Output:
-	// eval: cannot write: the JSON would be 18,874,716 bytes, more than the 16,777,216 a reader accepts (prompt takes 18,874,384 of them)
+	// taskspec: cannot write: the JSON would be 18,874,716 bytes, more than the 16,777,216 a reader accepts (prompt takes 18,874,384 of them)
 }
 
 func mustBinpb(spec *taskspecv1.TaskSpec) []byte {

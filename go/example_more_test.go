@@ -49,8 +49,8 @@ func ExampleDecodeYAML() {
 	fmt.Println(err)
 	// Output:
 	// 2 <nil>
-	// eval: unsupported task_spec_version 2 (this build produces v1)
-	// eval: invalid language "cobol"
+	// taskspec: unsupported task_spec_version 2 (this build produces v1) (and 5 more problems)
+	// taskspec: invalid language "cobol"
 }
 
 func ExampleLanguageString() {
@@ -70,7 +70,7 @@ func ExampleParseLanguage() {
 	fmt.Println(err)
 	// Output:
 	// LANGUAGE_PYTHON <nil>
-	// eval: invalid language "cobol"
+	// taskspec: invalid language "cobol"
 }
 
 func ExampleDifficultyString() {
@@ -86,7 +86,7 @@ func ExampleParseDifficulty() {
 	fmt.Println(err)
 	// Output:
 	// DIFFICULTY_EASY <nil>
-	// eval: invalid difficulty "Easy"
+	// taskspec: invalid difficulty "Easy"
 }
 
 func ExampleGeneratedKindString() {
@@ -118,7 +118,7 @@ func ExampleSave() {
 	got, err := taskspec.Load(path)
 	fmt.Println(got.GetTaskId(), err)
 	// Output:
-	// eval: task_id is required
+	// taskspec: task_id is required
 	// t-1 <nil>
 }
 
@@ -144,7 +144,7 @@ func ExampleLoad() {
 	}
 	_, err = taskspec.Load(path)
 	var de *taskspec.DecodeError
-	fmt.Println(strings.HasPrefix(err.Error(), path+": eval: decode task spec: "), errors.As(err, &de), de.FieldPath)
+	fmt.Println(strings.HasPrefix(err.Error(), path+": taskspec: decode task spec: "), errors.As(err, &de), de.FieldPath)
 	// Output:
 	// kg-go-impl-mathx-gcd <nil>
 	// true
@@ -169,7 +169,7 @@ func ExampleLoadFS() {
 	fmt.Println(errors.Is(err, taskspec.ErrNotRegular))
 	// Output:
 	// kg-go-impl-mathx-gcd <nil>
-	// tasks/bad/taskspec.yaml: eval: task_id is required true
+	// tasks/bad/taskspec.yaml: taskspec: task_id is required (and 5 more problems) true
 	// true
 }
 
@@ -183,7 +183,7 @@ func ExampleRead() {
 	fmt.Println(err)
 	// Output:
 	// kg-go-impl-mathx-gcd <nil>
-	// eval: decode task spec: document is larger than 16777216 bytes
+	// taskspec: decode task spec: document is larger than 16777216 bytes
 }
 
 // DifficultyInputs names each measurement, so that swapped counts cannot
@@ -240,7 +240,7 @@ func ExampleValidationError() {
 	fmt.Println(err) // the first violation, in the Go package's words
 	// Output:
 	// true 6
-	// eval: task_id is required
+	// taskspec: task_id is required (and 5 more problems)
 }
 
 func ExampleStrictError() {
@@ -253,7 +253,7 @@ func ExampleStrictError() {
 	fmt.Println(err)
 	// Output:
 	// verification.timeout_seconds 17 22
-	// eval: decode task spec: line 17, column 22: verification.timeout_seconds: expected an integer, got the non-integral number "1.5"
+	// taskspec: decode task spec: line 17, column 22: verification.timeout_seconds: expected an integer, got the non-integral number "1.5"
 }
 
 func ExampleEnumError() {
@@ -267,7 +267,7 @@ func ExampleEnumError() {
 	fmt.Println(err)
 	// Output:
 	// language taskspec.v1.Language 42
-	// eval: language: enum value 42 is not defined in taskspec.v1.Language and cannot be written as YAML
+	// taskspec: language: enum value 42 is not defined in taskspec.v1.Language and cannot be written as YAML
 }
 
 func ExampleWriteError() {
@@ -283,7 +283,7 @@ func ExampleWriteError() {
 	fmt.Println(err)
 	// Output:
 	// true difficulty_signals
-	// eval: cannot write: the YAML would have 120,025 nodes, more than the 100,000 a reader accepts (difficulty_signals has 120,002 of them)
+	// taskspec: cannot write: the YAML would have 120,025 nodes, more than the 100,000 a reader accepts (difficulty_signals has 120,002 of them)
 }
 
 func ExampleNewRegistry() {
@@ -299,8 +299,8 @@ func ExampleRegistry_Register() {
 	fmt.Println(reg.Register(nil))
 	// Output:
 	// <nil>
-	// eval: generator for language "go" already registered
-	// eval: cannot register nil generator
+	// taskspec: generator for language "go" already registered
+	// taskspec: cannot register nil generator
 }
 
 func ExampleRegistry_Lookup() {
@@ -342,5 +342,5 @@ func ExampleParseEnum() {
 	fmt.Println(err)
 	// Output:
 	// GENERATED_KIND_BENCHMARK_SEED <nil>
-	// eval: invalid generated_from.kind "Benchmark_Seed"
+	// taskspec: invalid generated_from.kind "Benchmark_Seed"
 }

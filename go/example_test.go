@@ -39,7 +39,7 @@ func ExampleParseYAML() {
 	fmt.Println(err)
 	// Output:
 	// kg-go-impl-mathx-gcd LANGUAGE_GO [go test ./mathx/...]
-	// eval: decode task spec: line 2, column 1: taskid: unknown field "taskid"; did you mean "task_id"?
+	// taskspec: decode task spec: line 2, column 1: taskid: unknown field "taskid"; did you mean "task_id"? (and 5 more problems)
 }
 
 func ExampleValidate() {
@@ -56,7 +56,7 @@ func ExampleValidate() {
 		}
 	}
 	// Output:
-	// eval: invalid language ""
+	// taskspec: invalid language "" (and 1 more problem)
 	// language: invalid language ""
 	// prompt: prompt is required
 }
@@ -127,7 +127,7 @@ func ExampleRegistry() {
 	spec, err := gen.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "impl-pure-fn"})
 	fmt.Println(spec.GetDifficulty(), taskspec.SignalKeys(spec), err, taskspec.Validate(spec))
 	// Output:
-	// eval: generator for language "go" already registered
+	// taskspec: generator for language "go" already registered
 	// true [LANGUAGE_GO]
 	// DIFFICULTY_MEDIUM [cyclomatic_complexity edge_count involved_symbols] <nil> <nil>
 }
@@ -144,7 +144,7 @@ func ExampleDecodeError() {
 	fmt.Println(err)
 	// Output:
 	// taskid at 2:1: did you mean "task_id"?
-	// eval: decode task spec: line 2, column 1: taskid: unknown field "taskid"; did you mean "task_id"?
+	// taskspec: decode task spec: line 2, column 1: taskid: unknown field "taskid"; did you mean "task_id"? (and 5 more problems)
 }
 
 func ExampleAgentView() {
@@ -174,7 +174,7 @@ func ExampleAgentView() {
 	// prompt: Implement mathx.GCD.
 	// verification:
 	//     test_cmd: []
-	// eval: verification.test_cmd is required
+	// taskspec: verification.test_cmd is required
 	// [go test ./mathx/...]
 }
 
@@ -193,7 +193,7 @@ func ExampleDeriveDifficulty() {
 	}
 	// Output:
 	// DIFFICULTY_MEDIUM 6 9 4 <nil>
-	// eval: difficulty node count must be at least 1 (the seed itself), got 0
+	// taskspec: difficulty node count must be at least 1 (the seed itself), got 0 (and 1 more problem)
 	// difficulty_signals.involved_symbols: difficulty node count must be at least 1 (the seed itself), got 0
 	// difficulty_signals.edge_count: difficulty edge count must be non-negative, got -1
 }

@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -14,7 +15,9 @@ import (
 // every exported function, type and method has an Example of its own, and
 // every exported constant and variable, which go doc cannot attach an
 // Example to, is used by one. Each of those Examples runs: it has an
-// output comment that go test checks.
+// output comment that go test checks. The codes of the catalogue
+// (codes_gen.go, constants of type Code generated one per entry) are one
+// list: an Example that uses one of them covers them all.
 func TestEveryExportedNameHasAnExample(t *testing.T) {
 	fset := token.NewFileSet()
 	entries, err := os.ReadDir(".")
@@ -95,6 +98,15 @@ func TestEveryExportedNameHasAnExample(t *testing.T) {
 	var values []*doc.Value
 	for _, typ := range pkg.Types {
 		check(typ.Name, typ.Examples)
+		if typ.Name == "Code" {
+			switch {
+			case len(typ.Consts) == 0:
+				t.Error("the package declares no constant of type Code")
+			case !slices.ContainsFunc(typ.Consts, func(c *doc.Value) bool { return slices.ContainsFunc(c.Names, used) }):
+				t.Error("no running Example uses a constant of type Code")
+			}
+			typ.Consts = nil
+		}
 		for _, f := range typ.Funcs {
 			check(f.Name, f.Examples)
 		}

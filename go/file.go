@@ -27,7 +27,7 @@ import (
 // file come first, as *fs.PathError values. A name whose extension names no
 // format is then a *FormatError (code TS903) that lists the extensions;
 // LoadFormat takes the format instead. A problem with the content is the
-// parser's error after the path and ": " ("sidecar.yaml: eval: decode task spec:
+// parser's error after the path and ": " ("sidecar.yaml: taskspec: decode task spec:
 // line 2, column 1: ..."), wrapping it, so that errors.As still finds the
 // *DecodeError, *StrictError or *ValidationError.
 func Load(path string) (*taskspecv1.TaskSpec, error) {
@@ -158,8 +158,8 @@ func formatOfName(name string) (Format, error) {
 	return "", &FormatError{Path: name, Violation: Violation{
 		Message:  fmt.Sprintf("cannot tell the format of %s from its extension", strconv.Quote(filepath.Base(name))),
 		Hint:     "expected one of: " + strings.Join(names, ", "),
-		Code:     codeUnsupportedFormat,
-		Severity: severityError,
+		Code:     CodeUnsupportedFormat,
+		Severity: SeverityError,
 	}}
 }
 

@@ -67,7 +67,7 @@ func TestSaveAndLoad(t *testing.T) {
 
 	bad := validSpec()
 	bad.Prompt = ""
-	if err := taskspec.Save(real, bad); err == nil || err.Error() != "eval: prompt is required" {
+	if err := taskspec.Save(real, bad); err == nil || err.Error() != "taskspec: prompt is required" {
 		t.Errorf("Save(invalid) = %v", err)
 	}
 	if got, _ := taskspec.Load(real); !proto.Equal(got, spec) {
@@ -107,7 +107,7 @@ func TestLoadRefusesWhatIsNotARegularFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := taskspec.Load(big)
-	if err == nil || err.Error() != fmt.Sprintf("%s: eval: decode task spec: document is larger than %d bytes", big, taskspec.MaxDocumentBytes) {
+	if err == nil || err.Error() != fmt.Sprintf("%s: taskspec: decode task spec: document is larger than %d bytes", big, taskspec.MaxDocumentBytes) {
 		t.Errorf("Load(big) = %v", err)
 	}
 }

@@ -105,7 +105,7 @@ func TestFilesTable(t *testing.T) {
 						}
 						return
 					}
-					if got := (fileProblem{v.Code, v.FieldPath, v.Message, v.Hint}); got != p {
+					if got := (fileProblem{string(v.Code), v.FieldPath, v.Message, v.Hint}); got != p {
 						t.Errorf("%s: %+v\nwant %+v", how, got, p)
 					}
 					if !strings.HasPrefix(err.Error(), name+": ") {
@@ -209,7 +209,7 @@ func TestSaveRefusesWhatItCannotName(t *testing.T) {
 		if !errors.As(err, &ferr) || ferr.Violation.Code != "TS903" || ferr.Path != filepath.Join(dir, name) {
 			t.Errorf("Save(%s) = %v", name, err)
 		}
-		if k, ok := taskspec.Lookup(ferr.Violation.Code); !ok || k.Stage != "file" {
+		if k, ok := taskspec.LookupProblem(ferr.Violation.Code); !ok || k.Stage != "file" {
 			t.Errorf("%s is not a file problem of the catalogue", ferr.Violation.Code)
 		}
 	}

@@ -118,7 +118,7 @@ func ParseBinpb(data []byte) (*taskspecv1.TaskSpec, error) {
 // decode stage, else a *ValidationError.
 func allProblems(err error, data []byte, f Format) error {
 	first := errorProblems(err)[0]
-	problems := CheckFormat(f, data)
+	problems := CheckFormat(data, f)
 	i := slices.IndexFunc(problems, func(v Violation) bool {
 		return v.Code == first.Code && v.FieldPath == first.FieldPath && v.Message == first.Message
 	})
@@ -146,14 +146,14 @@ func allProblems(err error, data []byte, f Format) error {
 // collect=True); JSON that cannot be read is still the error, alone.
 func readJSON(data []byte, problems *[]Violation) (*taskspecv1.TaskSpec, error) {
 	if len(data) > MaxDocumentBytes {
-		return nil, decodeError("", codeLimit, fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
+		return nil, decodeError("", CodeLimit, fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
 	}
 	bom := 0
 	if len(data) >= 3 && string(data[:3]) == byteOrderMark {
 		bom = 3
 	}
 	if at := invalidUTF8At(data[bom:]); at < len(data)-bom {
-		return nil, decodeError("", codeEncoding, fmt.Sprintf("input is not valid UTF-8 (byte 0x%02x at offset %d)", data[bom+at], bom+at))
+		return nil, decodeError("", CodeEncoding, fmt.Sprintf("input is not valid UTF-8 (byte 0x%02x at offset %d)", data[bom+at], bom+at))
 	}
 	spec, found, stop := jsonread.Read(string(data[bom:]), MaxDepth)
 	switch {
@@ -172,12 +172,12 @@ func readJSON(data []byte, problems *[]Violation) (*taskspecv1.TaskSpec, error) 
 // jsonViolation is the Violation of a problem of the JSON reader.
 func jsonViolation(p jsonread.Problem) Violation {
 	return Violation{FieldPath: p.Path, Message: p.Message, Hint: p.Hint, Line: p.Line, Column: p.Column,
-		Code: codeOf(protoreflect.EnumNumber(p.Code)), Severity: severityError}
+		Code: codeOf(protoreflect.EnumNumber(p.Code)), Severity: SeverityError}
 }
 
 // oneProblem is the *DecodeError of problem v.
 func oneProblem(v Violation) *DecodeError {
-	v.Severity = severityError
+	v.Severity = SeverityError
 	de := newDecodeError([]Violation{v}, nil)
 	de.prefix = errPrefix
 	return de
@@ -194,11 +194,11 @@ func decodeBinpb(data []byte) (*taskspecv1.TaskSpec, error) {
 // data that is not protobuf at all is still the error.
 func readBinpb(data []byte, problems *[]Violation) (*taskspecv1.TaskSpec, error) {
 	if len(data) > MaxDocumentBytes {
-		return nil, decodeError("", codeLimit, fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
+		return nil, decodeError("", CodeLimit, fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
 	}
 	spec := &taskspecv1.TaskSpec{}
 	if err := proto.Unmarshal(data, spec); err != nil {
-		return nil, decodeError("", codeBinarySyntax, "invalid binary TaskSpec: "+wireProblem(data, spec.ProtoReflect().Descriptor()))
+		return nil, decodeError("", CodeBinarySyntax, "invalid binary TaskSpec: "+wireProblem(data, spec.ProtoReflect().Descriptor()))
 	}
 	if err := unknownFields(spec.ProtoReflect(), "", problems); err != nil {
 		return nil, err
@@ -209,7 +209,7 @@ func readBinpb(data []byte, problems *[]Violation) (*taskspecv1.TaskSpec, error)
 // decodeError is a *DecodeError holding one problem of a binary protobuf
 // document (or of one too large to read, or not UTF-8): msg at path, with
 // its catalogue code.
-func decodeError(path, code, msg string) *DecodeError {
+func decodeError(path string, code Code, msg string) *DecodeError {
 	return oneProblem(Violation{FieldPath: path, Message: msg, Code: code})
 }
 
@@ -260,14 +260,14 @@ func unknownFields(m protoreflect.Message, path string, problems *[]Violation) e
 			if !ok {
 				name = strconv.Itoa(int(typ))
 			}
-			bad = decodeError(fieldPath, codeWrongType, fmt.Sprintf("wrong wire type for field %s (number %d): %s, where %s was expected",
+			bad = decodeError(fieldPath, CodeWrongType, fmt.Sprintf("wrong wire type for field %s (number %d): %s, where %s was expected",
 				fieldPath, num, name, expectedWire(fd)))
 		} else {
 			where := ""
 			if path != "" {
 				where = " in " + path
 			}
-			bad = decodeError(path, codeUnknownKey, fmt.Sprintf("unknown field number %d%s (%s): the data is not a TaskSpec v1 or was written by a newer schema",
+			bad = decodeError(path, CodeUnknownKey, fmt.Sprintf("unknown field number %d%s (%s): the data is not a TaskSpec v1 or was written by a newer schema",
 				num, where, md.FullName()))
 		}
 		if problems == nil {
@@ -402,7 +402,7 @@ func Marshal(spec *taskspecv1.TaskSpec, f Format) ([]byte, error) {
 // output a reader would refuse is refused with a [*WriteError]. A spec within the limits in
 // one format can be over them in another: JSON of 200,000 signals is YAML
 // of 400,000 nodes (over MaxNodes), and a prompt of 9 MiB of '"' is 18
-// MiB of JSON (over MaxDocumentBytes; "eval: cannot write: the JSON would
+// MiB of JSON (over MaxDocumentBytes; "taskspec: cannot write: the JSON would
 // be 18,874,649 bytes, more than the 16,777,216 a reader accepts (prompt
 // takes 18,874,384 of them)"). Parse and Marshal write anything.
 func Convert(data []byte, from, to Format) ([]byte, error) {

@@ -61,8 +61,8 @@ func FuzzParseJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		spec, err := taskspec.ParseJSON(data)
 		if err != nil {
-			if spec != nil || len(taskspec.CheckFormat(taskspec.JSON, data)) == 0 {
-				t.Fatalf("refused with %v, but spec %v, problems %v", err, spec, taskspec.CheckFormat(taskspec.JSON, data))
+			if spec != nil || len(taskspec.CheckFormat(data, taskspec.JSON)) == 0 {
+				t.Fatalf("refused with %v, but spec %v, problems %v", err, spec, taskspec.CheckFormat(data, taskspec.JSON))
 			}
 			return
 		}

@@ -68,7 +68,7 @@ func TestEnumTablesMatchDescriptors(t *testing.T) {
 	check(taskspecv1.GeneratedKind(0).Descriptor(), "GENERATED_KIND_",
 		func(n int32) (string, bool) { return taskspec.GeneratedKindString(taskspecv1.GeneratedKind(n)) },
 		func(s string) (int32, error) { v, err := taskspec.ParseGeneratedKind(s); return int32(v), err })
-	if _, err := taskspec.ParseGeneratedKind("manual"); err == nil || err.Error() != `eval: invalid generated_from.kind "manual"` {
+	if _, err := taskspec.ParseGeneratedKind("manual"); err == nil || err.Error() != `taskspec: invalid generated_from.kind "manual"` {
 		t.Errorf("ParseGeneratedKind(manual) = %v", err)
 	}
 }
@@ -93,7 +93,7 @@ func TestValidateOrderWordingAndAllViolations(t *testing.T) {
 	}
 	err := taskspec.Validate(s)
 	var verr *taskspec.ValidationError
-	if !errors.As(err, &verr) || err.Error() != "eval: unsupported task_spec_version 0 (this build produces v1)" || len(verr.Violations) != 8 {
+	if !errors.As(err, &verr) || err.Error() != "taskspec: unsupported task_spec_version 0 (this build produces v1) (and 7 more problems)" || len(verr.Violations) != 8 {
 		t.Errorf("Validate = %v", err)
 	}
 	v := validSpec()
@@ -102,7 +102,7 @@ func TestValidateOrderWordingAndAllViolations(t *testing.T) {
 		t.Errorf("Validate(valid) = %v", err)
 	}
 	v.Prompt = " \u3000\n"
-	if err := taskspec.Validate(v); err == nil || err.Error() != "eval: prompt is required" {
+	if err := taskspec.Validate(v); err == nil || err.Error() != "taskspec: prompt is required" {
 		t.Errorf("blank prompt: %v", err)
 	}
 }
@@ -111,7 +111,7 @@ func TestParseYAMLLocatesViolations(t *testing.T) {
 	doc := "task_spec_version: 1\ntask_id: t\nlanguage: cobol\ndifficulty: easy\ngenerated_from:\n    kind: kg_template\nprompt: p\nverification:\n    timeout_seconds: -3\n"
 	_, err := taskspec.ParseYAML([]byte(doc))
 	var verr *taskspec.ValidationError
-	if !errors.As(err, &verr) || err.Error() != `eval: invalid language "cobol"` {
+	if !errors.As(err, &verr) || err.Error() != `taskspec: invalid language "cobol" (and 2 more problems)` {
 		t.Fatalf("ParseYAML = %v", err)
 	}
 	want := []taskspec.Violation{
@@ -147,7 +147,7 @@ func TestStricterThanTheGoPackage(t *testing.T) {
 	for name, doc := range cases {
 		_, err := taskspec.ParseYAML([]byte(doc))
 		var serr *taskspec.StrictError
-		if !errors.As(err, &serr) || !strings.HasPrefix(err.Error(), "eval: decode task spec: ") {
+		if !errors.As(err, &serr) || !strings.HasPrefix(err.Error(), "taskspec: decode task spec: ") {
 			t.Errorf("%s: ParseYAML = %v, want a *StrictError", name, err)
 		}
 	}
@@ -158,7 +158,7 @@ func TestMarshalYAMLRefusesUndefinedEnumNumbers(t *testing.T) {
 	s.GeneratedFrom.Kind = 9
 	_, err := taskspec.MarshalYAML(s)
 	var eerr *taskspec.EnumError
-	if !errors.As(err, &eerr) || err.Error() != "eval: generated_from.kind: enum value 9 is not defined in taskspec.v1.GeneratedKind and cannot be written as YAML" {
+	if !errors.As(err, &eerr) || err.Error() != "taskspec: generated_from.kind: enum value 9 is not defined in taskspec.v1.GeneratedKind and cannot be written as YAML" {
 		t.Errorf("MarshalYAML = %v", err)
 	}
 	if _, err := taskspec.MarshalYAML(nil); err == nil {
@@ -222,7 +222,7 @@ func TestRegistry(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := r.Register(fakeGen{1}); err == nil || err.Error() != `eval: generator for language "go" already registered` {
+	if err := r.Register(fakeGen{1}); err == nil || err.Error() != `taskspec: generator for language "go" already registered` {
 		t.Errorf("duplicate = %v", err)
 	}
 	want := []taskspecv1.Language{1, 2, 3}
@@ -281,7 +281,7 @@ func TestMarshalYAMLRefusesAStringThatIsNotUTF8(t *testing.T) {
 		spec := validSpec()
 		edit(spec)
 		out, err := taskspec.MarshalYAML(spec)
-		want := "eval: marshal task spec: " + path + ": string is not valid UTF-8"
+		want := "taskspec: marshal task spec: " + path + ": string is not valid UTF-8"
 		if err == nil || err.Error() != want {
 			t.Errorf("%s: got %q, %v; want %s", path, out, err, want)
 		}
@@ -296,7 +296,7 @@ func TestMarshalYAMLRefusesAStringThatIsNotUTF8(t *testing.T) {
 func TestMarshalYAMLNamesTheFirstKeyThatIsNotUTF8(t *testing.T) {
 	spec := validSpec()
 	spec.DifficultySignals = map[string]int64{"\xfe": 1, "ok": 2, "\xf0": 3, "\xff": 4, "z\xc3": 5}
-	want := `eval: marshal task spec: difficulty_signals["z\xc3"]: string is not valid UTF-8`
+	want := `taskspec: marshal task spec: difficulty_signals["z\xc3"]: string is not valid UTF-8`
 	for range 50 {
 		if _, err := taskspec.MarshalYAML(spec); err == nil || err.Error() != want {
 			t.Fatalf("got %v; want %s", err, want)
@@ -314,7 +314,7 @@ func TestDecodeErrorLocatesAnUnknownKeyAndSuggestsTheField(t *testing.T) {
 	if de.FieldPath != "generated_from.kindd" || de.Line != 3 || de.Column != 5 || de.Hint != `did you mean "kind"?` || de.Code != "TS001" {
 		t.Errorf("got %+v", *de)
 	}
-	want := `eval: decode task spec: line 3, column 5: generated_from.kindd: unknown field "kindd" in generated_from; did you mean "kind"?`
+	want := `taskspec: decode task spec: line 3, column 5: generated_from.kindd: unknown field "kindd" in generated_from; did you mean "kind"? (and 5 more problems)`
 	if err.Error() != want {
 		t.Errorf("got %q, want %q", err, want)
 	}

@@ -27,7 +27,7 @@ func portability(spec *taskspecv1.TaskSpec) []Violation {
 	// spec it puts over the limit is written out and measured.
 	if bound > MaxDocumentBytes {
 		if n := canonicalSize(spec); n > MaxDocumentBytes {
-			out = append(out, Violation{Message: tooLarge(n), Code: codeTooLarge, Severity: severityError})
+			out = append(out, Violation{Message: tooLarge(n), Code: CodeTooLarge, Severity: SeverityError})
 		}
 	}
 	return out
@@ -40,7 +40,7 @@ func badStrings(m protoreflect.Message, path string, out []Violation) []Violatio
 	str := func(at, s string) {
 		if !utf8.ValidString(s) {
 			out = append(out, Violation{FieldPath: at, Message: at + " is not valid UTF-8",
-				Code: codeNotUTF8, Severity: severityError})
+				Code: CodeNotUTF8, Severity: SeverityError})
 		}
 	}
 	for _, fd := range fieldsByNumber(m.Descriptor()) {

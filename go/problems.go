@@ -49,7 +49,7 @@ func Check(data []byte) []Violation { return examine(data, false).problems }
 // unknown key, field given twice and value of the wrong type), then the
 // broken rules of what could be read, then the warnings. Positions are 0:
 // these readers do not keep them.
-func CheckFormat(f Format, data []byte) []Violation {
+func CheckFormat(data []byte, f Format) []Violation {
 	var spec *taskspecv1.TaskSpec
 	var problems []Violation
 	var err error
@@ -89,7 +89,7 @@ func errorProblems(err error) []Violation {
 	case errors.As(err, &verr):
 		return verr.Violations
 	}
-	return []Violation{{Message: strings.TrimPrefix(err.Error(), errPrefix), Code: codeSyntax, Severity: severityError}}
+	return []Violation{{Message: strings.TrimPrefix(err.Error(), errPrefix), Code: CodeSyntax, Severity: SeverityError}}
 }
 
 // examined is everything read from one YAML document.
@@ -187,13 +187,13 @@ func hiddenBy(problems []Violation) []string {
 	var hidden []string
 	for _, v := range problems {
 		switch {
-		case v.Code == codeUnknownKey:
+		case v.Code == CodeUnknownKey:
 			if meant := meantField(v); meant != "" {
 				hidden = append(hidden, meant)
 			}
-		case v.Code != codeDuplicateKey && v.FieldPath != "":
+		case v.Code != CodeDuplicateKey && v.FieldPath != "":
 			hidden = append(hidden, v.FieldPath)
-		case v.Code == codeUnsupported && strings.HasPrefix(v.Message, "'?' in the plain scalar "):
+		case v.Code == CodeUnsupported && strings.HasPrefix(v.Message, "'?' in the plain scalar "):
 			// The top mapping, in flow style, could not be read: no rule.
 			hidden = append(hidden, "")
 		}
@@ -284,7 +284,7 @@ func (w *reading) placed(v Violation) Violation {
 	v.Line, v.Column = p.Line, p.Column
 	// NOT_BLANK's and NOT_EMPTY's messages ("task_id is required") say
 	// the key is missing already.
-	if v.Hint == "" && v.Code != codeNotBlank && v.Code != codeNotEmpty {
+	if v.Hint == "" && v.Code != CodeNotBlank && v.Code != CodeNotEmpty {
 		v.Hint = "key " + strconv.Quote(name) + " is missing"
 		if parent != "" {
 			v.Hint += " in " + parent
@@ -332,7 +332,7 @@ func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *reading) []Violati
 		}
 		v := Violation{FieldPath: fmt.Sprintf("solution_artifacts[%d].path", i),
 			Message: "artifact path " + strconv.Quote(p) + " is not allowed: " + reason,
-			Code:    codeArtifactPath, Severity: severityWarning}
+			Code:    CodeArtifactPath, Severity: SeverityWarning}
 		if w != nil {
 			if p, ok := w.pos.Get(v.FieldPath); ok {
 				v.Line, v.Column = p.Line, p.Column
@@ -346,7 +346,7 @@ func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *reading) []Violati
 	}
 	for i, cmd := range cmds {
 		if text := strings.Join(cmd, " "); words(cmd) >= 2 && strings.Contains(prompt, text) {
-			v := Violation{FieldPath: "prompt", Code: codePromptCommand, Severity: severityWarning,
+			v := Violation{FieldPath: "prompt", Code: CodePromptHasCommand, Severity: SeverityWarning,
 				Message: "the prompt holds verification." + []string{"build_cmd", "test_cmd"}[i] +
 					" word for word: " + strconv.Quote(text),
 				Hint: "the agent sees the prompt but not the verification: say what must hold, not the command that checks it"}
@@ -444,8 +444,8 @@ func (w *reading) promptBeforeComment(value string) (Violation, bool) {
 	}
 	line, column := w.text.LineColumn(at + 1)
 	return Violation{FieldPath: "prompt", Message: withPath("prompt", "' #' ends the value: the rest of the line is a comment"),
-		Line: line, Column: column, Code: codeCommentInValue, Hint: catalogue[codeCommentInValue].Hints[0],
-		Severity: severityWarning}, true
+		Line: line, Column: column, Code: CodeCommentInValue, Hint: catalogue[CodeCommentInValue].Hints[0],
+		Severity: SeverityWarning}, true
 }
 
 // A rawBreak is a character YAML 1.1 readers read as a line break, with
@@ -500,8 +500,8 @@ func (w *reading) lineBreaks() []Violation {
 		seen[path] = true
 		msg := "a raw " + b.name + " in the text is a line break to YAML 1.1 readers"
 		out = append(out, Violation{FieldPath: path, Message: withPath(path, msg), Line: line, Column: column,
-			Code: codeLineBreak, Hint: "write it as an escape in a double-quoted string (" + b.escape + "), or remove it",
-			Severity: severityWarning})
+			Code: CodeYAMLLineBreak, Hint: "write it as an escape in a double-quoted string (" + b.escape + "), or remove it",
+			Severity: SeverityWarning})
 	}
 }
 
@@ -550,10 +550,10 @@ var errEmptyDocument = &StrictError{Reason: "empty document: expected a TaskSpec
 // alone turns the refusal of a document that cannot be read at all into
 // its one problem. code is the code of the refusal when it is a
 // StrictError, given where the refusal was found.
-func alone(err error, code string, data []byte) *DecodeError {
+func alone(err error, code Code, data []byte) *DecodeError {
 	src := source.New(data)
 	rules := yamlrules.For(src, nil)
-	v := Violation{Severity: severityError}
+	v := Violation{Severity: SeverityError}
 	var strict *StrictError
 	var verr *ValidationError
 	switch {
@@ -563,17 +563,17 @@ func alone(err error, code string, data []byte) *DecodeError {
 		v.FieldPath, v.Line, v.Column = strict.FieldPath, strict.Line, strict.Column
 		if rest, ok := strings.CutPrefix(strict.Reason, "invalid YAML: "); ok {
 			v.Code, v.Message = syntaxProblem(rest)
-			if v.Code == codeControl {
+			if v.Code == CodeControlCharacter {
 				v.Message = strict.Reason
 			}
 		} else {
 			v.Code, v.Message = code, withPath(strict.FieldPath, strict.Reason)
 		}
 	case errors.Is(err, io.EOF):
-		v.Code, v.Message = codeWrongType, errEmptyDocument.Reason
+		v.Code, v.Message = CodeWrongType, errEmptyDocument.Reason
 	case !utf8.Valid(data):
 		s := notUTF8(data)
-		v.Line, v.Column, v.Code, v.Message = s.Line, s.Column, codeEncoding, s.Reason
+		v.Line, v.Column, v.Code, v.Message = s.Line, s.Column, CodeEncoding, s.Reason
 	default:
 		text := strings.TrimPrefix(strings.TrimPrefix(err.Error(), decodePrefix), "yaml: ")
 		// Where libyaml, and so the Python library, reports it.
@@ -581,15 +581,15 @@ func alone(err error, code string, data []byte) *DecodeError {
 		v.Line, problem = rules.Syntax(text)
 		v.Code, v.Message = syntaxProblem(problem)
 		switch v.Code {
-		case codeControl:
+		case CodeControlCharacter:
 			if r, found := yamlscan.FirstControl(data, len(data)); found {
 				v.Message = fmt.Sprintf("invalid YAML: control characters are not allowed (character #x%04X)", r)
 			}
-		case codeLimit:
+		case CodeLimit:
 			v.Line, v.Column = 0, 0
 		}
 	}
-	if v.Code == codeControl {
+	if v.Code == CodeControlCharacter {
 		// At the character, where libyaml's reader stops.
 		if at := controlAt(data); at >= 0 {
 			v.Line, v.Column = src.LineColumn(at)
@@ -602,7 +602,7 @@ func alone(err error, code string, data []byte) *DecodeError {
 // syntaxProblem maps a parser's problem text (libyaml's words, which
 // yaml.v3 shares) to its code and the catalogue's message, by the table of
 // docs/problems.md.
-func syntaxProblem(text string) (string, string) {
+func syntaxProblem(text string) (Code, string) {
 	for code := range syntaxCodes {
 		for _, msg := range catalogue[code].Messages {
 			if msg == "invalid YAML: "+text {
@@ -613,9 +613,9 @@ func syntaxProblem(text string) (string, string) {
 	switch {
 	case strings.Contains(text, "control characters are not allowed"):
 		// The character is named by the stricter rules, which meet it first.
-		return codeControl, "invalid YAML: control characters are not allowed"
+		return CodeControlCharacter, "invalid YAML: control characters are not allowed"
 	case strings.Contains(text, "excessive aliasing"):
-		return codeLimit, fmt.Sprintf("document expands to more than %d nodes", MaxNodes)
+		return CodeLimit, fmt.Sprintf("document expands to more than %d nodes", MaxNodes)
 	}
 	for _, row := range syntaxTable {
 		for _, phrase := range row.phrases {
@@ -624,7 +624,7 @@ func syntaxProblem(text string) (string, string) {
 			}
 		}
 	}
-	return codeSyntax, catalogue[codeSyntax].Messages[0]
+	return CodeSyntax, catalogue[CodeSyntax].Messages[0]
 }
 
 // syntaxTable maps yaml.v3's problem texts to the catalogue's code and
@@ -633,33 +633,33 @@ func syntaxProblem(text string) (string, string) {
 // specific phrase comes before a more general one.
 var syntaxTable = []struct {
 	phrases []string
-	code    string
+	code    Code
 	message int
 }{
-	{[]string{"tab character"}, codeTabIndent, 0},
+	{[]string{"tab character"}, CodeTabIndent, 0},
 	{[]string{"while scanning a directive", "%YAML", "%TAG", "incompatible YAML document",
-		"did not find expected whitespace", "found unexpected non-alphabetical character"}, codeDirective, 0},
-	{[]string{"did not find expected <document start>"}, codeSyntax, 1},
-	{[]string{"unknown anchor", "found undefined alias"}, codeAnchorAliasTag, 0},
+		"did not find expected whitespace", "found unexpected non-alphabetical character"}, CodeDirective, 0},
+	{[]string{"did not find expected <document start>"}, CodeSyntax, 1},
+	{[]string{"unknown anchor", "found undefined alias"}, CodeAnchorAliasTag, 0},
 	{[]string{"while scanning a tag", "while parsing a tag", "undefined tag handle",
-		"did not find expected tag URI", "did not find the expected '>'", "did not find expected '!'"}, codeAnchorAliasTag, 2},
+		"did not find expected tag URI", "did not find the expected '>'", "did not find expected '!'"}, CodeAnchorAliasTag, 2},
 	{[]string{"while scanning an anchor", "while scanning an alias",
-		"did not find expected alphabetic or numeric character"}, codeAnchorAliasTag, 1},
-	{[]string{"found character that cannot start any token"}, codeCannotStart, 0},
-	{[]string{"found unexpected end of stream"}, codeUnclosedQuote, 0},
-	{[]string{"found unexpected document indicator"}, codeUnclosedQuote, 1},
-	{[]string{"did not find expected ',' or ']'"}, codeUnclosedFlow, 0},
-	{[]string{"did not find expected ',' or '}'"}, codeUnclosedFlow, 1},
-	{[]string{"mapping values are not allowed in this context"}, codeMappingValue, 0},
-	{[]string{"did not find expected key"}, codeIndentation, 0},
-	{[]string{"did not find expected '-' indicator"}, codeIndentation, 1},
-	{[]string{"did not find expected node content"}, codeIndentation, 2},
-	{[]string{"could not find expected ':'"}, codeIndentation, 3},
-	{[]string{"block sequence entries are not allowed in this context"}, codeIndentation, 4},
-	{[]string{"found unknown escape character", "did not find expected hexdecimal number"}, codeBadEscape, 0},
-	{[]string{"found invalid Unicode character escape code"}, codeBadEscape, 1},
-	{[]string{"found an indentation indicator equal to 0"}, codeBlockHeader, 1},
-	{[]string{"while scanning a block scalar", "did not find expected comment or line break"}, codeBlockHeader, 0},
+		"did not find expected alphabetic or numeric character"}, CodeAnchorAliasTag, 1},
+	{[]string{"found character that cannot start any token"}, CodeCannotStartValue, 0},
+	{[]string{"found unexpected end of stream"}, CodeUnclosedQuote, 0},
+	{[]string{"found unexpected document indicator"}, CodeUnclosedQuote, 1},
+	{[]string{"did not find expected ',' or ']'"}, CodeUnclosedFlow, 0},
+	{[]string{"did not find expected ',' or '}'"}, CodeUnclosedFlow, 1},
+	{[]string{"mapping values are not allowed in this context"}, CodeMappingValue, 0},
+	{[]string{"did not find expected key"}, CodeIndentation, 0},
+	{[]string{"did not find expected '-' indicator"}, CodeIndentation, 1},
+	{[]string{"did not find expected node content"}, CodeIndentation, 2},
+	{[]string{"could not find expected ':'"}, CodeIndentation, 3},
+	{[]string{"block sequence entries are not allowed in this context"}, CodeIndentation, 4},
+	{[]string{"found unknown escape character", "did not find expected hexdecimal number"}, CodeBadEscape, 0},
+	{[]string{"found invalid Unicode character escape code"}, CodeBadEscape, 1},
+	{[]string{"found an indentation indicator equal to 0"}, CodeBlockScalarHeader, 1},
+	{[]string{"while scanning a block scalar", "did not find expected comment or line break"}, CodeBlockScalarHeader, 0},
 }
 
 // promptStart are the characters that cannot start a plain value, or
@@ -674,14 +674,14 @@ var promptKey = regexp.MustCompile(`(?s)^[A-Za-z0-9_]+: +([^ ].*)$`)
 // alone, as docs/problems.md describes; "" when there is none.
 func promptHint(v Violation, data []byte) string {
 	switch {
-	case v.Code == codeTabIndent, v.Code == codeUnclosedQuote, v.Code == codeBadEscape:
+	case v.Code == CodeTabIndent, v.Code == CodeUnclosedQuote, v.Code == CodeBadEscape:
 		// Their own hint names the fix whatever the line holds: a quote
 		// or a backslash inside the value, not how it starts.
 		return fixedHint(v.Code)
-	case v.Code >= codeCannotStart && v.Code <= codeAnchorAliasTag:
-	case v.Code == codeWrongType && (strings.HasSuffix(v.Message, "expected a string, got a sequence") ||
+	case v.Code >= CodeCannotStartValue && v.Code <= CodeAnchorAliasTag:
+	case v.Code == CodeWrongType && (strings.HasSuffix(v.Message, "expected a string, got a sequence") ||
 		strings.HasSuffix(v.Message, "expected a string, got a mapping")):
-	case v.Code == codeUnsupported && strings.Contains(v.Message, "unsupported tag ") && strings.Contains(v.Message, "for a string field"):
+	case v.Code == CodeUnsupported && strings.Contains(v.Message, "unsupported tag ") && strings.Contains(v.Message, "for a string field"):
 	default:
 		return ""
 	}
@@ -696,13 +696,13 @@ func promptHint(v Violation, data []byte) string {
 		switch {
 		case strings.ContainsRune(promptStart, first), strings.HasPrefix(value, "- "):
 			return "a value that starts with " + strconv.Quote(string(first)) + " must be quoted, or written as a block scalar (|)"
-		case v.Code == codeMappingValue && strings.Contains(value, ": "):
-			return catalogue[codeMappingValue].Hints[0]
-		case v.Code == codeMappingValue:
-			return catalogue[codeMappingValue].Hints[1]
+		case v.Code == CodeMappingValue && strings.Contains(value, ": "):
+			return catalogue[CodeMappingValue].Hints[0]
+		case v.Code == CodeMappingValue:
+			return catalogue[CodeMappingValue].Hints[1]
 		}
 	}
-	if v.Code >= codeCannotStart && v.Code <= codeAnchorAliasTag {
+	if v.Code >= CodeCannotStartValue && v.Code <= CodeAnchorAliasTag {
 		return fixedHint(v.Code)
 	}
 	return ""

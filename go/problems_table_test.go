@@ -24,13 +24,13 @@ type problemCase struct {
 }
 
 type problemRecord struct {
-	Code      string `json:"code"`
-	FieldPath string `json:"field_path"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-	Message   string `json:"message"`
-	Hint      string `json:"hint"`
-	Severity  string `json:"severity"`
+	Code      Code     `json:"code"`
+	FieldPath string   `json:"field_path"`
+	Line      int      `json:"line"`
+	Column    int      `json:"column"`
+	Message   string   `json:"message"`
+	Hint      string   `json:"hint"`
+	Severity  Severity `json:"severity"`
 }
 
 func loadProblemTable(t *testing.T) []problemCase {
@@ -65,8 +65,8 @@ func (c problemCase) document(t *testing.T) []byte {
 
 // isSyntaxCode reports a YAML syntax problem's code, whose column is not
 // part of the agreement: which parser stops first, and where, can differ.
-func isSyntaxCode(code string) bool {
-	kind, ok := Lookup(code)
+func isSyntaxCode(code Code) bool {
+	kind, ok := LookupProblem(code)
 	return ok && kind.Stage == "decode" && strings.HasPrefix(kind.Messages[0], "invalid YAML")
 }
 
@@ -89,7 +89,7 @@ func TestCheckGivesTheSharedTablesProblems(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := []problemRecord{}
-			for _, v := range CheckFormat(format, c.document(t)) {
+			for _, v := range CheckFormat(c.document(t), format) {
 				got = append(got, problemRecord{v.Code, v.FieldPath, v.Line, v.Column, v.Message, v.Hint, v.Severity})
 			}
 			want := c.Problems
@@ -111,15 +111,15 @@ func TestValidateRefusesAStringThatIsNotUTF8(t *testing.T) {
 	spec.Prompt = "caf\xe9"
 	var found *Violation
 	for _, v := range Violations(spec) {
-		if v.Code == codeNotUTF8 {
+		if v.Code == CodeNotUTF8 {
 			found = &v
 			break
 		}
 	}
 	if found == nil {
-		t.Fatalf("no %s among %v", codeNotUTF8, Violations(spec))
+		t.Fatalf("no %s among %v", CodeNotUTF8, Violations(spec))
 	}
-	kind, _ := Lookup(codeNotUTF8)
+	kind, _ := LookupProblem(CodeNotUTF8)
 	if want := strings.ReplaceAll(kind.Messages[0], "{path}", "prompt"); found.FieldPath != "prompt" || found.Message != want {
 		t.Errorf("got %+v, want the message %q at prompt", *found, want)
 	}
@@ -162,7 +162,7 @@ func TestCheckTellsASecondDocumentFromTextAfterTheFirst(t *testing.T) {
 // second document: the problems at which the libraries may each stop
 // where their parsers read the text differently (see docs/problems.md).
 func isParseStop(v Violation) bool {
-	return syntaxCodes[v.Code] || v.Code == codeUnsupported && strings.HasPrefix(v.Message, "more than one YAML document:")
+	return syntaxCodes[v.Code] || v.Code == CodeUnsupported && strings.HasPrefix(v.Message, "more than one YAML document:")
 }
 
 // TestCheckGivesTheLineOfTheProblemNotOfItsContext: yaml.v3 names the
@@ -191,8 +191,8 @@ func TestCheckFormatReportsEveryJSONDecodeProblem(t *testing.T) {
 	doc := `{"taskSpecVersion": "1", "taskId": 5, "language": "LANGUAGE_GO", "difficulty": "DIFFICULTY_EASY",` +
 		` "generatedFrom": {"kind": "GENERATED_KIND_KG_TEMPLATE", "tmplate_id": "x"}, "promt": "p", "owner": 1}`
 	var got []string
-	for _, v := range CheckFormat(JSON, []byte(doc)) {
-		got = append(got, v.Code+" "+v.FieldPath+": "+v.Message+"; "+v.Hint)
+	for _, v := range CheckFormat([]byte(doc), JSON) {
+		got = append(got, string(v.Code)+" "+v.FieldPath+": "+v.Message+"; "+v.Hint)
 	}
 	want := []string{
 		"TS003 task_id: task_id: expected a string, got the number 5; ",

@@ -46,10 +46,10 @@ func NewRegistry() *Registry {
 // rather than one generator silently shadowing another. The messages are
 // these (the eval package's, which callers match):
 //
-//	eval: cannot register nil generator
-//	eval: cannot register generator in a nil registry
-//	eval: cannot register generator for invalid language "42"
-//	eval: generator for language "go" already registered
+//	taskspec: cannot register nil generator
+//	taskspec: cannot register generator in a nil registry
+//	taskspec: cannot register generator for invalid language "42"
+//	taskspec: generator for language "go" already registered
 //
 // where the language is its YAML spelling ("" for UNSPECIFIED, the digits
 // for an undefined number), quoted with %q.

@@ -33,9 +33,9 @@ type ruleEdit struct {
 }
 
 type ruleViolation struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
-	Code    string `json:"code"`
+	Path    string        `json:"path"`
+	Message string        `json:"message"`
+	Code    taskspec.Code `json:"code"`
 }
 
 type ruleCase struct {
@@ -223,8 +223,8 @@ func TestValidateFollowsTheRuleTable(t *testing.T) {
 				if !reflect.DeepEqual(got, sorted) {
 					t.Errorf("ParseYAML violations = %q\nwant %q", got, sorted)
 				}
-				if got := err.Error(); got != "eval: "+want[0].Message {
-					t.Errorf("error = %q, want Go's first message %q", got, "eval: "+want[0].Message)
+				if got, first := err.Error(), "taskspec: "+want[0].Message+moreProblems(len(verr.Violations)-1); got != first {
+					t.Errorf("error = %q, want Go's first message %q", got, first)
 				}
 			}
 			// The message path: the same rules, read from the proto. A

@@ -48,5 +48,5 @@ func (w *reading) rulesRefuse(p *yamlrules.Problem) error {
 // topNotMapping reports whether p refuses the top of the document for not
 // being a mapping, a refusal that holds of the text as written too.
 func topNotMapping(p Violation) bool {
-	return p.Code == codeWrongType && p.FieldPath == ""
+	return p.Code == CodeWrongType && p.FieldPath == ""
 }

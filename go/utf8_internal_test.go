@@ -69,7 +69,7 @@ func TestEveryStringIsCheckedForUTF8(t *testing.T) {
 			t.Errorf("invalidUTF8 names %q, want %q", got, path)
 		}
 		vs := portability(spec)
-		if len(vs) != 1 || vs[0].FieldPath != path || vs[0].Code != codeNotUTF8 {
+		if len(vs) != 1 || vs[0].FieldPath != path || vs[0].Code != CodeNotUTF8 {
 			t.Errorf("%s: portability gives %v", path, vs)
 		}
 		spec = &taskspecv1.TaskSpec{}

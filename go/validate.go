@@ -10,10 +10,24 @@ import (
 	"github.com/taskspec/taskspec/go/internal/eval"
 )
 
-// errPrefix starts every error message of this package, as it starts every
-// message of the Go package, so that a service can switch between the two
-// without changing its logs, alerts or tests.
-const errPrefix = "eval: "
+// errPrefix starts every error message of this package. The eval package
+// this library replaces started its messages with "eval: "; what follows
+// the prefix is its words wherever it had a message (see the package doc).
+const errPrefix = "taskspec: "
+
+// andMore is what an error's text adds after its first problem when it
+// holds more: " (and 1 more problem)", " (and 5 more problems)", or "" for
+// none. The Python library's errors and both libraries' GeneratorService
+// statuses say it in the same words.
+func andMore(more int) string {
+	switch {
+	case more == 1:
+		return " (and 1 more problem)"
+	case more > 1:
+		return fmt.Sprintf(" (and %d more problems)", more)
+	}
+	return ""
+}
 
 // A Violation is one problem of a spec or document: a broken rule of the
 // contract (Validate), a document that cannot be read (ParseYAML, Check),
@@ -26,7 +40,7 @@ const errPrefix = "eval: "
 // keys joined by dots ("generated_from.kind"), list indices and map keys
 // in brackets. Message is what is wrong: for a broken rule, the rule's own
 // message ("task_id is required"), for anything else the catalogue's
-// words; it has no "eval: " prefix and never holds the hint. Line and Column are the 1-based
+// words; it has no "taskspec: " prefix and never holds the hint. Line and Column are the 1-based
 // position of the offending value when the spec came from a document (for
 // a missing field, the position of its nearest enclosing mapping), and 0
 // for none; a Line with a Column of 0 is a line whose column is unknown.
@@ -37,9 +51,9 @@ type Violation struct {
 	Message   string
 	Line      int
 	Column    int
-	Code      string
+	Code      Code
 	Hint      string
-	Severity  string
+	Severity  Severity
 }
 
 // String renders the problem as the contract writes it as text:
@@ -62,11 +76,11 @@ func (v Violation) String() string {
 // an error.
 func (v Violation) Proto() *taskspecv1.Problem {
 	sev := taskspecv1.Severity_SEVERITY_ERROR
-	if v.Severity == severityWarning {
+	if v.Severity == SeverityWarning {
 		sev = taskspecv1.Severity_SEVERITY_WARNING
 	}
 	return &taskspecv1.Problem{
-		Code: v.Code, FieldPath: v.FieldPath, Line: clampInt32(v.Line), Column: clampInt32(v.Column),
+		Code: string(v.Code), FieldPath: v.FieldPath, Line: clampInt32(v.Line), Column: clampInt32(v.Column),
 		Message: v.Message, Hint: v.Hint, Severity: sev,
 	}
 }
@@ -79,13 +93,13 @@ func ViolationFromProto(p *taskspecv1.Problem) Violation {
 	if p == nil {
 		return Violation{}
 	}
-	sev := severityError
+	sev := SeverityError
 	if p.GetSeverity() == taskspecv1.Severity_SEVERITY_WARNING {
-		sev = severityWarning
+		sev = SeverityWarning
 	}
 	return Violation{
 		FieldPath: p.GetFieldPath(), Message: p.GetMessage(), Line: int(p.GetLine()), Column: int(p.GetColumn()),
-		Code: p.GetCode(), Hint: p.GetHint(), Severity: sev,
+		Code: Code(p.GetCode()), Hint: p.GetHint(), Severity: sev,
 	}
 }
 
@@ -95,18 +109,24 @@ func clampInt32(n int) int32 {
 
 // A ValidationError reports a spec that breaks the contract. Violations
 // holds every broken rule, in the order [Validate] checks them; Error
-// returns only the first ("eval: task_id is required"), in words that
-// callers of the eval package match on.
+// returns the first one's message, the eval package's words, after
+// "taskspec: ", and how many more there are: "taskspec: task_id is
+// required (and 2 more problems)".
+//
+// The [*DecodeError] of a document whose problems include broken rules
+// wraps one: errors.As finds a ValidationError whatever else is wrong with
+// the document.
 type ValidationError struct {
 	Violations []Violation
 }
 
-// Error returns the first violation's message after "eval: ".
+// Error returns the first violation's message after "taskspec: ", then
+// " (and N more problems)" when there are more.
 func (e *ValidationError) Error() string {
 	if len(e.Violations) == 0 {
 		return errPrefix + "invalid task spec"
 	}
-	return errPrefix + e.Violations[0].Message
+	return errPrefix + e.Violations[0].Message + andMore(len(e.Violations)-1)
 }
 
 // ruleValue is a field's value as a rule looks at it: num for an integer
@@ -127,7 +147,7 @@ type ruleValue struct {
 // (constraints.go), which reports whether a value keeps it given its bound.
 type constraint struct {
 	name  string // "taskspec.v1.StringRules.max_len"
-	code  string
+	code  Code
 	text  bool
 	keeps func(v ruleValue, bound int64) bool
 }
@@ -157,7 +177,7 @@ func (r *rule) violation(path string, v ruleValue) Violation {
 		value = v.text
 	}
 	msg := fmt.Sprintf(r.message, []any{value, r.bound}[:r.args]...)
-	return Violation{FieldPath: path, Message: msg, Code: r.kind.code, Severity: severityError}
+	return Violation{FieldPath: path, Message: msg, Code: r.kind.code, Severity: SeverityError}
 }
 
 // checked is what the rules look at: a decoded document or a message. One

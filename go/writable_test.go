@@ -21,7 +21,7 @@ func TestSaveRefusesYAMLOverTheNodeBudget(t *testing.T) {
 	err := taskspec.Save(path, spec)
 	var we *taskspec.WriteError
 	if !errors.As(err, &we) || we.FieldPath != "difficulty_signals" ||
-		!strings.HasPrefix(err.Error(), "eval: cannot write: the YAML would have 120,") ||
+		!strings.HasPrefix(err.Error(), "taskspec: cannot write: the YAML would have 120,") ||
 		!strings.HasSuffix(err.Error(), "more than the 100,000 a reader accepts (difficulty_signals has 120,002 of them)") {
 		t.Fatalf("got %v", err)
 	}
@@ -38,7 +38,7 @@ func TestSaveRefusesYAMLOverTheSizeLimit(t *testing.T) {
 	// Valid means portable: Validate refuses it first (TS107).
 	var verr *taskspec.ValidationError
 	if !errors.As(err, &verr) || len(verr.Violations) != 1 || verr.Violations[0].Code != "TS107" ||
-		!strings.HasPrefix(err.Error(), "eval: task spec is too large: its canonical YAML is 16777") ||
+		!strings.HasPrefix(err.Error(), "taskspec: task spec is too large: its canonical YAML is 16777") ||
 		!strings.HasSuffix(err.Error(), "bytes, more than the limit of 16777216") {
 		t.Fatalf("got %v", err)
 	}

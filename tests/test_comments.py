@@ -28,7 +28,7 @@ from yaml.tokens import (
 )
 
 import taskspec
-from taskspec import DecodeError, TaskSpec, TaskSpecError, ValidationError
+from taskspec import DecodeError, InvalidDocumentError, TaskSpec, TaskSpecError, ValidationError
 from taskspec.cli import _comments, _comments_place, _comments_scan
 from taskspec.cli._comments import CommentError, format_document
 from tests import vectors
@@ -610,7 +610,8 @@ def raised(call: Callable[[], object]) -> TaskSpecError:
 @pytest.mark.parametrize(
     ("source", "kind"),
     [
-        (b"task_spec_version: 1\nbogus: 1 # c\n", DecodeError),
+        # An unknown key beside broken rules: both kinds of problem.
+        (b"task_spec_version: 1\nbogus: 1 # c\n", InvalidDocumentError),
         (edit("language: go", "language: cobol # c").encode(), ValidationError),
         (b"key: [unclosed # c\n", DecodeError),
         (b"# only a comment\n", DecodeError),

@@ -39,6 +39,9 @@ def test_the_rubric_is_the_shared_table() -> None:
             want["medium_max"],
             want["message"],
         )
+        # Below its minimum, a value breaks the catalogue's "integer below
+        # its minimum", the Go library's code too (go/contract_tables_test.go).
+        assert want["code"] == taskspec.Code.AT_LEAST.value == "TS104"
     assert not rows
 
 
@@ -50,10 +53,16 @@ def test_the_rubric_is_the_shared_table() -> None:
 def test_derive_difficulty_follows_the_shared_table(case: dict[str, Any]) -> None:
     args = (case["node_count"], case["edge_count"], case["cyclomatic"])
     if case["violations"]:
-        with pytest.raises(TaskSpecError) as info:
+        with pytest.raises(taskspec.ValidationError) as info:
             derive_difficulty(*args)
-        got = [{"path": v.field_path, "message": v.message} for v in info.value.violations]
+        got = [
+            {"path": v.field_path, "message": v.message, "code": v.code}
+            for v in info.value.violations
+        ]
         assert got == case["violations"]
+        more = len(got) - 1
+        tail = f" (and {more} more problem{'s' * (more > 1)})" if more else ""
+        assert str(info.value) == case["violations"][0]["message"] + tail
         return
     band, signals = derive_difficulty(*args)
     assert band.value == case["band"]
@@ -187,6 +196,15 @@ def test_bad_input(args: tuple[object, object, object], path: str, message: str)
     assert isinstance(info.value, ValueError)
     assert [(v.field_path, v.message) for v in info.value.violations] == [(path, message)]
     assert str(info.value) == message
+    # Below the minimum: the shared table's code; not an int: a value of the
+    # wrong type; past int64: above the field's maximum.
+    if "must be an int" in message:
+        want = taskspec.Code.WRONG_TYPE
+    elif "int64" in message:
+        want = taskspec.Code.AT_MOST
+    else:
+        want = taskspec.Code.AT_LEAST
+    assert [v.code for v in info.value.violations] == [want]
 
 
 def test_every_bad_argument_is_reported_at_once() -> None:

@@ -213,7 +213,7 @@ func ExampleNewRemoteGenerator() {
 	gen, _ := local.Lookup(taskspecv1.Language_LANGUAGE_PYTHON)
 	_, err := gen.Generate(context.Background(), &taskspecv1.GenerateOptions{TemplateId: "nope"})
 	fmt.Println(status.Code(err), err)
-	// Output: NotFound eval: remote generator for language "python": NotFound: no template "nope"
+	// Output: NotFound taskspec: remote generator for language "python": NotFound: no template "nope"
 }
 
 func ExampleRemoteError() {
@@ -338,7 +338,7 @@ func ExampleWithMaxConcurrentCalls() {
 	cancel()
 	fmt.Println(errors.Is(<-first, context.Canceled))
 	// Output:
-	// eval: remote generator for language "typescript": ResourceExhausted: the server is running 1 generator calls, its limit; try again later
+	// taskspec: remote generator for language "typescript": ResourceExhausted: the server is running 1 generator calls, its limit; try again later
 	// true
 }
 

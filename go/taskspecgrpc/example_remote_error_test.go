@@ -20,7 +20,7 @@ func ExampleRemoteError_Error() {
 	}
 	fmt.Println(err.Error())
 	// Output:
-	// eval: remote generator for language "python": NotFound: no template "impl-pure-fn"
+	// taskspec: remote generator for language "python": NotFound: no template "impl-pure-fn"
 }
 
 // A generator that returns a *RemoteError, as a proxy for another server

@@ -46,7 +46,7 @@ type RemoteError struct {
 	Violations []taskspec.Violation
 }
 
-// Error returns "eval: remote generator for language "python": NotFound: ...".
+// Error returns "taskspec: remote generator for language "python": NotFound: ...".
 // A language number the schema does not define is shown by its digits, as
 // Register shows it.
 func (e *RemoteError) Error() string {
@@ -196,7 +196,4 @@ func (g *remoteGenerator) Generate(ctx context.Context, opts *taskspecv1.Generat
 }
 
 // errPrefix starts every error's text, as it does the core library's.
-const errPrefix = "eval: "
-
-// severityError is the severity of a problem that refuses a spec.
-const severityError = "error"
+const errPrefix = "taskspec: "

@@ -109,7 +109,7 @@ func TestRemoteErrorUnwrapsToTheContextError(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("after cancelling: %v", err)
 	}
-	if err := (&RemoteError{Language: 99, Code: codes.NotFound, Message: "m"}); err.Error() != `eval: remote generator for language "99": NotFound: m` {
+	if err := (&RemoteError{Language: 99, Code: codes.NotFound, Message: "m"}); err.Error() != `taskspec: remote generator for language "99": NotFound: m` {
 		t.Errorf("an undefined language: %v", err)
 	}
 }

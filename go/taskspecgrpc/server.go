@@ -207,7 +207,7 @@ func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.Generate
 			bad = "language is required"
 		}
 		return nil, problemStatus(codes.InvalidArgument, bad, []taskspec.Violation{
-			{FieldPath: "language", Message: bad, Code: codeDefinedValue, Severity: severityError},
+			{FieldPath: "language", Message: bad, Code: codeDefinedValue, Severity: taskspec.SeverityError},
 		}).Err()
 	}
 	who := fmt.Sprintf("generator for language %q", name)
@@ -337,7 +337,7 @@ func safeGenerate(ctx context.Context, gen taskspec.Generator, opts *taskspecv1.
 
 // codeDefinedValue is TS103, an enum value missing or not one the call
 // allows: the request's language, and the language of a generated spec.
-var codeDefinedValue = fmt.Sprintf("TS%03d", int32(taskspecv1.ProblemCode_PROBLEM_CODE_DEFINED))
+var codeDefinedValue = taskspec.CodeDefined
 
 // specProblems says why spec may not be handed to a caller who asked for
 // lang: the status message (who first) and the problems, every broken rule
@@ -355,7 +355,7 @@ func specProblems(spec *taskspecv1.TaskSpec, lang taskspecv1.Language, who strin
 		want, _ := taskspec.LanguageString(lang)
 		return fmt.Sprintf("%s returned a task spec for language %q, not %q", who, got, want), []taskspec.Violation{{
 			FieldPath: "language", Message: fmt.Sprintf("language %q is not %q, the language asked for", got, want),
-			Code: codeDefinedValue, Severity: severityError,
+			Code: codeDefinedValue, Severity: taskspec.SeverityError,
 		}}
 	}
 	return "", nil

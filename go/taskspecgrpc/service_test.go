@@ -298,7 +298,7 @@ func TestANilRegistryIsEmpty(t *testing.T) {
 	if langs := reg.Languages(); len(langs) != 0 {
 		t.Errorf("Languages = %v", langs)
 	}
-	if err := reg.Register(wrapping{}); err == nil || err.Error() != "eval: cannot register generator in a nil registry" {
+	if err := reg.Register(wrapping{}); err == nil || err.Error() != "taskspec: cannot register generator in a nil registry" {
 		t.Errorf("Register = %v", err)
 	}
 

@@ -39,8 +39,15 @@ if TYPE_CHECKING:
     )
     from taskspec._difficulty import derive_difficulty
     from taskspec._enums import Difficulty, GeneratedKind, Language
-    from taskspec._errors import DecodeError, TaskSpecError, ValidationError, Violation
+    from taskspec._errors import (
+        DecodeError,
+        InvalidDocumentError,
+        TaskSpecError,
+        ValidationError,
+        Violation,
+    )
     from taskspec._io import load, save
+    from taskspec._problem_code import Code
     from taskspec._registry import Generator, PluginFailure, Registry
     from taskspec._rules import CURRENT_TASK_SPEC_VERSION
     from taskspec.v1.taskspec_pb2 import (
@@ -54,6 +61,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CURRENT_TASK_SPEC_VERSION",
+    "Code",
     "DecodeError",
     "Difficulty",
     "Format",
@@ -61,6 +69,7 @@ __all__ = [
     "GeneratedFrom",
     "GeneratedKind",
     "Generator",
+    "InvalidDocumentError",
     "KGQuery",
     "Language",
     "PluginFailure",
@@ -100,6 +109,7 @@ __all__ = [
 #: ``__all__`` and to the imports above.
 _LAZY: dict[str, str] = {
     "CURRENT_TASK_SPEC_VERSION": "taskspec._rules",
+    "Code": "taskspec._problem_code",
     "DecodeError": "taskspec._errors",
     "Difficulty": "taskspec._enums",
     "Format": "taskspec._convert",
@@ -107,6 +117,7 @@ _LAZY: dict[str, str] = {
     "GeneratedFrom": "taskspec.v1.taskspec_pb2",
     "GeneratedKind": "taskspec._enums",
     "Generator": "taskspec._registry",
+    "InvalidDocumentError": "taskspec._errors",
     "KGQuery": "taskspec.v1.taskspec_pb2",
     "Language": "taskspec._enums",
     "PluginFailure": "taskspec._registry",

@@ -47,7 +47,7 @@ from taskspec._codes import (
     WARNING,
     YAML_LINE_BREAK,
 )
-from taskspec._errors import DecodeError, ValidationError, Violation
+from taskspec._errors import DecodeError, InvalidDocumentError, ValidationError, Violation
 from taskspec._rules import KIND_CODES
 from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS
 from taskspec.bridge._gostr import go_quote
@@ -418,7 +418,9 @@ def raise_all(first: Violation, data: Data | str, fmt: Format | str) -> NoReturn
     *first* is the problem the fast reader stopped at (a decode problem, or
     the first broken rule, Go's); the others follow in :func:`check`'s
     order. The error is a :class:`DecodeError` when any problem is of the
-    decode stage, else a :class:`ValidationError`.
+    decode stage, else a :class:`ValidationError`; an
+    :class:`InvalidDocumentError`, which is both, when there are problems of
+    both kinds.
     """
     problems = check(data, fmt)
     key = (first.code, first.field_path, first.message)
@@ -428,11 +430,18 @@ def raise_all(first: Violation, data: Data | str, fmt: Format | str) -> NoReturn
             break
     else:
         problems = [first, *problems]
-    if any(_is_decode(v) for v in problems):
-        raise DecodeError(problems)
-    raise ValidationError(problems)
+    if not any(_is_decode(v) for v in problems):
+        raise ValidationError(problems)
+    if any(_is_broken_rule(v) for v in problems):
+        raise InvalidDocumentError(problems)
+    raise DecodeError(problems)
 
 
 def _is_decode(v: Violation) -> bool:
     kind = CATALOGUE.get(v.code)
     return kind is not None and kind.stage == "decode"
+
+
+def _is_broken_rule(v: Violation) -> bool:
+    kind = CATALOGUE.get(v.code)
+    return v.severity != WARNING and kind is not None and kind.stage == "validate"

@@ -20,8 +20,9 @@ from __future__ import annotations
 from typing import Final, NamedTuple
 
 from taskspec._enums import Difficulty
-from taskspec._errors import TaskSpecError, Violation
+from taskspec._errors import ValidationError, Violation
 from taskspec._limits import INT64_MAX
+from taskspec._problem_code import Code
 
 __all__ = ["SIGNAL_BANDS", "SignalBand", "derive_difficulty"]
 
@@ -74,6 +75,14 @@ SIGNAL_BANDS: Final = (
 
 _ORDER: Final = (Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD)
 
+#: The codes of the violations: an argument that is not an int, one below
+#: its row's minimum (the code ``tests/contract/difficulty.json`` records,
+#: the Go library's), and one past int64, which the Go library cannot be
+#: given.
+_NOT_INT: Final = Code.WRONG_TYPE.value
+_BELOW_MINIMUM: Final = Code.AT_LEAST.value
+_PAST_INT64: Final = Code.AT_MOST.value
+
 
 def _shown(value: int) -> str:
     """*value* for a message; past 30 digits, its size instead.
@@ -98,13 +107,17 @@ def derive_difficulty(
     The returned dict is ready for ``spec.difficulty_signals.update(...)``,
     keyed ``involved_symbols``, ``edge_count`` and ``cyclomatic_complexity``.
 
-    Raises :class:`~taskspec.TaskSpecError` (a :class:`ValueError`) listing
+    Raises :class:`~taskspec.ValidationError` (a
+    :class:`~taskspec.TaskSpecError` and a :class:`ValueError`, as the Go
+    library's ``*ValidationError``) listing
     every argument that is not an ``int`` (``bool`` included: ``True`` is
     not a count), is below its minimum or does not fit the int64 signal
     field, in the order of the arguments. A value below its minimum is
     worded as the Go package's ``DeriveDifficulty`` words it ("difficulty
-    node count must be at least 1 (the seed itself), got 0"), so the first
-    message is Go's error without its ``eval: `` prefix. It is the
+    node count must be at least 1 (the seed itself), got 0"), with the code
+    ``TS104`` (:attr:`Code.AT_LEAST <taskspec.Code.AT_LEAST>`), so the
+    error's text is the Go library's without its ``taskspec: `` prefix; an
+    argument that is not an int is ``TS003``, one past int64 ``TS110``. It is the
     package's one error family, so a caller that handles
     ``TaskSpecError`` needs no second clause, and each violation's
     ``field_path`` names the signal (``difficulty_signals.edge_count``).
@@ -115,17 +128,16 @@ def derive_difficulty(
         value: object = values[row.argument]
         path = f"difficulty_signals.{row.key}"
         if isinstance(value, bool) or not isinstance(value, int):
-            problems.append(
-                Violation(path, f"{row.argument} must be an int, got {type(value).__name__}")
-            )
+            message = f"{row.argument} must be an int, got {type(value).__name__}"
+            problems.append(Violation(path, message, code=_NOT_INT))
         elif value < row.minimum:
-            problems.append(Violation(path, row.message.replace("%d", _shown(value))))
+            message = row.message.replace("%d", _shown(value))
+            problems.append(Violation(path, message, code=_BELOW_MINIMUM))
         elif value > INT64_MAX:
-            problems.append(
-                Violation(path, f"{row.argument} must fit in int64, got {_shown(value)}")
-            )
+            message = f"{row.argument} must fit in int64, got {_shown(value)}"
+            problems.append(Violation(path, message, code=_PAST_INT64))
     if problems:
-        raise TaskSpecError(problems)
+        raise ValidationError(problems)
 
     signals = {row.key: int(values[row.argument]) for row in SIGNAL_BANDS}
     hardest = max((row.band(signals[row.key]) for row in SIGNAL_BANDS), key=_ORDER.index)

@@ -22,6 +22,7 @@ from taskspec.v1 import problems_pb2, taskspec_pb2
 
 __all__ = [
     "DecodeError",
+    "InvalidDocumentError",
     "TaskSpecError",
     "ValidationError",
     "Violation",
@@ -192,11 +193,7 @@ class TaskSpecError(ValueError):
     def _render(self) -> str:
         if not self.violations:
             return "invalid task spec"
-        first = str(self.violations[0])
-        extra = len(self.violations) - 1
-        if extra:
-            first += f" (and {extra} more problem{'s' if extra > 1 else ''})"
-        return first
+        return str(self.violations[0]) + and_more(len(self.violations) - 1)
 
     @property
     def line(self) -> int:
@@ -221,7 +218,10 @@ class DecodeError(TaskSpecError):
     duplicate keys and values of the wrong type. ``violations`` holds every
     problem of the document (see :func:`taskspec.check`): the one the fast
     reader stopped at first, so that ``str(err)`` names it, then the others
-    in document order, broken rules and warnings among them.
+    in document order, broken rules and warnings among them. ``str(err)``
+    is the first and ``" (and N more problems)"`` when there are more. A
+    document that also breaks a rule raises :class:`InvalidDocumentError`,
+    a DecodeError that is a :class:`ValidationError` too.
     """
 
 
@@ -229,9 +229,12 @@ class ValidationError(TaskSpecError):
     """The TaskSpec is well-formed but breaks a contract rule.
 
     ``violations`` lists every broken rule, the first the one Go's
-    ``Validate`` returns, so ``str(err)`` begins with exactly Go's message
-    (without Go's ``eval: `` prefix), with no position and no hint. A parsed
-    document's warnings follow its broken rules.
+    ``Validate`` returns, so ``str(err)`` begins with exactly the Go
+    library's message (without its ``taskspec: `` prefix), with no position
+    and no hint, and ends with ``" (and N more problems)"`` when there are
+    more. A parsed document's warnings follow its broken rules. A document
+    that also has a decode problem raises :class:`InvalidDocumentError`,
+    which is a ValidationError too.
     """
 
     def _render(self) -> str:
@@ -239,11 +242,37 @@ class ValidationError(TaskSpecError):
         # equal Go's Validate message, whatever the source of the spec.
         if not self.violations:
             return "invalid task spec"
-        first = self.violations[0].message
-        extra = len(self.violations) - 1
-        if extra:
-            first += f" (and {extra} more problem{'s' if extra > 1 else ''})"
-        return first
+        return self.violations[0].message + and_more(len(self.violations) - 1)
+
+
+class InvalidDocumentError(DecodeError, ValidationError):
+    """A document with problems of both kinds: one that cannot be read, and a broken rule.
+
+    One mistake raises an error of the same type whatever else is wrong
+    with the document: an unknown key, a duplicate key or a value of the
+    wrong type makes it a :class:`DecodeError`, and a broken rule (an
+    invalid language, a missing ``task_id``) a :class:`ValidationError`. A
+    document with both raises this class, which is both, so that
+    ``except ValidationError`` catches a bad language whether or not a typo
+    sits beside it. ``violations`` holds every problem, the first a decode
+    problem, and ``str()`` is a :class:`DecodeError`'s. The Go library's
+    ``*DecodeError`` is found as a ``*ValidationError`` by ``errors.As`` in
+    the same case.
+    """
+
+    _render = TaskSpecError._render
+
+
+def and_more(more: int) -> str:
+    """What an error's text adds after its first problem when it holds *more* others.
+
+    ``" (and 1 more problem)"``, ``" (and 5 more problems)"``, or ``""`` for
+    none: the words of the Go library's errors and of both libraries'
+    GeneratorService statuses.
+    """
+    if more <= 0:
+        return ""
+    return f" (and {more} more problem{'s' if more > 1 else ''})"
 
 
 def require_task_spec(spec: object) -> None:

@@ -26,7 +26,7 @@ from google.rpc import status_pb2
 from taskspec._api import validate
 from taskspec._codes import code_of
 from taskspec._enums import Language
-from taskspec._errors import TaskSpecError, ValidationError, Violation
+from taskspec._errors import TaskSpecError, ValidationError, Violation, and_more
 from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import problems_pb2, taskspec_pb2
@@ -275,9 +275,7 @@ def _listed(violations: Sequence[Violation], left: int) -> str:
     listed = "; ".join(
         f"{v.field_path}: {v.message}" if v.field_path else v.message for v in violations
     )
-    if left:
-        listed += f" (and {left} more problem{'s' if left > 1 else ''})"
-    return listed
+    return listed + and_more(left)
 
 
 def _status_details(code: grpc.StatusCode, message: str, violations: Sequence[Violation]) -> bytes:

@@ -72,10 +72,10 @@ def _python(data: bytes) -> tuple[str, Any]:
 
     try:
         return "ok", _api.parse_task_spec(data)
+    except DecodeError as err:  # an InvalidDocumentError, also a ValidationError, included
+        return "decode", err
     except ValidationError as err:
         return "validate", err
-    except DecodeError as err:
-        return "decode", err
 
 
 #: The refusals (TS004) that stand for a difference between the two parsers'

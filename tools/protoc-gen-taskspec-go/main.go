@@ -5,7 +5,7 @@
 // of constraint of options.proto), so that no Go table of fields, rules,
 // enum spellings or limits is written by hand.
 //
-// It writes four files, and only for the file that defines TaskSpec:
+// It writes five files, and only for the file that defines TaskSpec:
 //
 //   - internal/eval/eval.go: the Go package's structs (eval.TaskSpec and the
 //     types it holds), whose names, field order and yaml tags give the
@@ -28,6 +28,11 @@
 //     fills itself, the keys each mapping takes and one reader per message,
 //     which sets each field from its node as yaml.v3 would decode it.
 //     Nothing in the library walks the structs by reflection.
+//   - codes_gen.go, in package taskspec: a constant of type Code for every
+//     code of the catalogue, each ProblemCode value of problems.proto
+//     (PROBLEM_CODE_UNKNOWN_KEY is CodeUnknownKey) and each kind of
+//     constraint whose code is no ProblemCode value (max_len is CodeMaxLen),
+//     with its title as its doc comment.
 //
 // The output paths are relative to the plugin's out directory, which
 // buf.gen.yaml sets to the Go library's module root (go/). A field without
@@ -106,6 +111,9 @@ func generate(gen *protogen.Plugin) error {
 			c.evalGo(gen.NewGeneratedFile(evalFile, evalImport))
 			c.contractGo(gen.NewGeneratedFile(goFile, libImport))
 			c.mirrorGo(gen)
+			if err := c.codesGo(gen); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -440,7 +448,7 @@ func goName(name string) string {
 
 var initialisms = map[string]string{
 	"api": "API", "html": "HTML", "http": "HTTP", "id": "ID", "ip": "IP", "json": "JSON",
-	"kg": "KG", "sql": "SQL", "uri": "URI", "url": "URL", "uuid": "UUID", "yaml": "YAML",
+	"kg": "KG", "sql": "SQL", "uri": "URI", "url": "URL", "utf8": "UTF8", "uuid": "UUID", "yaml": "YAML",
 }
 
 // lowerName is name with its leading capital, or leading initialism,
@@ -916,6 +924,10 @@ type constraintKind struct {
 	value valueKind // the kind of value its rules message constrains
 	num   int32     // (taskspec.v1.constraint).code
 	bound bool      // a Bound, which has a value; else a Demand
+	// problem is the kind's own catalogue entry, (taskspec.v1.constraint)
+	// .problem, a ProblemKind; nil for a kind whose code is a ProblemCode
+	// value's, which has the entry.
+	problem protoreflect.Message
 }
 
 // short is the kind's name in messages: "StringRules.max_len".
@@ -1195,6 +1207,9 @@ func (s *optionSchema) readKinds(fr protoreflect.MessageDescriptor, problemCodes
 			fs := decl.Descriptor().Fields()
 			k.num = int32(decl.Get(fs.ByName("code")).Int())
 			own := decl.Has(fs.ByName("problem"))
+			if own {
+				k.problem = decl.Get(fs.ByName("problem")).Message()
+			}
 			inEnum := problemCodes != nil && problemCodes.ByNumber(protoreflect.EnumNumber(k.num)) != nil
 			switch {
 			case k.num <= 0 || k.num > 999:

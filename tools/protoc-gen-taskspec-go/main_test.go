@@ -65,8 +65,8 @@ func TestOutputIsTheCommittedCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out) != 4 {
-		t.Fatalf("wrote %d files, want 4", len(out))
+	if len(out) != 5 {
+		t.Fatalf("wrote %d files, want 5", len(out))
 	}
 	for name, content := range out {
 		want, err := os.ReadFile(filepath.Join("..", "..", "go", filepath.FromSlash(name)))
@@ -393,5 +393,27 @@ func TestMessageArgumentIndexes(t *testing.T) {
 		if (err == nil) != tc.ok || args != tc.args {
 			t.Errorf("messageArgs(%q) = %d, %v; want %d, ok %v", tc.message, args, err, tc.args, tc.ok)
 		}
+	}
+}
+
+// A code whose Go name is another's already stops generation with a
+// message naming both, rather than writing a file that does not compile.
+func TestTwoCodesWithOneNameFail(t *testing.T) {
+	req := request(t, nil)
+	for _, f := range req.GetProtoFile() {
+		if f.GetName() != optionsFile {
+			continue
+		}
+		for _, m := range f.GetMessageType() {
+			for _, fd := range m.GetField() {
+				if m.GetName() == "StringRules" && fd.GetName() == "max_len" {
+					fd.Name, fd.JsonName = proto.String("unknown_key"), proto.String("unknownKey")
+				}
+			}
+		}
+	}
+	_, err := run(t, req)
+	if err == nil || !strings.Contains(err.Error(), "are both CodeUnknownKey: rename one") {
+		t.Fatalf("err = %v", err)
 	}
 }

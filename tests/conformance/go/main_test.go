@@ -207,9 +207,9 @@ func TestServeErrorsAndEdgeCases(t *testing.T) {
 				strings.Contains(y, "max: 9223372036854775807\n") &&
 				strings.Contains(y, "timeout_seconds: 9223372036854775807\n")
 		}},
-		{false, `eval: invalid language "cobol"`, nil},
+		{false, `taskspec: invalid language "cobol"`, nil},
 		{false, "request: wire_decode needs binpb_b64 or json", nil},
-		{false, "eval: language: enum value 7 is not defined in taskspec.v1.Language and cannot be written as YAML", nil},
+		{false, "taskspec: language: enum value 7 is not defined in taskspec.v1.Language and cannot be written as YAML", nil},
 		{true, "", func(r map[string]any) bool {
 			s := r["spec"].(map[string]any)
 			gf := s["generated_from"].(map[string]any)

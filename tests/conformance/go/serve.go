@@ -124,12 +124,12 @@ type response struct {
 }
 
 type violation struct {
-	FieldPath string `json:"field_path"`
-	Message   string `json:"message"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-	Hint      string `json:"hint,omitempty"`
-	Code      string `json:"code,omitempty"`
+	FieldPath string        `json:"field_path"`
+	Message   string        `json:"message"`
+	Line      int           `json:"line"`
+	Column    int           `json:"column"`
+	Hint      string        `json:"hint,omitempty"`
+	Code      taskspec.Code `json:"code,omitempty"`
 }
 
 func violationsJSON(vs []taskspec.Violation) *[]violation {
@@ -153,13 +153,13 @@ func decodeViolation(derr *taskspec.DecodeError) *[]violation {
 // problem is one problem as lib_check reports it: the contract's Problem
 // model, every field present.
 type problem struct {
-	Code      string `json:"code"`
-	FieldPath string `json:"field_path"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-	Message   string `json:"message"`
-	Hint      string `json:"hint"`
-	Severity  string `json:"severity"`
+	Code      taskspec.Code     `json:"code"`
+	FieldPath string            `json:"field_path"`
+	Line      int               `json:"line"`
+	Column    int               `json:"column"`
+	Message   string            `json:"message"`
+	Hint      string            `json:"hint"`
+	Severity  taskspec.Severity `json:"severity"`
 }
 
 // requestError marks a malformed request; its message gets "request: ".
@@ -345,11 +345,14 @@ func dispatch(req *request) (*response, error) {
 			var verr *taskspec.ValidationError
 			var serr *taskspec.StrictError
 			var derr *taskspec.DecodeError
-			if errors.As(err, &derr) {
+			// A *DecodeError whose problems include a broken rule is found
+			// as a *ValidationError too: the decode problem decides.
+			isDecode := errors.As(err, &derr)
+			if isDecode {
 				resp.Violations = decodeViolation(derr)
 			}
 			switch {
-			case errors.As(err, &verr):
+			case !isDecode && errors.As(err, &verr):
 				resp.ErrorKind, resp.Violations = "validate", violationsJSON(verr.Violations)
 			case errors.As(err, &serr):
 				resp.ErrorKind = "strict"
@@ -381,7 +384,7 @@ func dispatch(req *request) (*response, error) {
 			}
 		}
 		out := []problem{}
-		for _, v := range taskspec.CheckFormat(f, data) {
+		for _, v := range taskspec.CheckFormat(data, f) {
 			out = append(out, problem{Code: v.Code, FieldPath: v.FieldPath, Line: v.Line, Column: v.Column,
 				Message: v.Message, Hint: v.Hint, Severity: v.Severity})
 		}
@@ -491,10 +494,10 @@ func convertFailure(err error) *response {
 	var derr *taskspec.DecodeError
 	var werr *taskspec.WriteError
 	switch {
+	case errors.As(err, &derr): // found as a *ValidationError too when it holds a broken rule
+		return &response{ErrorKind: "decode", Violations: decodeViolation(derr)}
 	case errors.As(err, &verr):
 		return &response{ErrorKind: "validate", Violations: violationsJSON(verr.Violations)}
-	case errors.As(err, &derr):
-		return &response{ErrorKind: "decode", Violations: decodeViolation(derr)}
 	case errors.As(err, &werr):
 		return &response{ErrorKind: "write", Violations: &[]violation{{FieldPath: werr.FieldPath, Message: werr.Message}}}
 	}

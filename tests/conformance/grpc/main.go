@@ -222,13 +222,13 @@ type request struct {
 
 // problem is a taskspec.Violation as the Python side compares it.
 type problem struct {
-	Code      string `json:"code"`
-	FieldPath string `json:"field_path"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-	Message   string `json:"message"`
-	Hint      string `json:"hint"`
-	Severity  string `json:"severity"`
+	Code      taskspec.Code     `json:"code"`
+	FieldPath string            `json:"field_path"`
+	Line      int               `json:"line"`
+	Column    int               `json:"column"`
+	Message   string            `json:"message"`
+	Hint      string            `json:"hint"`
+	Severity  taskspec.Severity `json:"severity"`
 }
 
 // result is what a call ended with. Code is the gRPC code's Go name;
