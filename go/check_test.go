@@ -91,7 +91,9 @@ func TestCheckWarnsOfPathsAndRawLineBreaks(t *testing.T) {
 		`TS104 error verification.timeout_seconds line 10, column 20: verification.timeout_seconds must be non-negative, got -5`,
 		`TS301 warning solution_artifacts[0].path line 12, column 11: artifact path "/etc/passwd" is not allowed: the path is absolute: artifact paths are relative to the workspace`)
 	checkWant(t, strings.Replace(validDoc, "Fix it.", "\"Fix\u2028it\u0085 now\u2028.\"", 1),
-		`TS302 warning prompt line 7, column 13: prompt: a raw LINE SEPARATOR (U+2028) in the text is a line break to YAML 1.1 readers; write it as an escape in a double-quoted string ("\L"), or remove it`)
+		`TS302 warning prompt line 7, column 13: prompt: a raw LINE SEPARATOR (U+2028) in the text is a line break to YAML 1.1 readers; write it as an escape in a double-quoted string ("\L"), or remove it`,
+		`TS302 warning prompt line 7, column 16: prompt: a raw NEL (U+0085) in the text is a line break to YAML 1.1 readers; write it as an escape in a double-quoted string ("\N"), or remove it`,
+		`TS302 warning prompt line 7, column 21: prompt: a raw LINE SEPARATOR (U+2028) in the text is a line break to YAML 1.1 readers; write it as an escape in a double-quoted string ("\L"), or remove it`)
 	checkWant(t, "# \u0085\n"+validDoc,
 		`TS302 warning  line 1, column 3: a raw NEL (U+0085) in the text is a line break to YAML 1.1 readers; write it as an escape in a double-quoted string ("\N"), or remove it`)
 }

@@ -103,6 +103,7 @@ type examined struct {
 func examine(data []byte, forSpec bool) examined {
 	m, w, err := decode(data)
 	if err != nil {
+		forEditorsError(w.text, err)
 		return examined{problems: errorProblems(err), err: err}
 	}
 	vs := slices.Clone(w.problems)
@@ -142,6 +143,7 @@ func examine(data []byte, forSpec bool) examined {
 	if len(vs) == 0 {
 		vs = nil
 	}
+	forEditors(w.text, vs)
 	out := examined{spec: spec, problems: vs}
 	switch {
 	case decodeFailed:
@@ -153,6 +155,29 @@ func examine(data []byte, forSpec bool) examined {
 		out.err = &ValidationError{Violations: firstBrokenFirst(vs, broken)}
 	}
 	return out
+}
+
+// forEditors moves the problems vs of text to the positions editors give
+// them: the readers end lines at NEL, LS and PS too, editors, GitHub and
+// LSP clients only at "\n", "\r\n" and "\r" (see docs/problems.md).
+func forEditors(text *source.Text, vs []Violation) {
+	for i := range vs {
+		vs[i].Line, vs[i].Column = text.EditorPosition(vs[i].Line, vs[i].Column)
+	}
+}
+
+// forEditorsError is forEditors for the problems err holds, when it is a
+// *DecodeError or a *ValidationError of this package.
+func forEditorsError(text *source.Text, err error) {
+	var de *DecodeError
+	var verr *ValidationError
+	switch {
+	case errors.As(err, &de):
+		forEditors(text, de.Violations)
+		de.Line, de.Column = text.EditorPosition(de.Line, de.Column)
+	case errors.As(err, &verr):
+		forEditors(text, verr.Violations)
+	}
 }
 
 // firstBrokenFirst is vs for the error ParseYAML returns: Validate's first
@@ -457,9 +482,9 @@ var rawBreaks = [...]rawBreak{
 	{"\u2029", "PARAGRAPH SEPARATOR (U+2029)", `"\P"`},
 }
 
-// lineBreaks returns a TS302 warning for each field whose text holds a raw
-// NEL, LS or PS, at the first such character: the field is the deepest one
-// whose value starts before it.
+// lineBreaks returns a TS302 warning for each raw NEL, LS and PS in the
+// text, at the character: the field is the deepest one whose value starts
+// before it.
 func (w *reading) lineBreaks() []Violation {
 	data := w.text.Bytes()
 	// The next place of each character, found again only past the one
@@ -469,7 +494,6 @@ func (w *reading) lineBreaks() []Violation {
 		next[i] = bytes.Index(data, []byte(b.text))
 	}
 	var out []Violation
-	var seen map[string]bool
 	for {
 		k := -1
 		for i, at := range next {
@@ -488,13 +512,6 @@ func (w *reading) lineBreaks() []Violation {
 		}
 		line, column := w.text.LineColumn(at)
 		path := w.fieldBefore(line, column)
-		if seen[path] {
-			continue
-		}
-		if seen == nil {
-			seen = map[string]bool{}
-		}
-		seen[path] = true
 		msg := "a raw " + b.name + " in the text is a line break to YAML 1.1 readers"
 		out = append(out, Violation{FieldPath: path, Message: withPath(path, msg), Line: line, Column: column,
 			Code: codeLineBreak, Hint: "write it as an escape in a double-quoted string (" + b.escape + "), or remove it",

@@ -773,16 +773,20 @@ def test_ts301_is_reported_beside_other_problems_with_its_line() -> None:
 )
 def test_a_raw_yaml_line_break_in_a_value_is_a_warning(char: str, what: str, escape: str) -> None:
     doc = _prompt(f'prompt: "wait{char} then{char} go"')
-    (warning,) = taskspec.check(doc)
-    assert warning == Violation(
-        "prompt",
-        f"prompt: a raw {what} in the text is a line break to YAML 1.1 readers",
-        14,
-        14,
-        f'write it as an escape in a double-quoted string ("{escape}"), or remove it',
-        "TS302",
-        "warning",
-    )
+    # One warning per character, each at the character as editors count
+    # lines: the first does not end line 14 for the second.
+    assert taskspec.check(doc) == [
+        Violation(
+            "prompt",
+            f"prompt: a raw {what} in the text is a line break to YAML 1.1 readers",
+            14,
+            column,
+            f'write it as an escape in a double-quoted string ("{escape}"), or remove it',
+            "TS302",
+            "warning",
+        )
+        for column in (14, 20)
+    ]
     # YAML 1.1 readers fold the line: the value is not the text written.
     assert taskspec.parse_task_spec(doc).prompt != f"wait{char} then{char} go"
 
@@ -802,7 +806,7 @@ def test_warnings_come_after_errors_in_document_order() -> None:
     assert [(v.code, v.line) for v in taskspec.check(doc)] == [
         ("TS103", 3),
         ("TS302", 14),
-        ("TS301", 17),  # the NEL ends a line: YAML counts one more
+        ("TS301", 16),  # the NEL ends a line to YAML, not to an editor
     ]
 
 
