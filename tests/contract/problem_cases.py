@@ -43,6 +43,22 @@ VERIFICATION = (
 TIMEOUT = "    timeout_seconds: 120"
 
 
+#: A sidecar whose double-quoted prompt on line 6 holds a raw NEL and a raw
+#: LINE SEPARATOR, which YAML 1.1 readers count as line breaks and editors
+#: do not: its problems are on lines 8 and 9, as an editor numbers them.
+NINE_LINES = (
+    "task_spec_version: 1\n"
+    "task_id: fix-split-lines\n"
+    "language: python\n"
+    "difficulty: easy\n"
+    "generated_from: {kind: benchmark_seed}\n"
+    'prompt: "Make split_lines end a line at a raw\x85NEL and a raw\u2028LINE SEPARATOR."\n'
+    "verification: {test_cmd: [pytest, -q]}\n"
+    "bogus: 1\n"
+    "languag: python\n"
+)
+
+
 def edit(old: str, new: str) -> bytes:
     """BASE with *old* (which must occur exactly once) replaced by *new*."""
     src = BASE.decode()
