@@ -353,9 +353,7 @@ async def test_problems_after_a_raw_nel_and_ls_are_on_the_lines_an_editor_shows(
 @pytest_lsp.fixture(  # type: ignore[untyped-decorator]
     config=ClientServerConfig(server_command=[sys.executable, "-m", "taskspec", "lsp"]),
 )
-async def utf16_client(
-    lsp_client: LanguageClient, tmp_path: Path
-) -> AsyncIterator[LanguageClient]:
+async def utf16_client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[LanguageClient]:
     """A client that offers no position encoding: LSP's default, UTF-16, is spoken."""
     params = types.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"),

@@ -490,6 +490,46 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
         "warning-prompt-one-word-cmd-is-fine",
         edits((prompt, "prompt: Run make."), (TEST_CMD, "    test_cmd:\n        - make")),
     )
+    # Positions as editors count lines (LF, CR LF and CR end a line; NEL,
+    # LS and PS do not, though YAML 1.1 readers break lines there), and
+    # columns in characters: an astral one before a problem is one column.
+    yield "position-nine-lines", NINE_LINES.encode()
+    yield "position-nine-lines-crlf", NINE_LINES.replace("\n", "\r\n").encode()
+    yield (
+        "position-crlf-problem-after",
+        BASE.decode().replace("\n", "\r\n").replace("role: target", "rol: target").encode(),
+    )
+    yield (
+        "position-lone-cr-problem-after",
+        BASE.decode().replace("\n", "\r").replace("role: target", "rol: target").encode(),
+    )
+    yield (
+        "position-astral-before-problem",
+        edit(
+            GENERATED_FROM, 'generated_from: {x: "\U0001f600\u0085", kind: kg_template, kindd: 1}'
+        ),
+    )
+    yield "position-astral-before-bad-enum", edit("language: go", "language: \U0001f600go")
+    for char, name in (("\x85", "nel"), ("\u2028", "ls"), ("\u2029", "ps")):
+        yield f"raw-{name}-plain-value", edit(prompt, f"prompt: wait{char} then go")
+        yield f"raw-{name}-plain-value-breaks-key", edit(prompt, f"prompt: wait{char}then go")
+        yield f"raw-{name}-in-key", edit("task_id:", f"task{char}_id:")
+        yield (
+            f"raw-{name}-double-quoted",
+            edits((prompt, f'prompt: "wait{char}then go"'), ("role: target", "rol: target")),
+        )
+        yield (
+            f"raw-{name}-single-quoted",
+            edits((prompt, f"prompt: 'wait{char}then go'"), ("role: target", "rol: target")),
+        )
+        yield (
+            f"raw-{name}-block-scalar",
+            edits((prompt, f"prompt: |\n    wait{char}then go"), ("role: target", "rol: target")),
+        )
+        yield (
+            f"raw-{name}-comment",
+            edits((prompt, f"prompt: wait  # then{char}go"), ("role: target", "rol: target")),
+        )
     # A tag holding %00, a NUL, is refused where it starts: libyaml ends the
     # tag at the NUL ("!%00" is the non-specific "!", "!!str%00x" is
     # "!!str"), yaml.v3 keeps the whole tag.
