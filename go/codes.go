@@ -160,6 +160,7 @@ var (
 	codeTooLarge       = codeNamed("TOO_LARGE")
 	codeArtifactPath   = codeNamed("ARTIFACT_PATH")
 	codeLineBreak      = codeNamed("YAML_LINE_BREAK")
+	codeRawLineBreak   = codeNamed("RAW_LINE_BREAK")
 	codePromptCommand  = codeNamed("PROMPT_HAS_COMMAND")
 	codeCommentInValue = codeNamed("COMMENT_IN_VALUE")
 	// The codes of two kinds of constraint, whose messages say that a key
@@ -176,6 +177,7 @@ var syntaxCodes = map[string]bool{
 	codeSyntax: true, codeControl: true, codeTabIndent: true, codeCannotStart: true,
 	codeUnclosedQuote: true, codeUnclosedFlow: true, codeMappingValue: true, codeIndentation: true,
 	codeBadEscape: true, codeBlockHeader: true, codeDirective: true, codeAnchorAliasTag: true,
+	codeRawLineBreak: true,
 }
 
 // Codes returns every code of the catalogue, in numeric order.

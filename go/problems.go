@@ -471,15 +471,15 @@ func (w *reading) promptBeforeComment(value string) (Violation, bool) {
 }
 
 // A rawBreak is a character YAML 1.1 readers read as a line break, with
-// its name and escape.
-type rawBreak struct{ text, name, escape string }
+// its name, its short escape and its escape by number.
+type rawBreak struct{ text, name, escape, unicode string }
 
 // rawBreaks are the characters YAML 1.1 readers read as line breaks and
 // YAML 1.2 readers keep, with their names and escapes.
 var rawBreaks = [...]rawBreak{
-	{"\u0085", "NEL (U+0085)", `"\N"`},
-	{"\u2028", "LINE SEPARATOR (U+2028)", `"\L"`},
-	{"\u2029", "PARAGRAPH SEPARATOR (U+2029)", `"\P"`},
+	{"\u0085", "NEL (U+0085)", `"\N"`, `\u0085`},
+	{"\u2028", "LINE SEPARATOR (U+2028)", `"\L"`, `\u2028`},
+	{"\u2029", "PARAGRAPH SEPARATOR (U+2029)", `"\P"`, `\u2029`},
 }
 
 // lineBreaks returns a TS302 warning for each raw NEL, LS and PS in the
@@ -610,7 +610,43 @@ func alone(err error, code string, data []byte) *DecodeError {
 		}
 	}
 	v.Hint = promptHint(v, data)
+	if p, ok := rawBreakProblem(v, src); ok {
+		v = p
+	}
 	return newDecodeError([]Violation{v}, err)
+}
+
+// rawBreakCodes are the syntax problems a raw NEL, LS or PS can cause, by
+// ending a line where the text after it cannot stand.
+var rawBreakCodes = map[string]bool{
+	codeSyntax: true, codeTabIndent: true, codeCannotStart: true, codeUnclosedQuote: true,
+	codeUnclosedFlow: true, codeMappingValue: true, codeIndentation: true, codeBadEscape: true,
+	codeBlockHeader: true, codeDirective: true, codeAnchorAliasTag: true,
+}
+
+// rawBreakProblem is TS009 for the syntax problem v of text that a raw NEL,
+// LS or PS caused, at the character: the one that ends line v.Line-1 or
+// v.Line-2 as YAML counts lines (it started the line the parser could not
+// read, which the parser names, or the line after it, where it found that
+// a key has no ':'), else the one that ends line v.Line (the parser names
+// the line the character ends). ok is false when none of them ends so.
+func rawBreakProblem(v Violation, text *source.Text) (Violation, bool) {
+	if !rawBreakCodes[v.Code] || v.Line < 1 {
+		return Violation{}, false
+	}
+	for _, at := range [...]int{v.Line - 1, v.Line - 2, v.Line} {
+		line := text.Line(at)
+		for _, b := range rawBreaks {
+			if content, ok := bytes.CutSuffix(line, []byte(b.text)); ok {
+				kind := catalogue[codeRawLineBreak]
+				return Violation{Line: at, Column: utf8.RuneCount(content) + 1, Code: codeRawLineBreak,
+					Message:  strings.ReplaceAll(kind.Messages[0], "{what}", b.name),
+					Hint:     strings.ReplaceAll(kind.Hints[0], "{value}", b.unicode),
+					Severity: severityError}, true
+			}
+		}
+	}
+	return Violation{}, false
 }
 
 // syntaxProblem maps a parser's problem text (libyaml's words, which

@@ -451,8 +451,7 @@ def raise_all(first: Violation, data: Data | str, fmt: Format | str) -> NoReturn
             problems = [v, *problems[:i], *problems[i + 1 :]]
             break
     else:
-        moved = for_editors(data, [first]) if str(fmt) == "yaml" else [first]
-        problems = [*moved, *problems]
+        problems = [first, *problems]
     if any(_is_decode(v) for v in problems):
         raise DecodeError(problems)
     raise ValidationError(problems)

@@ -63,6 +63,7 @@ __all__ = [
     "WARNING",
     "WRONG_TYPE",
     "YAML_LINE_BREAK",
+    "RAW_LINE_BREAK",
     "Kind",
     "code_of",
     "explain",
@@ -174,6 +175,7 @@ JSON_SYNTAX: Final = _code("JSON_SYNTAX")
 BINARY_SYNTAX: Final = _code("BINARY_SYNTAX")
 TOO_LARGE: Final = _code("TOO_LARGE")
 YAML_LINE_BREAK: Final = _code("YAML_LINE_BREAK")
+RAW_LINE_BREAK: Final = _code("RAW_LINE_BREAK")
 PROMPT_HAS_COMMAND: Final = _code("PROMPT_HAS_COMMAND")
 COMMENT_IN_VALUE: Final = _code("COMMENT_IN_VALUE")
 
