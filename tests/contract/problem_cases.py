@@ -509,6 +509,10 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
             GENERATED_FROM, 'generated_from: {x: "\U0001f600\u0085", kind: kg_template, kindd: 1}'
         ),
     )
+    yield (
+        "position-duplicate-key-after-nel",
+        edits((prompt, 'prompt: "a\x85b"'), ("role: target", "role: target\n      role: x")),
+    )
     yield "position-astral-before-bad-enum", edit("language: go", "language: \U0001f600go")
     for char, name in (("\x85", "nel"), ("\u2028", "ls"), ("\u2029", "ps")):
         yield f"raw-{name}-plain-value", edit(prompt, f"prompt: wait{char} then go")
