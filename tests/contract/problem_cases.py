@@ -669,7 +669,7 @@ def record(check: Callable[[bytes, str], list[dict[str, object]]]) -> dict[str, 
             "Documents and every problem the contract says each has, in the Problem shape "
             "(proto/taskspec/v1/problems.proto). Python's taskspec.check, Go's CheckFormat and "
             "taskspec validate --format json must give exactly these lists. For a YAML syntax "
-            "problem (codes TS005, TS008, TS010-TS019) the column is not compared. Made by "
+            "problem (codes TS005, TS008 to TS019) the column is not compared. Made by "
             "tests/contract/problem_cases.py (make problems)."
         ),
         "cases": [

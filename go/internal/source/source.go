@@ -183,11 +183,12 @@ func (t *Text) EditorPosition(line, column int) (int, int) {
 }
 
 // hasYAMLOnlyBreak reports whether the text holds a NEL, LS or PS, looking
-// once.
+// once. A text that is not UTF-8 has none: no YAML reader reads it, and
+// the position of its first bad byte counts lines at "\n" alone.
 func (t *Text) hasYAMLOnlyBreak() bool {
 	if t.yamlOnly == 0 {
 		t.yamlOnly = 1
-		if hasYAMLOnlyBreak(t.data) {
+		if hasYAMLOnlyBreak(t.data) && utf8.Valid(t.data) {
 			t.yamlOnly = 2
 		}
 	}

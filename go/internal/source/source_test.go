@@ -76,3 +76,11 @@ func TestEditorPositionsOfTheSharedTable(t *testing.T) {
 		t.Errorf("after a byte order mark: EditorPosition(3, 1) = %d, %d, want 2, 1", line, column)
 	}
 }
+
+// A text that is not UTF-8 keeps its positions: no YAML reader reads it.
+func TestEditorPositionKeepsThePositionsOfATextThatIsNotUTF8(t *testing.T) {
+	text := New([]byte("a: \"\u0085\"\nb: \xff\n"))
+	if line, column := text.EditorPosition(3, 4); line != 3 || column != 4 {
+		t.Errorf("EditorPosition(3, 4) = %d, %d, want 3, 4", line, column)
+	}
+}
