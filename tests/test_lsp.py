@@ -50,9 +50,25 @@ async def client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[La
         root_uri=tmp_path.as_uri(),
         workspace_folders=[types.WorkspaceFolder(tmp_path.as_uri(), "work")],
     )
-    await lsp_client.initialize_session(params)
+    result = await lsp_client.initialize_session(params)
+    ENCODINGS[id(lsp_client)] = result.capabilities.position_encoding or "utf-16"
     yield lsp_client
     await lsp_client.shutdown_session()
+
+
+#: The position encoding each client and the server agreed on (neovim's
+#: capabilities offer UTF-8 first).
+ENCODINGS: dict[int, str] = {}
+
+
+def units(client: LanguageClient, text: str) -> int:
+    """The length of *text* in the code units of the encoding *client* speaks."""
+    encoding = ENCODINGS.get(id(client), "utf-16")
+    if encoding == "utf-8":
+        return len(text.encode("utf-8"))
+    if encoding == "utf-32":
+        return len(text)
+    return utf16(text)
 
 
 _VERSION = iter(range(1, 1 << 30))
@@ -166,7 +182,7 @@ async def test_diagnostics_equal_the_cli_problems_on_the_shared_table(
             assert diag.severity == severity, name
             if record["line"] and record["line"] <= len(lines):
                 line = lines[record["line"] - 1]
-                column = utf16(line[: record["column"] - 1])
+                column = units(client, line[: record["column"] - 1])
                 assert (diag.range.start.line, diag.range.start.character) == (
                     record["line"] - 1,
                     column,
