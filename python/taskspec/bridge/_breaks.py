@@ -34,12 +34,14 @@ EDITOR_BREAK: Final = re.compile("\r\n|[\r\n]")
 
 
 @lru_cache(maxsize=2)
-def _line_starts(source: str) -> tuple[list[int], list[int]]:
+def _line_starts(source: str) -> tuple[list[int], list[int]] | None:
     """Where each line of *source* starts, as YAML counts lines and as editors do.
 
-    Kept for the last texts asked of, so that the problems of one document
-    count its lines once.
+    None when the two agree (no NEL, LS or PS). Kept for the last texts
+    asked of, so that the problems of one document look at it once.
     """
+    if not any(c in source for c in YAML_ONLY_BREAKS):
+        return None
     yaml_starts = [0, *(m.end() for m in LINE_BREAK.finditer(source))]
     return yaml_starts, [0, *(m.end() for m in EDITOR_BREAK.finditer(source))]
 
@@ -54,9 +56,10 @@ def editor_position(source: str, line: int, column: int) -> tuple[int, int]:
     is kept, and so is a column of 0 (the line alone is known). *source* is
     the text the marks count in: without a leading byte order mark.
     """
-    if line < 1 or not any(c in source for c in YAML_ONLY_BREAKS):
+    found = _line_starts(source) if line >= 1 else None
+    if found is None:
         return line, column
-    starts, editor_starts = _line_starts(source)
+    starts, editor_starts = found
     if line > len(starts):
         return line, column
     at = min(starts[line - 1] + max(column, 1) - 1, len(source))
