@@ -49,7 +49,7 @@ from taskspec._codes import (
 )
 from taskspec._errors import DecodeError, ValidationError, Violation
 from taskspec._rules import KIND_CODES
-from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS, editor_position
+from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS, RAW_BREAKS, editor_position
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
 
@@ -62,11 +62,7 @@ Position = tuple[int, int]
 
 #: The characters YAML 1.1 readers read as line breaks and JavaScript
 #: readers keep, with their names and escapes (TS302).
-_RAW_BREAKS: Final[Mapping[str, tuple[str, str]]] = {
-    "\x85": ("NEL (U+0085)", '"\\N"'),
-    "\u2028": ("LINE SEPARATOR (U+2028)", '"\\L"'),
-    "\u2029": ("PARAGRAPH SEPARATOR (U+2029)", '"\\P"'),
-}
+_RAW_BREAKS: Final = RAW_BREAKS
 _RAW_BREAK_BYTES: Final = tuple(c.encode() for c in _RAW_BREAKS)
 
 
@@ -412,7 +408,7 @@ def _raw_breaks(source: str, positions: Mapping[str, Position]) -> list[Violatio
             at = (line, match.start() - line_start + 1)
             index = bisect_left(starts, (at, -1)) - 1
             path = fields[index][2] if index >= 0 else ""
-            what, escape = _RAW_BREAKS[char]
+            what, escape, _ = _RAW_BREAKS[char]
             shown = f"{_shown(path)}: " if path else ""
             found.append(
                 Violation(

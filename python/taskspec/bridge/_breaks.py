@@ -21,7 +21,14 @@ from bisect import bisect_right
 from functools import lru_cache
 from typing import Final
 
-__all__ = ["EDITOR_BREAK", "LINE_BREAK", "LINE_ENDS", "YAML_ONLY_BREAKS", "editor_position"]
+__all__ = [
+    "EDITOR_BREAK",
+    "LINE_BREAK",
+    "LINE_ENDS",
+    "RAW_BREAKS",
+    "YAML_ONLY_BREAKS",
+    "editor_position",
+]
 
 #: The characters that end a line in YAML 1.1 (CR LF is one break).
 LINE_ENDS: Final = "\r\n\x85\u2028\u2029"
@@ -29,6 +36,13 @@ LINE_ENDS: Final = "\r\n\x85\u2028\u2029"
 LINE_BREAK: Final = re.compile(f"\r\n|[{LINE_ENDS}]")
 #: The line breaks YAML 1.1 knows and editors do not: NEL, LS and PS.
 YAML_ONLY_BREAKS: Final = "\x85\u2028\u2029"
+#: Each of YAML_ONLY_BREAKS by name, with its escapes in a double-quoted
+#: string: YAML's short one and the one by number.
+RAW_BREAKS: Final = {
+    "\x85": ("NEL (U+0085)", '"\\N"', "\\u0085"),
+    "\u2028": ("LINE SEPARATOR (U+2028)", '"\\L"', "\\u2028"),
+    "\u2029": ("PARAGRAPH SEPARATOR (U+2029)", '"\\P"', "\\u2029"),
+}
 #: One line break, as editors, GitHub and the Language Server Protocol count lines.
 EDITOR_BREAK: Final = re.compile("\r\n|[\r\n]")
 

@@ -40,7 +40,7 @@ from taskspec._codes import (
     UNSUPPORTED,
     WRONG_TYPE,
 )
-from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS
+from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS, RAW_BREAKS
 from taskspec.bridge._gostr import go_quote
 
 __all__ = [
@@ -262,13 +262,6 @@ _RAW_BREAK_CODES: Final = frozenset(
         ANCHOR_ALIAS_TAG,
     }
 )
-#: The names of the raw line breaks of YAML 1.1 that editors do not break
-#: lines at, and their escapes in a double-quoted string.
-_RAW_BREAK_NAMES: Final = {
-    "\x85": ("NEL (U+0085)", "\\u0085"),
-    "\u2028": ("LINE SEPARATOR (U+2028)", "\\u2028"),
-    "\u2029": ("PARAGRAPH SEPARATOR (U+2029)", "\\u2029"),
-}
 
 
 def raw_break_problem(code: str, source: str, line: int) -> tuple[str, str, int, int] | None:
@@ -281,7 +274,7 @@ def raw_break_problem(code: str, source: str, line: int) -> tuple[str, str, int,
     (message, hint, line, column) of the character, lines as YAML counts
     them, or None when none of those lines ends with one.
     """
-    if code not in _RAW_BREAK_CODES or line < 1 or not any(c in source for c in _RAW_BREAK_NAMES):
+    if code not in _RAW_BREAK_CODES or line < 1 or not any(c in source for c in RAW_BREAKS):
         return None
     ends: dict[int, tuple[str, int]] = {}  # YAML line: its break and the break's column
     number, start = 1, 0
@@ -294,8 +287,8 @@ def raw_break_problem(code: str, source: str, line: int) -> tuple[str, str, int,
         start = match.end()
     for at in (line - 1, line - 2, line):
         char, column = ends.get(at, ("", 0))
-        if char in _RAW_BREAK_NAMES:
-            what, escape = _RAW_BREAK_NAMES[char]
+        if char in RAW_BREAKS:
+            what, _, escape = RAW_BREAKS[char]
             kind = CATALOGUE[RAW_LINE_BREAK]
             message = kind.messages[0].replace("{what}", what)
             hint = kind.hints[0].replace("{value}", escape)
