@@ -531,6 +531,12 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
             edits((prompt, f"prompt: |\n    wait{char}then go"), ("role: target", "rol: target")),
         )
         yield (
+            f"raw-{name}-block-scalar-indented",
+            edits(
+                (prompt, f"prompt: |\n    wait{char}    then go"), ("role: target", "rol: target")
+            ),
+        )
+        yield (
             f"raw-{name}-comment",
             edits((prompt, f"prompt: wait  # then{char}go"), ("role: target", "rol: target")),
         )
