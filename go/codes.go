@@ -143,6 +143,7 @@ var syntaxCodes = map[Code]bool{
 	CodeSyntax: true, CodeControlCharacter: true, CodeTabIndent: true, CodeCannotStartValue: true,
 	CodeUnclosedQuote: true, CodeUnclosedFlow: true, CodeMappingValue: true, CodeIndentation: true,
 	CodeBadEscape: true, CodeBlockScalarHeader: true, CodeDirective: true, CodeAnchorAliasTag: true,
+	CodeRawLineBreak: true,
 }
 
 // Codes returns every code of the catalogue, in numeric order.

@@ -34,6 +34,9 @@ const (
 	// CodeControlCharacter (TS008): control character in the text.
 	CodeControlCharacter Code = "TS008"
 
+	// CodeRawLineBreak (TS009): raw NEL, LS or PS that breaks a line of YAML.
+	CodeRawLineBreak Code = "TS009"
+
 	// CodeTabIndent (TS010): tab that indents.
 	CodeTabIndent Code = "TS010"
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -87,10 +88,13 @@ func ParseYAML(data []byte) (*taskspecv1.TaskSpec, error) {
 func DecodeYAML(data []byte) (*taskspecv1.TaskSpec, error) {
 	m, w, err := decode(data)
 	if err != nil {
+		forEditorsError(w.text, err)
 		return nil, err
 	}
 	if len(w.problems) > 0 {
-		return nil, newDecodeError(w.problems, nil)
+		vs := slices.Clone(w.problems)
+		forEditors(w.text, vs)
+		return nil, newDecodeError(vs, nil)
 	}
 	return fromMirror(m)
 }

@@ -106,6 +106,7 @@ type examined struct {
 func examine(data []byte, forSpec bool) examined {
 	m, w, err := decode(data)
 	if err != nil {
+		forEditorsError(w.text, err)
 		return examined{problems: errorProblems(err), err: err}
 	}
 	vs := slices.Clone(w.problems)
@@ -145,6 +146,7 @@ func examine(data []byte, forSpec bool) examined {
 	if len(vs) == 0 {
 		vs = nil
 	}
+	forEditors(w.text, vs)
 	out := examined{spec: spec, problems: vs}
 	switch {
 	case decodeFailed:
@@ -156,6 +158,29 @@ func examine(data []byte, forSpec bool) examined {
 		out.err = &ValidationError{Violations: firstBrokenFirst(vs, broken)}
 	}
 	return out
+}
+
+// forEditors moves the problems vs of text to the positions editors give
+// them: the readers end lines at NEL, LS and PS too, editors, GitHub and
+// LSP clients only at "\n", "\r\n" and "\r" (see docs/problems.md).
+func forEditors(text *source.Text, vs []Violation) {
+	for i := range vs {
+		vs[i].Line, vs[i].Column = text.EditorPosition(vs[i].Line, vs[i].Column)
+	}
+}
+
+// forEditorsError is forEditors for the problems err holds, when it is a
+// *DecodeError or a *ValidationError of this package.
+func forEditorsError(text *source.Text, err error) {
+	var de *DecodeError
+	var verr *ValidationError
+	switch {
+	case errors.As(err, &de):
+		forEditors(text, de.Violations)
+		de.Line, de.Column = text.EditorPosition(de.Line, de.Column)
+	case errors.As(err, &verr):
+		forEditors(text, verr.Violations)
+	}
 }
 
 // firstBrokenFirst is vs for the error ParseYAML returns: Validate's first
@@ -449,20 +474,20 @@ func (w *reading) promptBeforeComment(value string) (Violation, bool) {
 }
 
 // A rawBreak is a character YAML 1.1 readers read as a line break, with
-// its name and escape.
-type rawBreak struct{ text, name, escape string }
+// its name, its short escape and its escape by number.
+type rawBreak struct{ text, name, escape, unicode string }
 
 // rawBreaks are the characters YAML 1.1 readers read as line breaks and
 // YAML 1.2 readers keep, with their names and escapes.
 var rawBreaks = [...]rawBreak{
-	{"\u0085", "NEL (U+0085)", `"\N"`},
-	{"\u2028", "LINE SEPARATOR (U+2028)", `"\L"`},
-	{"\u2029", "PARAGRAPH SEPARATOR (U+2029)", `"\P"`},
+	{"\u0085", "NEL (U+0085)", `"\N"`, `\u0085`},
+	{"\u2028", "LINE SEPARATOR (U+2028)", `"\L"`, `\u2028`},
+	{"\u2029", "PARAGRAPH SEPARATOR (U+2029)", `"\P"`, `\u2029`},
 }
 
-// lineBreaks returns a TS302 warning for each field whose text holds a raw
-// NEL, LS or PS, at the first such character: the field is the deepest one
-// whose value starts before it.
+// lineBreaks returns a TS302 warning for each raw NEL, LS and PS in the
+// text, at the character: the field is the deepest one whose value starts
+// before it.
 func (w *reading) lineBreaks() []Violation {
 	data := w.text.Bytes()
 	// The next place of each character, found again only past the one
@@ -472,7 +497,6 @@ func (w *reading) lineBreaks() []Violation {
 		next[i] = bytes.Index(data, []byte(b.text))
 	}
 	var out []Violation
-	var seen map[string]bool
 	for {
 		k := -1
 		for i, at := range next {
@@ -491,13 +515,6 @@ func (w *reading) lineBreaks() []Violation {
 		}
 		line, column := w.text.LineColumn(at)
 		path := w.fieldBefore(line, column)
-		if seen[path] {
-			continue
-		}
-		if seen == nil {
-			seen = map[string]bool{}
-		}
-		seen[path] = true
 		msg := "a raw " + b.name + " in the text is a line break to YAML 1.1 readers"
 		out = append(out, Violation{FieldPath: path, Message: withPath(path, msg), Line: line, Column: column,
 			Code: CodeYAMLLineBreak, Hint: "write it as an escape in a double-quoted string (" + b.escape + "), or remove it",
@@ -596,7 +613,43 @@ func alone(err error, code Code, data []byte) *DecodeError {
 		}
 	}
 	v.Hint = promptHint(v, data)
+	if p, ok := rawBreakProblem(v, src); ok {
+		v = p
+	}
 	return newDecodeError([]Violation{v}, err)
+}
+
+// rawBreakCodes are the syntax problems a raw NEL, LS or PS can cause, by
+// ending a line where the text after it cannot stand.
+var rawBreakCodes = map[Code]bool{
+	CodeSyntax: true, CodeTabIndent: true, CodeCannotStartValue: true, CodeUnclosedQuote: true,
+	CodeUnclosedFlow: true, CodeMappingValue: true, CodeIndentation: true, CodeBadEscape: true,
+	CodeBlockScalarHeader: true, CodeDirective: true, CodeAnchorAliasTag: true,
+}
+
+// rawBreakProblem is TS009 for the syntax problem v of text that a raw NEL,
+// LS or PS caused, at the character: the one that ends line v.Line-1 or
+// v.Line-2 as YAML counts lines (it started the line the parser could not
+// read, which the parser names, or the line after it, where it found that
+// a key has no ':'), else the one that ends line v.Line (the parser names
+// the line the character ends). ok is false when none of them ends so.
+func rawBreakProblem(v Violation, text *source.Text) (Violation, bool) {
+	if !rawBreakCodes[v.Code] || v.Line < 1 {
+		return Violation{}, false
+	}
+	for _, at := range [...]int{v.Line - 1, v.Line - 2, v.Line} {
+		line := text.Line(at)
+		for _, b := range rawBreaks {
+			if content, ok := bytes.CutSuffix(line, []byte(b.text)); ok {
+				kind := catalogue[CodeRawLineBreak]
+				return Violation{Line: at, Column: utf8.RuneCount(content) + 1, Code: CodeRawLineBreak,
+					Message:  strings.ReplaceAll(kind.Messages[0], "{what}", b.name),
+					Hint:     strings.ReplaceAll(kind.Hints[0], "{value}", b.unicode),
+					Severity: SeverityError}, true
+			}
+		}
+	}
+	return Violation{}, false
 }
 
 // syntaxProblem maps a parser's problem text (libyaml's words, which

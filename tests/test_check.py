@@ -151,6 +151,17 @@ SYNTAX_CASES: dict[str, tuple[str, str, int, int, str, str]] = {
         "invalid YAML: the document cannot be read past this point",
         "",
     ),
+    "TS009": (
+        # The LS ends the line to YAML, and "then go" cannot stand as a key;
+        # the problem is at the LS, on the line an editor shows it on.
+        "task_id: t1\nprompt: wait\u2028then go\nlanguage: go\n",
+        "TS009",
+        2,
+        13,
+        "invalid YAML: a raw LINE SEPARATOR (U+2028) breaks the line here,"
+        " and what follows it cannot be read",
+        'write it as "\\u2028" inside double quotes, or remove it',
+    ),
     "TS015 colon": (
         "task_id: t1\n---- \n",
         "TS015",
@@ -317,7 +328,7 @@ def test_each_syntax_problem_has_its_code_and_the_catalogue_s_words(case: str) -
 
 def test_syntax_codes_cover_the_design_s_table() -> None:
     codes = {case[1] for case in SYNTAX_CASES.values()} | {"TS011", "TS014"}
-    assert codes >= {f"TS{n:03d}" for n in range(10, 20)} | {"TS005", "TS008"}
+    assert codes >= {f"TS{n:03d}" for n in range(8, 20)} | {"TS005"}
 
 
 @pytest.mark.parametrize(
@@ -773,16 +784,20 @@ def test_ts301_is_reported_beside_other_problems_with_its_line() -> None:
 )
 def test_a_raw_yaml_line_break_in_a_value_is_a_warning(char: str, what: str, escape: str) -> None:
     doc = _prompt(f'prompt: "wait{char} then{char} go"')
-    (warning,) = taskspec.check(doc)
-    assert warning == Violation(
-        "prompt",
-        f"prompt: a raw {what} in the text is a line break to YAML 1.1 readers",
-        14,
-        14,
-        f'write it as an escape in a double-quoted string ("{escape}"), or remove it',
-        "TS302",
-        "warning",
-    )
+    # One warning per character, each at the character as editors count
+    # lines: the first does not end line 14 for the second.
+    assert taskspec.check(doc) == [
+        Violation(
+            "prompt",
+            f"prompt: a raw {what} in the text is a line break to YAML 1.1 readers",
+            14,
+            column,
+            f'write it as an escape in a double-quoted string ("{escape}"), or remove it',
+            "TS302",
+            "warning",
+        )
+        for column in (14, 20)
+    ]
     # YAML 1.1 readers fold the line: the value is not the text written.
     assert taskspec.parse_task_spec(doc).prompt != f"wait{char} then{char} go"
 
@@ -802,7 +817,7 @@ def test_warnings_come_after_errors_in_document_order() -> None:
     assert [(v.code, v.line) for v in taskspec.check(doc)] == [
         ("TS103", 3),
         ("TS302", 14),
-        ("TS301", 17),  # the NEL ends a line: YAML counts one more
+        ("TS301", 16),  # the NEL ends a line to YAML, not to an editor
     ]
 
 

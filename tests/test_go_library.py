@@ -41,7 +41,7 @@ from tests.vectors import (
 GO_PREFIX = "taskspec: "
 GO_DECODE_PREFIX = "taskspec: decode task spec: "
 #: The codes of YAML syntax problems (docs/problems.md).
-SYNTAX_CODES = frozenset({"TS005", "TS008", *(f"TS0{n}" for n in range(10, 20))})
+SYNTAX_CODES = frozenset({"TS005", *(f"TS{n:03d}" for n in range(8, 20))})
 
 
 def _b64(data: bytes) -> str:

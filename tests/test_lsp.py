@@ -32,6 +32,7 @@ import taskspec  # noqa: E402
 from taskspec.cli._cmd_lsp import MISSING  # noqa: E402
 from taskspec.cli._lsp import EXPLANATIONS  # noqa: E402
 from taskspec.cli._main import main  # noqa: E402
+from tests.contract.problem_cases import NINE_LINES  # noqa: E402
 from tests.helpers import SMALL_DOC  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,9 +50,25 @@ async def client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[La
         root_uri=tmp_path.as_uri(),
         workspace_folders=[types.WorkspaceFolder(tmp_path.as_uri(), "work")],
     )
-    await lsp_client.initialize_session(params)
+    result = await lsp_client.initialize_session(params)
+    ENCODINGS[id(lsp_client)] = result.capabilities.position_encoding or "utf-16"
     yield lsp_client
     await lsp_client.shutdown_session()
+
+
+#: The position encoding each client and the server agreed on (neovim's
+#: capabilities offer UTF-8 first).
+ENCODINGS: dict[int, str] = {}
+
+
+def units(client: LanguageClient, text: str) -> int:
+    """The length of *text* in the code units of the encoding *client* speaks."""
+    encoding = ENCODINGS.get(id(client), "utf-16")
+    if encoding == "utf-8":
+        return len(text.encode("utf-8"))
+    if encoding == "utf-32":
+        return len(text)
+    return utf16(text)
 
 
 _VERSION = iter(range(1, 1 << 30))
@@ -165,7 +182,7 @@ async def test_diagnostics_equal_the_cli_problems_on_the_shared_table(
             assert diag.severity == severity, name
             if record["line"] and record["line"] <= len(lines):
                 line = lines[record["line"] - 1]
-                column = utf16(line[: record["column"] - 1])
+                column = units(client, line[: record["column"] - 1])
                 assert (diag.range.start.line, diag.range.start.character) == (
                     record["line"] - 1,
                     column,
@@ -308,6 +325,77 @@ async def test_quick_fix_replaces_a_misspelt_enum_value(
     )
     assert fixed == VALID
     assert diags == []
+
+
+@pytest.mark.asyncio
+async def test_problems_after_a_raw_nel_and_ls_are_on_the_lines_an_editor_shows(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    # YAML 1.1 readers end lines at the NEL and the LS of line 6 as well:
+    # the diagnostics are where an editor shows the keys, and the fix for
+    # "languag" edits that key and nothing else.
+    text = NINE_LINES
+    path = tmp_path / "taskspec.yaml"
+    diags = await open_doc(client, path, text)
+    errors = [d for d in diags if d.code == "TS001"]
+    assert [(d.range.start.line, d.range.start.character) for d in errors] == [(7, 0), (8, 0)]
+    assert [(d.range.end.line, d.range.end.character) for d in errors] == [(7, 5), (8, 7)]
+    warnings = [d for d in diags if d.code == "TS302"]
+    assert [d.range.start.line for d in warnings] == [5, 5]  # the NEL and the LS, each
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(path.as_uri()),
+            errors[1].range,
+            types.CodeActionContext([errors[1]]),
+        )
+    )
+    assert actions is not None
+    (action,) = [a for a in actions if isinstance(a, types.CodeAction)]
+    assert action.title == 'Replace with "language"'
+    assert action.edit is not None and action.edit.changes is not None
+    fixed = apply(text, action.edit.changes[path.as_uri()])
+    after = await change(client, path.as_uri(), fixed)
+    before_lines, after_lines = text.split("\n"), fixed.split("\n")
+    assert len(after_lines) == len(before_lines)
+    changed = [i for i, (a, b) in enumerate(zip(before_lines, after_lines, strict=True)) if a != b]
+    assert changed == [8]
+    assert after_lines[8] == "language: python"
+    assert [d.code for d in after if d.severity == types.DiagnosticSeverity.Error] == [
+        "TS001",  # bogus, still
+        "TS002",  # language twice, now
+    ]
+
+
+@pytest_lsp.fixture(  # type: ignore[untyped-decorator]
+    config=ClientServerConfig(server_command=[sys.executable, "-m", "taskspec", "lsp"]),
+)
+async def utf16_client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[LanguageClient]:
+    """A client that offers no position encoding: LSP's default, UTF-16, is spoken."""
+    params = types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"),
+        root_uri=tmp_path.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(tmp_path.as_uri(), "work")],
+    )
+    result = await lsp_client.initialize_session(params)
+    assert result.capabilities.position_encoding in (None, types.PositionEncodingKind.Utf16)
+    yield lsp_client
+    await lsp_client.shutdown_session()
+
+
+@pytest.mark.asyncio
+async def test_a_column_after_an_astral_character_is_in_utf16_units(
+    utf16_client: LanguageClient, tmp_path: Path
+) -> None:
+    client = utf16_client
+    text = VALID.replace("kind: kg_template", "{kind: kg_template, x: \U0001f600, kindd: 1}")
+    text = text.replace("generated_from:\n    {", "generated_from: {")
+    diags = await open_doc(client, tmp_path / "taskspec.yaml", text)
+    (first, second) = [d for d in diags if d.code == "TS001"]
+    line = text.split("\n")[first.range.start.line]
+    # The emoji is one character to the libraries' columns, two UTF-16 units to LSP.
+    assert first.range.start.character == utf16(line[: line.index("x:")])
+    assert second.range.start.character == utf16(line[: line.index("kindd")])
+    assert second.range.start.character == line.index("kindd") + 1
 
 
 PROMPTS = [

@@ -59,9 +59,10 @@ def _raise_all(first: Violation, data: bytes | bytearray | memoryview | str) -> 
 
     Only a document that failed pays for the second, collecting read.
     """
-    from taskspec._check import raise_all  # noqa: PLC0415
+    from taskspec._check import for_editors, raise_all  # noqa: PLC0415
 
-    raise_all(first, data, "yaml")
+    # The readers' positions are YAML's; the error's are those editors show.
+    raise_all(for_editors(data, [first])[0], data, "yaml")
 
 
 def _locate(violation: Violation, positions: dict[str, tuple[int, int]]) -> Violation:

@@ -49,7 +49,7 @@ from taskspec._codes import (
 )
 from taskspec._errors import DecodeError, InvalidDocumentError, ValidationError, Violation
 from taskspec._rules import KIND_CODES
-from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS
+from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS, RAW_BREAKS, editor_position
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
 
@@ -62,11 +62,7 @@ Position = tuple[int, int]
 
 #: The characters YAML 1.1 readers read as line breaks and JavaScript
 #: readers keep, with their names and escapes (TS302).
-_RAW_BREAKS: Final[Mapping[str, tuple[str, str]]] = {
-    "\x85": ("NEL (U+0085)", '"\\N"'),
-    "\u2028": ("LINE SEPARATOR (U+2028)", '"\\L"'),
-    "\u2029": ("PARAGRAPH SEPARATOR (U+2029)", '"\\P"'),
-}
+_RAW_BREAKS: Final = RAW_BREAKS
 _RAW_BREAK_BYTES: Final = tuple(c.encode() for c in _RAW_BREAKS)
 
 
@@ -123,19 +119,42 @@ def _check_yaml(data: Data | str, strict_paths: bool) -> list[Violation]:
     try:
         decoded = decode(data, collect=True)
     except DecodeError as err:  # YAML that cannot be read: alone
-        return list(err.violations)
+        return for_editors(data, err.violations)
     found = _with_rules(decoded.spec, list(decoded.problems), decoded.raw_enums, decoded.positions)
     warnings = _artifact_paths(decoded.spec, decoded.positions, strict_paths)
     warnings += _prompt_commands(decoded.spec, decoded.positions)
     _, source = source_of(data)
+    source = source.removeprefix("\ufeff")
     if _has_raw_break(source):
-        warnings += _raw_breaks(source.removeprefix("\ufeff"), decoded.positions)
+        warnings += _raw_breaks(source, decoded.positions)
     if " #" in source:
-        warnings += _comments_in_values(
-            source.removeprefix("\ufeff"), decoded.spec, decoded.positions
-        )
+        warnings += _comments_in_values(source, decoded.spec, decoded.positions)
     warnings.sort(key=_position)
-    return found + warnings
+    return _moved(source, found + warnings)
+
+
+def for_editors(data: Data | str, violations: Sequence[Violation]) -> list[Violation]:
+    """*violations* of the YAML document *data* at the positions editors give (see _breaks)."""
+    if isinstance(data, (bytes, str)) and not _has_raw_break(data):
+        return list(violations)
+    from taskspec.bridge._decode_load import source_of  # noqa: PLC0415
+
+    try:
+        _, source = source_of(data)
+    except DecodeError:  # not text: no line break to count
+        return list(violations)
+    return _moved(source.removeprefix("\ufeff"), violations)
+
+
+def _moved(source: str, violations: Sequence[Violation]) -> list[Violation]:
+    """*violations*, their YAML positions in *source* given as editors count lines."""
+    if not _has_raw_break(source):
+        return list(violations)
+    out = []
+    for v in violations:
+        line, column = editor_position(source, v.line, v.column)
+        out.append(v if (line, column) == (v.line, v.column) else v._moved(line, column))
+    return out
 
 
 def _has_raw_break(data: bytes | str) -> bool:
@@ -370,7 +389,7 @@ _LIST_ITEM: Final = re.compile(r"\[\d+\]\Z")
 
 
 def _raw_breaks(source: str, positions: Mapping[str, Position]) -> list[Violation]:
-    """TS302: each field's first raw NEL, LS or PS, at the character.
+    """TS302: each raw NEL, LS and PS, at the character.
 
     The field is the deepest one whose value starts before the character
     (the last to start, the longer path on a tie), or "" when none does.
@@ -381,7 +400,7 @@ def _raw_breaks(source: str, positions: Mapping[str, Position]) -> list[Violatio
         if path and not _LIST_ITEM.search(path)  # a list's items are the list's, as in Go
     )
     starts = [(pos, depth) for pos, depth, _ in fields]
-    found: dict[str, Violation] = {}
+    found = []
     line, line_start = 1, 0
     for match in LINE_BREAK.finditer(source):
         char = match.group()
@@ -389,10 +408,10 @@ def _raw_breaks(source: str, positions: Mapping[str, Position]) -> list[Violatio
             at = (line, match.start() - line_start + 1)
             index = bisect_left(starts, (at, -1)) - 1
             path = fields[index][2] if index >= 0 else ""
-            if path not in found:
-                what, escape = _RAW_BREAKS[char]
-                shown = f"{_shown(path)}: " if path else ""
-                found[path] = Violation(
+            what, escape, _ = _RAW_BREAKS[char]
+            shown = f"{_shown(path)}: " if path else ""
+            found.append(
+                Violation(
                     path,
                     f"{shown}a raw {what} in the text is a line break to YAML 1.1 readers",
                     *at,
@@ -401,9 +420,10 @@ def _raw_breaks(source: str, positions: Mapping[str, Position]) -> list[Violatio
                     code=YAML_LINE_BREAK,
                     severity=WARNING,
                 )
+            )
         line += 1
         line_start = match.end()
-    return list(found.values())
+    return found
 
 
 def _shown(path: str) -> str:

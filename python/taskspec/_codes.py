@@ -51,6 +51,7 @@ __all__ = [
     "MAPPING_VALUE",
     "NOT_READABLE",
     "PROMPT_HAS_COMMAND",
+    "RAW_LINE_BREAK",
     "SYNTAX",
     "TAB_INDENT",
     "TOO_LARGE",
@@ -175,6 +176,7 @@ JSON_SYNTAX: Final = _code("JSON_SYNTAX")
 BINARY_SYNTAX: Final = _code("BINARY_SYNTAX")
 TOO_LARGE: Final = _code("TOO_LARGE")
 YAML_LINE_BREAK: Final = _code("YAML_LINE_BREAK")
+RAW_LINE_BREAK: Final = _code("RAW_LINE_BREAK")
 PROMPT_HAS_COMMAND: Final = _code("PROMPT_HAS_COMMAND")
 COMMENT_IN_VALUE: Final = _code("COMMENT_IN_VALUE")
 

@@ -39,6 +39,8 @@ class Code(enum.StrEnum):
     ENCODING = "TS007"
     #: control character in the text
     CONTROL_CHARACTER = "TS008"
+    #: raw NEL, LS or PS that breaks a line of YAML
+    RAW_LINE_BREAK = "TS009"
     #: tab that indents
     TAB_INDENT = "TS010"
     #: character that cannot start a value

@@ -43,6 +43,22 @@ VERIFICATION = (
 TIMEOUT = "    timeout_seconds: 120"
 
 
+#: A sidecar whose double-quoted prompt on line 6 holds a raw NEL and a raw
+#: LINE SEPARATOR, which YAML 1.1 readers count as line breaks and editors
+#: do not: its problems are on lines 8 and 9, as an editor numbers them.
+NINE_LINES = (
+    "task_spec_version: 1\n"
+    "task_id: fix-split-lines\n"
+    "language: python\n"
+    "difficulty: easy\n"
+    "generated_from: {kind: benchmark_seed}\n"
+    'prompt: "Make split_lines end a line at a raw\x85NEL and a raw\u2028LINE SEPARATOR."\n'
+    "verification: {test_cmd: [pytest, -q]}\n"
+    "bogus: 1\n"
+    "languag: python\n"
+)
+
+
 def edit(old: str, new: str) -> bytes:
     """BASE with *old* (which must occur exactly once) replaced by *new*."""
     src = BASE.decode()
@@ -474,6 +490,56 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
         "warning-prompt-one-word-cmd-is-fine",
         edits((prompt, "prompt: Run make."), (TEST_CMD, "    test_cmd:\n        - make")),
     )
+    # Positions as editors count lines (LF, CR LF and CR end a line; NEL,
+    # LS and PS do not, though YAML 1.1 readers break lines there), and
+    # columns in characters: an astral one before a problem is one column.
+    yield "position-nine-lines", NINE_LINES.encode()
+    yield "position-nine-lines-crlf", NINE_LINES.replace("\n", "\r\n").encode()
+    yield (
+        "position-crlf-problem-after",
+        BASE.decode().replace("\n", "\r\n").replace("role: target", "rol: target").encode(),
+    )
+    yield (
+        "position-lone-cr-problem-after",
+        BASE.decode().replace("\n", "\r").replace("role: target", "rol: target").encode(),
+    )
+    yield (
+        "position-astral-before-problem",
+        edit(
+            GENERATED_FROM, 'generated_from: {x: "\U0001f600\u0085", kind: kg_template, kindd: 1}'
+        ),
+    )
+    yield (
+        "position-duplicate-key-after-nel",
+        edits((prompt, 'prompt: "a\x85b"'), ("role: target", "role: target\n      role: x")),
+    )
+    yield "position-astral-before-bad-enum", edit("language: go", "language: \U0001f600go")
+    for char, name in (("\x85", "nel"), ("\u2028", "ls"), ("\u2029", "ps")):
+        yield f"raw-{name}-plain-value", edit(prompt, f"prompt: wait{char} then go")
+        yield f"raw-{name}-plain-value-breaks-key", edit(prompt, f"prompt: wait{char}then go")
+        yield f"raw-{name}-in-key", edit("task_id:", f"task{char}_id:")
+        yield (
+            f"raw-{name}-double-quoted",
+            edits((prompt, f'prompt: "wait{char}then go"'), ("role: target", "rol: target")),
+        )
+        yield (
+            f"raw-{name}-single-quoted",
+            edits((prompt, f"prompt: 'wait{char}then go'"), ("role: target", "rol: target")),
+        )
+        yield (
+            f"raw-{name}-block-scalar",
+            edits((prompt, f"prompt: |\n    wait{char}then go"), ("role: target", "rol: target")),
+        )
+        yield (
+            f"raw-{name}-block-scalar-indented",
+            edits(
+                (prompt, f"prompt: |\n    wait{char}    then go"), ("role: target", "rol: target")
+            ),
+        )
+        yield (
+            f"raw-{name}-comment",
+            edits((prompt, f"prompt: wait  # then{char}go"), ("role: target", "rol: target")),
+        )
     # A tag holding %00, a NUL, is refused where it starts: libyaml ends the
     # tag at the NUL ("!%00" is the non-specific "!", "!!str%00x" is
     # "!!str"), yaml.v3 keeps the whole tag.
@@ -609,7 +675,7 @@ def record(check: Callable[[bytes, str], list[dict[str, object]]]) -> dict[str, 
             "Documents and every problem the contract says each has, in the Problem shape "
             "(proto/taskspec/v1/problems.proto). Python's taskspec.check, Go's CheckFormat and "
             "taskspec validate --format json must give exactly these lists. For a YAML syntax "
-            "problem (codes TS005, TS008, TS010-TS019) the column is not compared. Made by "
+            "problem (codes TS005, TS008 to TS019) the column is not compared. Made by "
             "tests/contract/problem_cases.py (make problems)."
         ),
         "cases": [

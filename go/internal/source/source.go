@@ -5,6 +5,11 @@
 // "\n", "\r", "\r\n", NEL, LS and PS) and columns count characters, not
 // bytes, as yaml.v3 counts them; a leading byte order mark is no column.
 //
+// A problem's position is not YAML's, though: editors, GitHub and the
+// Language Server Protocol end a line only at "\n", "\r\n" and "\r".
+// EditorPosition converts a position the readers give into theirs, for
+// every position a problem leaves the package with.
+//
 // New is its one entry point: a Text counts its lines once, on first use,
 // and goes on from the last position it converted, so that the schema
 // walk, which asks for its nodes in document order, reads a long line of
@@ -26,6 +31,10 @@ const byteOrderMark = "\xef\xbb\xbf"
 type Text struct {
 	data  []byte
 	lines []int // byte offset of each line start, computed on first use
+	// editorLines is the byte offset of each line start as editors count
+	// lines, computed on first use by a text with a NEL, LS or PS.
+	editorLines []int
+	yamlOnly    int8 // 0: not looked for; 1: no NEL, LS or PS; 2: one at least
 	// The last position Offset converted, to go on from.
 	lastLine, lastColumn, lastAt int
 }
@@ -127,4 +136,61 @@ func (t *Text) Line(n int) []byte {
 		return t.data[starts[n-1]:starts[n]]
 	}
 	return t.data[starts[n-1]:]
+}
+
+// hasYAMLOnlyBreak reports whether data holds a line break that YAML 1.1
+// knows and editors do not: NEL, LS or PS.
+func hasYAMLOnlyBreak(data []byte) bool {
+	return bytes.Contains(data, []byte("\u0085")) || bytes.Contains(data, []byte("\u2028")) ||
+		bytes.Contains(data, []byte("\u2029"))
+}
+
+// EditorPosition converts a 1-based line and column as yaml.v3 gives them
+// (lines broken at NEL, LS and PS too, columns in characters) to the line
+// and column an editor shows: lines broken at "\n", "\r\n" and "\r" only,
+// the column counted in characters (code points) from that line's start.
+// A line of 0 (no position) is kept, and so is a column of 0 (the line
+// alone is known), as is a line the text does not have.
+func (t *Text) EditorPosition(line, column int) (int, int) {
+	if line < 1 || !t.hasYAMLOnlyBreak() {
+		return line, column
+	}
+	starts := t.LineStarts()
+	if line > len(starts) {
+		return line, column
+	}
+	at := t.Offset(line, max(column, 1))
+	if t.editorLines == nil {
+		t.editorLines = []int{starts[0]}
+		data := t.data
+		for i := starts[0]; i < len(data); i++ {
+			switch data[i] {
+			case '\n':
+				t.editorLines = append(t.editorLines, i+1)
+			case '\r':
+				if i+1 < len(data) && data[i+1] == '\n' {
+					i++
+				}
+				t.editorLines = append(t.editorLines, i+1)
+			}
+		}
+	}
+	n := sort.SearchInts(t.editorLines, at+1) // editorLines[n-1] <= at < editorLines[n]
+	if column == 0 {
+		return n, 0
+	}
+	return n, utf8.RuneCount(t.data[t.editorLines[n-1]:at]) + 1
+}
+
+// hasYAMLOnlyBreak reports whether the text holds a NEL, LS or PS, looking
+// once. A text that is not UTF-8 has none: no YAML reader reads it, and
+// the position of its first bad byte counts lines at "\n" alone.
+func (t *Text) hasYAMLOnlyBreak() bool {
+	if t.yamlOnly == 0 {
+		t.yamlOnly = 1
+		if hasYAMLOnlyBreak(t.data) && utf8.Valid(t.data) {
+			t.yamlOnly = 2
+		}
+	}
+	return t.yamlOnly == 2
 }

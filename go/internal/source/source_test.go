@@ -1,6 +1,9 @@
 package source
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -37,5 +40,47 @@ func TestOffsetsAndColumnsConvertBothWays(t *testing.T) {
 	}
 	if at := text.Offset(4, 1); at != -1 {
 		t.Errorf("Offset(4, 1) = %d, want -1", at)
+	}
+}
+
+// EditorPosition gives every case of the shared table the position an
+// editor shows, as the Python library's editor_position does.
+func TestEditorPositionsOfTheSharedTable(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "..", "tests", "contract", "editor_positions.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct {
+		Cases []struct {
+			Text   string `json:"text"`
+			YAML   [2]int `json:"yaml"`
+			Editor [2]int `json:"editor"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(raw, &table); err != nil {
+		t.Fatal(err)
+	}
+	if len(table.Cases) < 10 {
+		t.Fatalf("%d cases", len(table.Cases))
+	}
+	for _, c := range table.Cases {
+		line, column := New([]byte(c.Text)).EditorPosition(c.YAML[0], c.YAML[1])
+		if [2]int{line, column} != c.Editor {
+			t.Errorf("EditorPosition(%d, %d) of %q = %d, %d, want %v", c.YAML[0], c.YAML[1], c.Text, line, column, c.Editor)
+		}
+	}
+	// A leading byte order mark is no column, and the text's own positions
+	// start after it.
+	text := New([]byte("\xef\xbb\xbfa: \"\u0085\"\nb: 1\n"))
+	if line, column := text.EditorPosition(3, 1); line != 2 || column != 1 {
+		t.Errorf("after a byte order mark: EditorPosition(3, 1) = %d, %d, want 2, 1", line, column)
+	}
+}
+
+// A text that is not UTF-8 keeps its positions: no YAML reader reads it.
+func TestEditorPositionKeepsThePositionsOfATextThatIsNotUTF8(t *testing.T) {
+	text := New([]byte("a: \"\u0085\"\nb: \xff\n"))
+	if line, column := text.EditorPosition(3, 4); line != 3 || column != 4 {
+		t.Errorf("EditorPosition(3, 4) = %d, %d, want 3, 4", line, column)
 	}
 }

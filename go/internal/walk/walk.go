@@ -565,7 +565,7 @@ func (w *walker) duplicate(key, k, first, v, dv *yaml.Node, path string) {
 		written = key
 	}
 	before := w.lift(written, at)
-	w.fail(at, codeDuplicateKey, path, "duplicate key %s (first defined at line %d)", wording.Quote(k.Value), first.Line)
+	w.fail(at, codeDuplicateKey, path, "duplicate key %s (first defined at line %d)", wording.Quote(k.Value), w.rules.EditorLine(first.Line))
 	w.settle(written, at, before)
 	w.markBad(key)
 	if key.Kind != yaml.AliasNode {

@@ -95,3 +95,14 @@ func isMarker(line []byte, m string) bool {
 func isCollection(n *yaml.Node, flow bool) bool {
 	return (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && (n.Style&yaml.FlowStyle != 0) == flow
 }
+
+// EditorLine is the line editors show for line of the text as yaml.v3
+// counts lines (see source.Text.EditorPosition), for a line named inside
+// a problem's message.
+func (r *Rules) EditorLine(line int) int {
+	if r == nil || r.text == nil {
+		return line
+	}
+	l, _ := r.text.EditorPosition(line, 0)
+	return l
+}

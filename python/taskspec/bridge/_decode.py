@@ -39,7 +39,7 @@ from typing import Final
 
 from yaml.nodes import MappingNode, ScalarNode
 
-from taskspec._codes import WRONG_TYPE
+from taskspec._codes import RAW_LINE_BREAK, WRONG_TYPE
 from taskspec._errors import DecodeError, Violation
 from taskspec._limits import MAX_NODES
 from taskspec.bridge._decode_load import (
@@ -53,7 +53,7 @@ from taskspec.bridge._decode_msg import describe, fail
 from taskspec.bridge._decode_scalar import is_null
 from taskspec.bridge._decode_tags import check_events
 from taskspec.bridge._decode_walk import Decoded, Walker
-from taskspec.bridge._syntax import prompt_hint
+from taskspec.bridge._syntax import prompt_hint, raw_break_problem
 
 __all__ = [
     "STRICTER_THAN_GO",
@@ -150,11 +150,26 @@ def decode(data: bytes | bytearray | memoryview | str, *, collect: bool = False)
     goes on, so that every such problem is found in one run; YAML that
     cannot be read, or a document past a limit, is still raised.
     """
-    budget = MAX_NODES  # read at each call: tests lower it to reach the bound cheaply
     raw, source = source_of(data)
     if source.startswith("\ufeff"):
         # libyaml's marks do not count a leading BOM; keep the source in step.
         source = source[1:]
+    try:
+        return _decode(raw, source, collect)
+    except DecodeError as err:
+        if len(err.violations) != 1:
+            raise
+        v = err.violations[0]
+        found = raw_break_problem(v.code, source, v.line)
+        if found is None:
+            raise
+        message, hint, line, column = found
+        raise DecodeError([Violation("", message, line, column, hint, RAW_LINE_BREAK)]) from None
+
+
+def _decode(raw: bytes, source: str, collect: bool) -> Decoded:
+    """:func:`decode` of the bytes *raw*, whose text is *source* (without a leading BOM)."""
+    budget = MAX_NODES  # read at each call: tests lower it to reach the bound cheaply
     if "\ufeff" in source:
         check_inner_boms(source)
     check_bounds(raw, budget, source)

@@ -29,6 +29,7 @@ from yaml.nodes import Node, ScalarNode
 
 from taskspec._codes import DUPLICATE_KEY, LIMIT, UNSUPPORTED
 from taskspec._errors import DecodeError, Violation
+from taskspec.bridge._breaks import editor_position
 from taskspec.bridge._decode_load import MAPPING, PLAIN, SCALAR, SEQUENCE, position
 from taskspec.bridge._decode_msg import clip, describe, fail, join, q, unknown_field
 from taskspec.bridge._decode_scalar import integer, is_null, null_text, string
@@ -199,7 +200,7 @@ class Walker:
                 if fd is None:
                     key, fd = self._key(key_node, plan, path)
                 if key in seen:
-                    line = seen[key].start_mark.line + 1
+                    line = editor_position(self.source, seen[key].start_mark.line + 1, 0)[0]
                     raise fail(
                         join(path, key),
                         f"duplicate key {q(key)} (first defined at line {line})",
@@ -389,7 +390,7 @@ class Walker:
         key = string(key_node, path, self.source)
         sub = f"{path}[{go_quote(key)}]"
         if key in seen:
-            line = seen[key].start_mark.line + 1
+            line = editor_position(self.source, seen[key].start_mark.line + 1, 0)[0]
             message = f"duplicate key {q(key)} (first defined at line {line})"
             raise fail(sub, message, _second(key_node, seen[key], value_node), DUPLICATE_KEY)
         seen[key] = key_node

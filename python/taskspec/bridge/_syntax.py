@@ -32,6 +32,7 @@ from taskspec._codes import (
     DIRECTIVE,
     INDENTATION,
     MAPPING_VALUE,
+    RAW_LINE_BREAK,
     SYNTAX,
     TAB_INDENT,
     UNCLOSED_FLOW,
@@ -39,7 +40,7 @@ from taskspec._codes import (
     UNSUPPORTED,
     WRONG_TYPE,
 )
-from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS
+from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS, RAW_BREAKS
 from taskspec.bridge._gostr import go_quote
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "TEXT_AFTER_DOCUMENT",
     "line_text",
     "prompt_hint",
+    "raw_break_problem",
     "syntax_problem",
 ]
 
@@ -241,3 +243,54 @@ def prompt_hint(code: str, message: str, source: str, line: int) -> str:
                 return "a value that holds ': ' must be quoted, or written as a block scalar (|)"
             return "check the indentation of this key: it is deeper than its siblings"
     return _fixed_hint(code) if code in _PROMPT_CODES else ""
+
+
+#: The syntax problems a raw NEL, LS or PS can cause, by ending a line
+#: where the text after it cannot stand (TS009 names the character instead).
+_RAW_BREAK_CODES: Final = frozenset(
+    {
+        SYNTAX,
+        TAB_INDENT,
+        CANNOT_START_VALUE,
+        UNCLOSED_QUOTE,
+        UNCLOSED_FLOW,
+        MAPPING_VALUE,
+        INDENTATION,
+        BAD_ESCAPE,
+        BLOCK_SCALAR_HEADER,
+        DIRECTIVE,
+        ANCHOR_ALIAS_TAG,
+    }
+)
+
+
+def raw_break_problem(code: str, source: str, line: int) -> tuple[str, str, int, int] | None:
+    """TS009 for a syntax problem *code* at YAML line *line* that a raw NEL, LS or PS caused.
+
+    The character is the one that ends YAML line *line* - 1 or *line* - 2
+    (it started the line the parser could not read, which the parser names,
+    or the line after it, where it found that a key has no ':'), else the
+    one that ends *line* (the parser names the line the character ends):
+    (message, hint, line, column) of the character, lines as YAML counts
+    them, or None when none of those lines ends with one.
+    """
+    if code not in _RAW_BREAK_CODES or line < 1 or not any(c in source for c in RAW_BREAKS):
+        return None
+    ends: dict[int, tuple[str, int]] = {}  # YAML line: its break and the break's column
+    number, start = 1, 0
+    for match in LINE_BREAK.finditer(source):
+        if number >= line - 2:
+            ends[number] = (match.group(), match.start() - start + 1)
+        if number >= line:
+            break
+        number += 1
+        start = match.end()
+    for at in (line - 1, line - 2, line):
+        char, column = ends.get(at, ("", 0))
+        if char in RAW_BREAKS:
+            what, _, escape = RAW_BREAKS[char]
+            kind = CATALOGUE[RAW_LINE_BREAK]
+            message = kind.messages[0].replace("{what}", what)
+            hint = kind.hints[0].replace("{value}", escape)
+            return message, hint, at, column
+    return None

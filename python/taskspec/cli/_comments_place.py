@@ -162,7 +162,8 @@ def place(source: Scan, layout: Layout) -> list[Placed]:
                         c,
                         anchors[target].path,
                         f"it ends a line inside the value of {named(target)}, which starts on"
-                        f" line {anchors[target].line + 1} and is written in another shape in"
+                        f" line {source.line_shown(anchors[target].index)} and is written in"
+                        " another shape in"
                         " the canonical layout",
                     )
                     continue
@@ -204,7 +205,7 @@ def place(source: Scan, layout: Layout) -> list[Placed]:
                 c,
                 anchors[target].path,
                 f"it belongs to {named(target)}, whose line in the canonical layout already"
-                f" ends with the comment from line {source.position(first.index)[0] + 1}",
+                f" ends with the comment from line {source.line_shown(first.index)}",
             )
             continue
         eol_at[at] = c

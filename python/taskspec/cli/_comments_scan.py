@@ -52,7 +52,7 @@ from yaml.tokens import (
 
 from taskspec._codes import CATALOGUE, COMMENT
 from taskspec._errors import DecodeError, Violation
-from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS
+from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS, editor_position
 
 __all__ = [
     "ADVICE",
@@ -169,12 +169,18 @@ class Scan:
         self._last = (index, line, start)
         return line, index - start
 
+    def line_shown(self, index: int) -> int:
+        """The 1-based line editors show character *index* on (LF, CR LF and CR end lines)."""
+        line, column = self.position(index)
+        return editor_position(self.text, line + 1, column + 1)[0]
+
     def refusal(
         self, index: int, message: str, field_path: str = "", hint: str = ADVICE
     ) -> Violation:
-        """A problem with the comment at character *index*, at its 1-based line and column."""
+        """A problem with the comment at character *index*, at the line and column editors show."""
         line, column = self.position(index)
-        return Violation(field_path, message, line + 1, column + 1, hint, COMMENT)
+        line, column = editor_position(self.text, line + 1, column + 1)
+        return Violation(field_path, message, line, column, hint, COMMENT)
 
 
 class LayoutError(Exception):

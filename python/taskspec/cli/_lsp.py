@@ -128,7 +128,8 @@ def diagnostic(doc: TextDocument, v: Violation) -> types.Diagnostic:
     from taskspec._codes import WARNING  # noqa: PLC0415
     from taskspec.cli import _lsp_text  # noqa: PLC0415
 
-    line, start, end = _lsp_text.problem_span(_lines(doc), v.line, v.column, v.code)
+    lines = _lines(doc)
+    line, start, end = _lsp_text.problem_span(lines, v.line, v.column, v.code)
     where = _range(doc, line, start, end)
     related = None
     if v.hint:
@@ -146,7 +147,15 @@ def diagnostic(doc: TextDocument, v: Violation) -> types.Diagnostic:
         code_description=types.CodeDescription(EXPLANATIONS) if v.code else None,
         source=SOURCE,
         related_information=related,
-        data={"hint": v.hint, "line": line, "start": start, "end": end},
+        # A problem whose line the document does not have is shown on the
+        # first line, but no fix may edit that line for it ("placed").
+        data={
+            "hint": v.hint,
+            "line": line,
+            "start": start,
+            "end": end,
+            "placed": 0 < v.line <= len(lines),
+        },
     )
 
 
@@ -225,6 +234,8 @@ def code_actions(
         if hint is None:
             related = diag.related_information or []
             hint = related[0].message if related else ""
+        if data.get("placed") is False:
+            continue  # shown on the first line for want of its own: nothing to fix there
         if "line" in data:
             line, start, end = int(data["line"]), int(data["start"]), int(data["end"])
         else:

@@ -25,6 +25,7 @@ class ProblemCode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PROBLEM_CODE_LIMIT: _ClassVar[ProblemCode]
     PROBLEM_CODE_ENCODING: _ClassVar[ProblemCode]
     PROBLEM_CODE_CONTROL_CHARACTER: _ClassVar[ProblemCode]
+    PROBLEM_CODE_RAW_LINE_BREAK: _ClassVar[ProblemCode]
     PROBLEM_CODE_TAB_INDENT: _ClassVar[ProblemCode]
     PROBLEM_CODE_CANNOT_START_VALUE: _ClassVar[ProblemCode]
     PROBLEM_CODE_UNCLOSED_QUOTE: _ClassVar[ProblemCode]
@@ -65,6 +66,7 @@ PROBLEM_CODE_SYNTAX: ProblemCode
 PROBLEM_CODE_LIMIT: ProblemCode
 PROBLEM_CODE_ENCODING: ProblemCode
 PROBLEM_CODE_CONTROL_CHARACTER: ProblemCode
+PROBLEM_CODE_RAW_LINE_BREAK: ProblemCode
 PROBLEM_CODE_TAB_INDENT: ProblemCode
 PROBLEM_CODE_CANNOT_START_VALUE: ProblemCode
 PROBLEM_CODE_UNCLOSED_QUOTE: ProblemCode

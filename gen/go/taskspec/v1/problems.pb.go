@@ -113,6 +113,8 @@ const (
 	ProblemCode_PROBLEM_CODE_ENCODING ProblemCode = 7
 	// TS008.
 	ProblemCode_PROBLEM_CODE_CONTROL_CHARACTER ProblemCode = 8
+	// TS009.
+	ProblemCode_PROBLEM_CODE_RAW_LINE_BREAK ProblemCode = 9
 	// TS010.
 	ProblemCode_PROBLEM_CODE_TAB_INDENT ProblemCode = 10
 	// TS011.
@@ -183,6 +185,7 @@ var (
 		6:   "PROBLEM_CODE_LIMIT",
 		7:   "PROBLEM_CODE_ENCODING",
 		8:   "PROBLEM_CODE_CONTROL_CHARACTER",
+		9:   "PROBLEM_CODE_RAW_LINE_BREAK",
 		10:  "PROBLEM_CODE_TAB_INDENT",
 		11:  "PROBLEM_CODE_CANNOT_START_VALUE",
 		12:  "PROBLEM_CODE_UNCLOSED_QUOTE",
@@ -222,6 +225,7 @@ var (
 		"PROBLEM_CODE_LIMIT":               6,
 		"PROBLEM_CODE_ENCODING":            7,
 		"PROBLEM_CODE_CONTROL_CHARACTER":   8,
+		"PROBLEM_CODE_RAW_LINE_BREAK":      9,
 		"PROBLEM_CODE_TAB_INDENT":          10,
 		"PROBLEM_CODE_CANNOT_START_VALUE":  11,
 		"PROBLEM_CODE_UNCLOSED_QUOTE":      12,
@@ -597,7 +601,7 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\bSeverity\x12\x18\n" +
 	"\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEVERITY_ERROR\x10\x01\x12\x14\n" +
-	"\x10SEVERITY_WARNING\x10\x02*ĕ\x01\n" +
+	"\x10SEVERITY_WARNING\x10\x02*\xec\x9b\x01\n" +
 	"\vProblemCode\x12\x1c\n" +
 	"\x18PROBLEM_CODE_UNSPECIFIED\x10\x00\x12\xf1\x06\n" +
 	"\x18PROBLEM_CODE_UNKNOWN_KEY\x10\x01\x1a\xd2\x06\xd2\xf3\x18\xcd\x06\n" +
@@ -642,6 +646,10 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\x1ePROBLEM_CODE_CONTROL_CHARACTER\x10\b\x1a\x96\x03\xd2\xf3\x18\x91\x03\n" +
 	"\x1dcontrol character in the text\x10\x01\x1a\x06decode\"@invalid YAML: control characters are not allowed (character {n})*?write it as an escape in a double-quoted string, such as \"\\x07\"2\x9a\x01YAML does not allow raw control characters (other than tab and line breaks) in a document. Write the character as an escape inside a double-quoted string.:'prompt: ring the bell \\x07 (a raw BEL)\n" +
 	"B\x1dprompt: \"ring the bell \\x07\"\n" +
+	"\x12\xa5\x06\n" +
+	"\x1bPROBLEM_CODE_RAW_LINE_BREAK\x10\t\x1a\x83\x06\xd2\xf3\x18\xfe\x05\n" +
+	",raw NEL, LS or PS that breaks a line of YAML\x10\x01\x1a\x06decode\"Sinvalid YAML: a raw {what} breaks the line here, and what follows it cannot be read*8write it as \"{value}\" inside double quotes, or remove it2\xe3\x03YAML 1.1 readers (libyaml, yaml.v3, and so both libraries and the Go package) end a line at NEL (U+0085), LINE SEPARATOR (U+2028) and PARAGRAPH SEPARATOR (U+2029), which editors show as text inside the line. Outside quotes (in a plain value, a key, a comment or a block scalar) the text after the character is read as a new line, where it often cannot stand. The problem is at the character itself, on the line an editor shows it on; inside quotes it is read, and gets warning TS302.:1prompt: wait\\u2028then go (a raw LINE SEPARATOR)\n" +
+	"B\x1cprompt: \"wait\\u2028then go\"\n" +
 	"\x12\xeb\x02\n" +
 	"\x17PROBLEM_CODE_TAB_INDENT\x10\n" +
 	"\x1a\xcd\x02\xd2\xf3\x18\xc8\x02\n" +
