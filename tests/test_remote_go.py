@@ -443,10 +443,10 @@ def test_go_client_python_server_limit_and_default_timeout(peer: Path) -> None:
     srv = serve(registry, max_concurrent_calls=2, default_timeout=0.3)
     client = GoClient(peer, srv.address)
     try:
+        # Deadlines of their own: the server's default would answer them at 0.3 s.
+        hold = {"language": PYTHON, "template": "hold", "background": True, "timeout_ms": 30_000}
         for _ in range(2):
-            assert client.ask({"language": PYTHON, "template": "hold", "background": True}) == {
-                "code": "STARTED"
-            }
+            assert client.ask(hold) == {"code": "STARTED"}
         for _ in range(2):
             assert scripted.entered.acquire(timeout=30)
         assert client.ask({"language": PYTHON, "template": "ok"}) == {
