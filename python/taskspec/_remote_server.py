@@ -277,15 +277,17 @@ class _GeneratorServicer:
             # A generator that watches its call stops about now: give it a
             # moment, so that only one that ignores its call is abandoned.
             run.returned.wait(_SETTLE)
+        abandoned = 0
         with self._lock:
-            finished = run.done
-            if not finished:
+            if not run.done:
                 run.abandoned = time.monotonic()
                 self._abandoned += 1
-                abandoned, stopping = self._abandoned, self._stopping
-        if not finished:
-            self._answer_unfinished(context, call, who, abandoned, stopping=stopping)
+                abandoned = self._abandoned
+            stopping = self._stopping
         error = run.error
+        if abandoned or (error is None and call.cancelled):
+            # Answered at the call's end, even if a spec came a moment later.
+            self._answer_ended(context, call, who, abandoned, stopping=stopping)
         if error is not None:
             self._abort_failed(context, call, who, error)
         spec = run.spec
@@ -300,7 +302,7 @@ class _GeneratorServicer:
             _abort_with_problems(context, grpc.StatusCode.FAILED_PRECONDITION, message, problems)
         return service_pb2.GenerateResponse(task_spec=spec)
 
-    def _answer_unfinished(
+    def _answer_ended(
         self,
         context: grpc.ServicerContext,
         call: CallContext,
@@ -309,18 +311,23 @@ class _GeneratorServicer:
         *,
         stopping: bool,
     ) -> Never:
-        """Answer a call that ended before its generator returned; always raises."""
-        if stopping:
-            code, message, why = (
-                grpc.StatusCode.UNAVAILABLE,
-                "the server is stopping",
-                "the server stopped",
-            )
-        elif call.time_remaining() == 0:
+        """Answer a call that ended first; always raises (grpc's abort).
+
+        *abandoned* is how many generators run on after their calls were
+        answered, this call's included; 0 if this one has returned.
+        """
+        if call.time_remaining() == 0:
             code, message, why = (
                 grpc.StatusCode.DEADLINE_EXCEEDED,
                 "context deadline exceeded",
                 "its deadline passed",
+            )
+        elif stopping:
+            # (grpc has ended the call already: its caller gets UNAVAILABLE)
+            code, message, why = (
+                grpc.StatusCode.UNAVAILABLE,
+                "the server is stopping",
+                "the server stopped",
             )
         else:
             code, message, why = (
@@ -328,6 +335,8 @@ class _GeneratorServicer:
                 "context canceled",
                 "its caller gave up",
             )
+        if not abandoned:
+            context.abort(code, message)
         self._log.warning(
             "%s is still running after its call was answered %s (%s); it is abandoned, "
             "%d of at most %d",
