@@ -833,6 +833,28 @@ def _eventually(check: Callable[[], bool], bound: float = 30) -> bool:
     return True
 
 
+def test_generators_run_in_daemon_threads_kept_for_the_next_call() -> None:
+    """Not in gRPC's workers, which the interpreter joins at exit; reused, not started anew."""
+    seen: list[threading.Thread] = []
+
+    class Where:
+        language = Language.PYTHON
+
+        def generate(self, opts: GenerateOptions) -> taskspec.TaskSpec:
+            seen.append(threading.current_thread())
+            return valid_spec(Language.PYTHON, opts.template_id)
+
+    registry = Registry()
+    registry.register(Where())
+    with serve(registry) as srv, RemoteGenerator(srv.address, "python", timeout=30) as gen:
+        for _ in range(3):
+            gen.generate(GenerateOptions(template_id="ok"))
+    first = seen[0]
+    assert seen == [first] * 3
+    assert first.daemon
+    assert first.name == "taskspec-generate"
+
+
 def test_a_call_answered_at_its_deadline_frees_its_slot(scripted: ScriptedGenerator) -> None:
     """Two generators that run past their calls' deadlines do not block a third call."""
     registry = Registry()

@@ -7,8 +7,8 @@ left running past their calls' answers (a call beyond either is refused,
 never queued), the health service, the checks of the address and options,
 and the :class:`GeneratorServer` handle that stops it all.
 
-Each generator runs in a daemon thread of its own, never in one of gRPC's
-workers: the worker waits for it only until the call's deadline (the
+Each generator runs in a daemon thread of the server's own, never in one
+of gRPC's workers: the worker waits for it only until the call's deadline (the
 caller's, or the server's default), the caller giving up or the server
 stopping, and then answers. A generator that ignores its call and runs on
 is abandoned: counted, logged, its result dropped, and unable to keep the
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import errno
 import logging
+import queue
 import socket
 import threading
 import time
@@ -88,6 +89,9 @@ _TOO_MANY_ABANDONED: Final = (
 # stop and be answered with its own result.
 _SETTLE: Final = 0.05
 
+# How long a thread that ran a generator waits for the next before it ends.
+_IDLE_SECONDS: Final = 60.0
+
 # How long stop() waits, after gRPC has ended the calls, for their handlers
 # to answer and to count the generators they leave running.
 _HANDLERS_BOUND: Final = 2.0
@@ -101,13 +105,11 @@ _log = logging.getLogger("taskspec.remote")
 
 
 class _Run:
-    """One call's generator, run in a daemon thread of its own.
+    """One call's generator, run by one of the server's :class:`_Workers`.
 
-    A daemon thread, so that a generator which never returns cannot keep
-    the process alive after the server stops, as one of gRPC's workers
-    (joined at the interpreter's exit) would. The thread sets
-    :func:`current_call` for the generator and reports the return to the
-    servicer, which owns :attr:`done` and :attr:`abandoned` under its lock.
+    The worker sets :func:`current_call` for the generator and reports the
+    return to the servicer, which owns :attr:`done` and :attr:`abandoned`
+    under its lock.
     """
 
     __slots__ = (
@@ -115,7 +117,6 @@ class _Run:
         "_finished",
         "_generator",
         "_options",
-        "_thread",
         "abandoned",
         "done",
         "error",
@@ -133,7 +134,6 @@ class _Run:
         finished: Callable[[_Run], None],
         *,
         who: str,
-        language: Language,
     ) -> None:
         self._generator = generator
         self._options = options
@@ -148,21 +148,64 @@ class _Run:
         self.abandoned: float | None = None
         self.spec: object = None
         self.error: BaseException | None = None
-        self._thread = threading.Thread(
-            target=self._run, name=f"taskspec-generate-{language.value}", daemon=True
-        )
 
-    def start(self) -> None:
-        self._thread.start()
-
-    def _run(self) -> None:
-        _CURRENT.set(self._call)  # a thread starts with a context of its own
+    def generate(self) -> None:
+        """Run the generator, keeping what it returns or raises."""
+        token = _CURRENT.set(self._call)
         try:
             self.spec = self._generator.generate(self._options)
         except BaseException as err:  # every call is answered, even after SystemExit
             self.error = err
         finally:
-            self._finished(self)
+            _CURRENT.reset(token)
+
+    def finish(self) -> None:
+        """Report the return, once the thread that ran it is free for the next call."""
+        self._finished(self)
+
+
+class _Workers:
+    """The daemon threads that run a server's generators, kept for the next call.
+
+    Daemon threads, so that a generator which never returns cannot keep the
+    process alive after the server stops, as one of gRPC's workers (joined at
+    the interpreter's exit) would. A call takes an idle thread, or starts one
+    when none is idle (the servicer's limits bound how many run); a thread
+    left idle for :data:`_IDLE_SECONDS` ends.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._idle: list[queue.SimpleQueue[_Run]] = []
+
+    def run(self, job: _Run) -> None:
+        """Run *job* in a thread of its own; raises RuntimeError if none can start."""
+        with self._lock:
+            inbox = self._idle.pop() if self._idle else None
+        if inbox is not None:
+            inbox.put(job)
+            return
+        inbox = queue.SimpleQueue()
+        threading.Thread(
+            target=self._work, args=(inbox, job), name="taskspec-generate", daemon=True
+        ).start()
+
+    def _work(self, inbox: queue.SimpleQueue[_Run], job: _Run) -> None:
+        while True:
+            job.generate()
+            with self._lock:
+                self._idle.append(inbox)
+            # Reported once idle, so that the call after it finds this thread.
+            job.finish()
+            try:
+                job = inbox.get(timeout=_IDLE_SECONDS)
+            except queue.Empty:
+                with self._lock:
+                    if inbox in self._idle:
+                        self._idle.remove(inbox)
+                        return
+                # run() took this thread just as it timed out: its job comes.
+                job = inbox.get()
 
 
 class _GeneratorServicer:
@@ -195,6 +238,7 @@ class _GeneratorServicer:
         # max_concurrent_calls + max_abandoned_calls threads, and the
         # gRPC workers beyond the slots answer ListLanguages and the health
         # service.
+        self._workers = _Workers()
         self._lock = threading.Condition()
         self._in_flight = 0
         self._abandoned = 0
@@ -261,13 +305,13 @@ class _GeneratorServicer:
         if generator is None:
             context.abort(grpc.StatusCode.NOT_FOUND, f"no {who}")
         call = CallContext(context, self._default_timeout)
-        run = _Run(generator, request.options, call, self._finished, who=who, language=language)
+        run = _Run(generator, request.options, call, self._finished, who=who)
         # Woken by the generator's return or by the call's end: cancelled
         # by its caller, past the caller's deadline, or ended by a stop.
         if not context.add_callback(run.wake.set):
             run.wake.set()
         try:
-            run.start()
+            self._workers.run(run)
         except RuntimeError as err:  # the system has no thread left for it
             self._log.error("%s could not start: %s", who, err)
             context.abort(grpc.StatusCode.UNAVAILABLE, f"{who} could not start: {err}")
@@ -552,10 +596,10 @@ def serve(
       generator has returned. None, the default, sets none.
 
     Every call is answered by its deadline: each generator runs in a daemon
-    thread of its own, and a call whose deadline passes, whose caller gives
-    up or whose server stops is answered then (see
-    :meth:`GeneratorServer.stop`), its generator left to finish on its own
-    and what it returns dropped.
+    thread of the server's, never a gRPC worker, and a call whose deadline
+    passes, whose caller gives up or whose server stops is answered then
+    (see :meth:`GeneratorServer.stop`), its generator left to finish on its
+    own and what it returns dropped.
     - *logger* gets generator failures (with their tracebacks) and
       refusals; the default is the ``taskspec.remote`` logger.
     - *max_workers* is the size of the thread pool, more than
