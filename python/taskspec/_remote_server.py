@@ -8,11 +8,11 @@ never queued), the health service, the checks of the address and options,
 and the :class:`GeneratorServer` handle that stops it all.
 
 Each generator runs in a daemon thread of the server's own, never in one
-of gRPC's workers: the worker waits for it only until the call's deadline (the
-caller's, or the server's default), the caller giving up or the server
-stopping, and then answers. A generator that ignores its call and runs on
-is abandoned: counted, logged, its result dropped, and unable to keep the
-process alive. What a
+of gRPC's workers: the gRPC worker handling the call waits for it only
+until the call's deadline (the caller's, or the server's default), the
+caller giving up or the server stopping, and then answers. A generator that
+ignores its call and runs on is abandoned: counted, logged, its result
+dropped, and unable to keep the process alive. What a
 generator's failure or a broken spec is answered with comes from
 :mod:`taskspec._remote_status`, the mapping the client reads statuses back
 with; each call's deadline and cancellation are a
