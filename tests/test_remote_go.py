@@ -466,6 +466,14 @@ def test_go_client_python_server_limit_and_default_timeout(peer: Path) -> None:
         }
         [remaining] = scripted.seen_remaining
         assert remaining is not None and 0 < remaining <= 0.3
+        # Even from a generator that ignores its call, as the Go server answers.
+        scripted.release.clear()
+        assert client.ask({"language": PYTHON, "template": "hold"}) == {
+            "code": "DeadlineExceeded",
+            "message": "context deadline exceeded",
+            "deadline": True,
+        }
+        assert srv.abandoned_calls == 1
     finally:
         scripted.release.set()
         client.close()
