@@ -34,9 +34,7 @@ def test_the_go_modules_require_each_other_at_that_version() -> None:
     for name in [*names, "go.work"]:
         for found in OURS.findall((ROOT / name).read_text()):
             seen += 1
-            assert found == f"v{version}", (
-                f"{name} requires one of this repository's modules at {found}"
-            )
+            assert found == f"v{version}", f"{name} requires one of this repository's modules at {found}"
     assert seen >= 5  # the library on the stubs, the gRPC half on both, and go.work's replacements
 
 
@@ -59,33 +57,20 @@ def run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 def test_release_sets_the_version_then_tags_the_commit_that_names_it(tmp_path: Path) -> None:
     clone = tmp_path / "clone"
-    assert (
-        run(ROOT, "git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(clone)).returncode
-        == 0
-    )
+    assert run(ROOT, "git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(clone)).returncode == 0
     script = str(ROOT / "scripts" / "release.py")
     first = run(clone, "python3", script, "9.8.7", "--root", str(clone))
     assert first.returncode == 1
     assert "set the version to 9.8.7" in first.stdout
     assert run(clone, "git", "tag", "--list").stdout == ""
     commit = run(
-        clone,
-        "git",
-        "-c",
-        "user.name=r",
-        "-c",
-        "user.email=r@example.com",
-        "commit",
-        "-qam",
-        "9.8.7",
+        clone, "git", "-c", "user.name=r", "-c", "user.email=r@example.com", "commit", "-qam", "9.8.7"
     )
     assert commit.returncode == 0, commit.stderr
     second = run(clone, "python3", script, "9.8.7", "--root", str(clone))
     assert second.returncode == 0, second.stderr
     tags = run(clone, "git", "tag", "--list").stdout.split()
-    assert sorted(tags) == sorted(
-        ["v9.8.7", "gen/go/v9.8.7", "go/v9.8.7", "go/taskspecgrpc/v9.8.7"]
-    )
+    assert sorted(tags) == sorted(["v9.8.7", "gen/go/v9.8.7", "go/v9.8.7", "go/taskspecgrpc/v9.8.7"])
     assert "git push origin v9.8.7 gen/go/v9.8.7 go/v9.8.7 go/taskspecgrpc/v9.8.7" in second.stdout
     again = run(clone, "python3", script, "9.8.7", "--root", str(clone))
     assert again.returncode == 0 and "already has every tag" in again.stdout
