@@ -18,6 +18,9 @@ any language picks it per call without a side channel; the Go peer
 - ``hold``: ignores cancellation, as a badly written generator would, and
   blocks until released (the Go peer: a ``release`` line on its stdin), at
   most :data:`WAIT_BOUND` seconds, then returns a valid spec;
+- ``hang`` (Python only): sleeps :data:`HANG_SECONDS` ignoring the call
+  entirely, as a generator stuck in a call without a timeout would, then
+  returns a valid spec;
 - a status code's name, ``NOT_FOUND``, ``UNAVAILABLE``, ``ABORTED``...:
   fails with that code (Python: raises :class:`~taskspec.remote.GeneratorError`,
   Go: returns a status error) and the message ``scripted NAME``.
@@ -30,7 +33,10 @@ spec), and ``exit`` and ``interrupt``, which raise ``SystemExit(3)`` and
 
 from __future__ import annotations
 
+import json
 import threading
+import time
+from pathlib import Path
 
 import grpc
 
@@ -45,16 +51,22 @@ from taskspec.remote import GeneratorError, current_call
 
 __all__ = [
     "GO_TEST_CMD",
+    "HANG_SECONDS",
     "HUGE_PROMPT_BYTES",
     "LONG_PROMPT_BYTES",
     "WAIT_BOUND",
     "ScriptedGenerator",
     "scripted_spec",
+    "table_status",
     "valid_spec",
 ]
 
 #: The longest a ``wait`` call blocks when nothing ends it, so no test hangs.
 WAIT_BOUND = 30.0
+
+#: How long a ``hang`` call sleeps: far longer than any test may take, so
+#: that a server which waited for it would fail the test's bound.
+HANG_SECONDS = 120.0
 
 
 #: The prompts of the ``long`` and ``huge`` scripts, in bytes.
@@ -64,6 +76,18 @@ HUGE_PROMPT_BYTES = 20_000_000
 #: The test command of the Go generators' specs (the Go peer's, and the Go
 #: library's tests'); the Python generator's is ``pytest -q``.
 GO_TEST_CMD = ("go", "test", "./...")
+
+
+def table_status(case: str, **values: object) -> tuple[str, str]:
+    """(code name, message) of *case* in tests/contract/grpc_status.json, filled in.
+
+    The cases both servers answer, and those only the Python server does.
+    """
+    table = json.loads(
+        (Path(__file__).resolve().parent / "contract" / "grpc_status.json").read_text("ascii")
+    )
+    (entry,) = [s for s in table["statuses"] + table["python_server_statuses"] if s["case"] == case]
+    return entry["code"], entry["message"].format(**values)
 
 
 def valid_spec(
@@ -153,4 +177,6 @@ class ScriptedGenerator:
                 raise TimeoutError("the call ended")
         if script == "hold":
             self.release.wait(WAIT_BOUND)
+        if script == "hang":
+            time.sleep(HANG_SECONDS)
         return valid_spec(self._language, script)

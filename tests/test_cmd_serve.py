@@ -7,15 +7,17 @@ import select
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import grpc
 import pytest
 
-from taskspec import GenerateOptions, Language
+from taskspec import GenerateOptions, Language, TaskSpec
 from taskspec.remote import RemoteError, RemoteGenerator, list_languages
+from tests.remoteutil import table_status
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "taskspec_serve_demo"
@@ -173,7 +175,35 @@ def test_serve_refuses_a_port_in_use(served: tuple[subprocess.Popen[str], str]) 
 
 @pytest.fixture
 def limited(site: Path) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    yield from _serve(site, "--max-concurrent-calls", "1", "--default-timeout", "0.3")
+    yield from _serve(
+        site,
+        "--max-concurrent-calls",
+        "1",
+        "--max-abandoned-calls",
+        "1",
+        "--default-timeout",
+        "0.3",
+    )
+
+
+def occupy(
+    pool: ThreadPoolExecutor, caller: RemoteGenerator, gen: RemoteGenerator, script: str
+) -> tuple[Future[TaskSpec], RemoteError]:
+    """Start a *script* call through *caller* on a server that runs one call at a time.
+
+    Returns the call, once in flight, and the refusal of a call through *gen*
+    that proved it so.
+    """
+    call = pool.submit(caller.generate, GenerateOptions(template_id=script))
+    for _ in range(1000):  # bounded: until the call has arrived
+        if call.done():  # refused itself, arriving while a probe ran: again
+            call = pool.submit(caller.generate, GenerateOptions(template_id=script))
+        try:
+            gen.generate(GenerateOptions(template_id="ok"))
+        except RemoteError as err:
+            return call, err
+        time.sleep(0.01)
+    raise AssertionError(f"the {script} call never arrived")
 
 
 def test_serve_options(limited: tuple[subprocess.Popen[str], str]) -> None:
@@ -185,24 +215,93 @@ def test_serve_options(limited: tuple[subprocess.Popen[str], str]) -> None:
         assert info.value.code is grpc.StatusCode.DEADLINE_EXCEEDED
     with (
         RemoteGenerator(address, "python", timeout=30) as gen,
-        RemoteGenerator(address, "python", timeout=3) as holder,
+        RemoteGenerator(address, "python", timeout=1) as holder,
         ThreadPoolExecutor(max_workers=1) as pool,
     ):
         # A generator that ignores cancellation holds the one call allowed
-        # (past its caller's 3 s, until the server is killed)...
-        held = pool.submit(holder.generate, GenerateOptions(template_id="hold"))
-        with pytest.raises(RemoteError) as info:
-            for _ in range(1000):  # bounded: until the held call has arrived
-                gen.generate(GenerateOptions(template_id="ok"))
-        assert info.value.code is grpc.StatusCode.RESOURCE_EXHAUSTED
-        assert info.value.details == (
-            "the server is running 1 generator calls, its limit; try again later"
-        )
+        # until its caller's deadline...
+        held, refused = occupy(pool, holder, gen, "hold")
+        assert (refused.code.name, refused.details) == table_status("too many calls", limit=1)
         # ...and the server still answers the rest.
         assert list_languages(address, timeout=30) == [Language.PYTHON]
         with pytest.raises(RemoteError) as late:
             held.result(timeout=30)
         assert late.value.code is grpc.StatusCode.DEADLINE_EXCEEDED
+        # Answered, it runs on, abandoned: the one allowed.
+        for _ in range(100):  # bounded: the caller's clock may end the call first
+            with pytest.raises(RemoteError) as info:
+                gen.generate(GenerateOptions(template_id="ok"))
+            if info.value.details != refused.details:
+                break
+            time.sleep(0.01)
+        assert (info.value.code.name, info.value.details) == table_status(
+            "too many abandoned calls", limit=1
+        )
+
+
+def _signalled(proc: subprocess.Popen[str], sig: signal.Signals) -> tuple[float, str]:
+    """Send *sig*; the seconds until the process ended, and its stderr."""
+    proc.send_signal(sig)
+    sent = time.monotonic()
+    _, err = proc.communicate(timeout=60)
+    return time.monotonic() - sent, err
+
+
+GRACE = 0.5
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_stops_serve_within_the_grace_while_a_generator_hangs(
+    site: Path, sig: signal.Signals
+) -> None:
+    for proc, address in _serve(site, "--max-concurrent-calls", "1", "--grace", str(GRACE)):
+        with (
+            RemoteGenerator(address, "python", timeout=30) as gen,
+            RemoteGenerator(address, "python", timeout=None) as caller,
+            ThreadPoolExecutor(max_workers=1) as pool,
+        ):
+            hung, _ = occupy(pool, caller, gen, "hang")
+            took, err = _signalled(proc, sig)
+            with pytest.raises(RemoteError) as info:
+                hung.result(timeout=30)
+        assert info.value.code is grpc.StatusCode.UNAVAILABLE
+        assert proc.returncode == 0, err
+        assert took < GRACE + 1, f"taskspec serve took {took:.1f} s to stop"
+        assert err.endswith(
+            'taskspec serve: WARNING: generator for language "python" is still running after '
+            "its call was answered UNAVAILABLE (the server stopped); it is abandoned, "
+            "1 of at most 64\n"
+            "taskspec serve: WARNING: stopped with 1 generator calls still running; "
+            "they are abandoned\n"
+            "taskspec serve: INFO: stopped\n"
+        ), err
+
+
+@pytest.mark.parametrize(
+    ("first", "second"), [(signal.SIGTERM, signal.SIGINT), (signal.SIGINT, signal.SIGINT)]
+)
+def test_a_second_signal_ends_serve_at_once(
+    site: Path, first: signal.Signals, second: signal.Signals
+) -> None:
+    for proc, address in _serve(site, "--max-concurrent-calls", "1", "--grace", "60"):
+        with (
+            RemoteGenerator(address, "python", timeout=30) as gen,
+            RemoteGenerator(address, "python", timeout=None) as caller,
+            ThreadPoolExecutor(max_workers=1) as pool,
+        ):
+            occupy(pool, caller, gen, "hang")
+            proc.send_signal(first)
+            # Once stopping (the address refuses calls), the second signal.
+            for _ in range(1000):  # bounded: until the stop has begun
+                try:
+                    list_languages(address, timeout=30)
+                except RemoteError:
+                    break
+                time.sleep(0.01)
+            took, err = _signalled(proc, second)
+        assert proc.returncode == 128 + second, err
+        assert took < 1, f"taskspec serve took {took:.1f} s to end"
+        assert err.endswith(f"taskspec serve: WARNING: stopping at once ({second.name})\n"), err
 
 
 @pytest.mark.parametrize(

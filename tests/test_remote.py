@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -33,6 +35,7 @@ from taskspec import (
     Violation,
 )
 from taskspec._limits import MAX_DOCUMENT_BYTES
+from taskspec._remote_server import EXIT_GRACE
 from taskspec.remote import (
     DEFAULT_MAX_CONCURRENT_CALLS,
     DEFAULT_TIMEOUT,
@@ -49,7 +52,13 @@ from taskspec.remote import (
 from taskspec.v1 import generator_service_pb2 as service_pb2
 from taskspec.v1 import generator_service_pb2_grpc as service_grpc
 from taskspec.v1 import problems_pb2, taskspec_pb2
-from tests.remoteutil import LONG_PROMPT_BYTES, ScriptedGenerator, scripted_spec, valid_spec
+from tests.remoteutil import (
+    LONG_PROMPT_BYTES,
+    ScriptedGenerator,
+    scripted_spec,
+    table_status,
+    valid_spec,
+)
 
 #: How far grpc's rounding of a deadline (sent as a timeout) may move it, in seconds.
 ROUNDING = 0.25
@@ -764,6 +773,7 @@ def test_a_default_timeout_bounds_a_call_without_a_deadline(scripted: ScriptedGe
             grpc.StatusCode.DEADLINE_EXCEEDED,
             "context deadline exceeded",
         )
+        assert scripted.waited.wait(30)  # the generator has recorded what it saw
         [remaining] = scripted.seen_remaining
         assert remaining is not None and 0 < remaining <= 0.3
         assert scripted.seen_ended == [True]
@@ -771,6 +781,251 @@ def test_a_default_timeout_bounds_a_call_without_a_deadline(scripted: ScriptedGe
         with RemoteGenerator(srv.address, "python", timeout=30) as patient:
             patient.generate(GenerateOptions(template_id="deadline"))
         assert scripted.seen_remaining[-1] is not None and scripted.seen_remaining[-1] > 20
+
+
+def test_a_call_without_a_deadline_is_answered_at_the_default_timeout(
+    scripted: ScriptedGenerator,
+) -> None:
+    """Even from a generator that ignores its call, as the Go server answers."""
+    registry = Registry()
+    registry.register(scripted)
+    logger, records = logged("default-timeout")
+    srv = serve(registry, default_timeout=0.5, logger=logger)
+    try:
+        with RemoteGenerator(srv.address, "python", timeout=None) as gen:
+            started = time.monotonic()
+            with pytest.raises(RemoteError) as info:
+                gen.generate(GenerateOptions(template_id="hold"))
+            took = time.monotonic() - started
+        assert (info.value.code, info.value.details) == (
+            grpc.StatusCode.DEADLINE_EXCEEDED,
+            "context deadline exceeded",
+        )
+        assert 0.5 <= took < 0.5 + 1
+        assert srv.abandoned_calls == 1
+        assert [r.getMessage() for r in records] == [
+            'generator for language "python" is still running after its call was answered '
+            "DEADLINE_EXCEEDED (its deadline passed); it is abandoned, 1 of at most 64"
+        ]
+        assert records[0].levelno == logging.WARNING
+        # Once it returns, it is no longer counted, and its return is logged.
+        scripted.release.set()
+        assert _eventually(lambda: srv.abandoned_calls == 0)
+        assert _eventually(lambda: len(records) == 2)
+        assert records[1].getMessage().startswith(
+            'generator for language "python" returned '
+        ) and records[1].getMessage().endswith(
+            " s after its call was answered; what it returned is dropped "
+            "(0 abandoned still running)"
+        )
+    finally:
+        scripted.release.set()
+        srv.stop(None)
+
+
+def _eventually(check: Callable[[], bool], bound: float = 30) -> bool:
+    """Whether *check* holds within *bound* seconds (polled)."""
+    end = time.monotonic() + bound
+    while not check():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_generators_run_in_daemon_threads_kept_for_the_next_call() -> None:
+    """Not in gRPC's workers, which the interpreter joins at exit; reused, not started anew."""
+    seen: list[threading.Thread] = []
+
+    class Where:
+        language = Language.PYTHON
+
+        def generate(self, opts: GenerateOptions) -> taskspec.TaskSpec:
+            seen.append(threading.current_thread())
+            return valid_spec(Language.PYTHON, opts.template_id)
+
+    registry = Registry()
+    registry.register(Where())
+    with serve(registry) as srv, RemoteGenerator(srv.address, "python", timeout=30) as gen:
+        for _ in range(3):
+            gen.generate(GenerateOptions(template_id="ok"))
+    first = seen[0]
+    assert seen == [first] * 3
+    assert first.daemon
+    assert first.name == "taskspec-generate"
+
+
+def test_a_call_answered_at_its_deadline_frees_its_slot(scripted: ScriptedGenerator) -> None:
+    """Two generators that run past their calls' deadlines do not block a third call."""
+    registry = Registry()
+    registry.register(scripted)
+    srv = serve(registry, max_concurrent_calls=2)
+    try:
+        with (
+            RemoteGenerator(srv.address, "python", timeout=0.5) as hurried,
+            ThreadPoolExecutor(max_workers=2) as pool,
+        ):
+            hung = [
+                pool.submit(hurried.generate, GenerateOptions(template_id="hold")) for _ in range(2)
+            ]
+            for _ in hung:
+                assert scripted.entered.acquire(timeout=30)
+            for call in hung:
+                with pytest.raises(RemoteError) as info:
+                    call.result(timeout=30)
+                assert info.value.code is grpc.StatusCode.DEADLINE_EXCEEDED
+        assert _eventually(lambda: srv.abandoned_calls == 2)
+        # Both generators still run, ignoring their calls; a third call runs.
+        assert not scripted.release.is_set()
+        with RemoteGenerator(srv.address, "python", timeout=30) as gen:
+            assert gen.generate(GenerateOptions(template_id="ok")).task_id == "scripted-python-ok"
+    finally:
+        scripted.release.set()
+        srv.stop(None)
+
+
+def test_generators_left_running_are_bounded(scripted: ScriptedGenerator) -> None:
+    """Past max_abandoned_calls of them, new calls are refused until one returns."""
+    registry = Registry()
+    registry.register(scripted)
+    srv = serve(registry, max_concurrent_calls=2, max_abandoned_calls=1)
+    try:
+        with RemoteGenerator(srv.address, "python", timeout=0.5) as hurried:
+            with pytest.raises(RemoteError) as late:
+                hurried.generate(GenerateOptions(template_id="hold"))
+            assert late.value.code is grpc.StatusCode.DEADLINE_EXCEEDED
+            # (the caller's clock may end the call a moment before the server's)
+            assert _eventually(lambda: srv.abandoned_calls == 1)
+            with pytest.raises(RemoteError) as info:
+                hurried.generate(GenerateOptions(template_id="ok"))
+            assert (info.value.code.name, info.value.details) == _status(
+                "too many abandoned calls", limit=1
+            )
+            # The rest answers, and once the generator returns, calls are taken again.
+            assert list_languages(srv.address, timeout=10) == [Language.PYTHON]
+            assert health_check(srv.address) == health_pb2.HealthCheckResponse.SERVING
+            scripted.release.set()
+            assert _eventually(lambda: srv.abandoned_calls == 0)
+            assert hurried.generate(GenerateOptions(template_id="ok")).task_id == (
+                "scripted-python-ok"
+            )
+    finally:
+        scripted.release.set()
+        srv.stop(None)
+
+
+def test_a_cancelled_call_frees_its_slot(scripted: ScriptedGenerator) -> None:
+    registry = Registry()
+    registry.register(scripted)
+    logger, records = logged("cancelled")
+    srv = serve(registry, max_concurrent_calls=1, logger=logger)
+    try:
+        with grpc.insecure_channel(srv.address) as channel:
+            stub = service_grpc.GeneratorServiceStub(channel)
+            future = stub.Generate.future(
+                service_pb2.GenerateRequest(
+                    language=taskspec_pb2.LANGUAGE_PYTHON,
+                    options=GenerateOptions(template_id="hold"),
+                )
+            )
+            assert scripted.entered.acquire(timeout=30)
+            future.cancel()
+        assert _eventually(lambda: srv.abandoned_calls == 1)
+        assert "answered CANCELLED (its caller gave up)" in records[0].getMessage()
+        with RemoteGenerator(srv.address, "python", timeout=30) as gen:
+            assert gen.generate(GenerateOptions(template_id="ok")).task_id == "scripted-python-ok"
+    finally:
+        scripted.release.set()
+        srv.stop(None)
+
+
+def test_stop_answers_a_hung_call_unavailable_after_the_grace_period(
+    scripted: ScriptedGenerator,
+) -> None:
+    registry = Registry()
+    registry.register(scripted)
+    logger, records = logged("stop")
+    srv = serve(registry, logger=logger)
+    try:
+        with (
+            RemoteGenerator(srv.address, "python", timeout=None) as gen,
+            ThreadPoolExecutor(max_workers=1) as pool,
+        ):
+            call = pool.submit(gen.generate, GenerateOptions(template_id="hold"))
+            assert scripted.entered.acquire(timeout=30)
+            started = time.monotonic()
+            srv.stop(0.5)
+            assert time.monotonic() - started < 0.5 + 1
+            with pytest.raises(RemoteError) as info:
+                call.result(timeout=30)
+        assert info.value.code is grpc.StatusCode.UNAVAILABLE
+        assert srv.abandoned_calls == 1
+        assert [r.getMessage() for r in records] == [
+            'generator for language "python" is still running after its call was answered '
+            "UNAVAILABLE (the server stopped); it is abandoned, 1 of at most 64",
+            "stopped with 1 generator calls still running; they are abandoned",
+        ]
+    finally:
+        scripted.release.set()
+        srv.stop(None)
+
+
+_LEAVE_WITH_A_HUNG_CALL = """
+import sys
+import threading
+
+from taskspec import GenerateOptions, Language, Registry
+from taskspec.remote import RemoteError, RemoteGenerator, serve
+from tests.remoteutil import ScriptedGenerator
+
+scripted = ScriptedGenerator(Language.PYTHON)
+registry = Registry()
+registry.register(scripted)
+answers = []
+
+
+def call(address):
+    with RemoteGenerator(address, "python", timeout=None) as gen:
+        try:
+            gen.generate(GenerateOptions(template_id="hang"))
+        except RemoteError as err:
+            answers.append(err.code.name)
+
+
+with serve(registry) as srv:
+    caller = threading.Thread(target=call, args=(srv.address,), daemon=True)
+    caller.start()
+    assert scripted.entered.acquire(timeout=30)
+    print("leaving", flush=True)
+caller.join(30)
+print(answers, srv.abandoned_calls, flush=True)
+"""
+
+
+def test_a_process_leaves_serve_while_a_generator_hangs() -> None:
+    """The with block ends the hung call and the process exits, within the grace period."""
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _LEAVE_WITH_A_HUNG_CALL],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=root,
+        env=dict(os.environ, PYTHONPATH=str(root)),
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline() == "leaving\n"
+        left = time.monotonic()
+        out, err = proc.communicate(timeout=60)
+        took = time.monotonic() - left
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 0, err
+    assert out == "['UNAVAILABLE'] 1\n"
+    assert took < EXIT_GRACE + 1, f"the process took {took:.1f} s to exit"
 
 
 def test_remote_generator_has_a_finite_default_deadline(
@@ -791,6 +1046,8 @@ def test_remote_generator_has_a_finite_default_deadline(
     [
         ({"max_concurrent_calls": 0}, "max_concurrent_calls must be at least 1, got 0"),
         ({"max_concurrent_calls": True}, "max_concurrent_calls must be an int, got True"),
+        ({"max_abandoned_calls": 0}, "max_abandoned_calls must be at least 1, got 0"),
+        ({"max_abandoned_calls": 2.0}, "max_abandoned_calls must be an int, got 2.0"),
         (
             {"max_concurrent_calls": 4, "max_workers": 4},
             r"max_workers must be more than max_concurrent_calls \(4\), so that ListLanguages "
@@ -833,10 +1090,7 @@ _STATUSES = json.loads(
 )["statuses"]
 
 
-def _status(case: str, **values: object) -> tuple[str, str]:
-    """(code name, message) of *case* in tests/contract/grpc_status.json, filled in."""
-    (entry,) = [s for s in _STATUSES if s["case"] == case]
-    return entry["code"], entry["message"].format(**values)
+_status = table_status
 
 
 def _status_problems(case: str, **values: object) -> list[Violation]:

@@ -443,10 +443,10 @@ def test_go_client_python_server_limit_and_default_timeout(peer: Path) -> None:
     srv = serve(registry, max_concurrent_calls=2, default_timeout=0.3)
     client = GoClient(peer, srv.address)
     try:
+        # Deadlines of their own: the server's default would answer them at 0.3 s.
+        hold = {"language": PYTHON, "template": "hold", "background": True, "timeout_ms": 30_000}
         for _ in range(2):
-            assert client.ask({"language": PYTHON, "template": "hold", "background": True}) == {
-                "code": "STARTED"
-            }
+            assert client.ask(hold) == {"code": "STARTED"}
         for _ in range(2):
             assert scripted.entered.acquire(timeout=30)
         assert client.ask({"language": PYTHON, "template": "ok"}) == {
@@ -466,6 +466,14 @@ def test_go_client_python_server_limit_and_default_timeout(peer: Path) -> None:
         }
         [remaining] = scripted.seen_remaining
         assert remaining is not None and 0 < remaining <= 0.3
+        # Even from a generator that ignores its call, as the Go server answers.
+        scripted.release.clear()
+        assert client.ask({"language": PYTHON, "template": "hold"}) == {
+            "code": "DeadlineExceeded",
+            "message": "context deadline exceeded",
+            "deadline": True,
+        }
+        assert srv.abandoned_calls == 1
     finally:
         scripted.release.set()
         client.close()

@@ -27,15 +27,20 @@ The status codes are the service's contract and the Go side uses the same:
   generator must be fixed. The message lists the problems and the spec is
   never passed on;
 - ``RESOURCE_EXHAUSTED``: the server is already running its limit of
-  generator calls (``max_concurrent_calls`` of :func:`serve`): the one code
-  that invites a retry later;
+  generator calls (``max_concurrent_calls`` of :func:`serve`), or, on a
+  Python server, its limit of generators still running after their calls
+  were answered (``max_abandoned_calls``): the one code that invites a
+  retry later;
 - ``INTERNAL``: the generator raised anything else, ``SystemExit`` and
   ``KeyboardInterrupt`` included (the message carries the exception's type
   and message, never its traceback, which is logged on the server), or
   returned no TaskSpec at all;
 - ``DEADLINE_EXCEEDED`` and ``CANCELLED``: the call's deadline passed, or
-  the caller gave up, first. A served generator sees the deadline and the
-  cancellation through :func:`current_call`.
+  the caller gave up, first. The answer comes then, whether or not the
+  generator has returned. A served generator sees the deadline and the
+  cancellation through :func:`current_call`;
+- ``UNAVAILABLE``: the server stopped, and the call was still running
+  after the grace period :meth:`GeneratorServer.stop` gave it.
 
 The problems of an ``INVALID_ARGUMENT`` or ``FAILED_PRECONDITION`` answer
 travel as structured status details, as ``google.rpc.BadRequest`` field
@@ -65,7 +70,8 @@ public face and re-exports their public names:
   :func:`list_languages` and :data:`DEFAULT_TIMEOUT`;
 - ``taskspec._remote_server``: :func:`serve`, :class:`GeneratorServer`, the
   servicer behind it, :data:`SERVICE_NAME`, :data:`DEFAULT_ADDRESS` and
-  :data:`DEFAULT_MAX_CONCURRENT_CALLS`.
+  :data:`DEFAULT_MAX_CONCURRENT_CALLS` and
+  :data:`DEFAULT_MAX_ABANDONED_CALLS`.
 
 This module needs the optional ``grpc`` extra (``pip install
 'taskspec[grpc]'``): grpcio, grpcio-health-checking and
@@ -90,6 +96,7 @@ from taskspec._remote_call import CallContext, current_call
 from taskspec._remote_client import DEFAULT_TIMEOUT, RemoteGenerator, list_languages
 from taskspec._remote_server import (
     DEFAULT_ADDRESS,
+    DEFAULT_MAX_ABANDONED_CALLS,
     DEFAULT_MAX_CONCURRENT_CALLS,
     EXIT_GRACE,  # noqa: F401 - public before the split, though never in __all__
     SERVICE_NAME,
@@ -106,6 +113,7 @@ from taskspec._remote_status import (
 
 __all__ = [
     "DEFAULT_ADDRESS",
+    "DEFAULT_MAX_ABANDONED_CALLS",
     "DEFAULT_MAX_CONCURRENT_CALLS",
     "DEFAULT_TIMEOUT",
     "MAX_MESSAGE_BYTES",
