@@ -86,7 +86,7 @@ def table_status(case: str, **values: object) -> tuple[str, str]:
     table = json.loads(
         (Path(__file__).resolve().parent / "contract" / "grpc_status.json").read_text("ascii")
     )
-    (entry,) = [s for s in table["statuses"] + table["python_server_statuses"] if s["case"] == case]
+    (entry,) = [s for s in table["statuses"] if s["case"] == case]
     return entry["code"], entry["message"].format(**values)
 
 

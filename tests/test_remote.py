@@ -1154,8 +1154,9 @@ def test_the_status_table_is_what_the_server_answers(
             info.value.violations == sent if sent else not isinstance(info.value, ValidationError)
         )
         check(case, info.value.code, info.value.details, sent, **values)
-    # "too many calls" is test_calls_beyond_the_limit_are_refused_and_the_rest_answers's.
-    assert seen | {"too many calls"} == {s["case"] for s in _STATUSES}
+    # "too many calls" is test_calls_beyond_the_limit_are_refused_and_the_rest_answers's,
+    # and "too many abandoned calls" the abandoned-call limit's test.
+    assert seen | {"too many calls", "too many abandoned calls"} == {s["case"] for s in _STATUSES}
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 	"google.golang.org/grpc/codes"
@@ -128,6 +129,15 @@ func TestTheStatusTableIsWhatTheServerAnswers(t *testing.T) {
 	check("too many calls", err, "{limit}", "1")
 	close(gen.release)
 	<-done
+	hung := &deaf{release: make(chan struct{}), running: make(chan struct{}, 2)}
+	defer close(hung.release)
+	abandoning := NewRemoteGenerator(serveWith(t, hung, WithMaxAbandonedCalls(1), WithDefaultTimeout(50*time.Millisecond)),
+		taskspecv1.Language_LANGUAGE_GO)
+	if _, err := abandoning.Generate(context.Background(), &taskspecv1.GenerateOptions{}); status.Code(err) != codes.DeadlineExceeded {
+		t.Fatalf("a call to a generator that ignores its deadline: %v", err)
+	}
+	_, err = abandoning.Generate(context.Background(), &taskspecv1.GenerateOptions{})
+	check("too many abandoned calls", err, "{limit}", "1")
 	if len(seen) != len(table) {
 		t.Errorf("cases checked: %v; the table has %d", seen, len(table))
 	}

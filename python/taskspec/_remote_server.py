@@ -588,8 +588,7 @@ def serve(
       ``RESOURCE_EXHAUSTED`` ("the server has N generators still running
       after their calls were answered, its limit; try again later"). At most
       ``max_concurrent_calls + max_abandoned_calls`` generators run at once.
-      The Go server has no such limit: a call there keeps its slot until its
-      generator returns.
+      The Go server's ``WithMaxAbandonedCalls`` is the same limit.
     - *default_timeout* (seconds) is the deadline of a call that arrives
       without one: its generator sees it through :func:`current_call`, and
       the call is answered ``DEADLINE_EXCEEDED`` at it, whether or not the
