@@ -87,17 +87,18 @@ func checkInput(data []byte) (int, *Error) {
 		c := data[i]
 		if c < 0x80 {
 			if !(c == 0x09 || c == 0x0A || c == 0x0D || (c >= 0x20 && c <= 0x7E)) {
-				return start, readerError(data, start, i, index, "control characters are not allowed", int(c))
+				return start, readerError(data, start, i, index, "control characters are not allowed", int(c), 0)
 			}
 			i++
 			continue
 		}
 		r, w := utf8.DecodeRune(data[i:])
 		if r == utf8.RuneError && w <= 1 {
-			return start, readerError(data, start, i, index, badUTF8(data[i:]), int(c))
+			problem, k := badUTF8(data[i:])
+			return start, readerError(data, start, i, index, problem, int(data[i+k]), k)
 		}
 		if !(r == 0x85 || (r >= 0xA0 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || r >= 0x10000) {
-			return start, readerError(data, start, i, index, "control characters are not allowed", int(r))
+			return start, readerError(data, start, i, index, "control characters are not allowed", int(r), 0)
 		}
 		i += w
 	}
@@ -105,8 +106,9 @@ func checkInput(data []byte) (int, *Error) {
 }
 
 // badUTF8 names, in reader.c's words, what is wrong with the UTF-8 sequence
-// at the start of b, which Go's decoder refused.
-func badUTF8(b []byte) string {
+// at the start of b, which Go's decoder refused, and the offset in b of the
+// octet reader.c reports (a bad trailing octet; else the leading one).
+func badUTF8(b []byte) (string, int) {
 	c := b[0]
 	width := 0
 	switch {
@@ -117,33 +119,29 @@ func badUTF8(b []byte) string {
 	case c&0xF8 == 0xF0:
 		width = 4
 	default:
-		return "invalid leading UTF-8 octet"
+		return "invalid leading UTF-8 octet", 0
 	}
 	if len(b) < width {
-		for k := 1; k < len(b); k++ {
-			if b[k]&0xC0 != 0x80 {
-				return "invalid trailing UTF-8 octet"
-			}
-		}
-		return "incomplete UTF-8 octet sequence"
+		return "incomplete UTF-8 octet sequence", 0
 	}
 	value := rune(c) & (0xFF >> (width + 1))
 	for k := 1; k < width; k++ {
 		if b[k]&0xC0 != 0x80 {
-			return "invalid trailing UTF-8 octet"
+			return "invalid trailing UTF-8 octet", k
 		}
 		value = value<<6 | rune(b[k]&0x3F)
 	}
 	if (width == 2 && value < 0x80) || (width == 3 && value < 0x800) || (width == 4 && value < 0x10000) {
-		return "invalid length of a UTF-8 sequence"
+		return "invalid length of a UTF-8 sequence", 0
 	}
-	return "invalid Unicode character"
+	return "invalid Unicode character", 0
 }
 
 // readerError is yaml_parser_set_reader_error: the mark is where the
-// refused character starts.
-func readerError(data []byte, start, at, index int, problem string, value int) *Error {
-	m := Mark{Index: index, Offset: at}
+// refused character starts, and its Offset that of the refused octet,
+// k bytes into it (libyaml's problem_offset).
+func readerError(data []byte, start, at, index int, problem string, value, k int) *Error {
+	m := Mark{Index: index, Offset: at + k}
 	for i := start; i < at; {
 		c := data[i]
 		w := width(c)

@@ -1,5 +1,7 @@
 package yaml
 
+import "bytes"
+
 // The scanner turns the text into tokens, following libyaml's scanner.c
 // routine by routine: each function's doc comment names the libyaml routine
 // it is, so that a difference from libyaml, or from yaml.v3's port of it
@@ -84,7 +86,7 @@ func (s *scanner) at(k int) byte {
 }
 
 func (s *scanner) check(c byte) bool { return s.at(0) == c }
-func (s *scanner) isZ() bool        { return s.p >= len(s.data) }
+func (s *scanner) isZ() bool         { return s.p >= len(s.data) }
 
 func (s *scanner) isBlankAt(k int) bool { c := s.at(k); return c == ' ' || c == '\t' }
 func (s *scanner) isBreakAt(k int) bool { return isBreakAt(s.data, s.p+k) }
@@ -862,6 +864,9 @@ func (s *scanner) scanTagHandle(directive bool, start Mark) (string, bool) {
 // verbatim tag and a %TAG prefix (uriChar), ',', '[' and ']' are URI
 // characters too.
 //
+// A %00 escape ends the URI where libyaml's C strings end it: "!a%00b"
+// is the tag "!a" (difference "nul-in-tag": yaml.v3 keeps "!a\x00b").
+//
 // Difference "tag-uri-flow-chars": yaml.v3 3.0.4 takes ',', '[' and ']'
 // in every tag URI, so "[!a,b]" and "{!a]: b}" read differently: libyaml
 // ends the tag before the indicator.
@@ -899,6 +904,9 @@ func (s *scanner) scanTagURI(uriChar, directive bool, head string, start Mark) (
 			context = "while parsing a %TAG directive"
 		}
 		return "", s.scannerError(context, start, "did not find expected tag URI")
+	}
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
 	}
 	return string(b), true
 }
