@@ -112,7 +112,14 @@ func (c *composer) next() (event, bool) {
 
 // document is yaml_parser_load (loader.c) for the stream's first
 // document: STREAM-START, then DOCUMENT-START, the root node and
-// DOCUMENT-END, then a peek at what follows.
+// DOCUMENT-END, then the next event: the next document's start, or the
+// stream's end, or the error libyaml's parser meets getting there.
+//
+// Difference "second-document-lookahead": yaml.v3 reads ahead into the
+// second document before it returns the first, so a syntax error at the
+// start of the second document's content fails yaml.v3's first document
+// ("0\n--- \"": unexpected end of stream); here the first document is read,
+// and Next says a second starts.
 func (c *composer) document() (*Document, *Error) {
 	if _, ok := c.next(); !ok {
 		return nil, c.err

@@ -76,7 +76,9 @@ func (e *Error) Error() string {
 // order mark, which the reader drops).
 //
 // Only UTF-8 is read: the library refuses the other encodings libyaml
-// detects (UTF-16 by its byte order mark) before reading.
+// detects (UTF-16 by its byte order mark) before reading (difference
+// "utf16": yaml.v3 and libyaml read UTF-16; here it is refused as UTF-8,
+// "invalid leading UTF-8 octet").
 func checkInput(data []byte) (int, *Error) {
 	start := 0
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {

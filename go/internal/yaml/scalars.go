@@ -133,9 +133,8 @@ func (s *scanner) scanBlockScalarBreaks(indent *int, breaks *[]byte, start Mark,
 //
 // Difference "escape-quote": yaml.v3 reads the escape "\'" as "'"; libyaml
 // refuses it ("found unknown escape character"), as here.
-// Difference "escape-slash": both read "\/" as "/" (libyaml since 0.2.2);
-// it is kept here as a named case because yaml.v3 2.x and older libyaml
-// refused it.
+// Difference "escape-slash": libyaml reads "\/" as "/"; yaml.v3 3.0.4
+// refuses it ("found unknown escape character").
 func (s *scanner) scanFlowScalar(single bool) (token, bool) {
 	const context = "while scanning a quoted scalar"
 	start := s.mark

@@ -380,7 +380,13 @@ func (s *scanner) rollIndent(column, n int, kind tokenKind, mark Mark) {
 }
 
 // unrollIndent is yaml_parser_unroll_indent: a BLOCK-END for each level
-// deeper than column.
+// deeper than column, at the current mark (where the next token starts).
+//
+// Difference "block-end-mark": yaml.v3 places its BLOCK-ENDs where the
+// scan for the next token began (before the blanks and comments, to keep
+// foot comments), so an empty value the parser places at a BLOCK-END is
+// elsewhere in yaml.v3: "  ?\n" has its null value at line 2, column 1
+// here and at line 1, column 4 in yaml.v3; "? \n#0" likewise.
 func (s *scanner) unrollIndent(column int) {
 	if s.flowLevel > 0 {
 		return
@@ -402,7 +408,8 @@ func (s *scanner) fetchStreamStart() bool {
 	return true
 }
 
-// fetchStreamEnd is yaml_parser_fetch_stream_end.
+// fetchStreamEnd is yaml_parser_fetch_stream_end: the stream ends on a new
+// line, so the BLOCK-ENDs and the empty scalars there are at its start.
 func (s *scanner) fetchStreamEnd() bool {
 	if s.mark.Column != 0 {
 		s.mark.Column = 0
@@ -613,8 +620,12 @@ func (s *scanner) fetchPlainScalar() bool {
 // reads a BOM in the middle of the text as content ("a: 1\n\uFEFFb: 2").
 //
 // Difference "tab-among-comments": yaml.v3 gathers comments here, and the
-// gathering reads a tab after a comment's line differently, so a tab that
-// libyaml refuses as indentation can pass in yaml.v3 ("a:\n  # c\n\tb").
+// gathering reads a line that a tab starts among comment lines with the
+// comments, where libyaml fails on the tab ("a: 1\n# c\n\t# d\nb: 2").
+//
+// Difference "indicator-tab": after a block '?' or ':' (a complex key or
+// value) a tab is not skipped, so libyaml fails on "?\t# c"; yaml.v3's
+// comment gathering reads the tab with the comment after it.
 func (s *scanner) scanToNextToken() bool {
 	for {
 		if s.mark.Column == 0 && s.at(0) == 0xEF && s.at(1) == 0xBB && s.at(2) == 0xBF {
@@ -794,11 +805,11 @@ func (s *scanner) scanAnchor(kind tokenKind) (token, bool) {
 // ',' ("[!a,b]" is a tagged empty scalar and "b"); yaml.v3 reads ',' as
 // part of the tag's URI (see scanTagURI).
 //
-// Difference "bang-tag": the tag "!" alone is the non-specific tag; the
-// parser keeps it as "!" and libyaml's loaders resolve a plain scalar
-// under it as if untagged, a quoted one as a string. yaml.v3's node()
-// drops it, so "! 'x'" and "! x" are both read as untagged, and a quoted
-// "! '1'" is still a string only through the quoted style.
+// Difference "bang-tag": the tag "!" alone is the non-specific tag, which
+// YAML makes a string ("! 5" is "5", "- !" the empty string); the node
+// keeps it as its Tag. yaml.v3's node() drops it and resolves the text, so
+// "! 5" is 5 and "- !" null. The trees agree but for the tag: the caller
+// refuses, or reads, at Tag "!".
 func (s *scanner) scanTag() (token, bool) {
 	start := s.mark
 	var handle, suffix string

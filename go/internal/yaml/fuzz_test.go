@@ -1,0 +1,27 @@
+package yaml
+
+import (
+	"testing"
+)
+
+// FuzzReadLikeYAMLv3 reads random texts with the reader and with yaml.v3.
+// The reader never panics; where both accept a text their trees are
+// equal, and where they differ the difference is one of the named ones
+// (see the package doc). The corpus starts from the fixture's cases.
+func FuzzReadLikeYAMLv3(f *testing.F) {
+	for _, c := range loadFixture(f).Cases {
+		f.Add(c.data(f))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 4096 {
+			return
+		}
+		diff := compare(data)
+		if diff == "" {
+			return
+		}
+		if classify(data, diff) == "" {
+			t.Errorf("%q: %s, and no named difference explains it", data, diff)
+		}
+	})
+}
