@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf16"
 )
@@ -78,6 +79,18 @@ func (c fixtureCase) data(t testing.TB) []byte {
 // the text of a case of the shared problem table ("problems.json#name").
 func fileData(t testing.TB, name string) []byte {
 	t.Helper()
+	if b, ok := fileCache.Load(name); ok {
+		return b.([]byte)
+	}
+	b := readFileData(t, name)
+	fileCache.Store(name, b)
+	return b
+}
+
+// fileCache holds the texts fileData has read.
+var fileCache sync.Map
+
+func readFileData(t testing.TB, name string) []byte {
 	path, caseName, isCase := strings.Cut(name, "#")
 	b, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(path)))
 	if err != nil {

@@ -219,7 +219,7 @@ var differences = []difference{
 	{"tag-uri-flow-chars", matches(`(^|[\s\[{,])![^\s]*[,\[\]{}]`)},
 	{"bang-tag", matches(`(^|[\s\[{,])!([\s,\]}]|$)`)},
 	{"flow-colon", matches(`(?s)[\[{].*:[,?\[\]{}]`)},
-	{"flow-question", matches(`(?s)[\[{].*[^\s]\?`)},
+	{"flow-question", matches(`(?s)[\[{].*\?`)},
 	{"indicator-tab", matches(`(^|\n)[ ]*[?:-]?[^\n]*[?:]\t[ \t]*#`)},
 	{"tab-among-comments", matches(`#[^\n]*\n([ \t]*(#[^\n]*)?\n)*[ ]*\t`)},
 }
