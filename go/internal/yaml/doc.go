@@ -30,7 +30,7 @@
 //
 //   - "bom-at-index", "tab-among-comments", "indicator-tab": scanToNextToken
 //   - "block-end-mark": unrollIndent
-//   - "tag-end-comma", "bang-tag": scanTag
+//   - "bang-tag": scanTag
 //   - "tag-uri-flow-chars", "nul-in-tag": scanTagURI
 //   - "escape-quote", "escape-slash": scanFlowScalar
 //   - "flow-colon", "flow-question": scanPlainScalar

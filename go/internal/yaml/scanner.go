@@ -801,9 +801,9 @@ func (s *scanner) scanAnchor(kind tokenKind) (token, bool) {
 // or "!". The token's handle is "" for a verbatim tag; for "!" alone the
 // handle is "" and the suffix "!".
 //
-// Difference "tag-end-comma": in the flow context libyaml ends a tag at
-// ',' ("[!a,b]" is a tagged empty scalar and "b"); yaml.v3 reads ',' as
-// part of the tag's URI (see scanTagURI).
+// In the flow context a tag ends at ',' ("[!a,b]" is a tagged empty
+// scalar and "b"); yaml.v3 reads the ',' into the tag (difference
+// "tag-uri-flow-chars", at scanTagURI).
 //
 // Difference "bang-tag": the tag "!" alone is the non-specific tag, which
 // YAML makes a string ("! 5" is "5", "- !" the empty string); the node

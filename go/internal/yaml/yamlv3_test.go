@@ -203,25 +203,44 @@ var differences = []difference{
 	{"utf16", func(text, _ string) bool { return utf16BOM([]byte(text)) }},
 	{"depth-limit", func(_, diff string) bool { return strings.Contains(diff, "exceeded max depth") }},
 	{"flow-pair-empty-value-mark", func(text, diff string) bool {
-		return strings.Contains(diff, `tag "!!null" value ""`) && regexp.MustCompile(`:[ \t\r\n]*[,\]]`).MatchString(text)
+		return markOnly(diff) && strings.Contains(diff, `tag "!!null" value ""`) &&
+			regexp.MustCompile(`:[ \t\r\n]*[,\]]`).MatchString(text)
 	}},
 	{"block-end-mark", func(_, diff string) bool {
 		return markOnly(diff) && strings.Contains(diff, `tag "!!null" value ""`)
 	}},
 	{"second-document-lookahead", func(text, diff string) bool {
-		return strings.HasPrefix(diff, "we read it") && regexp.MustCompile(`\n(---|\.\.\.)([ \t\r\n]|$)`).MatchString(text)
+		return strings.HasPrefix(diff, "we read it") &&
+			regexp.MustCompile(`\n(---|\.\.\.)([ \t\r\n]|$)`).MatchString(text)
 	}},
-	{"escape-quote", matches(`\\'`)},
-	{"escape-slash", matches(`\\/`)},
-	{"yaml-version", matches(`%YAML +1\.2`)},
+	{"escape-quote", both(matches(`\\'`), mentions("we refuse it", "found unknown escape character"))},
+	{"escape-slash", both(matches(`\\/`), mentions("yaml.v3 refuses it", "found unknown escape character"))},
+	{"yaml-version", both(matches(`%YAML +1\.2`), mentions("found incompatible YAML document"))},
 	{"bom-at-index", func(text, _ string) bool { return strings.Contains(strings.TrimPrefix(text, "\uFEFF"), "\uFEFF") }},
 	{"nul-in-tag", matches(`!\S*%00`)},
 	{"tag-uri-flow-chars", matches(`(^|[\s\[{,])![^\s]*[,\[\]{}]`)},
-	{"bang-tag", matches(`(^|[\s\[{,])!([\s,\]}]|$)`)},
-	{"flow-colon", matches(`(?s)[\[{].*:[,?\[\]{}]`)},
+	{"flow-colon", both(matches(`(?s)[\[{].*:[,?\[\]{}]`), mentions("we refuse it", "found unexpected ':'"))},
 	{"flow-question", matches(`(?s)[\[{].*\?`)},
-	{"indicator-tab", matches(`(^|\n)[ ]*[?:-]?[^\n]*[?:]\t[ \t]*#`)},
-	{"tab-among-comments", matches(`#[^\n]*\n([ \t]*(#[^\n]*)?\n)*[ ]*\t`)},
+	{"indicator-tab", both(matches(`[?:]\t[ \t]*#`), mentions("we refuse it", "found character that cannot start any token"))},
+	{"tab-among-comments", both(matches(`#[^\n]*\n([ \t]*(#[^\n]*)?\n)*[ ]*\t`),
+		mentions("we refuse it", "found character that cannot start any token"))},
+}
+
+// both is a construct that shows a difference only where a and b do.
+func both(a, b func(string, string) bool) func(string, string) bool {
+	return func(text, diff string) bool { return a(text, diff) && b(text, diff) }
+}
+
+// mentions is a difference whose description holds each of words.
+func mentions(words ...string) func(string, string) bool {
+	return func(_, diff string) bool {
+		for _, w := range words {
+			if !strings.Contains(diff, w) {
+				return false
+			}
+		}
+		return true
+	}
 }
 
 // markOnly reports whether diff, from sameTree, is a node at another place
