@@ -316,9 +316,8 @@ func appendRune(b []byte, code int) []byte {
 // after it.
 //
 // Difference "flow-colon": in the flow context libyaml refuses ':'
-// followed by one of ",?[]{}" inside a plain scalar ("[a:[b]]": "found
-// unexpected ':'"); yaml.v3 has no such check and ends the scalar at the
-// indicator.
+// followed by one of ",?[]{}" inside a plain scalar ("[go, a:, b]":
+// "found unexpected ':'"); yaml.v3 has no such check and reads "a:".
 // Difference "flow-question": in the flow context yaml.v3 ends a plain
 // scalar at '?' ("[a?b]" is "a" then an error there); libyaml (since 0.2.5)
 // keeps '?' in the scalar.
