@@ -7,10 +7,17 @@ import (
 // FuzzReadLikeYAMLv3 reads random texts with the reader and with yaml.v3.
 // The reader never panics; where both accept a text their trees are
 // equal, and where they differ the difference is one of the named ones
-// (see the package doc). The corpus starts from the fixture's cases.
+// (see the package doc). The corpus starts from the fixture's cases and
+// documents.
 func FuzzReadLikeYAMLv3(f *testing.F) {
-	for _, c := range loadFixture(f).Cases {
+	fixture := loadFixture(f)
+	for _, c := range fixture.Cases {
 		f.Add(c.data(f))
+	}
+	for _, file := range fixture.Files {
+		if data := fileData(f, file.Name); len(data) <= 4096 {
+			f.Add(data)
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 4096 {
