@@ -5,7 +5,8 @@ import (
 )
 
 // FuzzReadLikeYAMLv3 reads random texts with the reader and with yaml.v3.
-// The reader never panics; where both accept a text their trees are
+// The reader never panics, its marks' byte offsets are where their
+// character indexes are, and where both accept a text their trees are
 // equal, and where they differ the difference is one of the named ones
 // (see the package doc). The corpus starts from the fixture's cases and
 // documents.
@@ -22,6 +23,11 @@ func FuzzReadLikeYAMLv3(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 4096 {
 			return
+		}
+		if doc, err := Parse(data, Options{}); err == nil {
+			if d := checkOffsets(data, doc); d != "" {
+				t.Errorf("%q: %s", data, d)
+			}
 		}
 		diff := compare(data)
 		if diff == "" {

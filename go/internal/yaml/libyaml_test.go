@@ -1,6 +1,7 @@
 package yaml
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // repoRoot is the repository's root, from this package's directory.
@@ -318,6 +320,11 @@ func TestLibyamlFiles(t *testing.T) {
 			t.Errorf("%s: %s", file.Name, d)
 			continue
 		}
+		if doc, err := Parse(data, Options{}); err == nil {
+			if d := checkOffsets(data, doc); d != "" {
+				t.Errorf("%s: %s", file.Name, d)
+			}
+		}
 		sum = sha256.Sum256([]byte(canonical(evs)))
 		if hex.EncodeToString(sum[:]) != file.EventsSHA256 {
 			t.Errorf("%s: events differ from libyaml's (python -m scripts.gen_libyaml_events --show %s):\n%s",
@@ -329,4 +336,34 @@ func TestLibyamlFiles(t *testing.T) {
 // utf16BOM reports whether data starts with a UTF-16 byte order mark.
 func utf16BOM(data []byte) bool {
 	return len(data) >= 2 && (data[0] == 0xFE && data[1] == 0xFF || data[0] == 0xFF && data[1] == 0xFE)
+}
+
+// checkOffsets reports a node of doc whose marks' byte offsets do not
+// point where their character indexes do.
+func checkOffsets(data []byte, doc *Document) string {
+	if doc == nil || doc.Root == nil {
+		return ""
+	}
+	start := 0
+	if bytes.HasPrefix(data, []byte("\uFEFF")) {
+		start = 3
+	}
+	var walk func(n *Node) string
+	walk = func(n *Node) string {
+		for _, m := range []Mark{n.Start, n.End} {
+			if m.Offset < start || m.Offset > len(data) || utf8.RuneCount(data[start:m.Offset]) != m.Index {
+				return fmt.Sprintf("mark %+v of a node at byte %d", m, n.Start.Offset)
+			}
+		}
+		if n.Kind == AliasNode {
+			return ""
+		}
+		for _, c := range n.Content {
+			if d := walk(c); d != "" {
+				return d
+			}
+		}
+		return ""
+	}
+	return walk(doc.Root)
 }
