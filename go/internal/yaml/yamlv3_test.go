@@ -214,7 +214,7 @@ var differences = []difference{
 	{"yaml-version", both(matches(`%YAML +1\.2`), mentions("found incompatible YAML document"))},
 	{"second-document-lookahead", func(text, diff string) bool {
 		return strings.HasPrefix(diff, "we read it") &&
-			regexp.MustCompile(`\n(---|\.\.\.)([ \t\r\n]|$)`).MatchString(text)
+			regexp.MustCompile(`[\r\n\x{85}\x{2028}\x{2029}](---|\.\.\.)([ \t\r\n]|$)`).MatchString(text)
 	}},
 	{"bom-at-index", func(text, _ string) bool { return strings.Contains(strings.TrimPrefix(text, "\uFEFF"), "\uFEFF") }},
 	{"nul-in-tag", matches(`!\S*%00`)},
