@@ -220,7 +220,7 @@ var differences = []difference{
 	{"nul-in-tag", matches(`!\S*%00`)},
 	{"tag-uri-flow-chars", matches(`(^|[\s\[{,])![^\s]*[,\[\]{}]`)},
 	{"flow-colon", both(matches(`(?s)[\[{].*:[,?\[\]{}]`), mentions("we refuse it", "found unexpected ':'"))},
-	{"flow-question", matches(`(?s)[\[{].*\?`)},
+	{"flow-question", matches(`(?s)[\[{].*[^\s\[\]{},:?][ \t]*\?`)},
 	{"indicator-tab", both(matches(`[?:]\t[ \t]*#`), mentions("we refuse it", "found character that cannot start any token"))},
 	{"tab-among-comments", both(matches(`#[^\n]*\n([ \t]*(#[^\n]*)?\n)*[ ]*\t`),
 		mentions("we refuse it", "found character that cannot start any token"))},
