@@ -10,7 +10,9 @@ library reads with. This script writes them to
 * ``cases``: the texts below (each a construct the reader must read as
   libyaml does, with the places where yaml.v3 reads differently);
 * ``files``: every document of the conformance vectors, ``tests/data`` and
-  ``examples/``, and the YAML texts of the shared problem table.
+  ``examples/``, and the YAML texts of the shared problem table;
+* ``fuzz``: the texts of ``go/internal/yaml/testdata/fuzz_inputs.json``,
+  which fuzzing the Go reader against yaml.v3 found (by index).
 
 A case has its text (``input``, or ``input_hex`` when it is not UTF-8) and
 either ``events`` (one array per event: kind, start and end marks as
@@ -37,6 +39,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "go" / "internal" / "yaml" / "testdata" / "libyaml.json"
+FUZZ_INPUTS = TARGET.with_name("fuzz_inputs.json")
 
 #: Texts that exercise one routine each; a comment names the routine or the
 #: named difference from yaml.v3 (see the Go package's doc).
@@ -235,6 +238,12 @@ def record(data: bytes) -> dict[str, Any]:
         }
         out["events_before"] = events
         return out
+    except UnicodeDecodeError as err:
+        # libyaml checks only the shape of a tag's %-escaped octets, so a
+        # tag can hold bytes that are not UTF-8, which PyYAML cannot decode.
+        out["error"] = {"kind": "UnicodeDecodeError", "problem": err.reason}
+        out["events_before"] = events
+        return out
     except yaml.reader.ReaderError as err:
         out["error"] = {"kind": "ReaderError", "problem": err.reason, "position": err.position}
         return out
@@ -289,6 +298,14 @@ def _file(name: str, data: bytes) -> dict[str, Any]:
     return out
 
 
+def _fuzz_inputs() -> list[bytes]:
+    table = json.loads(FUZZ_INPUTS.read_text(encoding="utf-8"))
+    return [
+        bytes.fromhex(i["input_hex"]) if "input_hex" in i else i["input"].encode("utf-8")
+        for i in table["inputs"]
+    ]
+
+
 def _documents() -> list[tuple[str, bytes]]:
     docs: list[tuple[str, bytes]] = []
     for base in ("tests/conformance/vectors", "tests/data", "examples"):
@@ -310,6 +327,7 @@ def build() -> str:
         "written by scripts/gen_libyaml_events.py, do not edit",
         "cases": [record(c.encode("utf-8")) for c in CASES],
         "files": [_file(name, data) for name, data in _documents()],
+        "fuzz": [_file(f"fuzz_inputs.json#{i}", data) for i, data in enumerate(_fuzz_inputs())],
     }
     return json.dumps(fixture, ensure_ascii=False, separators=(",", ":"), indent=None) + "\n"
 

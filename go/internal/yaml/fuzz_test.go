@@ -9,11 +9,14 @@ import (
 // character indexes are, and where both accept a text their trees are
 // equal, and where they differ the difference is one of the named ones
 // (see the package doc). The corpus starts from the fixture's cases and
-// documents.
+// documents and the texts earlier fuzzing found (testdata/fuzz_inputs.json).
 func FuzzReadLikeYAMLv3(f *testing.F) {
 	fixture := loadFixture(f)
 	for _, c := range fixture.Cases {
 		f.Add(c.data(f))
+	}
+	for _, data := range fuzzInputs(f) {
+		f.Add(data)
 	}
 	for _, file := range fixture.Files {
 		if data := fileData(f, file.Name); len(data) <= 4096 {

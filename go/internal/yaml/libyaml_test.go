@@ -48,6 +48,7 @@ type fixtureFile struct {
 type fixture struct {
 	Cases []fixtureCase `json:"cases"`
 	Files []fixtureFile `json:"files"`
+	Fuzz  []fixtureFile `json:"fuzz"`
 }
 
 func loadFixture(t testing.TB) fixture {
@@ -298,6 +299,68 @@ func TestLibyamlCases(t *testing.T) {
 			t.Errorf("case %d %q: events\n%s\nlibyaml's\n%s", i, data, got, exp)
 		}
 	}
+}
+
+// fuzzInputs are the texts of testdata/fuzz_inputs.json.
+func fuzzInputs(t testing.TB) [][]byte {
+	b, err := os.ReadFile("testdata/fuzz_inputs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct {
+		Inputs []fixtureCase `json:"inputs"`
+	}
+	if err := json.Unmarshal(b, &table); err != nil {
+		t.Fatal(err)
+	}
+	out := make([][]byte, len(table.Inputs))
+	for i, c := range table.Inputs {
+		out[i] = c.data(t)
+	}
+	return out
+}
+
+// TestLibyamlFuzzInputs compares the reader's events and errors with
+// libyaml's on the texts fuzzing found. Where libyaml gives a tag that is
+// not UTF-8 (a %-escape of a malformed sequence), which PyYAML cannot
+// decode, the reader gives the same bytes.
+func TestLibyamlFuzzInputs(t *testing.T) {
+	f := loadFixture(t)
+	inputs := fuzzInputs(t)
+	if len(inputs) != len(f.Fuzz) || len(inputs) == 0 {
+		t.Fatalf("%d inputs, %d recorded: run python -m scripts.gen_libyaml_events", len(inputs), len(f.Fuzz))
+	}
+	for i, data := range inputs {
+		want := f.Fuzz[i]
+		sum := sha256.Sum256(data)
+		if hex.EncodeToString(sum[:]) != want.SHA256 {
+			t.Fatalf("%s changed since the fixture was written: run python -m scripts.gen_libyaml_events", want.Name)
+		}
+		evs, err := events(data)
+		if want.Error != nil && want.Error.Kind == "UnicodeDecodeError" {
+			if err != nil || utf8.ValidString(canonicalRaw(evs)) {
+				t.Errorf("%s %q: %v, or every event is UTF-8", want.Name, data, err)
+			}
+			continue
+		}
+		if d := sameError(want.Error, err); d != "" {
+			t.Errorf("%s %q: %s", want.Name, data, d)
+			continue
+		}
+		sum = sha256.Sum256([]byte(canonical(evs)))
+		if hex.EncodeToString(sum[:]) != want.EventsSHA256 {
+			t.Errorf("%s %q: events differ from libyaml's:\n%s", want.Name, data, canonical(evs))
+		}
+	}
+}
+
+// canonicalRaw is the events' strings as they are.
+func canonicalRaw(evs []event) string {
+	var b strings.Builder
+	for _, e := range evs {
+		b.WriteString(e.anchor + e.tag + e.value)
+	}
+	return b.String()
 }
 
 // TestLibyamlFiles compares the reader's events (by their digest) and

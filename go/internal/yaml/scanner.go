@@ -923,7 +923,9 @@ func (s *scanner) scanTagURI(uriChar, directive bool, head string, start Mark) (
 }
 
 // scanURIEscapes is yaml_parser_scan_uri_escapes: %-escaped octets that
-// make one UTF-8 character.
+// make one UTF-8 character. Only the octets' shape is checked, as libyaml
+// does, so "!%C0%80" (an overlong NUL) gives a tag that is not UTF-8:
+// PyYAML fails decoding it, and the caller must refuse such a tag.
 func (s *scanner) scanURIEscapes(directive bool, start Mark, b []byte) ([]byte, bool) {
 	context := "while parsing a tag"
 	if directive {
