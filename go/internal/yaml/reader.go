@@ -75,6 +75,13 @@ func (e *Error) Error() string {
 // tree. It returns the offset where the characters start (past a UTF-8 byte
 // order mark, which the reader drops).
 //
+// This is the one place the reader departs from libyaml on purpose
+// ("reader-chunks"): libyaml decodes its input 16 KiB at a time as the
+// scanner needs it, so in a longer text a syntax error before the chunk
+// that holds a refused character is reported instead ("]\n", 20,000 'a',
+// then U+0001: a parser error in libyaml, the control character here).
+// Within the first 16 KiB both report the character.
+//
 // Only UTF-8 is read: the library refuses the other encodings libyaml
 // detects (UTF-16 by its byte order mark) before reading (difference
 // "utf16": yaml.v3 and libyaml read UTF-16; here it is refused as UTF-8,
