@@ -42,6 +42,12 @@
 // yaml.v3 also refuses nesting deeper than 10,000 levels ("depth-limit"),
 // which the budgets here bound long before.
 //
+// From libyaml itself the reader departs once: it refuses malformed UTF-8
+// and control characters before reading, where libyaml finds them as its
+// 16 KiB input chunks are decoded ("reader-chunks", at checkInput). And a
+// repeated anchor replaces the first, as in yaml.v3 and the Python library,
+// where libyaml's loader refuses it (see composer.node).
+//
 // The tests compare the events and errors with libyaml's, recorded from
 // PyYAML by scripts/gen_libyaml_events.py, and the trees with yaml.v3's,
 // on every document of the repository's vectors, and, by fuzzing, on
