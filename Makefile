@@ -103,12 +103,14 @@ editor-tools: $(EDITOR_STAMP) ## Install the pinned yaml-language-server (npm ci
 .PHONY: problems
 problems: venv ## Record the shared problem table (tests/contract/problems.json) from its cases
 	$(VPY) -m tests.contract.problem_cases
+	$(VPY) -m scripts.gen_libyaml_events
 
 .PHONY: vectors
-vectors: venv conform ## Regenerate the conformance vectors (Go consumer, seeded), the Go library's rule cases and the shared problem table
+vectors: venv conform ## Regenerate the conformance vectors (Go consumer, seeded), the Go library's rule cases, the shared problem table and libyaml's events for them
 	$(VPY) -m tests.conformance.generate
 	$(VPY) -m tests.conformance.rule_cases
 	$(VPY) -m tests.contract.problem_cases
+	$(VPY) -m scripts.gen_libyaml_events
 
 .PHONY: generate
 generate: venv $(PROTOC_GEN_GO) $(PROTOC_GEN_TASKSPEC_GO) ## Generate everything proto/ decides: stubs, the Go contract code, the JSON Schema and the Go rule cases
@@ -140,6 +142,7 @@ checkgenerate: venv $(if $(HAVE_GO),$(PROTOC_GEN_GO) $(PROTOC_GEN_TASKSPEC_GO)) 
 	$(VPY) scripts/gen_enums.py --check || status=1
 	$(VPY) -m scripts.gen_codes_table --check || status=1
 	$(VPY) -m scripts.gen_code_names --check || status=1
+	$(VPY) -m scripts.gen_libyaml_events --check || status=1
 	extra=$$(cd "$$tmp" && find . -type f | sed 's|^\./||' | sort)
 	expected=$$(printf '%s\n' $(CHECKED_GEN) | sort)
 	if [ "$$extra" != "$$expected" ]; then

@@ -1,0 +1,55 @@
+package yaml
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNamedDifferences reads each named difference's input with both
+// readers: they differ, and the difference is the one named. The inputs
+// are the ones the doc comments give, at the routine where each arises.
+func TestNamedDifferences(t *testing.T) {
+	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
+	cases := map[string]string{
+		"utf16":                      "\xff\xfea\x00:\x00 \x00b\x00\n\x00",
+		"depth-limit":                deep,
+		"flow-pair-empty-value-mark": "[a: ]",
+		"block-end-mark":             "  ?\n",
+		"second-document-lookahead":  "0\n--- \"",
+		"escape-quote":               `"don\'t"`,
+		"escape-slash":               `"a\/b"`,
+		"yaml-version":               "%YAML 1.2\n--- a\n",
+		"bom-at-index":               "a: 1\n\uFEFFb: 2\n",
+		"nul-in-tag":                 "!a%00b x",
+		"tag-uri-flow-chars":         "[!a,b]",
+		"flow-colon":                 "[go, a:, b]",
+		"flow-question":              "[a?b]",
+		"indicator-tab":              "?\t# c\n  k\n: v\n",
+		"tab-among-comments":         "a: 1\n# c\n\t# d\nb: 2\n",
+	}
+	for _, d := range differences {
+		input, ok := cases[d.name]
+		if !ok {
+			t.Errorf("difference %q has no input here", d.name)
+			continue
+		}
+		diff := compare([]byte(input))
+		if diff == "" {
+			t.Errorf("%s %q: the readers agree", d.name, input)
+			continue
+		}
+		if got := classify([]byte(input), diff); got != d.name {
+			t.Errorf("%s %q: %s, classified %q", d.name, input, diff, got)
+		}
+	}
+	// "bang-tag" changes no tree: the node keeps the tag "!", which
+	// yaml.v3 drops for the resolved one.
+	doc, err := Parse([]byte("! 5"), Options{})
+	theirs, _, v3err := readV3([]byte("! 5"), false)
+	if err != nil || v3err != nil {
+		t.Fatal(err, v3err)
+	}
+	if n := doc.Root.Content[0]; n.Tag != "!" || theirs.Content[0].Tag != IntTag {
+		t.Errorf("bang-tag: our tag %q, yaml.v3's %q", n.Tag, theirs.Content[0].Tag)
+	}
+}
