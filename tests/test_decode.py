@@ -6,10 +6,9 @@ import signal
 from collections.abc import Iterator
 
 import pytest
-
-import taskspec
 from google.protobuf.message import Message
 
+import taskspec
 from taskspec import DecodeError, TaskSpecError, ValidationError
 from taskspec.v1 import taskspec_pb2
 from tests.helpers import VALID_DOC, check_invalid, check_valid
