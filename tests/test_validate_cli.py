@@ -352,10 +352,20 @@ def test_empty_tree_is_valid_with_a_warning(
     (tmp_path / "config.yaml").write_text("not: a sidecar\n")
     code, out, err = run(capsys, str(tmp_path))
     assert (code, out, summary(err)) == (0, "", (0, 0, 0))
-    assert err.splitlines()[0] == (
+    assert err.splitlines()[:2] == [
         f"taskspec: warning: no sidecars found in {tmp_path}"
-        " (looked for taskspec.yaml, *.taskspec.yaml)"
-    )
+        " (looked for taskspec.yaml, *.taskspec.yaml, taskspec.yml, *.taskspec.yml,"
+        " taskspec.json, *.taskspec.json)",
+        "taskspec: warning: nothing to check: no file named, and no sidecar found",
+    ]
+    # --fail-if-empty makes it a failure, for a CI step that must check something.
+    code, out, err = run(capsys, "--fail-if-empty", str(tmp_path))
+    assert (code, out, summary(err)) == (1, "", (0, 0, 0))
+    # With a sidecar there, the flag changes nothing.
+    (tmp_path / "taskspec.yaml").write_bytes(VALID_DOC)
+    code, out, err = run(capsys, "--fail-if-empty", str(tmp_path))
+    assert (code, out, summary(err)) == (0, "", (1, 0, 0))
+    assert "warning" not in err
 
 
 def test_a_pipe_named_on_the_command_line_is_refused_and_dash_reads_stdin() -> None:

@@ -51,7 +51,7 @@ import signal
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
 
 from taskspec._check import check
 from taskspec.cli._discover import ConfigError, Selection, walk
@@ -66,13 +66,14 @@ from taskspec.cli._kit import (
     add_input_options,
     display_name,
     json_document,
+    misspelt,
+    no_sidecars,
     note_block_prompt,
     os_reason,
     positive_int,
     read_format,
     read_input,
-    warn_misspelt,
-    warn_no_sidecars,
+    warning,
 )
 
 if TYPE_CHECKING:
@@ -80,17 +81,32 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
-__all__ = ["DESCRIPTION", "add_arguments", "check_chunk", "run"]
+__all__ = ["DESCRIPTION", "add_arguments", "check_chunk", "parallel_jobs", "run"]
+
+
+class Note(NamedTuple):
+    """A line for stderr that the walk wrote in its place among the files (a warning)."""
+
+    text: str
+
 
 #: A file to check: its path; ``(path, reason)`` for a directory the walk
-#: could not list; or ``(name, bytes)`` for standard input, read by the parent.
-Item = str | tuple[str, str] | tuple[str, bytes]
-#: Per chunk: valid, invalid and unreadable counts, and the report lines.
-ChunkResult = tuple[int, int, int, str]
+#: could not list; ``(name, bytes)`` for standard input, read by the parent;
+#: or a Note, written to stderr in its place, so that stderr is in file order.
+Item = str | tuple[str, str] | tuple[str, bytes] | Note
+#: Per chunk: valid, invalid and unreadable counts, the report lines (stdout)
+#: and the notes (stderr: warnings and hints), each in file order.
+ChunkResult = tuple[int, int, int, str, str]
 
 #: Fewest files worth one more worker: below this, starting a process costs
 #: more than it saves, so small runs stay in-process whatever ``--jobs`` says.
 MIN_FILES_PER_JOB = 64
+#: When the default ``--jobs`` starts workers at all: for this many files, or
+#: this many bytes of them, whichever comes first. Below both, starting the
+#: pool and sending the chunks costs more than the second CPU saves (see
+#: BENCHMARKS.md, "Default jobs": measured break-even, with a margin).
+PARALLEL_MIN_FILES = 2048
+PARALLEL_MIN_BYTES = 4 << 20
 #: Chunk sizes. In-process, chunks start at FIRST_CHUNK and double; for
 #: workers, a chunk is a share of the files left (SHARES_PER_JOB per worker),
 #: never under MIN_CHUNK (a round trip to a worker costs about as much as
@@ -117,6 +133,20 @@ _strict_paths = False
 
 class WorkerLostError(Exception):
     """A worker process ended without sending back the chunk it had."""
+
+
+def parallel_jobs(files: int, size: int, cpus: int, *, done: bool) -> int | None:
+    """How many workers the default ``--jobs`` uses, or None while it cannot tell yet.
+
+    *files* and *size* (their bytes) are what the walk has found so far, and
+    *done* says it found everything. Workers pay only for a large run: one of
+    PARALLEL_MIN_FILES files or PARALLEL_MIN_BYTES bytes; then one per CPU,
+    with at least MIN_FILES_PER_JOB files each. A smaller run, once the walk
+    is over, is checked in-process (1).
+    """
+    if cpus > 1 and (files >= PARALLEL_MIN_FILES or size >= PARALLEL_MIN_BYTES):
+        return max(1, min(cpus, files // MIN_FILES_PER_JOB))
+    return 1 if done or cpus <= 1 else None
 
 
 def _default_jobs() -> int:
@@ -147,7 +177,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=positive_int,
         default=None,
         metavar="N",
-        help="worker processes (default: one per available CPU; 1 checks in-process)",
+        help="worker processes (default: one per available CPU for a large run, of "
+        f"{PARALLEL_MIN_FILES} files or {PARALLEL_MIN_BYTES >> 20} MiB, else in-process; "
+        "1 checks in-process)",
     )
     p.add_argument(
         "--format",
@@ -159,6 +191,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "(path, code, field_path, line, column, message, hint, severity: always all "
         'there, line and column 0 when unknown, hint "" when none); github: GitHub '
         "Actions annotations (::error or ::warning)",
+    )
+    p.add_argument(
+        "--fail-if-empty",
+        action="store_true",
+        help="exit 1 when nothing was checked: no path named a file, and no directory held "
+        "a sidecar (by default that is a warning, and exit 0)",
     )
     p.add_argument(
         "--strict-paths",
@@ -192,15 +230,19 @@ def check_chunk(items: Sequence[Item]) -> ChunkResult:
     """
     valid = 0
     out = io.StringIO()
+    err = io.StringIO()
     report = Report(out, _format)
     for item in items:
         data: bytes
+        if isinstance(item, Note):
+            err.write(item.text)
+            continue
         if isinstance(item, str):
             name = item
             try:
                 data = read_input(item)
-            except OSError as err:
-                report.os_error(name, err)
+            except OSError as error:
+                report.os_error(name, error)
                 continue
         else:
             name, detail = item
@@ -210,13 +252,13 @@ def check_chunk(items: Sequence[Item]) -> ChunkResult:
             data = detail  # standard input, read by the parent
         try:
             problems = check(data, read_format(name), strict_paths=_strict_paths)
-        except Exception as err:  # a bug must not cost the report on every other file
-            report.internal_error(name, err)
+        except Exception as error:  # a bug must not cost the report on every other file
+            report.internal_error(name, error)
             continue
         if not problems or report.problems(name, problems):
             valid += 1
-            note_block_prompt(name, data)
-    return valid, report.invalid, report.unreadable, out.getvalue()
+            note_block_prompt(name, data, err)
+    return valid, report.invalid, report.unreadable, out.getvalue(), err.getvalue()
 
 
 def _batches(head: list[Item], rest: Iterator[Item], progress: Progress) -> Iterator[list[Item]]:
@@ -297,11 +339,10 @@ class Workers:
 
     def send(self, chunk: list[Item]) -> Future[ChunkResult]:
         """Queue *chunk* for a worker; its result comes back through the future."""
-        payload: str | list[Item]
-        try:
-            payload = "\0".join(chunk)  # type: ignore[arg-type]
-        except TypeError:  # not all paths
-            payload = chunk
+        # A chunk that holds a Note, an unlistable directory or standard
+        # input's bytes goes as its list.
+        paths = all(type(item) is str for item in chunk)
+        payload: str | list[Item] = "\0".join(chunk) if paths else chunk  # type: ignore[arg-type]
         with _lost_worker():
             return self._pool.submit(_check_payload, payload)
 
@@ -388,33 +429,45 @@ def _deal(
 def _report(
     results: Iterable[ChunkResult], progress: Progress, held: list[str] | None = None
 ) -> tuple[int, int, int]:
-    """Write each chunk's report as it comes, or keep it in *held* (``--format json``)."""
+    """Write each chunk's report as it comes, or keep it in *held* (``--format json``).
+
+    A chunk's notes go to stderr after its report lines go to stdout: each
+    stream is in file order, whatever the number of jobs.
+    """
     valid = invalid = unreadable_count = 0
     write = sys.stdout.write if held is None else held.append
-    for v, i, u, text in results:
+    for v, i, u, text, notes in results:
         valid += v
         invalid += i
         unreadable_count += u
-        if text:
+        if text or notes:
             progress.clear()
+        if text:
             write(text)
-            if progress.enabled and held is None:
+            if held is None and (progress.enabled or notes):
                 sys.stdout.flush()
+        if notes:
+            sys.stderr.write(notes)
+            sys.stderr.flush()
         progress.advance(v + i + u)  # every item counts as exactly one of the three
     return valid, invalid, unreadable_count
 
 
-def _items(args: argparse.Namespace, progress: Progress) -> Iterator[Item]:
-    """The walk; standard input is read here (workers have none), empty directories warned of."""
+def _items(args: argparse.Namespace) -> Iterator[Item]:
+    """The walk; standard input is read here (workers have none).
+
+    The walk's warnings (a directory with no sidecar, a name spelt ``.yml``)
+    come as Notes in their place among the files, to be written with the
+    chunk that holds them.
+    """
     selection = Selection.build(args.include, args.exclude)
+    notes: list[Note] = []
 
     def on_empty(directory: str) -> None:
-        progress.clear()
-        warn_no_sidecars(directory, selection.patterns)
+        notes.append(Note(no_sidecars(directory, selection.patterns)))
 
-    def on_misspelt(path: str) -> None:
-        progress.clear()
-        warn_misspelt(path)
+    def on_misspelt(path: str, checked: bool) -> None:
+        notes.append(Note(misspelt(path, checked)))
 
     walked = walk(
         args.paths,
@@ -425,6 +478,9 @@ def _items(args: argparse.Namespace, progress: Progress) -> Iterator[Item]:
         on_misspelt=on_misspelt,
     )
     for item in walked:
+        if notes:
+            yield from notes
+            notes.clear()
         if item == STDIN:
             name = display_name(STDIN, args.stdin_filename)
             try:
@@ -433,25 +489,59 @@ def _items(args: argparse.Namespace, progress: Progress) -> Iterator[Item]:
                 yield (name, os_reason(err))
         else:
             yield item
+    yield from notes
+
+
+def _size(item: Item) -> int:
+    """The bytes of a file to check, as far as a stat tells (0 for anything else)."""
+    if type(item) is not str:
+        return 0
+    try:
+        return os.stat(item).st_size
+    except OSError:
+        return 0
+
+
+def _head(walked: Iterator[Item], jobs: int | None, cpus: int) -> tuple[list[Item], int]:
+    """Walk until the number of workers is known; the items walked, and that number.
+
+    With ``--jobs N`` (*jobs*), just far enough to know whether every job will
+    have MIN_FILES_PER_JOB files; by default, until :func:`parallel_jobs`
+    can tell (files and bytes found so far).
+    """
+    if jobs is not None:
+        head = list(itertools.islice(walked, jobs * MIN_FILES_PER_JOB))
+        if len(head) < jobs * MIN_FILES_PER_JOB:
+            jobs = max(1, len(head) // MIN_FILES_PER_JOB)
+        return head, jobs
+    head = []
+    files = size = 0
+    for item in walked:
+        head.append(item)
+        if type(item) is str:
+            files += 1
+            size += _size(item)
+        decided = parallel_jobs(files, size, cpus, done=False)
+        if decided is not None:
+            return head, decided
+    return head, parallel_jobs(files, size, cpus, done=True) or 1
 
 
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
-    jobs: int = args.jobs or _default_jobs()
     fmt: str = args.format
     _configure(fmt, args.strict_paths)
     progress = Progress("validating", sys.stderr)
     try:
-        walk_items = _items(args, progress)
-        # Walk just far enough to know whether every job will have work; a
-        # small run is checked in-process, where it is done before a pool starts.
-        head = list(itertools.islice(walk_items, jobs * MIN_FILES_PER_JOB))
+        walk_items = _items(args)
+        # Walk just far enough to know how many workers pay; a small run is
+        # checked in-process, where it is done before a pool would start.
+        head, jobs = _head(walk_items, args.jobs, _default_jobs())
     except ConfigError as err:
         print(f"taskspec validate: error: {err}", file=sys.stderr)
         return EXIT_USAGE
     progress.total = len(head)
-    if len(head) < jobs * MIN_FILES_PER_JOB:
-        jobs = max(1, len(head) // MIN_FILES_PER_JOB)
+    if jobs == 1:
         progress.counting = False
     progress.draw()
     held: list[str] | None = [] if fmt == "json" else None
@@ -497,5 +587,10 @@ def run(args: argparse.Namespace) -> int:
     summary = f"{valid} valid, {invalid} invalid"
     if unreadable_count:
         summary += f", {unreadable_count} unreadable"
+    checked = valid + invalid + unreadable_count
+    if not checked:
+        sys.stderr.write(warning("nothing to check: no file named, and no sidecar found"))
     print(f"{summary}, in {time.perf_counter() - started:.2f} s", file=sys.stderr)
-    return EXIT_INVALID if invalid or unreadable_count else EXIT_OK
+    if invalid or unreadable_count or (not checked and args.fail_if_empty):
+        return EXIT_INVALID
+    return EXIT_OK
