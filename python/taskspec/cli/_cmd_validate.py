@@ -2,19 +2,25 @@
 
 A harness keeps one ``taskspec.yaml`` per run directory and may hold tens of
 thousands of them, so the command is built around a cheap per-file loop.
-Small runs are checked in-process. Larger ones go to worker processes (a
-``concurrent.futures`` process pool) that start once (forked where the
+Small runs are checked in-process. By default only a large run (2,048
+files, or 2 MiB of them: :func:`parallel_jobs`) on a machine with a free
+second CPU (:func:`free_cpus`, by the load average) goes to worker
+processes, since below that starting them costs more than they save; with
+``--jobs N`` every run of at least 64 files a worker does. Workers are a
+``concurrent.futures`` process pool that start once (forked where the
 platform allows, so they start with everything imported) and live for the
 whole run. The parent only walks the tree and
 deals out paths: it walks ahead of the workers, so it soon knows how much is
 left, and sizes each chunk from that (a share of what remains, capped), so
 chunks are large while there is much to do and small at the end, where they
 keep both workers busy to the last file. A chunk travels as one string of
-paths, and comes back as three counts and the finished report text: nothing
+paths, and comes back as three counts and the finished report and notes: nothing
 is pickled per file. A worker holds the chunk it checks and the next one,
 so it never waits for the parent, and the parent writes results in chunk
-order, which makes the output the same for any number of jobs; it streams
-while later chunks are still being checked.
+order, which makes the output the same for any number of jobs, on stdout
+and on stderr (a chunk brings back its hints, and the walk's warnings travel
+in it in their place); it streams while later chunks are still being
+checked.
 A worker reads each file with the CLI's bounded reader
 (:func:`taskspec.cli._kit.read_input`) and gets every problem of it from
 the library (:func:`taskspec.check`): decode problems, broken rules and
@@ -36,6 +42,8 @@ an error. The progress indicator and the closing
 summary go to stderr, so stdout stays a clean list of problems for editors,
 CI and scripts. An unreadable file or directory is reported like any other
 problem and the run goes on; the exit status is 1 if anything was not valid.
+A run that checked nothing says so on stderr, and with ``--fail-if-empty``
+exits 1.
 """
 
 from __future__ import annotations
@@ -81,7 +89,7 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
-__all__ = ["DESCRIPTION", "add_arguments", "check_chunk", "parallel_jobs", "run"]
+__all__ = ["DESCRIPTION", "add_arguments", "check_chunk", "free_cpus", "parallel_jobs", "run"]
 
 
 class Note(NamedTuple):
@@ -103,10 +111,12 @@ ChunkResult = tuple[int, int, int, str, str]
 MIN_FILES_PER_JOB = 64
 #: When the default ``--jobs`` starts workers at all: for this many files, or
 #: this many bytes of them, whichever comes first. Below both, starting the
-#: pool and sending the chunks costs more than the second CPU saves (see
-#: BENCHMARKS.md, "Default jobs": measured break-even, with a margin).
+#: pool and sending the chunks costs more than a second CPU saves: a file
+#: costs about 0.1 ms (0.2 us a byte) and the pool about 0.07 s of CPU, so
+#: the break-even is near 1,300 typical files (see BENCHMARKS.md, "Default
+#: --jobs"); these keep a margin.
 PARALLEL_MIN_FILES = 2048
-PARALLEL_MIN_BYTES = 4 << 20
+PARALLEL_MIN_BYTES = 2 << 20
 #: Chunk sizes. In-process, chunks start at FIRST_CHUNK and double; for
 #: workers, a chunk is a share of the files left (SHARES_PER_JOB per worker),
 #: never under MIN_CHUNK (a round trip to a worker costs about as much as
@@ -138,18 +148,20 @@ class WorkerLostError(Exception):
 def parallel_jobs(files: int, size: int, cpus: int, *, done: bool) -> int | None:
     """How many workers the default ``--jobs`` uses, or None while it cannot tell yet.
 
-    *files* and *size* (their bytes) are what the walk has found so far, and
-    *done* says it found everything. Workers pay only for a large run: one of
-    PARALLEL_MIN_FILES files or PARALLEL_MIN_BYTES bytes; then one per CPU,
-    with at least MIN_FILES_PER_JOB files each. A smaller run, once the walk
-    is over, is checked in-process (1).
+    *files* and *size* (their bytes) are what the walk has found so far,
+    *cpus* the CPUs free for the run (:func:`_default_jobs`), and *done* says
+    the walk found everything. Workers pay only for a large run: one of
+    PARALLEL_MIN_FILES files or PARALLEL_MIN_BYTES bytes; then one per free
+    CPU, with at least MIN_FILES_PER_JOB files each. A smaller run, once the
+    walk is over, or any run without a second free CPU, is checked
+    in-process (1).
     """
     if cpus > 1 and (files >= PARALLEL_MIN_FILES or size >= PARALLEL_MIN_BYTES):
         return max(1, min(cpus, files // MIN_FILES_PER_JOB))
     return 1 if done or cpus <= 1 else None
 
 
-def _default_jobs() -> int:
+def _cpus() -> int:
     """The CPUs this process may run on (its affinity mask where the OS has one)."""
     try:
         return len(os.sched_getaffinity(0)) or 1
@@ -157,11 +169,33 @@ def _default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+def free_cpus(cpus: int, load: float | None) -> int:
+    """The CPUs of *cpus* that other work leaves free, by the 1-minute *load* average.
+
+    As ``make -l`` and ``ninja -l`` do: on a machine already busy, another
+    process gets no CPU of its own, and workers only add their overhead.
+    Without a load average (None: not on every OS), all of them.
+    """
+    if load is None:
+        return cpus
+    return max(1, min(cpus, round(cpus - load)))
+
+
+def _default_jobs() -> int:
+    """The default ``--jobs``: the CPUs this process may run on that are free."""
+    try:
+        load: float | None = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        load = None
+    return free_cpus(_cpus(), load)
+
+
 #: What ``taskspec validate --help`` says the command does.
 DESCRIPTION: Final = (
     "Check sidecars: files named on the command line (- for stdin), and "
-    "below directories every taskspec.yaml or *.taskspec.yaml (hidden directories "
-    "included; .git, node_modules and virtualenvs skipped), in parallel. A file is "
+    "below directories every taskspec.yaml or *.taskspec.yaml, the same spelt .yml (with "
+    "a warning) and the same ending in .json (hidden directories "
+    "included; .git, node_modules and virtualenvs skipped), a large run in parallel. A file is "
     "read by its extension, as convert reads it: .json as proto3 JSON, .binpb as "
     "binary protobuf, anything else as YAML. Prints every problem of every file on "
     "stdout, one a line (path:line:col: CODE message; hint, and "
@@ -177,9 +211,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=positive_int,
         default=None,
         metavar="N",
-        help="worker processes (default: one per available CPU for a large run, of "
-        f"{PARALLEL_MIN_FILES} files or {PARALLEL_MIN_BYTES >> 20} MiB, else in-process; "
-        "1 checks in-process)",
+        help="worker processes (default: for a run of at least "
+        f"{PARALLEL_MIN_FILES} files or {PARALLEL_MIN_BYTES >> 20} MiB, one per CPU "
+        "that the load average leaves free, else in-process; 1 checks in-process)",
     )
     p.add_argument(
         "--format",
