@@ -711,13 +711,31 @@ def test_the_default_jobs_start_workers_only_for_a_large_run(
 
 
 @pytest.mark.parametrize(
-    ("cpus", "load", "free"),
-    [(2, None, 2), (2, 0.0, 2), (2, 0.4, 2), (2, 0.6, 1), (2, 6.5, 1), (8, 3.2, 5), (1, 0.0, 1)],
+    ("cpus", "busy", "free"),
+    [(2, None, 2), (2, 0, 2), (2, 1, 1), (2, 6, 1), (8, 3, 5), (8, 2.5, 5), (1, 0, 1)],
 )
-def test_the_default_jobs_count_the_cpus_the_load_leaves_free(
-    cpus: int, load: float | None, free: int
+def test_the_default_jobs_count_the_cpus_other_work_leaves_free(
+    cpus: int, busy: float | None, free: int
 ) -> None:
-    assert _cmd_validate.free_cpus(cpus, load) == free
+    assert _cmd_validate.free_cpus(cpus, busy) == free
+
+
+def test_a_large_run_on_a_busy_machine_stays_in_process(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(8):
+        run_dir(tmp_path, n).mkdir(parents=True)
+        (run_dir(tmp_path, n) / "taskspec.yaml").write_bytes(VALID_DOC)
+    pools = PoolSpy(monkeypatch)
+    monkeypatch.setattr(_cmd_validate, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(_cmd_validate, "PARALLEL_MIN_FILES", 4)
+    monkeypatch.setattr(_cmd_validate, "_cpus", lambda: 2)
+    monkeypatch.setattr(_cmd_validate, "_busy", lambda: 3)  # three others running
+    assert run(capsys, str(tmp_path))[0] == 0
+    assert pools.sizes == []
+    monkeypatch.setattr(_cmd_validate, "_busy", lambda: 0)
+    assert run(capsys, str(tmp_path))[0] == 0
+    assert pools.sizes == [2]
 
 
 def test_a_small_run_by_default_starts_no_workers_and_a_large_one_does(
@@ -727,7 +745,8 @@ def test_a_small_run_by_default_starts_no_workers_and_a_large_one_does(
         run_dir(tmp_path, n).mkdir(parents=True)
         (run_dir(tmp_path, n) / "taskspec.yaml").write_bytes(VALID_DOC)
     pools = PoolSpy(monkeypatch)
-    monkeypatch.setattr(_cmd_validate, "_default_jobs", lambda: 2)  # two free CPUs
+    monkeypatch.setattr(_cmd_validate, "_cpus", lambda: 2)
+    monkeypatch.setattr(_cmd_validate, "_busy", lambda: 0)  # both free
     assert run(capsys, str(tmp_path))[0] == 0
     assert pools.sizes == []
     # The same tree counts as large once the thresholds are below it.

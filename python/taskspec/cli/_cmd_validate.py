@@ -4,7 +4,7 @@ A harness keeps one ``taskspec.yaml`` per run directory and may hold tens of
 thousands of them, so the command is built around a cheap per-file loop.
 Small runs are checked in-process. By default only a large run (2,048
 files, or 2 MiB of them: :func:`parallel_jobs`) on a machine with a free
-second CPU (:func:`free_cpus`, by the load average) goes to worker
+second CPU (:func:`free_cpus`, by the processes running now) goes to worker
 processes, since below that starting them costs more than they save; with
 ``--jobs N`` every run of at least 64 files a worker does. Workers are a
 ``concurrent.futures`` process pool that start once (forked where the
@@ -149,12 +149,12 @@ def parallel_jobs(files: int, size: int, cpus: int, *, done: bool) -> int | None
     """How many workers the default ``--jobs`` uses, or None while it cannot tell yet.
 
     *files* and *size* (their bytes) are what the walk has found so far,
-    *cpus* the CPUs free for the run (:func:`_default_jobs`), and *done* says
-    the walk found everything. Workers pay only for a large run: one of
-    PARALLEL_MIN_FILES files or PARALLEL_MIN_BYTES bytes; then one per free
-    CPU, with at least MIN_FILES_PER_JOB files each. A smaller run, once the
-    walk is over, or any run without a second free CPU, is checked
-    in-process (1).
+    *cpus* the CPUs this process may use, and *done* says the walk found
+    everything. Workers pay only for a large run: one of PARALLEL_MIN_FILES
+    files or PARALLEL_MIN_BYTES bytes; then one per CPU, with at least
+    MIN_FILES_PER_JOB files each (and no more than are free: see
+    :func:`_head`). A smaller run, once the walk is over, or any run on one
+    CPU, is checked in-process (1).
     """
     if cpus > 1 and (files >= PARALLEL_MIN_FILES or size >= PARALLEL_MIN_BYTES):
         return max(1, min(cpus, files // MIN_FILES_PER_JOB))
@@ -169,25 +169,47 @@ def _cpus() -> int:
         return os.cpu_count() or 1
 
 
-def free_cpus(cpus: int, load: float | None) -> int:
-    """The CPUs of *cpus* that other work leaves free, by the 1-minute *load* average.
+def free_cpus(cpus: int, busy: float | None) -> int:
+    """The CPUs of *cpus* that other work leaves free: *busy* of them are taken.
 
-    As ``make -l`` and ``ninja -l`` do: on a machine already busy, another
-    process gets no CPU of its own, and workers only add their overhead.
-    Without a load average (None: not on every OS), all of them.
+    On a machine already busy another process gets no CPU of its own, and
+    workers only add their overhead (``make -l`` and ``ninja -l`` hold back
+    for the same reason). Without a measure (None), all of them.
     """
-    if load is None:
+    if busy is None:
         return cpus
-    return max(1, min(cpus, round(cpus - load)))
+    return max(1, min(cpus, int(cpus - busy)))
+
+
+#: Looks at the run queue, and the pause between two: a short, steady sample.
+BUSY_SAMPLES = 5
+BUSY_PAUSE = 0.002
+
+
+def _busy() -> float | None:
+    """How many other processes are running or waiting to run now; None where unknown.
+
+    Linux counts them in ``/proc/loadavg`` (this process among them); the
+    median of a few looks steadies a count that moves from moment to
+    moment. Elsewhere, the 1-minute load average, which lags behind.
+    """
+    counts = []
+    try:
+        for _ in range(BUSY_SAMPLES):
+            with open("/proc/loadavg", "rb") as f:
+                counts.append(int(f.read().split()[3].split(b"/")[0]) - 1)
+            time.sleep(BUSY_PAUSE)
+    except (OSError, ValueError, IndexError):
+        try:
+            return os.getloadavg()[0]
+        except (AttributeError, OSError):
+            return None
+    return sorted(counts)[len(counts) // 2]
 
 
 def _default_jobs() -> int:
-    """The default ``--jobs``: the CPUs this process may run on that are free."""
-    try:
-        load: float | None = os.getloadavg()[0]
-    except (AttributeError, OSError):
-        load = None
-    return free_cpus(_cpus(), load)
+    """The default ``--jobs`` for a large run: the CPUs this process may use that are free."""
+    return free_cpus(_cpus(), _busy())
 
 
 #: What ``taskspec validate --help`` says the command does.
@@ -213,7 +235,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="N",
         help="worker processes (default: for a run of at least "
         f"{PARALLEL_MIN_FILES} files or {PARALLEL_MIN_BYTES >> 20} MiB, one per CPU "
-        "that the load average leaves free, else in-process; 1 checks in-process)",
+        "that other running processes leave free, else in-process; 1 checks in-process)",
     )
     p.add_argument(
         "--format",
@@ -536,12 +558,13 @@ def _size(item: Item) -> int:
         return 0
 
 
-def _head(walked: Iterator[Item], jobs: int | None, cpus: int) -> tuple[list[Item], int]:
+def _head(walked: Iterator[Item], jobs: int | None) -> tuple[list[Item], int]:
     """Walk until the number of workers is known; the items walked, and that number.
 
     With ``--jobs N`` (*jobs*), just far enough to know whether every job will
     have MIN_FILES_PER_JOB files; by default, until :func:`parallel_jobs`
-    can tell (files and bytes found so far).
+    can tell (files and bytes found so far), and for a large run, how many
+    CPUs are free (:func:`_default_jobs`, asked only then).
     """
     if jobs is not None:
         head = list(itertools.islice(walked, jobs * MIN_FILES_PER_JOB))
@@ -550,6 +573,7 @@ def _head(walked: Iterator[Item], jobs: int | None, cpus: int) -> tuple[list[Ite
         return head, jobs
     head = []
     files = size = 0
+    cpus = _cpus()
     for item in walked:
         head.append(item)
         if type(item) is str:
@@ -557,7 +581,7 @@ def _head(walked: Iterator[Item], jobs: int | None, cpus: int) -> tuple[list[Ite
             size += _size(item)
         decided = parallel_jobs(files, size, cpus, done=False)
         if decided is not None:
-            return head, decided
+            return head, decided if decided == 1 else min(decided, _default_jobs())
     return head, parallel_jobs(files, size, cpus, done=True) or 1
 
 
@@ -570,7 +594,7 @@ def run(args: argparse.Namespace) -> int:
         walk_items = _items(args)
         # Walk just far enough to know how many workers pay; a small run is
         # checked in-process, where it is done before a pool would start.
-        head, jobs = _head(walk_items, args.jobs, _default_jobs())
+        head, jobs = _head(walk_items, args.jobs)
     except ConfigError as err:
         print(f"taskspec validate: error: {err}", file=sys.stderr)
         return EXIT_USAGE
