@@ -358,8 +358,9 @@ def walk(
     memo: dict[str, Chain | None] | None = {} if ignore else None
 
     def spelt_yml(path: str, name: str) -> bool:
-        yaml = name[:-4] + ".yaml"
-        return name.endswith(".yml") and selection.included(path[:-4] + ".yaml", yaml)
+        if not name.endswith(".yml"):
+            return False
+        return selection.included(path[:-4] + ".yaml", name[:-4] + ".yaml")
 
     for raw in paths:
         if force_exclude and raw != STDIN and _skipped(raw, selection, memo):
