@@ -239,21 +239,29 @@ def spin(copies: int) -> Measure:
     return Measure(once, _child_cpu)
 
 
-def medians(rounds: int, measures: dict[str, Measure]) -> dict[str, float]:
-    """The median wall time of each measure over *rounds* rounds, the measures alternating."""
+def medians(rounds: int, measures: dict[str, Measure]) -> dict[str, Timing]:
+    """The median wall and CPU times of each measure over *rounds* rounds, alternating."""
     walls: dict[str, list[float]] = {name: [] for name in measures}
+    cpus: dict[str, list[float]] = {name: [] for name in measures}
     for _ in range(rounds):
-        for name, (action, _cpu) in measures.items():
-            start = time.perf_counter()
+        for name, (action, cpu) in measures.items():
+            start, start_cpu = time.perf_counter(), cpu()
             action()
             walls[name].append(time.perf_counter() - start)
-    return {name: statistics.median(times) for name, times in walls.items()}
+            cpus[name].append(cpu() - start_cpu)
+    return {
+        name: Timing(statistics.median(walls[name]), statistics.median(cpus[name]))
+        for name in measures
+    }
 
 
 def default_jobs_table(sizes: list[int], rounds: int, invalid: float, seed: int) -> None:
     """The default --jobs against --jobs 1 on trees of each of *sizes* files: medians."""
-    print(f"\ndefault --jobs vs --jobs 1, medians of {rounds} interleaved rounds each")
-    print(f"{'files':>8}  {'jobs 1':>9}  {'default':>9}  {'ratio':>6}  load before/after")
+    print(f"\ndefault --jobs vs --jobs 1, medians of interleaved rounds ({rounds} at least)")
+    print(
+        f"{'files':>8}  {'rounds':>6}  {'jobs 1':>9}  {'default':>9}  {'ratio':>6}"
+        f"  {'CPU jobs 1':>10}  {'CPU default':>11}  load before/after"
+    )
     with tempfile.TemporaryDirectory(prefix="taskspec-bench-jobs-") as tmp:
         env = child_env(Path(tmp, "pycache"))
         for n in sizes:
@@ -262,15 +270,18 @@ def default_jobs_table(sizes: list[int], rounds: int, invalid: float, seed: int)
             os.sync()
             validate(root, 1, env).action()  # warm the bytecode and page caches
             before = os.getloadavg()[0]
+            # Small trees take little time a run: more rounds steady their medians.
+            turns = rounds * 4 if n <= 100 else rounds * 2 if n <= 1000 else rounds
             got = medians(
-                rounds, {"jobs 1": validate(root, 1, env), "default": validate(root, None, env)}
+                turns, {"jobs 1": validate(root, 1, env), "default": validate(root, None, env)}
             )
             after = os.getloadavg()[0]
-            ratio = got["default"] / got["jobs 1"]
+            serial, default = got["jobs 1"], got["default"]
+            ratio = default.wall / serial.wall
             target = f"(target <= {TARGET_DEFAULT_RATIO}x)" if n <= 100 else ""
             print(
-                f"{n:8d}  {got['jobs 1']:8.3f}s  {got['default']:8.3f}s  {ratio:5.2f}x"
-                f"  {before:.2f}/{after:.2f} {target}",
+                f"{n:8d}  {turns:6d}  {serial.wall:8.3f}s  {default.wall:8.3f}s  {ratio:5.2f}x"
+                f"  {serial.cpu:9.3f}s  {default.cpu:10.3f}s  {before:.2f}/{after:.2f} {target}",
                 flush=True,
             )
 
@@ -295,7 +306,13 @@ def main() -> int:
         help="tree sizes for the default --jobs against --jobs 1 (comma-separated; '' skips)",
     )
     parser.add_argument(
-        "--rounds", type=int, default=7, help="interleaved rounds for those (medians are kept)"
+        "--rounds",
+        type=int,
+        default=7,
+        help="interleaved rounds for those, at least 5 (more on small trees; medians are kept)",
+    )
+    parser.add_argument(
+        "--sizes-only", action="store_true", help="time only the default --jobs against --jobs 1"
     )
     parser.add_argument(
         "--baseline",
@@ -305,6 +322,10 @@ def main() -> int:
     )
     args = parser.parse_args()
 
+    if args.sizes_only:
+        sizes = [int(size) for size in args.sizes.split(",")]
+        default_jobs_table(sizes, max(5, args.rounds), args.invalid, args.seed)
+        return 0
     jobs = cpus()
     with tempfile.TemporaryDirectory(prefix="taskspec-bench-") as tmp:
         root = Path(tmp)
