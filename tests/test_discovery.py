@@ -364,3 +364,9 @@ def test_a_json_sidecar_is_found_and_read_as_json(
     code, out, err = run(capsys, "fmt", "--check", "tasks")
     assert (code, out) == (0, "")
     assert "TS903" not in err
+    # So is one pre-commit names, under --force-exclude; named alone, it is refused.
+    code, out, err = run(capsys, "fmt", "--check", "--force-exclude", "tasks/x.taskspec.json")
+    assert (code, out, err) == (0, "", "")
+    code, out, err = run(capsys, "fmt", "--check", "tasks/x.taskspec.json")
+    assert code == 1
+    assert "TS903" in err

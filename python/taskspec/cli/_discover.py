@@ -32,10 +32,10 @@ directory for a flag, the ``pyproject.toml``'s directory for the
 configuration). ``*`` matches across ``/`` in both.
 
 ``--force-exclude`` applies the selection to the paths named on the command
-line too, so that a tool passing every changed YAML file (pre-commit) gets
-exactly what ``taskspec validate .`` would check: a named file is skipped,
-silently, when its name or path matches no include pattern, when it or a
-directory on its path is excluded (by a pattern, the built-in ``.git`` and
+line too, so that a tool passing every changed YAML or JSON file
+(pre-commit) gets exactly what ``taskspec validate .`` would check: a named
+file is skipped, silently, when its name or path matches no include
+pattern, when it or a directory on its path is excluded (by a pattern, the built-in ``.git`` and
 ``node_modules``, or, unless ``--no-ignore``, by git's ignore rules). The
 directories on its path are those below the working directory when it lies
 there, else those of the path as written. A named directory is skipped when
