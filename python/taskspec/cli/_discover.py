@@ -35,10 +35,10 @@ configuration). ``*`` matches across ``/`` in both.
 line too, so that a tool passing every changed YAML or JSON file
 (pre-commit) gets exactly what ``taskspec validate .`` would check: a named
 file is skipped, silently, when its name or path matches no include
-pattern, when it or a directory on its path is excluded (by a pattern, the built-in ``.git`` and
-``node_modules``, or, unless ``--no-ignore``, by git's ignore rules). The
-directories on its path are those below the working directory when it lies
-there, else those of the path as written. A named directory is skipped when
+pattern, when it or a directory on its path is excluded (by a pattern, the
+built-in ``.git`` and ``node_modules``, or, unless ``--no-ignore``, by
+git's ignore rules). The directories on its path are those below the
+working directory when it lies there, else those of the path as written. A named directory is skipped when
 it or a directory on its path is excluded; ``-`` is always read.
 """
 
