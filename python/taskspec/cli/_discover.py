@@ -38,8 +38,9 @@ file is skipped, silently, when its name or path matches no include
 pattern, when it or a directory on its path is excluded (by a pattern, the
 built-in ``.git`` and ``node_modules``, or, unless ``--no-ignore``, by
 git's ignore rules). The directories on its path are those below the
-working directory when it lies there, else those of the path as written. A named directory is skipped when
-it or a directory on its path is excluded; ``-`` is always read.
+working directory when it lies there, else those of the path as written.
+A named directory is skipped when it or a directory on its path is
+excluded; ``-`` is always read.
 """
 
 from __future__ import annotations
