@@ -18,6 +18,12 @@ and hand-styled, and a share of invalid ones), then prints:
   with other work, N processes cannot scale better than that, so the
   scaling ratio is also given as a share of it.
 
+Then, on trees of 10, 100, 1,000 and 10,000 files (``--sizes``), it times
+the default ``--jobs`` against ``--jobs 1``: the two alternate, run after
+run, for ``--rounds`` rounds each, and the medians are compared. The default
+must never be slower (target: at most 1.05x at 10 and 100 files) and should
+be faster on the largest tree when the machine has a CPU to spare.
+
 ``--baseline DIR`` also times the command from another checkout's
 ``python/`` directory (put first on ``PYTHONPATH``), interleaved with this
 one, so that a change is compared with what it replaces in the same run,
@@ -34,6 +40,7 @@ import os
 import random
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -47,6 +54,8 @@ from taskspec import Difficulty, GeneratedFrom, GeneratedKind, Language, TaskSpe
 
 TARGET_SCALING = 1.8  # on 2 cores
 TARGET_COST_RATIO = 1.2
+#: The default --jobs over --jobs 1 on the small trees, at most.
+TARGET_DEFAULT_RATIO = 1.05
 
 LANGUAGES = {
     "go": (["go", "test", "./..."], ["go", "build", "./..."], ".go"),
@@ -198,9 +207,9 @@ def child_env(cache: Path) -> dict[str, str]:
     return env
 
 
-def validate(root: Path, jobs: int, env: dict[str, str]) -> Measure:
-    """``taskspec validate --jobs N root`` end to end, as a fresh process."""
-    argv = [*command(), "validate", "--jobs", str(jobs), str(root)]
+def validate(root: Path, jobs: int | None, env: dict[str, str]) -> Measure:
+    """``taskspec validate --jobs N root`` end to end, as a fresh process (None: the default)."""
+    argv = [*command(), "validate", *([] if jobs is None else ["--jobs", str(jobs)]), str(root)]
     if "PYTHONPATH" in env:  # another checkout's sources: run them as a module
         argv = [sys.executable, "-m", "taskspec", *argv[len(command()) :]]
 
@@ -230,6 +239,53 @@ def spin(copies: int) -> Measure:
     return Measure(once, _child_cpu)
 
 
+def medians(rounds: int, measures: dict[str, Measure]) -> dict[str, Timing]:
+    """The median wall and CPU times of each measure over *rounds* rounds, alternating."""
+    walls: dict[str, list[float]] = {name: [] for name in measures}
+    cpus: dict[str, list[float]] = {name: [] for name in measures}
+    for _ in range(rounds):
+        for name, (action, cpu) in measures.items():
+            start, start_cpu = time.perf_counter(), cpu()
+            action()
+            walls[name].append(time.perf_counter() - start)
+            cpus[name].append(cpu() - start_cpu)
+    return {
+        name: Timing(statistics.median(walls[name]), statistics.median(cpus[name]))
+        for name in measures
+    }
+
+
+def default_jobs_table(sizes: list[int], rounds: int, invalid: float, seed: int) -> None:
+    """The default --jobs against --jobs 1 on trees of each of *sizes* files: medians."""
+    print(f"\ndefault --jobs vs --jobs 1, medians of interleaved rounds ({rounds} at least)")
+    print(
+        f"{'files':>8}  {'rounds':>6}  {'jobs 1':>9}  {'default':>9}  {'ratio':>6}"
+        f"  {'CPU jobs 1':>10}  {'CPU default':>11}  load before/after"
+    )
+    with tempfile.TemporaryDirectory(prefix="taskspec-bench-jobs-") as tmp:
+        env = child_env(Path(tmp, "pycache"))
+        for n in sizes:
+            root = Path(tmp, f"tree-{n}")
+            build_tree(root, n, invalid, seed)
+            os.sync()
+            validate(root, 1, env).action()  # warm the bytecode and page caches
+            before = os.getloadavg()[0]
+            # Small trees take little time a run: more rounds steady their medians.
+            turns = rounds * 4 if n <= 100 else rounds * 2 if n <= 1000 else rounds
+            got = medians(
+                turns, {"jobs 1": validate(root, 1, env), "default": validate(root, None, env)}
+            )
+            after = os.getloadavg()[0]
+            serial, default = got["jobs 1"], got["default"]
+            ratio = default.wall / serial.wall
+            target = f"(target <= {TARGET_DEFAULT_RATIO}x)" if n <= 100 else ""
+            print(
+                f"{n:8d}  {turns:6d}  {serial.wall:8.3f}s  {default.wall:8.3f}s  {ratio:5.2f}x"
+                f"  {serial.cpu:9.3f}s  {default.cpu:10.3f}s  {before:.2f}/{after:.2f} {target}",
+                flush=True,
+            )
+
+
 def cpus() -> int:
     """The CPUs this process may use, as ``taskspec validate`` counts them by default."""
     try:
@@ -245,6 +301,20 @@ def main() -> int:
     parser.add_argument("--invalid", type=float, default=0.05, help="share of invalid files")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--sizes",
+        default="10,100,1000,10000",
+        help="tree sizes for the default --jobs against --jobs 1 (comma-separated; '' skips)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=7,
+        help="interleaved rounds for those, at least 5 (more on small trees; medians are kept)",
+    )
+    parser.add_argument(
+        "--sizes-only", action="store_true", help="time only the default --jobs against --jobs 1"
+    )
+    parser.add_argument(
         "--baseline",
         type=Path,
         metavar="DIR",
@@ -252,6 +322,10 @@ def main() -> int:
     )
     args = parser.parse_args()
 
+    if args.sizes_only:
+        sizes = [int(size) for size in args.sizes.split(",")]
+        default_jobs_table(sizes, max(5, args.rounds), args.invalid, args.seed)
+        return 0
     jobs = cpus()
     with tempfile.TemporaryDirectory(prefix="taskspec-bench-") as tmp:
         root = Path(tmp)
@@ -314,6 +388,9 @@ def main() -> int:
         )
     ratio = f"{serial.wall / parse.wall:8.2f}x  {serial.cpu / parse.cpu:12.2f}x"
     print(f"per-file cost, jobs 1 / parse     {ratio}  (target <= {TARGET_COST_RATIO}x)")
+    if args.sizes:
+        sizes = [int(size) for size in args.sizes.split(",")]
+        default_jobs_table(sizes, max(5, args.rounds), args.invalid, args.seed)
     return 0
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from taskspec.cli._discover import Selection, find_config, walk
+from taskspec import marshal_json, parse_task_spec
+from taskspec.cli._discover import DEFAULT_INCLUDE, Selection, find_config, walk
 from taskspec.cli._main import main
 from tests.harness import Harness, make_harness
 from tests.helpers import VALID_DOC
@@ -158,7 +159,7 @@ def test_a_directory_without_sidecars_warns(
     code, out, err = run(capsys, "validate", "config", "tasks")
     assert (code, out) == (0, "")
     assert err.splitlines()[0] == (
-        "taskspec: warning: no sidecars found in config (looked for taskspec.yaml, *.taskspec.yaml)"
+        f"taskspec: warning: no sidecars found in config (looked for {', '.join(DEFAULT_INCLUDE)})"
     )
     assert err.count("warning") == 1
     code, _, err = run(capsys, "fmt", "--check", "config")
@@ -241,7 +242,7 @@ def test_a_walk_leaves_out_what_git_ignores(
     assert err.startswith("1 valid")
     # ...unless --force-exclude asks for what a walk would check.
     code, _, err = run(capsys, "validate", "--force-exclude", "out/run-9/taskspec.yaml")
-    assert err.startswith("0 valid, 0 invalid")
+    assert err.splitlines()[-1].startswith("0 valid, 0 invalid")
 
 
 def test_force_exclude_applies_include_and_exclude_to_named_files(
@@ -299,28 +300,73 @@ def test_validate_without_a_path_checks_the_working_directory(
     assert out.startswith("tasks/gcd.taskspec.yaml:1:1: TS001 ")
 
 
-def test_a_sidecar_spelt_yml_is_skipped_with_a_warning_naming_the_spelling(
+def test_a_sidecar_spelt_yml_is_checked_with_a_warning_naming_the_spelling(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "taskspec.yml").write_bytes(VALID_DOC)
-    (tmp_path / "gcd.taskspec.yml").write_bytes(VALID_DOC)
+    (tmp_path / "gcd.taskspec.yml").write_bytes(b"taskid: x\n")
     (tmp_path / "ci.yml").write_text("on: push\n")  # not a sidecar by any spelling
     (tmp_path / "taskspec.yaml").write_bytes(VALID_DOC)
-    expected = [
+    warned = [
+        "taskspec: warning: gcd.taskspec.yml: a sidecar's name ends in .yaml; "
+        "rename it to gcd.taskspec.yaml",
+        "taskspec: warning: run/taskspec.yml: a sidecar's name ends in .yaml; "
+        "rename it to taskspec.yaml",
+    ]
+    code, out, err = run(capsys, "validate", ".")
+    # Checked: the invalid one is reported, and the valid ones counted.
+    assert code == 1
+    assert out.startswith("gcd.taskspec.yml:1:1: TS001 ")
+    assert [line for line in err.splitlines() if "warning" in line] == warned
+    assert err.splitlines()[-1].startswith("2 valid, 1 invalid")
+    # Named, by pre-commit, the same: checked and warned of.
+    code, out, err = run(capsys, "validate", "--force-exclude", "gcd.taskspec.yml", "ci.yml")
+    assert (code, err.splitlines()[0]) == (1, warned[0])
+    assert {line.split(":")[0] for line in out.splitlines()} == {"gcd.taskspec.yml"}
+    # fmt formats the valid one, and warns of both.
+    code, out, err = run(capsys, "fmt", "--check", ".")
+    assert code == 1
+    assert [line for line in err.splitlines() if "warning" in line] == warned
+    # A configuration that names only .yaml leaves them out, and says so.
+    code, out, err = run(capsys, "validate", "--include", "*taskspec.yaml", ".")
+    assert (code, out) == (0, "")
+    assert err.splitlines()[:2] == [
         "taskspec: warning: skipped gcd.taskspec.yml: a sidecar's name ends in .yaml; "
         "rename it to gcd.taskspec.yaml to check it",
         "taskspec: warning: skipped run/taskspec.yml: a sidecar's name ends in .yaml; "
         "rename it to taskspec.yaml to check it",
     ]
-    code, out, err = run(capsys, "validate", ".")
-    assert (code, out) == (0, "")
-    assert err.splitlines()[:2] == expected
-    assert "1 valid, 0 invalid" in err
-    code, out, err = run(capsys, "fmt", "--check", ".")
-    assert (code, out) == (0, "")
-    assert err.splitlines()[:2] == expected
     # Where the configuration includes *.yml, the file is checked, without a word.
     code, out, err = run(capsys, "validate", "--include", "*.yml", ".")
-    assert "skipped" not in err
+    assert "warning" not in err
+
+
+def test_a_json_sidecar_is_found_and_read_as_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tasks").mkdir()
+    (tmp_path / "tasks" / "ok.taskspec.json").write_bytes(marshal_json(parse_task_spec(VALID_DOC)))
+    (tmp_path / "tasks" / "x.taskspec.json").write_text('{"taskId": 7}')
+    (tmp_path / "package.json").write_text('{"name": "not a sidecar"}')
+    (tmp_path / "taskspec.json").write_text('{"taskid": "x"}')
+    assert walked(".") == ["taskspec.json", "tasks/ok.taskspec.json", "tasks/x.taskspec.json"]
+    code, out, err = run(capsys, "validate", ".")
+    assert code == 1
+    # Read as proto3 JSON: its own words (a JSON name in the hint), not YAML's.
+    assert out.startswith('taskspec.json: TS001 unknown field "taskid"')
+    assert "tasks/x.taskspec.json: TS003 task_id: expected a string, got the number 7" in out
+    assert "tasks/ok.taskspec.json" not in out
+    assert err.splitlines()[-1].startswith("1 valid, 2 invalid")
+    # fmt formats YAML only: below a directory, a JSON sidecar is passed over.
+    code, out, err = run(capsys, "fmt", "--check", "tasks")
+    assert (code, out) == (0, "")
+    assert "TS903" not in err
+    # So is one pre-commit names, under --force-exclude; named alone, it is refused.
+    code, out, err = run(capsys, "fmt", "--check", "--force-exclude", "tasks/x.taskspec.json")
+    assert (code, out, err) == (0, "", "")
+    code, out, err = run(capsys, "fmt", "--check", "tasks/x.taskspec.json")
+    assert code == 1
+    assert "TS903" in err

@@ -33,9 +33,12 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit 
 def test_the_hooks_take_every_yaml_file_and_let_the_config_decide() -> None:
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert [h["id"] for h in hooks] == ["taskspec-validate", "taskspec-fmt"]
+    validate, fmt = hooks
+    # Broad: [tool.taskspec] picks the sidecars. validate takes JSON too; fmt formats YAML only.
+    assert validate["types_or"] == ["yaml", "json"] and "types" not in validate
+    assert fmt["types"] == ["yaml"]
     for hook in hooks:
         assert hook["language"] == "python"
-        assert hook["types"] == ["yaml"]  # broad: [tool.taskspec] picks the sidecars
         assert "files" not in hook
         assert hook["entry"].endswith(" --force-exclude")
         assert hook["require_serial"] is True
@@ -134,6 +137,49 @@ def test_pre_commit_runs_both_hooks(tmp_path: Path, home: Path) -> None:
     )
     # fmt put it back in canonical layout, comments and all.
     assert (repo / "gcd.taskspec.yaml").read_bytes() == COMMENTED_DOC
+
+
+def test_an_invalid_json_or_yml_sidecar_fails_the_commit(tmp_path: Path, home: Path) -> None:
+    """The new user's report: x.taskspec.json and x.taskspec.yml, invalid, and both hooks passed.
+
+    pre-commit runs on what is staged, as on a commit. Each of the two is
+    committed alone, with a YAML and a JSON file that are no sidecars.
+    """
+    repo = tmp_path / "tasks-repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    (repo / "package.json").write_text('{"name": "not-a-sidecar"}\n')
+    (repo / "ci.yml").write_text("on: [push]\n")
+    _git(repo, "add", "-A")
+    # Nothing that is a sidecar: validate passes (no --fail-if-empty in the hook).
+    clean = _try_repo(repo, home, all_files=False)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    assert _status(clean.stdout, "taskspec validate") == "Passed"
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@example.invalid", "commit", "-qm", "start")
+
+    tasks = repo / "tasks"
+    tasks.mkdir()
+    (tasks / "x.taskspec.json").write_text('{"taskId": "x"}\n')
+    _git(repo, "add", "-A")
+    dirty = _try_repo(repo, home, all_files=False)
+    assert dirty.returncode == 1, dirty.stdout + dirty.stderr
+    assert _status(dirty.stdout, "taskspec validate") == "Failed"
+    assert re.search(
+        r"^tasks/x\.taskspec\.json(:\d+:\d+)?: TS101 prompt is required", dirty.stdout, re.M
+    )
+    # fmt is not given JSON: it has nothing to run on.
+    assert _status(dirty.stdout, "taskspec fmt") == "(no files to check)Skipped"
+    _git(repo, "rm", "-q", "--cached", "tasks/x.taskspec.json")
+
+    (tasks / "x.taskspec.yml").write_bytes(VALID_DOC.replace(b"language: go", b"language: golang"))
+    _git(repo, "add", "tasks/x.taskspec.yml")
+    dirty = _try_repo(repo, home, all_files=False)
+    assert dirty.returncode == 1, dirty.stdout + dirty.stderr
+    assert _status(dirty.stdout, "taskspec validate") == "Failed"
+    assert 'tasks/x.taskspec.yml:3:11: TS103 invalid language "golang"' in dirty.stdout
+    assert "taskspec: warning: tasks/x.taskspec.yml: a sidecar's name ends in .yaml" in dirty.stdout
+    assert _status(dirty.stdout, "taskspec fmt") == "Failed"
+    assert "tasks/x.taskspec.yml:3:11: TS103 cannot format: the file is invalid" in dirty.stdout
 
 
 def test_the_hooks_follow_include_and_exclude_of_tool_taskspec(tmp_path: Path, home: Path) -> None:

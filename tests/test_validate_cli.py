@@ -352,10 +352,20 @@ def test_empty_tree_is_valid_with_a_warning(
     (tmp_path / "config.yaml").write_text("not: a sidecar\n")
     code, out, err = run(capsys, str(tmp_path))
     assert (code, out, summary(err)) == (0, "", (0, 0, 0))
-    assert err.splitlines()[0] == (
+    assert err.splitlines()[:2] == [
         f"taskspec: warning: no sidecars found in {tmp_path}"
-        " (looked for taskspec.yaml, *.taskspec.yaml)"
-    )
+        " (looked for taskspec.yaml, *.taskspec.yaml, taskspec.yml, *.taskspec.yml,"
+        " taskspec.json, *.taskspec.json)",
+        "taskspec: warning: nothing to check: no file named, and no sidecar found",
+    ]
+    # --fail-if-empty makes it a failure, for a CI step that must check something.
+    code, out, err = run(capsys, "--fail-if-empty", str(tmp_path))
+    assert (code, out, summary(err)) == (1, "", (0, 0, 0))
+    # With a sidecar there, the flag changes nothing.
+    (tmp_path / "taskspec.yaml").write_bytes(VALID_DOC)
+    code, out, err = run(capsys, "--fail-if-empty", str(tmp_path))
+    assert (code, out, summary(err)) == (0, "", (1, 0, 0))
+    assert "warning" not in err
 
 
 def test_a_pipe_named_on_the_command_line_is_refused_and_dash_reads_stdin() -> None:
@@ -598,3 +608,154 @@ def test_strict_paths_makes_an_escaping_path_a_problem(tmp_path: Path, jobs: str
     assert all(line.endswith(f".taskspec.yaml:16:13: {ESCAPING_MESSAGE}") for line in lines)
     n = _cmd_validate.MIN_FILES_PER_JOB
     assert f"{n} valid, {n} invalid" in res.err
+
+
+#: A valid sidecar whose block prompt fmt writes as one quoted line: validate
+#: gives it a hint on stderr (a line of it ends in a space).
+HINTED_DOC = (
+    b"task_spec_version: 1\ntask_id: kg-go-impl-mathx-gcd\nlanguage: go\ndifficulty: medium\n"
+    b"generated_from:\n    kind: kg_template\nprompt: |-\n    Implement \n    mathx.GCD.\n"
+    b"verification:\n    test_cmd:\n        - go\n        - test\n"
+)
+
+
+def _noted_tree(root: Path, count: int) -> None:
+    """Run directories whose files give problems (stdout), hints and warnings (stderr)."""
+    for n in range(count):
+        run_dir(root, n).mkdir(parents=True)
+        kind = n % 4
+        if kind == 0:  # invalid: problems on stdout
+            (run_dir(root, n) / "taskspec.yaml").write_bytes(
+                VALID_DOC.replace(b"task_id:", b"taskid:")
+            )
+        elif kind == 1:  # valid, with a hint on stderr
+            (run_dir(root, n) / "taskspec.yaml").write_bytes(HINTED_DOC)
+        elif kind == 2:  # checked, with a naming warning on stderr from the walk
+            (run_dir(root, n) / "taskspec.yml").write_bytes(HINTED_DOC)
+        else:
+            (run_dir(root, n) / "taskspec.yaml").write_bytes(VALID_DOC)
+    (root / "empty").mkdir()
+
+
+def _without_timing(err: str) -> str:
+    """Stderr but the time at the end of the summary line."""
+    return err.rsplit(" in ", 1)[0]
+
+
+def test_stdout_and_stderr_are_the_same_bytes_for_any_jobs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Problems, hints and the walk's warnings each come out in file order, whatever the jobs.
+
+    Chunks of at most three files over two workers finish in any order: the
+    output must not follow them.
+    """
+    _noted_tree(tmp_path, 60)
+    monkeypatch.setattr(_cmd_validate, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(_cmd_validate, "MIN_CHUNK", 1)
+    monkeypatch.setattr(_cmd_validate, "MAX_CHUNK", 3)
+    pools = PoolSpy(monkeypatch)
+    paths = [str(tmp_path / "empty"), str(tmp_path)]
+    code1, out1, err1 = run(capsys, "--jobs", "1", *paths)
+    code2, out2, err2 = run(capsys, "--jobs", "2", *paths)
+    assert pools.sizes == [2]
+    assert code1 == code2 == 1
+    assert out1 == out2
+    assert _without_timing(err1) == _without_timing(err2)
+    assert summary(err1) == summary(err2) == (45, 15, 0)
+    lines = err1.splitlines()
+    assert lines[0].startswith(f"taskspec: warning: no sidecars found in {tmp_path / 'empty'} ")
+    assert len([line for line in lines if line.startswith("taskspec: hint: ")]) == 30
+    assert len([line for line in lines if "a sidecar's name ends in .yaml" in line]) == 15
+    # In file order: each run directory's notes after the one before it.
+    named = [next(p for p in line.split() if "run-" in p) for line in lines[1:-1]]
+    assert named == sorted(named)
+
+
+def test_the_command_writes_the_same_bytes_for_any_jobs(tmp_path: Path) -> None:
+    """The same, from the real command: enough files for two workers at the default sizes."""
+    _noted_tree(tmp_path, 4 * _cmd_validate.MIN_FILES_PER_JOB)
+    results = [
+        subprocess.run(
+            [sys.executable, "-m", "taskspec", "validate", "--jobs", jobs, str(tmp_path)],
+            capture_output=True,
+            check=False,
+        )
+        for jobs in ("1", "2", "1", "2")
+    ]
+    assert {r.returncode for r in results} == {1}
+    assert len({r.stdout for r in results}) == 1
+    assert len({_without_timing(r.stderr.decode()) for r in results}) == 1
+    assert results[0].stderr.count(b"taskspec: hint: ") == 2 * _cmd_validate.MIN_FILES_PER_JOB
+
+
+@pytest.mark.parametrize(
+    ("files", "size", "cpus", "done", "jobs"),
+    [
+        (10, 6_000, 2, True, 1),  # small: in-process
+        (100, 60_000, 2, True, 1),
+        (2047, 1_300_000, 2, True, 1),  # just under the file count
+        (10, 6_000, 2, False, None),  # the walk goes on: cannot tell yet
+        (_cmd_validate.PARALLEL_MIN_FILES, 1_300_000, 2, False, 2),  # decided mid-walk
+        (100, _cmd_validate.PARALLEL_MIN_BYTES, 2, False, 1),  # large files, too few for two
+        (200, _cmd_validate.PARALLEL_MIN_BYTES, 2, False, 2),
+        (200, _cmd_validate.PARALLEL_MIN_BYTES, 8, False, 3),  # 64 files a job at least
+        (50_000, 10**8, 1, False, 1),  # one CPU: never a pool
+        (50_000, 10**8, 1, True, 1),
+    ],
+)
+def test_the_default_jobs_start_workers_only_for_a_large_run(
+    files: int, size: int, cpus: int, done: bool, jobs: int | None
+) -> None:
+    assert _cmd_validate.parallel_jobs(files, size, cpus, done=done) == jobs
+
+
+@pytest.mark.parametrize(
+    ("cpus", "busy", "free"),
+    [(2, None, 2), (2, 0, 2), (2, 1, 1), (2, 6, 1), (8, 3, 5), (8, 2.5, 5), (1, 0, 1)],
+)
+def test_the_default_jobs_count_the_cpus_other_work_leaves_free(
+    cpus: int, busy: float | None, free: int
+) -> None:
+    assert _cmd_validate.free_cpus(cpus, busy) == free
+
+
+def test_a_large_run_on_a_busy_machine_stays_in_process(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(8):
+        run_dir(tmp_path, n).mkdir(parents=True)
+        (run_dir(tmp_path, n) / "taskspec.yaml").write_bytes(VALID_DOC)
+    pools = PoolSpy(monkeypatch)
+    monkeypatch.setattr(_cmd_validate, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(_cmd_validate, "PARALLEL_MIN_FILES", 4)
+    monkeypatch.setattr(_cmd_validate, "_cpus", lambda: 2)
+    monkeypatch.setattr(_cmd_validate, "_busy", lambda: 3)  # three others running
+    assert run(capsys, str(tmp_path))[0] == 0
+    assert pools.sizes == []
+    monkeypatch.setattr(_cmd_validate, "_busy", lambda: 0)
+    assert run(capsys, str(tmp_path))[0] == 0
+    assert pools.sizes == [2]
+
+
+def test_a_small_run_by_default_starts_no_workers_and_a_large_one_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(8):
+        run_dir(tmp_path, n).mkdir(parents=True)
+        (run_dir(tmp_path, n) / "taskspec.yaml").write_bytes(VALID_DOC)
+    pools = PoolSpy(monkeypatch)
+    monkeypatch.setattr(_cmd_validate, "_cpus", lambda: 2)
+    monkeypatch.setattr(_cmd_validate, "_busy", lambda: 0)  # both free
+    assert run(capsys, str(tmp_path))[0] == 0
+    assert pools.sizes == []
+    # The same tree counts as large once the thresholds are below it.
+    monkeypatch.setattr(_cmd_validate, "MIN_FILES_PER_JOB", 1)
+    monkeypatch.setattr(_cmd_validate, "PARALLEL_MIN_FILES", 4)
+    assert run(capsys, str(tmp_path))[0] == 0
+    assert pools.sizes == [2]
+    # Or its bytes do, however few the files.
+    monkeypatch.setattr(_cmd_validate, "PARALLEL_MIN_FILES", 1000)
+    monkeypatch.setattr(_cmd_validate, "PARALLEL_MIN_BYTES", 2 * len(VALID_DOC))
+    assert run(capsys, str(tmp_path))[0] == 0
+    assert pools.sizes == [2, 2]

@@ -28,6 +28,9 @@ has both hooks shows each problem once.
 ``convert`` and ``validate`` tell them apart, is refused without being
 read, with code TS903 and a pointer to ``convert``: read as YAML, JSON
 would give a list of false problems, and binary protobuf none that helps.
+Below a directory (and under ``--force-exclude``) a ``*.taskspec.json``
+sidecar is passed over without a word: ``validate`` checks it, and there is
+no layout of its own for ``fmt`` to write.
 
 An editor may save a file while ``fmt`` works on it, and its save is newer
 than anything ``fmt`` could write: a file is replaced only if it still holds
@@ -71,7 +74,8 @@ DESCRIPTION: Final = (
     "Rewrite sidecars in the canonical layout the Go package writes, keeping "
     "comments above or beside the key they belong to. Files named on the command line "
     "(- for stdin, formatted to stdout) and, below directories, every taskspec.yaml or "
-    "*.taskspec.yaml. Files are replaced atomically; invalid files, and files with a "
+    "*.taskspec.yaml (.yml too, with a warning; .json sidecars are left to validate). "
+    "Files are replaced atomically; invalid files, and files with a "
     "comment that has no place in the canonical layout, are reported and left alone."
 )
 
@@ -144,6 +148,11 @@ def summary(changed: int, unchanged: int, failed: int, *, check: bool) -> str:
     return text
 
 
+def _is_yaml(name: str) -> bool:
+    """Whether fmt takes a sidecar found in a walk: a YAML one (a JSON one is passed over)."""
+    return read_format(name) == "yaml"
+
+
 def run(args: argparse.Namespace) -> int:
     # Imported here: only fmt needs the comment machinery.
     from taskspec.cli._comments import CommentError, format_document  # noqa: PLC0415
@@ -183,6 +192,7 @@ def run(args: argparse.Namespace) -> int:
         force_exclude=args.force_exclude,
         ignore=not args.no_ignore,
         on_misspelt=warn_misspelt,
+        accept=_is_yaml,
     )
     for item in walked:
         if isinstance(item, tuple):  # a directory the walk could not list

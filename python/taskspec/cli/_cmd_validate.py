@@ -2,19 +2,25 @@
 
 A harness keeps one ``taskspec.yaml`` per run directory and may hold tens of
 thousands of them, so the command is built around a cheap per-file loop.
-Small runs are checked in-process. Larger ones go to worker processes (a
-``concurrent.futures`` process pool) that start once (forked where the
+Small runs are checked in-process. By default only a large run (2,048
+files, or 2 MiB of them: :func:`parallel_jobs`) on a machine with a free
+second CPU (:func:`free_cpus`, by the processes running now) goes to worker
+processes, since below that starting them costs more than they save; with
+``--jobs N`` every run of at least 64 files a worker does. Workers are a
+``concurrent.futures`` process pool that start once (forked where the
 platform allows, so they start with everything imported) and live for the
 whole run. The parent only walks the tree and
 deals out paths: it walks ahead of the workers, so it soon knows how much is
 left, and sizes each chunk from that (a share of what remains, capped), so
 chunks are large while there is much to do and small at the end, where they
 keep both workers busy to the last file. A chunk travels as one string of
-paths, and comes back as three counts and the finished report text: nothing
+paths, and comes back as three counts and the finished report and notes: nothing
 is pickled per file. A worker holds the chunk it checks and the next one,
 so it never waits for the parent, and the parent writes results in chunk
-order, which makes the output the same for any number of jobs; it streams
-while later chunks are still being checked.
+order, which makes the output the same for any number of jobs, on stdout
+and on stderr (a chunk brings back its hints, and the walk's warnings travel
+in it in their place); it streams while later chunks are still being
+checked.
 A worker reads each file with the CLI's bounded reader
 (:func:`taskspec.cli._kit.read_input`) and gets every problem of it from
 the library (:func:`taskspec.check`): decode problems, broken rules and
@@ -36,6 +42,8 @@ an error. The progress indicator and the closing
 summary go to stderr, so stdout stays a clean list of problems for editors,
 CI and scripts. An unreadable file or directory is reported like any other
 problem and the run goes on; the exit status is 1 if anything was not valid.
+A run that checked nothing says so on stderr, and with ``--fail-if-empty``
+exits 1.
 """
 
 from __future__ import annotations
@@ -51,7 +59,7 @@ import signal
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
 
 from taskspec._check import check
 from taskspec.cli._discover import ConfigError, Selection, walk
@@ -66,13 +74,14 @@ from taskspec.cli._kit import (
     add_input_options,
     display_name,
     json_document,
+    misspelt,
+    no_sidecars,
     note_block_prompt,
     os_reason,
     positive_int,
     read_format,
     read_input,
-    warn_misspelt,
-    warn_no_sidecars,
+    warning,
 )
 
 if TYPE_CHECKING:
@@ -80,17 +89,34 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
-__all__ = ["DESCRIPTION", "add_arguments", "check_chunk", "run"]
+__all__ = ["DESCRIPTION", "add_arguments", "check_chunk", "free_cpus", "parallel_jobs", "run"]
+
+
+class Note(NamedTuple):
+    """A line for stderr that the walk wrote in its place among the files (a warning)."""
+
+    text: str
+
 
 #: A file to check: its path; ``(path, reason)`` for a directory the walk
-#: could not list; or ``(name, bytes)`` for standard input, read by the parent.
-Item = str | tuple[str, str] | tuple[str, bytes]
-#: Per chunk: valid, invalid and unreadable counts, and the report lines.
-ChunkResult = tuple[int, int, int, str]
+#: could not list; ``(name, bytes)`` for standard input, read by the parent;
+#: or a Note, written to stderr in its place, so that stderr is in file order.
+Item = str | tuple[str, str] | tuple[str, bytes] | Note
+#: Per chunk: valid, invalid and unreadable counts, the report lines (stdout)
+#: and the notes (stderr: warnings and hints), each in file order.
+ChunkResult = tuple[int, int, int, str, str]
 
 #: Fewest files worth one more worker: below this, starting a process costs
 #: more than it saves, so small runs stay in-process whatever ``--jobs`` says.
 MIN_FILES_PER_JOB = 64
+#: When the default ``--jobs`` starts workers at all: for this many files, or
+#: this many bytes of them, whichever comes first. Below both, starting the
+#: pool and sending the chunks costs more than a second CPU saves: a file
+#: costs about 0.1 ms (0.2 us a byte) and the pool about 0.07 s of CPU, so
+#: the break-even is near 1,300 typical files (see BENCHMARKS.md, "Default
+#: --jobs"); these keep a margin.
+PARALLEL_MIN_FILES = 2048
+PARALLEL_MIN_BYTES = 2 << 20
 #: Chunk sizes. In-process, chunks start at FIRST_CHUNK and double; for
 #: workers, a chunk is a share of the files left (SHARES_PER_JOB per worker),
 #: never under MIN_CHUNK (a round trip to a worker costs about as much as
@@ -119,7 +145,23 @@ class WorkerLostError(Exception):
     """A worker process ended without sending back the chunk it had."""
 
 
-def _default_jobs() -> int:
+def parallel_jobs(files: int, size: int, cpus: int, *, done: bool) -> int | None:
+    """How many workers the default ``--jobs`` uses, or None while it cannot tell yet.
+
+    *files* and *size* (their bytes) are what the walk has found so far,
+    *cpus* the CPUs this process may use, and *done* says the walk found
+    everything. Workers pay only for a large run: one of PARALLEL_MIN_FILES
+    files or PARALLEL_MIN_BYTES bytes; then one per CPU, with at least
+    MIN_FILES_PER_JOB files each (and no more than are free: see
+    :func:`_head`). A smaller run, once the walk is over, or any run on one
+    CPU, is checked in-process (1).
+    """
+    if cpus > 1 and (files >= PARALLEL_MIN_FILES or size >= PARALLEL_MIN_BYTES):
+        return max(1, min(cpus, files // MIN_FILES_PER_JOB))
+    return 1 if done or cpus <= 1 else None
+
+
+def _cpus() -> int:
     """The CPUs this process may run on (its affinity mask where the OS has one)."""
     try:
         return len(os.sched_getaffinity(0)) or 1
@@ -127,11 +169,55 @@ def _default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+def free_cpus(cpus: int, busy: float | None) -> int:
+    """The CPUs of *cpus* that other work leaves free: *busy* of them are taken.
+
+    On a machine already busy another process gets no CPU of its own, and
+    workers only add their overhead (``make -l`` and ``ninja -l`` hold back
+    for the same reason). Without a measure (None), all of them.
+    """
+    if busy is None:
+        return cpus
+    return max(1, min(cpus, int(cpus - busy)))
+
+
+#: Looks at the run queue, and the pause between two: a short, steady sample.
+BUSY_SAMPLES = 5
+BUSY_PAUSE = 0.002
+
+
+def _busy() -> float | None:
+    """How many other processes are running or waiting to run now; None where unknown.
+
+    Linux counts them in ``/proc/loadavg`` (this process among them); the
+    median of a few looks steadies a count that moves from moment to
+    moment. Elsewhere, the 1-minute load average, which lags behind.
+    """
+    counts = []
+    try:
+        for _ in range(BUSY_SAMPLES):
+            with open("/proc/loadavg", "rb") as f:
+                counts.append(int(f.read().split()[3].split(b"/")[0]) - 1)
+            time.sleep(BUSY_PAUSE)
+    except (OSError, ValueError, IndexError):
+        try:
+            return os.getloadavg()[0]
+        except (AttributeError, OSError):
+            return None
+    return sorted(counts)[len(counts) // 2]
+
+
+def _default_jobs() -> int:
+    """The default ``--jobs`` for a large run: the CPUs this process may use that are free."""
+    return free_cpus(_cpus(), _busy())
+
+
 #: What ``taskspec validate --help`` says the command does.
 DESCRIPTION: Final = (
     "Check sidecars: files named on the command line (- for stdin), and "
-    "below directories every taskspec.yaml or *.taskspec.yaml (hidden directories "
-    "included; .git, node_modules and virtualenvs skipped), in parallel. A file is "
+    "below directories every taskspec.yaml or *.taskspec.yaml, the same spelt .yml (with "
+    "a warning) and the same ending in .json (hidden directories "
+    "included; .git, node_modules and virtualenvs skipped), a large run in parallel. A file is "
     "read by its extension, as convert reads it: .json as proto3 JSON, .binpb as "
     "binary protobuf, anything else as YAML. Prints every problem of every file on "
     "stdout, one a line (path:line:col: CODE message; hint, and "
@@ -147,7 +233,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=positive_int,
         default=None,
         metavar="N",
-        help="worker processes (default: one per available CPU; 1 checks in-process)",
+        help="worker processes (default: for a run of at least "
+        f"{PARALLEL_MIN_FILES} files or {PARALLEL_MIN_BYTES >> 20} MiB, one per CPU "
+        "that other running processes leave free, else in-process; 1 checks in-process)",
     )
     p.add_argument(
         "--format",
@@ -159,6 +247,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "(path, code, field_path, line, column, message, hint, severity: always all "
         'there, line and column 0 when unknown, hint "" when none); github: GitHub '
         "Actions annotations (::error or ::warning)",
+    )
+    p.add_argument(
+        "--fail-if-empty",
+        action="store_true",
+        help="exit 1 when nothing was checked: no path named a file, and no directory held "
+        "a sidecar (by default that is a warning, and exit 0)",
     )
     p.add_argument(
         "--strict-paths",
@@ -192,15 +286,19 @@ def check_chunk(items: Sequence[Item]) -> ChunkResult:
     """
     valid = 0
     out = io.StringIO()
+    err = io.StringIO()
     report = Report(out, _format)
     for item in items:
         data: bytes
+        if isinstance(item, Note):
+            err.write(item.text)
+            continue
         if isinstance(item, str):
             name = item
             try:
                 data = read_input(item)
-            except OSError as err:
-                report.os_error(name, err)
+            except OSError as error:
+                report.os_error(name, error)
                 continue
         else:
             name, detail = item
@@ -210,13 +308,13 @@ def check_chunk(items: Sequence[Item]) -> ChunkResult:
             data = detail  # standard input, read by the parent
         try:
             problems = check(data, read_format(name), strict_paths=_strict_paths)
-        except Exception as err:  # a bug must not cost the report on every other file
-            report.internal_error(name, err)
+        except Exception as error:  # a bug must not cost the report on every other file
+            report.internal_error(name, error)
             continue
         if not problems or report.problems(name, problems):
             valid += 1
-            note_block_prompt(name, data)
-    return valid, report.invalid, report.unreadable, out.getvalue()
+            note_block_prompt(name, data, err)
+    return valid, report.invalid, report.unreadable, out.getvalue(), err.getvalue()
 
 
 def _batches(head: list[Item], rest: Iterator[Item], progress: Progress) -> Iterator[list[Item]]:
@@ -297,11 +395,10 @@ class Workers:
 
     def send(self, chunk: list[Item]) -> Future[ChunkResult]:
         """Queue *chunk* for a worker; its result comes back through the future."""
-        payload: str | list[Item]
-        try:
-            payload = "\0".join(chunk)  # type: ignore[arg-type]
-        except TypeError:  # not all paths
-            payload = chunk
+        # A chunk that holds a Note, an unlistable directory or standard
+        # input's bytes goes as its list.
+        paths = all(type(item) is str for item in chunk)
+        payload: str | list[Item] = "\0".join(chunk) if paths else chunk  # type: ignore[arg-type]
         with _lost_worker():
             return self._pool.submit(_check_payload, payload)
 
@@ -388,33 +485,45 @@ def _deal(
 def _report(
     results: Iterable[ChunkResult], progress: Progress, held: list[str] | None = None
 ) -> tuple[int, int, int]:
-    """Write each chunk's report as it comes, or keep it in *held* (``--format json``)."""
+    """Write each chunk's report as it comes, or keep it in *held* (``--format json``).
+
+    A chunk's notes go to stderr after its report lines go to stdout: each
+    stream is in file order, whatever the number of jobs.
+    """
     valid = invalid = unreadable_count = 0
     write = sys.stdout.write if held is None else held.append
-    for v, i, u, text in results:
+    for v, i, u, text, notes in results:
         valid += v
         invalid += i
         unreadable_count += u
-        if text:
+        if text or notes:
             progress.clear()
+        if text:
             write(text)
-            if progress.enabled and held is None:
+            if held is None and (progress.enabled or notes):
                 sys.stdout.flush()
+        if notes:
+            sys.stderr.write(notes)
+            sys.stderr.flush()
         progress.advance(v + i + u)  # every item counts as exactly one of the three
     return valid, invalid, unreadable_count
 
 
-def _items(args: argparse.Namespace, progress: Progress) -> Iterator[Item]:
-    """The walk; standard input is read here (workers have none), empty directories warned of."""
+def _items(args: argparse.Namespace) -> Iterator[Item]:
+    """The walk; standard input is read here (workers have none).
+
+    The walk's warnings (a directory with no sidecar, a name spelt ``.yml``)
+    come as Notes in their place among the files, to be written with the
+    chunk that holds them.
+    """
     selection = Selection.build(args.include, args.exclude)
+    notes: list[Note] = []
 
     def on_empty(directory: str) -> None:
-        progress.clear()
-        warn_no_sidecars(directory, selection.patterns)
+        notes.append(Note(no_sidecars(directory, selection.patterns)))
 
-    def on_misspelt(path: str) -> None:
-        progress.clear()
-        warn_misspelt(path)
+    def on_misspelt(path: str, checked: bool) -> None:
+        notes.append(Note(misspelt(path, checked)))
 
     walked = walk(
         args.paths,
@@ -425,6 +534,9 @@ def _items(args: argparse.Namespace, progress: Progress) -> Iterator[Item]:
         on_misspelt=on_misspelt,
     )
     for item in walked:
+        if notes:
+            yield from notes
+            notes.clear()
         if item == STDIN:
             name = display_name(STDIN, args.stdin_filename)
             try:
@@ -433,25 +545,61 @@ def _items(args: argparse.Namespace, progress: Progress) -> Iterator[Item]:
                 yield (name, os_reason(err))
         else:
             yield item
+    yield from notes
+
+
+def _size(item: Item) -> int:
+    """The bytes of a file to check, as far as a stat tells (0 for anything else)."""
+    if type(item) is not str:
+        return 0
+    try:
+        return os.stat(item).st_size
+    except OSError:
+        return 0
+
+
+def _head(walked: Iterator[Item], jobs: int | None) -> tuple[list[Item], int]:
+    """Walk until the number of workers is known; the items walked, and that number.
+
+    With ``--jobs N`` (*jobs*), just far enough to know whether every job will
+    have MIN_FILES_PER_JOB files; by default, until :func:`parallel_jobs`
+    can tell (files and bytes found so far), and for a large run, how many
+    CPUs are free (:func:`_default_jobs`, asked only then).
+    """
+    if jobs is not None:
+        head = list(itertools.islice(walked, jobs * MIN_FILES_PER_JOB))
+        if len(head) < jobs * MIN_FILES_PER_JOB:
+            jobs = max(1, len(head) // MIN_FILES_PER_JOB)
+        return head, jobs
+    head = []
+    files = size = 0
+    cpus = _cpus()
+    for item in walked:
+        head.append(item)
+        if type(item) is str:
+            files += 1
+            size += _size(item)
+        decided = parallel_jobs(files, size, cpus, done=False)
+        if decided is not None:
+            return head, decided if decided == 1 else min(decided, _default_jobs())
+    return head, parallel_jobs(files, size, cpus, done=True) or 1
 
 
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
-    jobs: int = args.jobs or _default_jobs()
     fmt: str = args.format
     _configure(fmt, args.strict_paths)
     progress = Progress("validating", sys.stderr)
     try:
-        walk_items = _items(args, progress)
-        # Walk just far enough to know whether every job will have work; a
-        # small run is checked in-process, where it is done before a pool starts.
-        head = list(itertools.islice(walk_items, jobs * MIN_FILES_PER_JOB))
+        walk_items = _items(args)
+        # Walk just far enough to know how many workers pay; a small run is
+        # checked in-process, where it is done before a pool would start.
+        head, jobs = _head(walk_items, args.jobs)
     except ConfigError as err:
         print(f"taskspec validate: error: {err}", file=sys.stderr)
         return EXIT_USAGE
     progress.total = len(head)
-    if len(head) < jobs * MIN_FILES_PER_JOB:
-        jobs = max(1, len(head) // MIN_FILES_PER_JOB)
+    if jobs == 1:
         progress.counting = False
     progress.draw()
     held: list[str] | None = [] if fmt == "json" else None
@@ -497,5 +645,10 @@ def run(args: argparse.Namespace) -> int:
     summary = f"{valid} valid, {invalid} invalid"
     if unreadable_count:
         summary += f", {unreadable_count} unreadable"
+    checked = valid + invalid + unreadable_count
+    if not checked:
+        sys.stderr.write(warning("nothing to check: no file named, and no sidecar found"))
     print(f"{summary}, in {time.perf_counter() - started:.2f} s", file=sys.stderr)
-    return EXIT_INVALID if invalid or unreadable_count else EXIT_OK
+    if invalid or unreadable_count or (not checked and args.fail_if_empty):
+        return EXIT_INVALID
+    return EXIT_OK

@@ -3,8 +3,11 @@
 ``taskspec validate .`` and ``taskspec fmt .`` run in CI and in pre-commit
 hooks over whole repositories, next to GitHub workflows, pre-commit
 configurations, virtualenvs and ``node_modules``, all full of ``*.yaml``
-files that are not sidecars. So below a directory only sidecars are
-checked: files named ``taskspec.yaml`` or ``*.taskspec.yaml``. Hidden
+and ``*.json`` files that are not sidecars. So below a directory only
+sidecars are checked: files named ``taskspec.yaml`` or ``*.taskspec.yaml``,
+and the same names ending in ``.yml`` or ``.json`` (:data:`DEFAULT_INCLUDE`),
+each read in the format its extension names. A ``.yml`` one is checked and
+warned of: a sidecar's name ends in ``.yaml`` (see :func:`walk`). Hidden
 directories are walked, because a harness keeps its runs in
 ``.agents/eval/runs/<run-id>/taskspec.yaml``; ``.git``, ``node_modules`` and
 virtualenvs (any directory holding a ``pyvenv.cfg``) are skipped. A file
@@ -29,14 +32,15 @@ directory for a flag, the ``pyproject.toml``'s directory for the
 configuration). ``*`` matches across ``/`` in both.
 
 ``--force-exclude`` applies the selection to the paths named on the command
-line too, so that a tool passing every changed YAML file (pre-commit) gets
-exactly what ``taskspec validate .`` would check: a named file is skipped,
-silently, when its name or path matches no include pattern, when it or a
-directory on its path is excluded (by a pattern, the built-in ``.git`` and
-``node_modules``, or, unless ``--no-ignore``, by git's ignore rules). The
-directories on its path are those below the working directory when it lies
-there, else those of the path as written. A named directory is skipped when
-it or a directory on its path is excluded; ``-`` is always read.
+line too, so that a tool passing every changed YAML or JSON file
+(pre-commit) gets exactly what ``taskspec validate .`` would check: a named
+file is skipped, silently, when its name or path matches no include
+pattern, when it or a directory on its path is excluded (by a pattern, the
+built-in ``.git`` and ``node_modules``, or, unless ``--no-ignore``, by
+git's ignore rules). The directories on its path are those below the
+working directory when it lies there, else those of the path as written.
+A named directory is skipped when it or a directory on its path is
+excluded; ``-`` is always read.
 """
 
 from __future__ import annotations
@@ -61,8 +65,16 @@ __all__ = [
     "walk",
 ]
 
-#: The file patterns that make a sidecar below a directory.
-DEFAULT_INCLUDE = ("taskspec.yaml", "*.taskspec.yaml")
+#: The file patterns that make a sidecar below a directory: the YAML name,
+#: its ``.yml`` spelling (checked, with a warning) and its proto3 JSON form.
+DEFAULT_INCLUDE = (
+    "taskspec.yaml",
+    "*.taskspec.yaml",
+    "taskspec.yml",
+    "*.taskspec.yml",
+    "taskspec.json",
+    "*.taskspec.json",
+)
 #: Directory names never walked into: version control and package caches.
 #: Virtualenvs are recognised by their ``pyvenv.cfg`` instead of a name.
 SKIPPED_DIRS = frozenset({".git", "node_modules"})
@@ -317,7 +329,8 @@ def walk(
     *,
     force_exclude: bool = False,
     ignore: bool = True,
-    on_misspelt: Callable[[str], None] | None = None,
+    on_misspelt: Callable[[str, bool], None] | None = None,
+    accept: Callable[[str], bool] | None = None,
 ) -> Iterator[Item]:
     """Every file to check, in output order, with unlistable directories in place.
 
@@ -330,19 +343,36 @@ def walk(
     endless. *on_empty* is called with each named directory that held no
     file to check. With *ignore*, what git ignores is left out (see the
     module's documentation), and with *force_exclude* the named paths go
-    through the selection too. *on_misspelt* is called with each file left
-    out whose name ends in ``.yml`` where the same name ending in ``.yaml``
-    would be checked (``taskspec.yml``).
+    through the selection too. *on_misspelt* is called, just before the file
+    is yielded or passed over, with each file whose name ends in ``.yml``
+    where the same name ending in ``.yaml`` would be checked
+    (``taskspec.yml``), and whether it is checked: it is when the include
+    patterns take it (the default ones do), else it is left out. *accept*,
+    when given, is a further test of a file's name that a file found below a
+    directory (or named, under *force_exclude*) must pass: ``fmt`` leaves out
+    the JSON ones so.
 
     It is a generator so that checking can start while a large tree is
     still being walked. Paths are plain strings: they are cheap to sort,
     join and send to worker processes.
     """
     memo: dict[str, Chain | None] | None = {} if ignore else None
+
+    def spelt_yml(path: str, name: str) -> bool:
+        if not name.endswith(".yml"):
+            return False
+        return selection.included(path[:-4] + ".yaml", name[:-4] + ".yaml")
+
     for raw in paths:
         if force_exclude and raw != STDIN and _skipped(raw, selection, memo):
             continue
         if raw == STDIN or not os.path.isdir(raw):
+            if raw != STDIN:
+                name = os.path.basename(raw)
+                if force_exclude and accept is not None and not accept(name):
+                    continue
+                if on_misspelt is not None and spelt_yml(raw, name):
+                    on_misspelt(raw, True)
             yield raw
             continue
         found = 0
@@ -387,18 +417,21 @@ def walk(
                         and not (chain and _ignored(chain, os.path.join(at, entry.name), True))
                     ):
                         subdirs.append((path, chain))
-                elif selection.included(path, entry.name) and not (
-                    chain and _ignored(chain, os.path.join(at, entry.name), False)
-                ):
+                elif selection.included(path, entry.name):
+                    if (accept is not None and not accept(entry.name)) or (
+                        chain and _ignored(chain, os.path.join(at, entry.name), False)
+                    ):
+                        continue
                     found += 1
+                    if on_misspelt is not None and spelt_yml(path, entry.name):
+                        on_misspelt(path, True)
                     yield path
                 elif (
                     on_misspelt is not None
-                    and entry.name.endswith(".yml")
-                    and selection.included(path[:-4] + ".yaml", entry.name[:-4] + ".yaml")
+                    and spelt_yml(path, entry.name)
                     and not (chain and _ignored(chain, os.path.join(at, entry.name), False))
                 ):
-                    on_misspelt(path)
+                    on_misspelt(path, False)
             stack.extend(reversed(subdirs))
         if not found and on_empty is not None:
             on_empty(raw)

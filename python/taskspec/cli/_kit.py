@@ -69,6 +69,8 @@ __all__ = [
     "escape_controls",
     "format_problem",
     "json_document",
+    "misspelt",
+    "no_sidecars",
     "os_reason",
     "problem_record",
     "read_checked",
@@ -77,7 +79,9 @@ __all__ = [
     "render",
     "unreadable",
     "warn",
+    "warn_misspelt",
     "warn_no_sidecars",
+    "warning",
 ]
 
 _T = TypeVar("_T")
@@ -123,7 +127,8 @@ def add_input_options(p: Any, *, discovery: bool) -> None:
             action="append",
             metavar="GLOB",
             help="file pattern that makes a sidecar below a directory; repeatable; replaces "
-            "the default (taskspec.yaml, *.taskspec.yaml) and [tool.taskspec] include",
+            "the default (taskspec.yaml, *.taskspec.yaml, and the same with .yml or .json) "
+            "and [tool.taskspec] include",
         )
         p.add_argument(
             "--exclude",
@@ -395,20 +400,44 @@ def read_checked(
         return None
 
 
+def warning(message: str) -> str:
+    """The line of a warning for the person running the command, as stderr gets it."""
+    return f"taskspec: warning: {escape_controls(message)}\n"
+
+
 def warn(message: str) -> None:
     """A warning for the person running the command, on stderr."""
-    print(f"taskspec: warning: {escape_controls(message)}", file=sys.stderr)
+    sys.stderr.write(warning(message))
+
+
+def no_sidecars(directory: str, patterns: Sequence[str]) -> str:
+    """The warning line for a named directory in which the walk found nothing to check."""
+    return warning(f"no sidecars found in {directory} (looked for {', '.join(patterns)})")
 
 
 def warn_no_sidecars(directory: str, patterns: Sequence[str]) -> None:
-    """The warning for a named directory in which the walk found nothing to check."""
-    warn(f"no sidecars found in {directory} (looked for {', '.join(patterns)})")
+    """:func:`no_sidecars`, on stderr."""
+    sys.stderr.write(no_sidecars(directory, patterns))
 
 
-def warn_misspelt(path: str) -> None:
-    """The warning for a file the walk left out for its spelling: ``taskspec.yml``."""
+def misspelt(path: str, checked: bool) -> str:
+    """The warning line for a sidecar whose name ends in ``.yml`` (``taskspec.yml``).
+
+    The default include patterns take it, and it is *checked* as YAML; a
+    configuration that names only ``.yaml`` leaves it out. Either way the
+    line names the spelling that every tool looks for.
+    """
     expected = os.path.basename(path)[:-4] + ".yaml"
-    warn(f"skipped {path}: a sidecar's name ends in .yaml; rename it to {expected} to check it")
+    if checked:
+        return warning(f"{path}: a sidecar's name ends in .yaml; rename it to {expected}")
+    return warning(
+        f"skipped {path}: a sidecar's name ends in .yaml; rename it to {expected} to check it"
+    )
+
+
+def warn_misspelt(path: str, checked: bool) -> None:
+    """:func:`misspelt`, on stderr."""
+    sys.stderr.write(misspelt(path, checked))
 
 
 class Progress:
@@ -532,14 +561,13 @@ def block_prompt_hint(data: bytes) -> tuple[int, int, str] | None:
     return line, match.end() - match.start(), reason
 
 
-def note_block_prompt(name: str, data: bytes) -> None:
-    """Print the hint for *data*, the file *name*, on standard error, if it has one."""
+def note_block_prompt(name: str, data: bytes, out: TextIO | None = None) -> None:
+    """Write the hint for *data*, the file *name*, to *out* (standard error), if it has one."""
     found = block_prompt_hint(data)
     if found is None:
         return
     line, column, reason = found
-    print(
+    (sys.stderr if out is None else out).write(
         f"taskspec: hint: {escape_controls(name)}:{line}:{column}: fmt writes this prompt as "
-        f"one double-quoted line, not a block, as Go's writer does: {reason}",
-        file=sys.stderr,
+        f"one double-quoted line, not a block, as Go's writer does: {reason}\n"
     )
