@@ -233,6 +233,17 @@ async def test_files_outside_the_configured_selection_get_no_diagnostics(
 
 
 @pytest.mark.asyncio
+async def test_a_json_sidecar_is_left_to_validate_and_a_yml_one_is_checked(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    broken = VALID.replace("task_id:", "taskid:")
+    # Valid proto3 JSON would be all problems read as YAML (camelCase keys).
+    assert await open_doc(client, tmp_path / "x.taskspec.json", '{"taskSpecVersion": 1}') == []
+    (diag,) = await open_doc(client, tmp_path / "x.taskspec.yml", broken)
+    assert diag.code == "TS001"
+
+
+@pytest.mark.asyncio
 async def test_unreadable_and_broken_documents_get_one_clear_diagnostic(
     client: LanguageClient, tmp_path: Path
 ) -> None:

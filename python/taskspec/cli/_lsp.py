@@ -75,17 +75,21 @@ def _path_of(uri: str) -> str | None:
 
 
 def is_sidecar(uri: str) -> bool:
-    """Whether the document at *uri* is one ``taskspec validate .`` would check.
+    """Whether the document at *uri* is a YAML sidecar ``taskspec validate .`` would check.
 
     The selection is the nearest ``[tool.taskspec]`` above the file, as
     ``--force-exclude`` applies it; a document that is not a file (an
-    unsaved buffer) is checked.
+    unsaved buffer) is checked. The server reads YAML: a JSON sidecar, which
+    the walk checks as JSON, is left to ``taskspec validate``.
     """
+    from taskspec._convert import Format, format_for_path  # noqa: PLC0415
     from taskspec.cli._discover import ConfigError, Selection, _skipped  # noqa: PLC0415
 
     path = _path_of(uri)
     if path is None:
         return True
+    if format_for_path(path) is not Format.YAML:
+        return False
     try:
         selection = Selection.build(cwd=os.path.dirname(path))
     except ConfigError as err:
