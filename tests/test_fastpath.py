@@ -286,3 +286,34 @@ def test_literal_blocks_are_read_exactly_or_not_at_all(prompt: str) -> None:
         if fast is not None:
             assert fast == _decode.decode(edited).spec
             assert taskspec.marshal_yaml(fast) == edited
+
+
+@pytest.mark.skipif(
+    taskspec.__compiled__, reason="compiled modules call their own functions, not the module's"
+)
+def test_a_canonical_document_runs_no_size_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast reader takes no text over the limit: its spec's canonical YAML is within it.
+
+    Neither parse_task_spec nor check works the bound out for such a
+    document; the general reader still does.
+    """
+    from taskspec import _validate  # noqa: PLC0415
+
+    calls = []
+
+    def bound(spec: TaskSpec) -> bool:
+        calls.append(spec)
+        return False
+
+    def never(spec: TaskSpec) -> bool:
+        raise AssertionError("the size bound ran for a canonical document")
+
+    monkeypatch.setattr(_validate, "_could_be_too_large", never)
+    assert _fastpath.parse_canonical(VALID_DOC) is not None
+    assert taskspec.parse_task_spec(VALID_DOC).task_id
+    assert taskspec.check(VALID_DOC) == []
+    monkeypatch.setattr(_validate, "_could_be_too_large", bound)
+    spaced = VALID_DOC.replace(b"task_id: ", b"task_id:  ", 1)  # the same spec, not canonical
+    assert _fastpath.parse_canonical(spaced) is None
+    assert taskspec.parse_task_spec(spaced) == taskspec.parse_task_spec(VALID_DOC)
+    assert calls, "the general reader ran no size bound"

@@ -36,7 +36,7 @@ def parse_task_spec(data: bytes | bytearray | memoryview | str) -> taskspec_pb2.
         # Canonical documents (the common case) skip composing; the fast
         # path proves its result exact against the writer while reading.
         spec = _fastpath.parse_canonical(data)
-        if spec is not None and not _validate.check(spec):
+        if spec is not None and not _validate.check(spec, canonical=True):
             return spec
     # The general reader (libyaml and the descriptor walk) is imported on
     # first use: a run that meets only canonical documents never loads it.

@@ -108,7 +108,7 @@ def _check_yaml(data: Data | str, strict_paths: bool) -> list[Violation]:
         spec = _fastpath.parse_canonical(data)
         if (
             spec is not None
-            and not _validate.check(spec)
+            and not _validate.check(spec, canonical=True)
             and not any(local_path_problem(a.path) for a in spec.solution_artifacts)
             and not _prompt_commands(spec, {})
         ):
