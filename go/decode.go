@@ -187,6 +187,13 @@ func (w *reading) decode() (*eval.TaskSpec, error) {
 	} else if p != nil {
 		return nil, w.rulesRefuse(p)
 	}
+	// Last of them, a byte order mark outside a quoted or block value, as
+	// in the Python library: once the document is read, before the walk
+	// refuses anything.
+	if p := w.rules.ByteOrderMarks(doc); p != nil {
+		w.goRejects, w.markRefused = goPackageRejects(data), true
+		return nil, w.rulesRefuse(p)
+	}
 	if walked.Stop {
 		// Past a limit, or at the top, nothing more is read.
 		return nil, w.refuse(w.errCode, w.err)
@@ -235,6 +242,9 @@ type reading struct {
 	artifactPaths []string
 	errPlain      bool // err is a problem yaml.v3 also refuses, not a stricter rule
 	goRejects     bool // the Go package's decoder refuses the document too
+	// markRefused tells that the text was refused for a byte order mark
+	// outside a quoted or block value, once read.
+	markRefused bool
 }
 
 // refuse is the refusal e, of the given code, that decode returns.

@@ -385,6 +385,7 @@ func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *reading) []Violati
 	}
 	if w != nil {
 		out = append(out, w.lineBreaks()...)
+		out = append(out, w.byteOrderMarks()...)
 		if v, ok := w.promptComment(prompt); ok {
 			out = append(out, v)
 		}
@@ -521,6 +522,33 @@ func (w *reading) lineBreaks() []Violation {
 			Severity: SeverityWarning})
 	}
 }
+
+// byteOrderMarks returns a TS305 warning for each raw byte order mark
+// past the start of the text, at the character: decoding refused any that
+// is not inside a quoted or block value, so each is part of a value. The
+// field is found as for TS302.
+func (w *reading) byteOrderMarks() []Violation {
+	data := w.text.Bytes()
+	start := 0
+	if bytes.HasPrefix(data, []byte(byteOrderMark)) {
+		start = len(byteOrderMark)
+	}
+	var out []Violation
+	for {
+		i := bytes.Index(data[start:], []byte(byteOrderMark))
+		if i < 0 {
+			return out
+		}
+		line, column := w.text.LineColumn(start + i)
+		start += i + len(byteOrderMark)
+		path := w.fieldBefore(line, column)
+		out = append(out, Violation{FieldPath: path, Message: withPath(path, bomWarning), Line: line, Column: column,
+			Code: CodeYAMLByteOrderMark, Hint: `taskspec fmt writes it as the escape "\uFEFF"`, Severity: SeverityWarning})
+	}
+}
+
+// bomWarning is the message of TS305.
+const bomWarning = "a raw byte order mark (U+FEFF) in the text can make the Go package (yaml.v3 v3.0.4) misread the lines after it"
 
 // fieldBefore is the deepest field whose value starts before line and
 // column: the one starting last, on a tie the deeper, then the greater
