@@ -32,7 +32,8 @@ import (
 // type, in document order), then the broken rules of what could be read,
 // then warnings (TS301, an artifact path that leaves the workspace; TS302,
 // a raw NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR; TS303, a prompt that
-// holds a verification command word for word). YAML that cannot be
+// holds a verification command word for word; TS304, a ' #' that ends a
+// plain prompt; TS305, a raw byte order mark in a value). YAML that cannot be
 // read at all (a syntax problem, a limit, an encoding) is reported alone.
 // One mistake gives one problem: a rule on a value that could not be read
 // is left out, and so are the rules of a field an unknown key's hint
@@ -339,7 +340,8 @@ func enumHint(path, text string) string {
 // warnings returns the warnings of a spec read from a document (w, with
 // the mirror m it decoded) or of spec: TS301 for each artifact path that
 // leaves the workspace, TS303 for each verification command the prompt
-// holds, then TS302 for the raw line breaks of YAML 1.1, in document order.
+// holds, then TS302 for the raw line breaks of YAML 1.1 and TS305 for the
+// raw byte order marks, in document order.
 func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *reading) []Violation {
 	var out []Violation
 	var paths []string

@@ -10,9 +10,10 @@ wants them all, and so does a program that shows them in an editor. So
 2. the broken rules of what could be read, each at its value, or, for a
    missing key, at the mapping that lacks it (hint ``key "x" is missing``);
 3. the warnings: an artifact path that leads out of the workspace (TS301),
-   a raw NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR (TS302) and a prompt
-   that holds a verification command word for word (TS303), each at its
-   value, in document order.
+   a raw NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR (TS302), a prompt
+   that holds a verification command word for word (TS303), a ' #' that
+   ends a plain prompt (TS304) and a raw byte order mark in a value
+   (TS305), each at its value or character, in document order.
 
 YAML that cannot be read at all is reported alone. One mistake gives one
 problem: a broken rule on a value that could not be read is left out
