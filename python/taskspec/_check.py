@@ -169,8 +169,8 @@ def _has_raw_break(data: bytes | str) -> bool:
 
 def _has_inner_bom(data: bytes | str) -> bool:
     if isinstance(data, str):
-        return "\ufeff" in data[1:]
-    return _BOM in data[3:]
+        return data.find("\ufeff", 1) != -1
+    return data.find(_BOM, 3) != -1
 
 
 _BOM: Final = "\ufeff".encode()
