@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -528,22 +529,62 @@ func (w *reading) lineBreaks() []Violation {
 // byteOrderMarks returns a TS305 warning for each raw byte order mark
 // past the start of the text, at the character: decoding refused any that
 // is not inside a quoted or block value, so each is part of a value. The
-// field is found as for TS302.
+// field is found as for TS302, from the fields sorted once.
 func (w *reading) byteOrderMarks() []Violation {
 	data := w.text.Bytes()
 	start := 0
 	if bytes.HasPrefix(data, []byte(byteOrderMark)) {
 		start = len(byteOrderMark)
 	}
+	if !bytes.Contains(data[start:], []byte(byteOrderMark)) {
+		return nil
+	}
+	type field struct {
+		at    walk.Position
+		depth int
+		path  string
+	}
+	var fields []field
+	w.pos.All(func(path string, p walk.Position) bool {
+		if path != "" && !strings.HasSuffix(path, "]") {
+			fields = append(fields, field{p, strings.Count(path, ".") + strings.Count(path, "["), path})
+		}
+		return true
+	})
+	before := func(a, b walk.Position) bool { return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column }
+	slices.SortFunc(fields, func(a, b field) int {
+		switch {
+		case before(a.at, b.at):
+			return -1
+		case before(b.at, a.at):
+			return 1
+		case a.depth != b.depth:
+			return a.depth - b.depth
+		}
+		return strings.Compare(a.path, b.path)
+	})
 	var out []Violation
+	last, line, column := -1, 0, 0
 	for {
 		i := bytes.Index(data[start:], []byte(byteOrderMark))
 		if i < 0 {
 			return out
 		}
-		line, column := w.text.LineColumn(start + i)
-		start += i + len(byteOrderMark)
-		path := w.fieldBefore(line, column)
+		at := start + i
+		start = at + len(byteOrderMark)
+		// Columns are counted from the last mark on its line, once.
+		if l := sort.SearchInts(w.text.LineStarts(), at+1); last >= 0 && l == line {
+			column += utf8.RuneCount(data[last:at])
+		} else {
+			line, column = w.text.LineColumn(at)
+		}
+		last = at
+		mark := walk.Position{Line: line, Column: column}
+		k := sort.Search(len(fields), func(k int) bool { return !before(fields[k].at, mark) }) - 1
+		path := ""
+		if k >= 0 {
+			path = fields[k].path
+		}
 		out = append(out, Violation{FieldPath: path, Message: withPath(path, bomWarning), Line: line, Column: column,
 			Code: CodeYAMLByteOrderMark, Hint: `taskspec fmt writes it as the escape "\uFEFF"`, Severity: SeverityWarning})
 	}

@@ -445,8 +445,6 @@ def _byte_order_marks(source: str, positions: Mapping[str, Position]) -> list[Vi
     Decoding refused any that is not inside a quoted or block value, so
     each one here is part of a value. The field is found as for TS302.
     """
-    from taskspec.bridge._decode_load import char_position  # noqa: PLC0415 - with the decoder
-
     fields = sorted(
         (pos, path.count(".") + path.count("["), path)
         for path, pos in positions.items()
@@ -454,9 +452,15 @@ def _byte_order_marks(source: str, positions: Mapping[str, Position]) -> list[Vi
     )
     starts = [(pos, depth) for pos, depth, _ in fields]
     found = []
+    # The lines are counted once, from each mark to the next.
+    line, line_start, counted = 1, 0, 0
     index = source.find("\ufeff")
     while index != -1:
-        at = char_position(source, index)
+        for match in LINE_BREAK.finditer(source, counted, index):
+            line += 1
+            line_start = match.end()
+        counted = index
+        at = (line, index - line_start + 1)
         i = bisect_left(starts, (at, -1)) - 1
         path = fields[i][2] if i >= 0 else ""
         shown = f"{_shown(path)}: " if path else ""

@@ -2,6 +2,7 @@ package yamlrules
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 
@@ -40,9 +41,10 @@ func (r *Rules) Empty() *Problem {
 // yaml.v3 reads it as text. A mark past the start of its line is checked
 // once the document is parsed (ByteOrderMarks).
 func (r *Rules) InnerByteOrderMark() *Problem {
+	lines := r.text.LineStarts() // the first starts after a leading mark
 	for _, at := range r.innerMarks() {
-		if line, column := r.text.LineColumn(at); column == 1 { // the leading mark is no column
-			return &Problem{Line: line, Column: 1, Message: lineStartBOMReason, Code: codeUnsupported}
+		if line, found := slices.BinarySearch(lines, at); found {
+			return &Problem{Line: line + 1, Column: 1, Message: lineStartBOMReason, Code: codeUnsupported}
 		}
 	}
 	return nil
@@ -84,15 +86,10 @@ func (r *Rules) ByteOrderMarks(doc *yaml.Node) *Problem {
 	if doc != nil {
 		valueSpans(r.text, doc, -1, &spans)
 	}
+	// The spans are in document order, none inside another.
 	for _, at := range marks {
-		inside := false
-		for _, s := range spans {
-			if s[0] <= at && at < s[1] {
-				inside = true
-				break
-			}
-		}
-		if !inside {
+		i := sort.Search(len(spans), func(i int) bool { return spans[i][0] > at }) - 1
+		if i < 0 || at >= spans[i][1] {
 			line, column := r.text.LineColumn(at)
 			return &Problem{Line: line, Column: column, Message: outsideValueBOMReason, Code: codeUnsupported}
 		}

@@ -22,6 +22,7 @@ place that speaks libyaml's terms (marks, events, its errors):
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import partialmethod
 from typing import Any, Final
 
@@ -33,6 +34,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from taskspec._codes import CONTROL_CHARACTER, ENCODING, LIMIT, SYNTAX, TAB_INDENT, UNSUPPORTED
 from taskspec._errors import DecodeError, Violation, require_document
 from taskspec._limits import MAX_DEPTH
+from taskspec.bridge._breaks import LINE_ENDS
 from taskspec.bridge._gostr import go_quote
 from taskspec.bridge._syntax import (
     CONTROL_CHARACTER_MESSAGE,
@@ -520,8 +522,8 @@ def check_inner_boms(source: str) -> None:
     """
     index = source.find("\ufeff")
     while index != -1:
-        line, column = char_position(source, index)
-        if column == 1:
+        if index == 0 or source[index - 1] in LINE_ENDS:
+            line, column = char_position(source, index)
             raise DecodeError([Violation("", LINE_START_BOM, line, column, code=UNSUPPORTED)])
         index = source.find("\ufeff", index + 1)
 
@@ -562,8 +564,10 @@ def check_bom_values(data: bytes, source: str) -> None:
         return
     finally:
         parser.dispose()
+    starts = [start for start, _ in spans]  # in document order, none inside another
     for at in marks:
-        if not any(start <= at < end for start, end in spans):
+        i = bisect_right(starts, at) - 1
+        if i < 0 or at >= spans[i][1]:
             line, column = char_position(source, at)
             raise DecodeError([Violation("", OUTSIDE_VALUE_BOM, line, column, code=UNSUPPORTED)])
 
