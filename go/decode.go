@@ -29,7 +29,8 @@ const decodePrefix = errPrefix + "decode task spec: "
 // silently (a fraction in an integer field, a null list item or key, a
 // second document, a key given twice through an alias), or where YAML
 // readers disagree on its meaning (merge keys, tags, a byte order mark at
-// the start of a line, a tab starting a line among comments), and for a
+// the start of a line or outside a quoted or block value, a tab starting a
+// line among comments), and for a
 // document over [MaxNodes] nodes or [MaxDepth] levels, which is refused
 // before it is built. Agreeing with every reader matters more than
 // accepting the document. The eval package read these documents, or
