@@ -79,3 +79,18 @@ func TestAByteOrderMarkWhereYamlV3RefillsItsBufferIsReadAsWritten(t *testing.T) 
 		t.Fatal("yaml.v3 misread no text: the case tests nothing")
 	}
 }
+
+// BenchmarkCheckManyByteOrderMarks checks a one-line JSON document whose
+// prompt holds 100,000 raw marks: each is found and placed once, so the
+// cost follows the text's length.
+func BenchmarkCheckManyByteOrderMarks(b *testing.B) {
+	doc := []byte(`{"task_spec_version": 1, "task_id": "t-1", "language": "go", "difficulty": "easy", ` +
+		`"generated_from": {"kind": "kg_template"}, "prompt": "` + strings.Repeat("a"+bom, 100000) + `", ` +
+		`"verification": {"test_cmd": ["go", "test"]}}`)
+	b.SetBytes(int64(len(doc)))
+	for range b.N {
+		if vs := taskspec.Check(doc); len(vs) != 100000 {
+			b.Fatalf("%d problems", len(vs))
+		}
+	}
+}
