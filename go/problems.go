@@ -7,6 +7,7 @@ import (
 	"io"
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -32,7 +33,8 @@ import (
 // type, in document order), then the broken rules of what could be read,
 // then warnings (TS301, an artifact path that leaves the workspace; TS302,
 // a raw NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR; TS303, a prompt that
-// holds a verification command word for word). YAML that cannot be
+// holds a verification command word for word; TS304, a ' #' that ends a
+// plain prompt; TS305, a raw byte order mark in a value). YAML that cannot be
 // read at all (a syntax problem, a limit, an encoding) is reported alone.
 // One mistake gives one problem: a rule on a value that could not be read
 // is left out, and so are the rules of a field an unknown key's hint
@@ -339,7 +341,8 @@ func enumHint(path, text string) string {
 // warnings returns the warnings of a spec read from a document (w, with
 // the mirror m it decoded) or of spec: TS301 for each artifact path that
 // leaves the workspace, TS303 for each verification command the prompt
-// holds, then TS302 for the raw line breaks of YAML 1.1, in document order.
+// holds, then TS302 for the raw line breaks of YAML 1.1 and TS305 for the
+// raw byte order marks, in document order.
 func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *reading) []Violation {
 	var out []Violation
 	var paths []string
@@ -385,6 +388,7 @@ func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *reading) []Violati
 	}
 	if w != nil {
 		out = append(out, w.lineBreaks()...)
+		out = append(out, w.byteOrderMarks()...)
 		if v, ok := w.promptComment(prompt); ok {
 			out = append(out, v)
 		}
@@ -521,6 +525,73 @@ func (w *reading) lineBreaks() []Violation {
 			Severity: SeverityWarning})
 	}
 }
+
+// byteOrderMarks returns a TS305 warning for each raw byte order mark
+// past the start of the text, at the character: decoding refused any that
+// is not inside a quoted or block value, so each is part of a value. The
+// field is found as for TS302, from the fields sorted once.
+func (w *reading) byteOrderMarks() []Violation {
+	data := w.text.Bytes()
+	start := 0
+	if bytes.HasPrefix(data, []byte(byteOrderMark)) {
+		start = len(byteOrderMark)
+	}
+	if !bytes.Contains(data[start:], []byte(byteOrderMark)) {
+		return nil
+	}
+	type field struct {
+		at    walk.Position
+		depth int
+		path  string
+	}
+	var fields []field
+	w.pos.All(func(path string, p walk.Position) bool {
+		if path != "" && !strings.HasSuffix(path, "]") {
+			fields = append(fields, field{p, strings.Count(path, ".") + strings.Count(path, "["), path})
+		}
+		return true
+	})
+	before := func(a, b walk.Position) bool { return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column }
+	slices.SortFunc(fields, func(a, b field) int {
+		switch {
+		case before(a.at, b.at):
+			return -1
+		case before(b.at, a.at):
+			return 1
+		case a.depth != b.depth:
+			return a.depth - b.depth
+		}
+		return strings.Compare(a.path, b.path)
+	})
+	var out []Violation
+	last, line, column := -1, 0, 0
+	for {
+		i := bytes.Index(data[start:], []byte(byteOrderMark))
+		if i < 0 {
+			return out
+		}
+		at := start + i
+		start = at + len(byteOrderMark)
+		// Columns are counted from the last mark on its line, once.
+		if l := sort.SearchInts(w.text.LineStarts(), at+1); last >= 0 && l == line {
+			column += utf8.RuneCount(data[last:at])
+		} else {
+			line, column = w.text.LineColumn(at)
+		}
+		last = at
+		mark := walk.Position{Line: line, Column: column}
+		k := sort.Search(len(fields), func(k int) bool { return !before(fields[k].at, mark) }) - 1
+		path := ""
+		if k >= 0 {
+			path = fields[k].path
+		}
+		out = append(out, Violation{FieldPath: path, Message: withPath(path, bomWarning), Line: line, Column: column,
+			Code: CodeYAMLByteOrderMark, Hint: `taskspec fmt writes it as the escape "\uFEFF"`, Severity: SeverityWarning})
+	}
+}
+
+// bomWarning is the message of TS305.
+const bomWarning = "a raw byte order mark (U+FEFF) in the text can make the Go package (yaml.v3 v3.0.4) misread the lines after it"
 
 // fieldBefore is the deepest field whose value starts before line and
 // column: the one starting last, on a tie the deeper, then the greater

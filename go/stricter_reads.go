@@ -26,11 +26,13 @@ func (w *reading) readsStricter(err error) (*eval.TaskSpec, error, bool) {
 	retry := &reading{text: source.New(fixed)}
 	retry.rules = yamlrules.For(retry.text, w.text.Bytes())
 	m, rerr := retry.decode()
-	if len(retry.problems) == 0 || rerr != nil && !topNotMapping(retry.problems[0]) {
+	if !retry.markRefused && (len(retry.problems) == 0 || rerr != nil && !topNotMapping(retry.problems[0])) {
 		// The copy cannot be read either, holds nothing the walk
 		// refuses, or is refused for what the copy changed: yaml.v3's
 		// error stands. Where the top of the document is not a mapping,
-		// the Python library reads no further either.
+		// the Python library reads no further either. (A copy refused for
+		// a byte order mark outside a value is refused so: the Python
+		// library refuses the text so once it has read it.)
 		return nil, nil, false
 	}
 	retry.text, retry.rules = w.text, w.rules

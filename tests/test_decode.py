@@ -628,11 +628,10 @@ def _flow_doc(items: list[str]) -> bytes:
 
 
 @pytest.mark.parametrize("at", [0, 1, 5, 9])
-def test_boms_inside_quoted_scalars_are_refused_too(at: int) -> None:
-    # yaml.v3 tests for a mark at the start of its read buffer, not at the
-    # character it reads, so a mark anywhere, quoted or not, can make it
-    # skip a character of a later line: every mark past the start is
-    # refused, at the first.
+def test_boms_that_start_a_line_inside_quoted_scalars_are_refused_too(at: int) -> None:
+    # A mark that starts a line is refused before anything is read, inside
+    # a quoted scalar too (both readers would read it there as text, but
+    # libyaml skips one outside): at the first.
     items = ['"x"'] * 10
     items[at] = '"a\n\ufeffb\n\ufeffc"'
     doc = _flow_doc(items)
@@ -684,14 +683,14 @@ def test_a_line_start_bom_is_refused_at_its_line_whatever_breaks_the_lines(brk: 
 
 
 def test_a_bom_inside_a_comment_is_refused_at_its_column() -> None:
-    # Past the start of the text a mark is refused wherever it stands, a
-    # comment included: yaml.v3 may skip a character after it.
+    # Past the start of its line a mark is refused outside a quoted or block
+    # value, a comment included: yaml.v3 may skip a character after it.
     doc = VALID_DOC.replace(b"language: go\n", b"language: go # \xef\xbb\xbf\n")
     check_invalid(
         doc,
         DecodeError,
         path="",
-        message="byte order mark inside the text",
+        message="byte order mark outside a quoted or block value",
         line=line_of(doc, b"language: go #"),
         column=len("language: go # ") + 1,
     )

@@ -10,9 +10,10 @@ wants them all, and so does a program that shows them in an editor. So
 2. the broken rules of what could be read, each at its value, or, for a
    missing key, at the mapping that lacks it (hint ``key "x" is missing``);
 3. the warnings: an artifact path that leads out of the workspace (TS301),
-   a raw NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR (TS302) and a prompt
-   that holds a verification command word for word (TS303), each at its
-   value, in document order.
+   a raw NEL, LINE SEPARATOR or PARAGRAPH SEPARATOR (TS302), a prompt
+   that holds a verification command word for word (TS303), a ' #' that
+   ends a plain prompt (TS304) and a raw byte order mark in a value
+   (TS305), each at its value or character, in document order.
 
 YAML that cannot be read at all is reported alone. One mistake gives one
 problem: a broken rule on a value that could not be read is left out
@@ -45,6 +46,7 @@ from taskspec._codes import (
     UNKNOWN_KEY,
     UNSUPPORTED,
     WARNING,
+    YAML_BYTE_ORDER_MARK,
     YAML_LINE_BREAK,
 )
 from taskspec._errors import DecodeError, InvalidDocumentError, ValidationError, Violation
@@ -100,7 +102,7 @@ def check(
 
 
 def _check_yaml(data: Data | str, strict_paths: bool) -> list[Violation]:
-    if isinstance(data, (bytes, str)) and not _has_raw_break(data):
+    if isinstance(data, (bytes, str)) and not _has_raw_break(data) and not _has_inner_bom(data):
         # A canonical document, valid and with no artifact path to warn of,
         # costs what parse_task_spec costs: the fast reader, no composing.
         from taskspec.bridge import _fastpath  # noqa: PLC0415
@@ -127,6 +129,8 @@ def _check_yaml(data: Data | str, strict_paths: bool) -> list[Violation]:
     source = source.removeprefix("\ufeff")
     if _has_raw_break(source):
         warnings += _raw_breaks(source, decoded.positions)
+    if "\ufeff" in source:
+        warnings += _byte_order_marks(source, decoded.positions)
     if " #" in source:
         warnings += _comments_in_values(source, decoded.spec, decoded.positions)
     warnings.sort(key=_position)
@@ -161,6 +165,15 @@ def _has_raw_break(data: bytes | str) -> bool:
     if isinstance(data, str):
         return any(c in data for c in _RAW_BREAKS)
     return any(b in data for b in _RAW_BREAK_BYTES)
+
+
+def _has_inner_bom(data: bytes | str) -> bool:
+    if isinstance(data, str):
+        return data.find("\ufeff", 1) != -1
+    return data.find(_BOM, 3) != -1
+
+
+_BOM: Final = "\ufeff".encode()
 
 
 def _with_rules(
@@ -424,6 +437,53 @@ def _raw_breaks(source: str, positions: Mapping[str, Position]) -> list[Violatio
         line += 1
         line_start = match.end()
     return found
+
+
+def _byte_order_marks(source: str, positions: Mapping[str, Position]) -> list[Violation]:
+    """TS305: each raw byte order mark past the start of *source*, at the character.
+
+    Decoding refused any that is not inside a quoted or block value, so
+    each one here is part of a value. The field is found as for TS302.
+    """
+    fields = sorted(
+        (pos, path.count(".") + path.count("["), path)
+        for path, pos in positions.items()
+        if path and not _LIST_ITEM.search(path)
+    )
+    starts = [(pos, depth) for pos, depth, _ in fields]
+    found = []
+    # The lines are counted once, from each mark to the next.
+    line, line_start, counted = 1, 0, 0
+    index = source.find("\ufeff")
+    while index != -1:
+        for match in LINE_BREAK.finditer(source, counted, index):
+            line += 1
+            line_start = match.end()
+        counted = index
+        at = (line, index - line_start + 1)
+        i = bisect_left(starts, (at, -1)) - 1
+        path = fields[i][2] if i >= 0 else ""
+        shown = f"{_shown(path)}: " if path else ""
+        found.append(
+            Violation(
+                path,
+                f"{shown}{_BOM_MESSAGE}",
+                *at,
+                hint=_BOM_HINT,
+                code=YAML_BYTE_ORDER_MARK,
+                severity=WARNING,
+            )
+        )
+        index = source.find("\ufeff", index + 1)
+    return found
+
+
+#: TS305's message and hint.
+_BOM_MESSAGE: Final = (
+    "a raw byte order mark (U+FEFF) in the text can make the Go package (yaml.v3 v3.0.4)"
+    " misread the lines after it"
+)
+_BOM_HINT: Final = 'taskspec fmt writes it as the escape "\\uFEFF"'
 
 
 def _shown(path: str) -> str:

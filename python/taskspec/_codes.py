@@ -63,6 +63,7 @@ __all__ = [
     "UNSUPPORTED",
     "WARNING",
     "WRONG_TYPE",
+    "YAML_BYTE_ORDER_MARK",
     "YAML_LINE_BREAK",
     "Kind",
     "code_of",
@@ -179,6 +180,7 @@ YAML_LINE_BREAK: Final = _code("YAML_LINE_BREAK")
 RAW_LINE_BREAK: Final = _code("RAW_LINE_BREAK")
 PROMPT_HAS_COMMAND: Final = _code("PROMPT_HAS_COMMAND")
 COMMENT_IN_VALUE: Final = _code("COMMENT_IN_VALUE")
+YAML_BYTE_ORDER_MARK: Final = _code("YAML_BYTE_ORDER_MARK")
 
 #: The codes of YAML that cannot be read at all, reported alone.
 UNREADABLE_CODES: Final = frozenset(

@@ -552,6 +552,71 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
     )
     # %25 is the escape of '%': "%2500" holds no NUL.
     yield "unsupported-tag-escaped-percent", edit("task_id: kg-go", "task_id: !%2500 kg-go")
+    yield from _bom_cases()
+
+
+def _bom_cases() -> Iterator[tuple[str, bytes]]:
+    """A raw U+FEFF (text pasted from a Windows file) as writers write it.
+
+    Inside a quoted or block value both YAML readers read it as text: it is
+    read, with warning TS305 at the character. Anywhere else past the start
+    of a line it is refused, as one that starts a line is.
+    """
+    bom = "\ufeff"
+    prompt = "prompt: Implement mathx.GCD."
+    text = f"Implement{bom} mathx.GCD."
+    # JSON writers leave U+FEFF raw: JSON.stringify writes no blanks
+    # between tokens, json.dumps(ensure_ascii=False) a space after ':' and
+    # ','. Both are flow YAML: the mark is in a double-quoted string.
+    spec = json.loads(json.dumps(_yaml_value(BASE)))
+    spec["prompt"] = text
+    yield (
+        "bom-json-stringify",
+        (json.dumps(spec, ensure_ascii=False, separators=(",", ":")) + "\n").encode(),
+    )
+    yield "bom-json-dumps", (json.dumps(spec, ensure_ascii=False) + "\n").encode()
+    yield (
+        "bom-json-dumps-indented",
+        (json.dumps(spec, ensure_ascii=False, indent=2) + "\n").encode(),
+    )
+    # YAML writers (ruamel.yaml, prettier, the npm yaml package) leave it raw
+    # in a double- or single-quoted value or a literal or folded block.
+    yield "bom-double-quoted", edit(prompt, f'prompt: "{text}"')
+    yield (
+        "bom-double-quoted-crlf",
+        BASE.decode().replace(prompt, f'prompt: "{text}"').replace("\n", "\r\n").encode(),
+    )
+    yield "bom-single-quoted", edit(prompt, f"prompt: '{text}'")
+    yield "bom-double-quoted-continued", edit(prompt, f'prompt: "Implement\n    {bom}mathx.GCD."')
+    yield "bom-literal", edit(prompt, f"prompt: |\n    {text}\n    {bom}Then stop.")
+    yield (
+        "bom-literal-crlf",
+        BASE.decode()
+        .replace(prompt, f"prompt: |-\n    {text}\n    {bom}Then stop.")
+        .replace("\n", "\r\n")
+        .encode(),
+    )
+    yield "bom-folded", edit(prompt, f"prompt: >\n    {text}\n\n    {bom}Then stop.")
+    yield "bom-in-command", edit("        - test\n", f'        - "te{bom}st"\n')
+    yield "bom-twice-after-nel", edit(prompt, f'prompt: "a\x85b{bom}c{bom}"')
+    # Refused: past the start of a line, outside a quoted or block value.
+    yield "unsupported-bom-plain", edit(prompt, f"prompt: {text}")
+    yield "unsupported-bom-comment", edit(prompt, f"{prompt}  # from{bom} Windows")
+    yield "unsupported-bom-block-header", edit(prompt, f"prompt: |  # {bom}\n    {text}")
+    yield (
+        "unsupported-bom-after-block",
+        edit(prompt, f"prompt: |\n        Implement.\n    # {bom}\nx_after: 1"),
+    )
+    yield "unsupported-bom-key", edit(prompt, f"prompt{bom}: Implement.")
+    yield "unsupported-bom-continued-line-start", edit(prompt, f'prompt: "Implement\n{bom}mathx."')
+    yield "unsupported-bom-second-document", BASE + f"---\nx: '{bom}'\n".encode()
+    yield "unsupported-bom-no-document", f"# a\n  {bom}# b\n".encode()
+
+
+def _yaml_value(data: bytes) -> object:
+    import yaml  # noqa: PLC0415 - only for the JSON cases
+
+    return yaml.safe_load(data)
 
 
 def _json_cases() -> Iterator[tuple[str, bytes]]:

@@ -32,10 +32,14 @@ func (r *Rules) Parse(limits budget.Limits) (doc *yaml.Node, over *Problem, err 
 			return nil, r.flowColonBefore(o.Tree, overError(o)), nil
 		}
 	}
-	r.first = newFirstDocument(data)
+	read, mark := withoutInnerMarks(data)
+	r.first = newFirstDocument(read)
 	var d yaml.Node
 	if err := r.first.dec.Decode(&d); err != nil {
 		return nil, nil, err
+	}
+	if mark != "" {
+		restoreMarks(&d, mark)
 	}
 	// Checked exactly where the Python library checks: a document that
 	// cannot hold more than the budget's nodes or nest deeply at any cost
@@ -47,6 +51,44 @@ func (r *Rules) Parse(limits budget.Limits) (doc *yaml.Node, over *Problem, err 
 	}
 	r.doc = &d
 	return &d, nil, nil
+}
+
+// withoutInnerMarks returns data for yaml.v3 to read: data itself, or,
+// when data holds a byte order mark past the start, a copy with each such
+// mark written as mark, a character of the same size that data does not
+// hold. yaml.v3 tests for a mark at the start of its read buffer rather
+// than at the character it reads (is_bom), so a mark there can make it
+// skip the first character of a later line, depending on where its buffer
+// was refilled; libyaml does not. The copy is read as libyaml reads data
+// (a mark past the start of its line is text to both; one that starts a
+// line is refused before), with the same lines and columns.
+func withoutInnerMarks(data []byte) (read []byte, mark string) {
+	start := 0
+	if bytes.HasPrefix(data, []byte(byteOrderMark)) {
+		start = len(byteOrderMark)
+	}
+	if !bytes.Contains(data[start:], []byte(byteOrderMark)) {
+		return data, ""
+	}
+	for r := rune(0xE000); r <= 0xF8FF; r++ { // private use: three bytes, printable to yaml.v3
+		if m := string(r); !bytes.Contains(data, []byte(m)) {
+			read = append(data[:start:start], bytes.ReplaceAll(data[start:], []byte(byteOrderMark), []byte(m))...)
+			return read, m
+		}
+	}
+	return data, "" // a text holding every such character is read as it is
+}
+
+// restoreMarks writes each mark in the values and comments of the tree n
+// back as the byte order mark it stands for (see withoutInnerMarks).
+func restoreMarks(n *yaml.Node, mark string) {
+	visit(n, func(n *yaml.Node) {
+		for _, s := range []*string{&n.Value, &n.HeadComment, &n.LineComment, &n.FootComment} {
+			if strings.Contains(*s, mark) {
+				*s = strings.ReplaceAll(*s, mark, byteOrderMark)
+			}
+		}
+	})
 }
 
 // overError is the refusal of a document over a budget.

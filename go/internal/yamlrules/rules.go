@@ -2,11 +2,13 @@
 // read YAML with different parsers: the Go library with yaml.v3, the
 // Python library with libyaml. On some texts the two disagree: libyaml
 // refuses what yaml.v3 reads (a tag that runs into '[', a plain scalar
-// ending in ':' inside [] or {}, the escape \', a tab among comments, a
-// byte order mark inside the text), yaml.v3 refuses what libyaml reads (a
+// ending in ':' inside [] or {}, the escape \', a tab among comments),
+// yaml.v3 refuses what libyaml reads (a
 // '?' inside a plain scalar in [] or {}, a %YAML directive other than
 // 1.1), yaml.v3 drops what libyaml keeps (the tag "!" alone, a second
-// document), or both refuse, at different places. The rules here make the
+// document), yaml.v3 reads otherwise what libyaml reads (a byte order mark
+// that starts a line, or one where its read buffer is refilled), or both
+// refuse, at different places. The rules here make the
 // Go library refuse exactly what the Python library refuses, reading the
 // text itself where yaml.v3's tree keeps no trace of what it read. Where
 // both stop at a syntax problem, which problem, line and column each
@@ -16,10 +18,12 @@
 //
 // For is its one entry point: the Rules of one text, whose methods the
 // public package calls at each stage of its reading, before the parse
-// (the byte order marks), for the parse itself (the first document within
-// the budgets), during the schema walk (a tag yaml.v3 dropped, a '?' it
-// could not read), after it (the misreads and what follows the first
-// document) and on a syntax error (the line libyaml gives). It
+// (the byte order marks that start a line), for the parse itself (the
+// first document within the budgets, read with no byte order mark past the
+// start), during the schema walk (a tag yaml.v3 dropped, a '?' it
+// could not read), after it (the misreads, what follows the first document
+// and the byte order marks outside a quoted or block value) and on a
+// syntax error (the line libyaml gives). It
 // knows nothing of the public package: a refusal is a plain Problem, in
 // the catalogue's words, which the public package turns into its error.
 package yamlrules

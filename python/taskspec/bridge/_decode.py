@@ -43,6 +43,7 @@ from taskspec._codes import RAW_LINE_BREAK, WRONG_TYPE
 from taskspec._errors import DecodeError, Violation
 from taskspec._limits import MAX_NODES
 from taskspec.bridge._decode_load import (
+    check_bom_values,
     check_bounds,
     check_inner_boms,
     check_yaml_version,
@@ -104,10 +105,12 @@ STRICTER_THAN_GO: Final[Mapping[str, str]] = {
         " the item from a list silently, which is data loss, and reads an absent field where"
         " a mapping or a list goes."
     ),
-    "a byte order mark past the start of the text, wherever it is": (
+    "a byte order mark that starts a line past the start of the text, or stands outside a"
+    " quoted or block value": (
         "libyaml skips one that starts a line and yaml.v3 reads it as text, so the two read"
-        " different values; and yaml.v3 can skip a character of a later line after one"
-        " anywhere. A string that holds U+FEFF is written with the escape \\uFEFF."
+        " different values; and yaml.v3 can skip a character of a later line after one."
+        " Inside a quoted or block value both read it as text: it is read, with warning"
+        " TS305. A string that holds U+FEFF is written with the escape \\uFEFF."
     ),
     "a plain scalar ending in ':' inside [] or {} ([go, a:, b])": (
         "libyaml, which this decoder is built on, cannot read it; yaml.v3 reads 'a:'."
@@ -170,7 +173,8 @@ def decode(data: bytes | bytearray | memoryview | str, *, collect: bool = False)
 def _decode(raw: bytes, source: str, collect: bool) -> Decoded:
     """:func:`decode` of the bytes *raw*, whose text is *source* (without a leading BOM)."""
     budget = MAX_NODES  # read at each call: tests lower it to reach the bound cheaply
-    if "\ufeff" in source:
+    boms = "\ufeff" in source
+    if boms:
         check_inner_boms(source)
     check_bounds(raw, budget, source)
     if "%YAML" in source:
@@ -181,6 +185,9 @@ def _decode(raw: bytes, source: str, collect: bool) -> Decoded:
         raise DecodeError(
             [Violation("", "empty document: expected a TaskSpec mapping", code=WRONG_TYPE)]
         )
+    if boms:
+        # Last of the refusals of the text, once it is read, before the walk.
+        check_bom_values(raw, source)
     walker = Walker(source, out := Decoded(), budget, collect)
     if type(root) is not MappingNode and not (type(root) is ScalarNode and is_null(root)):
         # A null document ("---", "~") decodes to the zero spec, as in Go, and

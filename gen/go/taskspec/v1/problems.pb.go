@@ -163,6 +163,8 @@ const (
 	ProblemCode_PROBLEM_CODE_PROMPT_HAS_COMMAND ProblemCode = 303
 	// TS304.
 	ProblemCode_PROBLEM_CODE_COMMENT_IN_VALUE ProblemCode = 304
+	// TS305.
+	ProblemCode_PROBLEM_CODE_YAML_BYTE_ORDER_MARK ProblemCode = 305
 	// TS901.
 	ProblemCode_PROBLEM_CODE_NOT_READABLE ProblemCode = 901
 	// TS902.
@@ -210,50 +212,52 @@ var (
 		302: "PROBLEM_CODE_YAML_LINE_BREAK",
 		303: "PROBLEM_CODE_PROMPT_HAS_COMMAND",
 		304: "PROBLEM_CODE_COMMENT_IN_VALUE",
+		305: "PROBLEM_CODE_YAML_BYTE_ORDER_MARK",
 		901: "PROBLEM_CODE_NOT_READABLE",
 		902: "PROBLEM_CODE_UNCHANGED",
 		903: "PROBLEM_CODE_UNSUPPORTED_FORMAT",
 		999: "PROBLEM_CODE_INTERNAL",
 	}
 	ProblemCode_value = map[string]int32{
-		"PROBLEM_CODE_UNSPECIFIED":         0,
-		"PROBLEM_CODE_UNKNOWN_KEY":         1,
-		"PROBLEM_CODE_DUPLICATE_KEY":       2,
-		"PROBLEM_CODE_WRONG_TYPE":          3,
-		"PROBLEM_CODE_UNSUPPORTED":         4,
-		"PROBLEM_CODE_SYNTAX":              5,
-		"PROBLEM_CODE_LIMIT":               6,
-		"PROBLEM_CODE_ENCODING":            7,
-		"PROBLEM_CODE_CONTROL_CHARACTER":   8,
-		"PROBLEM_CODE_RAW_LINE_BREAK":      9,
-		"PROBLEM_CODE_TAB_INDENT":          10,
-		"PROBLEM_CODE_CANNOT_START_VALUE":  11,
-		"PROBLEM_CODE_UNCLOSED_QUOTE":      12,
-		"PROBLEM_CODE_UNCLOSED_FLOW":       13,
-		"PROBLEM_CODE_MAPPING_VALUE":       14,
-		"PROBLEM_CODE_INDENTATION":         15,
-		"PROBLEM_CODE_BAD_ESCAPE":          16,
-		"PROBLEM_CODE_BLOCK_SCALAR_HEADER": 17,
-		"PROBLEM_CODE_DIRECTIVE":           18,
-		"PROBLEM_CODE_ANCHOR_ALIAS_TAG":    19,
-		"PROBLEM_CODE_JSON_SYNTAX":         20,
-		"PROBLEM_CODE_BINARY_SYNTAX":       21,
-		"PROBLEM_CODE_NOT_BLANK":           101,
-		"PROBLEM_CODE_NOT_EMPTY":           102,
-		"PROBLEM_CODE_DEFINED":             103,
-		"PROBLEM_CODE_AT_LEAST":            104,
-		"PROBLEM_CODE_EQUALS":              105,
-		"PROBLEM_CODE_NOT_UTF8":            106,
-		"PROBLEM_CODE_TOO_LARGE":           107,
-		"PROBLEM_CODE_COMMENT":             201,
-		"PROBLEM_CODE_ARTIFACT_PATH":       301,
-		"PROBLEM_CODE_YAML_LINE_BREAK":     302,
-		"PROBLEM_CODE_PROMPT_HAS_COMMAND":  303,
-		"PROBLEM_CODE_COMMENT_IN_VALUE":    304,
-		"PROBLEM_CODE_NOT_READABLE":        901,
-		"PROBLEM_CODE_UNCHANGED":           902,
-		"PROBLEM_CODE_UNSUPPORTED_FORMAT":  903,
-		"PROBLEM_CODE_INTERNAL":            999,
+		"PROBLEM_CODE_UNSPECIFIED":          0,
+		"PROBLEM_CODE_UNKNOWN_KEY":          1,
+		"PROBLEM_CODE_DUPLICATE_KEY":        2,
+		"PROBLEM_CODE_WRONG_TYPE":           3,
+		"PROBLEM_CODE_UNSUPPORTED":          4,
+		"PROBLEM_CODE_SYNTAX":               5,
+		"PROBLEM_CODE_LIMIT":                6,
+		"PROBLEM_CODE_ENCODING":             7,
+		"PROBLEM_CODE_CONTROL_CHARACTER":    8,
+		"PROBLEM_CODE_RAW_LINE_BREAK":       9,
+		"PROBLEM_CODE_TAB_INDENT":           10,
+		"PROBLEM_CODE_CANNOT_START_VALUE":   11,
+		"PROBLEM_CODE_UNCLOSED_QUOTE":       12,
+		"PROBLEM_CODE_UNCLOSED_FLOW":        13,
+		"PROBLEM_CODE_MAPPING_VALUE":        14,
+		"PROBLEM_CODE_INDENTATION":          15,
+		"PROBLEM_CODE_BAD_ESCAPE":           16,
+		"PROBLEM_CODE_BLOCK_SCALAR_HEADER":  17,
+		"PROBLEM_CODE_DIRECTIVE":            18,
+		"PROBLEM_CODE_ANCHOR_ALIAS_TAG":     19,
+		"PROBLEM_CODE_JSON_SYNTAX":          20,
+		"PROBLEM_CODE_BINARY_SYNTAX":        21,
+		"PROBLEM_CODE_NOT_BLANK":            101,
+		"PROBLEM_CODE_NOT_EMPTY":            102,
+		"PROBLEM_CODE_DEFINED":              103,
+		"PROBLEM_CODE_AT_LEAST":             104,
+		"PROBLEM_CODE_EQUALS":               105,
+		"PROBLEM_CODE_NOT_UTF8":             106,
+		"PROBLEM_CODE_TOO_LARGE":            107,
+		"PROBLEM_CODE_COMMENT":              201,
+		"PROBLEM_CODE_ARTIFACT_PATH":        301,
+		"PROBLEM_CODE_YAML_LINE_BREAK":      302,
+		"PROBLEM_CODE_PROMPT_HAS_COMMAND":   303,
+		"PROBLEM_CODE_COMMENT_IN_VALUE":     304,
+		"PROBLEM_CODE_YAML_BYTE_ORDER_MARK": 305,
+		"PROBLEM_CODE_NOT_READABLE":         901,
+		"PROBLEM_CODE_UNCHANGED":            902,
+		"PROBLEM_CODE_UNSUPPORTED_FORMAT":   903,
+		"PROBLEM_CODE_INTERNAL":             999,
 	}
 )
 
@@ -601,7 +605,7 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\bSeverity\x12\x18\n" +
 	"\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEVERITY_ERROR\x10\x01\x12\x14\n" +
-	"\x10SEVERITY_WARNING\x10\x02*\xec\x9b\x01\n" +
+	"\x10SEVERITY_WARNING\x10\x02*\xe5\xa5\x01\n" +
 	"\vProblemCode\x12\x1c\n" +
 	"\x18PROBLEM_CODE_UNSPECIFIED\x10\x00\x12\xf1\x06\n" +
 	"\x18PROBLEM_CODE_UNKNOWN_KEY\x10\x01\x1a\xd2\x06\xd2\xf3\x18\xcd\x06\n" +
@@ -770,6 +774,10 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\x1dPROBLEM_CODE_COMMENT_IN_VALUE\x10\xb0\x02\x1a\xe9\x04\xd2\xf3\x18\xe4\x04\n" +
 	"%' #' that ends a prompt written plain\x10\x02\x1a\x04lint\">{path}: ' #' ends the value: the rest of the line is a comment*Oquote the value, or write it as a block scalar (|), to keep the text after ' #'2\xd3\x02YAML ends a plain (unquoted) value at a blank followed by #: the rest of the line is a comment, and every reader drops it. So prompt: Fix issue #12 in the parser is the prompt \"Fix issue\". A comment meant as one stands apart, by convention with two spaces before the #; one space before it, after a prompt, is taken for text that was lost.:$prompt: Fix issue #12 in the parser\n" +
 	"B&prompt: \"Fix issue #12 in the parser\"\n" +
+	"\x12\xf6\t\n" +
+	"!PROBLEM_CODE_YAML_BYTE_ORDER_MARK\x10\xb1\x02\x1a\xcd\t\xd2\xf3\x18\xc8\t\n" +
+	"7raw byte order mark (U+FEFF) in a quoted or block value\x10\x02\x1a\x04lint\"v{path}: a raw byte order mark (U+FEFF) in the text can make the Go package (yaml.v3 v3.0.4) misread the lines after it\"na raw byte order mark (U+FEFF) in the text can make the Go package (yaml.v3 v3.0.4) misread the lines after it*-taskspec fmt writes it as the escape \"\\uFEFF\"2\x9f\x06Text pasted from a Windows file can hold U+FEFF, and JSON.stringify, json.dumps(ensure_ascii=False), ruamel.yaml, prettier and the npm yaml package write it raw. Inside a quoted (single or double) or block (literal or folded) value, libyaml and yaml.v3 both read it as part of the value, and so do both libraries. But yaml.v3 v3.0.4 tests for a byte order mark at the start of its read buffer rather than at the character it reads, so when one happens to sit there it can skip the first character of a later line, depending on byte offsets. Anywhere else (at the start of a line, in a plain value, a key written plain or a comment) it is an error: libyaml skips one that starts a line, yaml.v3 reads it as text. taskspec fmt writes the character as the escape \\uFEFF, which every reader reads alike.:+prompt: \"Fix the parser\ufeff\" (a raw U+FEFF)\n" +
+	"B\x1fprompt: \"Fix the parser\\uFEFF\"\n" +
 	"\x12\xe1\x02\n" +
 	"\x19PROBLEM_CODE_NOT_READABLE\x10\x85\a\x1a\xc0\x02\xd2\xf3\x18\xbb\x02\n" +
 	"0file or directory that cannot be read or written\x10\x01\x1a\x04file\"\x17cannot {what}: {reason}2\x8f\x01The file or directory could not be opened, read, listed or written; the reason is the operating system's. The run goes on with the other files.:'taskspec validate missing.taskspec.yamlB+taskspec validate examples/go.taskspec.yaml\x12\xe4\x02\n" +
