@@ -1,7 +1,9 @@
 package taskspec
 
 import (
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -92,20 +94,23 @@ func longestNumber(fd protoreflect.FieldDescriptor) (protoreflect.Value, bool) {
 // different one with three items in each list and entries in each map, and
 // each of those with its numbers and enums at their longest.
 func boundCases() map[string]*taskspecv1.TaskSpec {
-	slots := stringSlots((&taskspecv1.TaskSpec{}).ProtoReflect().Descriptor(), "", func(s *taskspecv1.TaskSpec) protoreflect.Message {
+	bySlot := stringSlots((&taskspecv1.TaskSpec{}).ProtoReflect().Descriptor(), "", func(s *taskspecv1.TaskSpec) protoreflect.Message {
 		return s.ProtoReflect()
 	})
+	// The slots in the order of their paths, so that the cases are the
+	// same on every run.
+	names := slices.Sorted(maps.Keys(bySlot))
 	out := map[string]*taskspecv1.TaskSpec{}
 	for i, s := range hardStrings {
 		all := &taskspecv1.TaskSpec{}
-		for _, set := range slots {
-			set(all, s)
+		for _, name := range names {
+			bySlot[name](all, s)
 		}
 		mixed := &taskspecv1.TaskSpec{}
 		k := i
-		for _, set := range slots {
+		for _, name := range names {
 			for range 3 {
-				set(mixed, hardStrings[k%len(hardStrings)])
+				bySlot[name](mixed, hardStrings[k%len(hardStrings)])
 				k += 7
 			}
 		}
@@ -116,6 +121,15 @@ func boundCases() map[string]*taskspecv1.TaskSpec {
 			fillScalars(filled.ProtoReflect())
 			out[quoteCase(name+", long numbers", s)] = filled
 		}
+	}
+	// Each slot alone holding many short lines: what a line break costs
+	// there dwarfs the bytes the bound allows for the fields left empty, so
+	// a bound that counts a break too short fails on the deepest slot
+	// however many fields the schema has.
+	for _, name := range names {
+		lines := &taskspecv1.TaskSpec{}
+		bySlot[name](lines, strings.Repeat("a\n", 2000))
+		out["short lines in "+name] = lines
 	}
 	out["empty"] = &taskspecv1.TaskSpec{}
 	many := &taskspecv1.TaskSpec{}

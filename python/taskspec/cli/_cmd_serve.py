@@ -163,7 +163,15 @@ def run(args: argparse.Namespace) -> int:
         # Waiting in slices keeps the main thread able to run the handler.
         while not stop.wait(0.5):
             pass
-        server.stop(args.grace)  # logs the generators it abandons
+        # The stop runs in a thread of its own, and the main thread waits
+        # for it in slices: a signal can reach the process on any thread,
+        # and Python runs its handler only once the main thread comes back
+        # from a wait, so one long wait would hold a second signal off for
+        # the whole grace period.
+        stopper = threading.Thread(target=server.stop, args=(args.grace,), name="taskspec-stop")
+        stopper.start()  # logs the generators it abandons
+        while stopper.is_alive():
+            stopper.join(0.1)
         log.info("stopped")
         if server.abandoned_calls:
             # Their threads cannot keep the process alive, but threads they
