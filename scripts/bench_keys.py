@@ -312,6 +312,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("files", nargs="*", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child is not None:  # the compiled build's side of a round
+        if not taskspec.__compiled__:
+            print("the compiled build is not the one running", file=sys.stderr)
+            return 2
         print(json.dumps(python_times(args.files, args.child)))
         return 0
     if not COMPILED_PYTHON.exists() or not CONFORM.exists():
