@@ -69,7 +69,11 @@ def render(text: str) -> str:
     """*text* with each generated block rewritten from the catalogue and the descriptors."""
     for name, write in BLOCKS.items():
         body = write()
-        text, count = _block(name).subn(lambda m, body=body: m["head"] + body + m["tail"], text)
+
+        def block(match: re.Match[str], body: str = body) -> str:
+            return match["head"] + body + match["tail"]
+
+        text, count = _block(name).subn(block, text)
         if count != 1:
             raise SystemExit(f"{TARGET}: expected one block of {name}, found {count}")
     return text

@@ -177,7 +177,7 @@ def test_help_shows_each_public_function_and_class_with_its_docstring(name: str)
     source = PACKAGE_SOURCES / (obj.__module__.replace(".", "/") + ".py")
     if source.is_file() and obj.__qualname__ in _source_docstrings(obj.__module__):
         assert doc == _source_docstrings(obj.__module__)[obj.__qualname__]
-        assert doc.splitlines()[0] in pydoc.render_doc(obj, renderer=pydoc.plaintext)
+        assert doc.splitlines()[0] in pydoc.render_doc(obj, renderer=pydoc.TextDoc())
 
 
 @pytest.mark.parametrize("module", COMPILED_MODULES)
