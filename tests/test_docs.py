@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 import taskspec
+from taskspec import _limits
 from taskspec.cli._discover import DEFAULT_INCLUDE
 from tests.cliutil import run_cli
 from tests.docs import PAGES, README, ROOT, TEXTS, blocks, page
@@ -215,3 +216,10 @@ def test_the_editor_paragraph_names_what_exists() -> None:
 def test_the_language_list_is_every_language_of_the_contract() -> None:
     rows = re.findall(r"^\| `(\w+)` \| `(LANGUAGE_\w+)` \|", page("docs/contract.md"), re.M)
     assert rows == [(str(m), f"LANGUAGE_{m.name}") for m in taskspec.Language]
+
+
+def test_the_limits_are_the_contracts() -> None:
+    prose = _prose(page("docs/contract.md"))
+    mib, depth, nodes = _limits.MAX_DOCUMENT_BYTES / 2**20, _limits.MAX_DEPTH, _limits.MAX_NODES
+    claim = f"at most {mib:g} MiB, {depth} levels of nesting and {nodes:,} nodes (aliases expanded)"
+    assert claim in prose
