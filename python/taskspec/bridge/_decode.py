@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
+import yaml
 from yaml.nodes import MappingNode, ScalarNode
 
 from taskspec._codes import RAW_LINE_BREAK, WRONG_TYPE
@@ -49,12 +50,13 @@ from taskspec.bridge._decode_load import (
     check_yaml_version,
     compose,
     source_of,
+    yaml_error,
 )
 from taskspec.bridge._decode_msg import describe, fail
 from taskspec.bridge._decode_scalar import is_null
 from taskspec.bridge._decode_tags import check_events
 from taskspec.bridge._decode_walk import Decoded, Walker
-from taskspec.bridge._syntax import prompt_hint, raw_break_problem
+from taskspec.bridge._syntax import prompt_hint, raw_break_problem, syntax_problem
 
 __all__ = [
     "STRICTER_THAN_GO",
@@ -159,6 +161,8 @@ def decode(data: bytes | bytearray | memoryview | str, *, collect: bool = False)
         source = source[1:]
     try:
         return _decode(raw, source, collect)
+    except UnicodeDecodeError:
+        raise _undecodable_escape(source) from None
     except DecodeError as err:
         if len(err.violations) != 1:
             raise
@@ -168,6 +172,26 @@ def decode(data: bytes | bytearray | memoryview | str, *, collect: bool = False)
             raise
         message, hint, line, column = found
         raise DecodeError([Violation("", message, line, column, hint, RAW_LINE_BREAK)]) from None
+
+
+def _undecodable_escape(source: str) -> DecodeError:
+    """The refusal of *source*, whose tag %-escapes octets that are not UTF-8.
+
+    libyaml checks only the shape of escaped octets
+    (yaml_parser_scan_uri_escapes), so ``!a%C0%80`` reads as a tag that
+    PyYAML then fails to decode, with no mark. PyYAML's own scanner decodes
+    each run of escapes as it scans, and refuses the run that is not UTF-8
+    "while scanning a tag" (or a %TAG directive), at the run's start: that
+    refusal is the one given.
+    """
+    try:
+        for _ in yaml.scan(source, Loader=yaml.SafeLoader):
+            pass
+    except yaml.MarkedYAMLError as err:
+        if "codec can't decode" in (err.problem or ""):
+            return yaml_error(err, source)
+    code, message = syntax_problem("while scanning a tag", None)
+    return DecodeError([Violation("", message, code=code)])
 
 
 def _decode(raw: bytes, source: str, collect: bool) -> Decoded:
