@@ -34,6 +34,7 @@ numbers in a document are read by Go's ASCII-only rules
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Final
 
@@ -174,6 +175,13 @@ def decode(data: bytes | bytearray | memoryview | str, *, collect: bool = False)
         raise DecodeError([Violation("", message, line, column, hint, RAW_LINE_BREAK)]) from None
 
 
+#: A character libyaml's reader refuses (yaml_parser_update_buffer): any
+#: outside YAML's printable set.
+_UNPRINTABLE: Final = re.compile(
+    "[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+
+
 def _undecodable_escape(source: str) -> DecodeError:
     """The refusal of *source*, whose tag %-escapes octets that are not UTF-8.
 
@@ -197,6 +205,14 @@ def _undecodable_escape(source: str) -> DecodeError:
 def _decode(raw: bytes, source: str, collect: bool) -> Decoded:
     """:func:`decode` of the bytes *raw*, whose text is *source* (without a leading BOM)."""
     budget = MAX_NODES  # read at each call: tests lower it to reach the bound cheaply
+    unprintable = _UNPRINTABLE.search(source)
+    if unprintable is not None:
+        # Refused before anything is read, whatever the text's length: libyaml
+        # decodes 16 KiB at a time, so past that a syntax error before the
+        # character would be met first (the Go library checks its input whole).
+        character = ord(unprintable.group())
+        reason = "special characters are not allowed"
+        raise yaml_error(yaml.reader.ReaderError("", 0, character, "utf-8", reason), source)
     boms = "\ufeff" in source
     if boms:
         check_inner_boms(source)
