@@ -119,6 +119,7 @@ generate: venv $(PROTOC_GEN_GO) $(PROTOC_GEN_TASKSPEC_GO) ## Generate everything
 	$(VPY) scripts/gen_enums.py
 	$(VPY) -m scripts.gen_codes_table
 	$(VPY) -m scripts.gen_code_names
+	$(VPY) -m scripts.gen_forms
 	$(VPY) scripts/gen_schema.py --buf $(BUF)
 	$(VPY) -m tests.conformance.rule_cases
 
@@ -142,6 +143,7 @@ checkgenerate: venv $(if $(HAVE_GO),$(PROTOC_GEN_GO) $(PROTOC_GEN_TASKSPEC_GO)) 
 	$(VPY) scripts/gen_enums.py --check || status=1
 	$(VPY) -m scripts.gen_codes_table --check || status=1
 	$(VPY) -m scripts.gen_code_names --check || status=1
+	$(VPY) -m scripts.gen_forms --check || status=1
 	$(VPY) -m scripts.gen_libyaml_events --check || status=1
 	extra=$$(cd "$$tmp" && find . -type f | sed 's|^\./||' | sort)
 	expected=$$(printf '%s\n' $(CHECKED_GEN) | sort)

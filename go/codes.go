@@ -54,6 +54,18 @@ type Kind struct {
 
 const codePrefix = "PROBLEM_CODE_"
 
+// formTexts is the text of each form, in order.
+func formTexts(forms []*taskspecv1.Form) []string {
+	if len(forms) == 0 {
+		return nil
+	}
+	out := make([]string, len(forms))
+	for i, f := range forms {
+		out[i] = f.GetText()
+	}
+	return out
+}
+
 // catalogue holds every kind by code, read once at start-up; codeOrder
 // lists the codes in numeric order.
 var catalogue, codeOrder = readCatalogue()
@@ -92,8 +104,8 @@ func kindOf(code Code, name string, opt *taskspecv1.ProblemKind) *Kind {
 		Title:       opt.GetTitle(),
 		Severity:    severityName(opt.GetSeverity()),
 		Stage:       opt.GetStage(),
-		Messages:    opt.GetMessages(),
-		Hints:       opt.GetHints(),
+		Messages:    formTexts(opt.GetMessageForms()),
+		Hints:       formTexts(opt.GetHintForms()),
 		Explanation: opt.GetExplanation(),
 		Example:     opt.GetExample(),
 		Fixed:       opt.GetFixed(),

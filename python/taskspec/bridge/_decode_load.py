@@ -37,10 +37,10 @@ from taskspec._limits import MAX_DEPTH
 from taskspec.bridge._breaks import LINE_ENDS
 from taskspec.bridge._gostr import go_quote
 from taskspec.bridge._syntax import (
-    CONTROL_CHARACTER_MESSAGE,
     LINE_BREAK,
     TAB,
     TEXT_AFTER_DOCUMENT,
+    control_character_message,
     prompt_hint,
     syntax_problem,
 )
@@ -289,7 +289,7 @@ def yaml_error(err: yaml.YAMLError, source: str = "") -> DecodeError:
         code, message = syntax_problem(err.context, err.problem)
         return _at(message, mark, code, source)
     if isinstance(err, yaml.reader.ReaderError):
-        message = f"{CONTROL_CHARACTER_MESSAGE} (character #x{err.character:04X})"
+        message = control_character_message(err.character)
         # libyaml's offset counts bytes; the character is the text's first
         # one that YAML refuses, so its first occurrence is where it stands.
         index = source.find(chr(err.character)) if source else -1
