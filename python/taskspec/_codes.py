@@ -120,7 +120,9 @@ class Kind:
             {f.id: f.text for f in kind.message_forms}
         )
         #: Every form of its hint, by id.
-        self.hint_forms: Mapping[str, str] = MappingProxyType({f.id: f.text for f in kind.hint_forms})
+        self.hint_forms: Mapping[str, str] = MappingProxyType(
+            {f.id: f.text for f in kind.hint_forms}
+        )
         #: The sentences its messages' {reason} is filled in with, by id.
         self.reasons: Mapping[str, str] = MappingProxyType({f.id: f.text for f in kind.reasons})
         self.messages: tuple[str, ...] = tuple(self.message_forms.values())
