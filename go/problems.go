@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	forms "github.com/taskspec/taskspec/go/internal/catalogue"
 	"github.com/taskspec/taskspec/go/internal/eval"
 	"github.com/taskspec/taskspec/go/internal/source"
 	"github.com/taskspec/taskspec/go/internal/walk"
@@ -375,9 +376,9 @@ func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *reading) []Violati
 	for i, cmd := range cmds {
 		if text := strings.Join(cmd, " "); words(cmd) >= 2 && strings.Contains(prompt, text) {
 			v := Violation{FieldPath: "prompt", Code: CodePromptHasCommand, Severity: SeverityWarning,
-				Message: "the prompt holds verification." + []string{"build_cmd", "test_cmd"}[i] +
-					" word for word: " + strconv.Quote(text),
-				Hint: "the agent sees the prompt but not the verification: say what must hold, not the command that checks it"}
+				Message: forms.MsgPromptHasCommandHolds.Render(forms.Args{
+					"path": "verification." + []string{"build_cmd", "test_cmd"}[i], "value": strconv.Quote(text)}),
+				Hint: forms.HintPromptHasCommandSayWhat.Render(nil)}
 			if w != nil {
 				if p, ok := w.pos.Get("prompt"); ok {
 					v.Line, v.Column = p.Line, p.Column
@@ -472,8 +473,8 @@ func (w *reading) promptBeforeComment(value string) (Violation, bool) {
 		return Violation{}, false
 	}
 	line, column := w.text.LineColumn(at + 1)
-	return Violation{FieldPath: "prompt", Message: withPath("prompt", "' #' ends the value: the rest of the line is a comment"),
-		Line: line, Column: column, Code: CodeCommentInValue, Hint: catalogue[CodeCommentInValue].Hints[0],
+	return Violation{FieldPath: "prompt", Message: pathForm(forms.MsgCommentInValueEnds, forms.MsgCommentInValueEnds, "prompt", nil),
+		Line: line, Column: column, Code: CodeCommentInValue, Hint: forms.HintCommentInValueQuote.Render(nil),
 		Severity: SeverityWarning}, true
 }
 
@@ -519,9 +520,9 @@ func (w *reading) lineBreaks() []Violation {
 		}
 		line, column := w.text.LineColumn(at)
 		path := w.fieldBefore(line, column)
-		msg := "a raw " + b.name + " in the text is a line break to YAML 1.1 readers"
-		out = append(out, Violation{FieldPath: path, Message: withPath(path, msg), Line: line, Column: column,
-			Code: CodeYAMLLineBreak, Hint: "write it as an escape in a double-quoted string (" + b.escape + "), or remove it",
+		msg := pathForm(forms.MsgYAMLLineBreakAtPath, forms.MsgYAMLLineBreakPlain, path, forms.Args{"what": b.name})
+		out = append(out, Violation{FieldPath: path, Message: msg, Line: line, Column: column,
+			Code: CodeYAMLLineBreak, Hint: forms.HintYAMLLineBreakEscape.Render(forms.Args{"value": b.escape}),
 			Severity: SeverityWarning})
 	}
 }
@@ -585,13 +586,11 @@ func (w *reading) byteOrderMarks() []Violation {
 		if k >= 0 {
 			path = fields[k].path
 		}
-		out = append(out, Violation{FieldPath: path, Message: withPath(path, bomWarning), Line: line, Column: column,
-			Code: CodeYAMLByteOrderMark, Hint: `taskspec fmt writes it as the escape "\uFEFF"`, Severity: SeverityWarning})
+		msg := pathForm(forms.MsgYAMLByteOrderMarkAtPath, forms.MsgYAMLByteOrderMarkPlain, path, nil)
+		out = append(out, Violation{FieldPath: path, Message: msg, Line: line, Column: column,
+			Code: CodeYAMLByteOrderMark, Hint: forms.HintYAMLByteOrderMarkEscape.Render(nil), Severity: SeverityWarning})
 	}
 }
-
-// bomWarning is the message of TS305.
-const bomWarning = "a raw byte order mark (U+FEFF) in the text can make the Go package (yaml.v3 v3.0.4) misread the lines after it"
 
 // fieldBefore is the deepest field whose value starts before line and
 // column: the one starting last, on a tie the deeper, then the greater
@@ -617,6 +616,22 @@ func byPosition(a, b Violation) int {
 		return a.Line - b.Line
 	}
 	return a.Column - b.Column
+}
+
+// pathForm renders at, a form that starts "{path}: ", with path shown as
+// withPath shows it; or plain, for the document as a whole (path "").
+func pathForm(at, plain forms.Form, path string, args forms.Args) string {
+	if path == "" {
+		return plain.Render(args)
+	}
+	if utf8.RuneCountInString(path) > 2*wording.QuoteChars {
+		path = wording.Clip(path)
+	}
+	with := forms.Args{"path": path}
+	for k, v := range args {
+		with[k] = v
+	}
+	return at.Render(with)
 }
 
 // withPath is a message at path: "path: reason", or the reason alone for

@@ -1,0 +1,115 @@
+"""The catalogue's forms: rendered by name, and written nowhere else in the package.
+
+Each form of a problem's words is declared once, in problems.proto, and
+rendered by taskspec._words.render. The last test reads every string literal
+of the package and fails on one that holds a form's words: they belong in
+the catalogue. Files that still hold some wait, listed in _PENDING with
+how many; the list only shrinks (a file that no longer holds any must leave
+it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from scripts import copied_fragments
+from scripts.gen_forms import python_module
+from taskspec import _forms_gen
+from taskspec._codes import CATALOGUE
+from taskspec._words import MESSAGE, Form, render, text_of
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: The package's files that still write out some of the catalogue's words,
+#: with how many pieces each; to be converted to render from the forms.
+_PENDING = {
+    "python/taskspec/_convert.py": 13,
+    "python/taskspec/_errors.py": 2,
+    "python/taskspec/_remote_status.py": 1,
+    "python/taskspec/bridge/_decode.py": 2,
+    "python/taskspec/bridge/_decode_load.py": 6,
+    "python/taskspec/bridge/_decode_scalar.py": 6,
+    "python/taskspec/bridge/_decode_walk.py": 6,
+    "python/taskspec/cli/_lsp_text.py": 1,
+}
+
+_ARGUMENT = re.compile(r"\{[a-z0-9_]+\}")
+
+
+def _form_words() -> set[str]:
+    """The pieces of every form between its arguments, long enough to be a sentence's."""
+    words = set()
+    for kind in CATALOGUE.values():
+        for forms in (kind.message_forms, kind.hint_forms, kind.reasons):
+            for text in forms.values():
+                for raw in _ARGUMENT.split(text):
+                    piece = raw.strip()
+                    if len(piece) >= copied_fragments.MIN_LENGTH and " " in piece:
+                        words.add(piece)
+    return words
+
+
+def test_render_fills_in_named_arguments_only() -> None:
+    form = _forms_gen.HINT_UNKNOWN_KEY_DID_YOU_MEAN
+    assert render(form, key='"task_id"') == 'did you mean "task_id"?'
+    # A brace that is no argument is itself, and an argument's value is not read again.
+    assert render(_forms_gen.MSG_UNCLOSED_FLOW_MAPPING) == (
+        "invalid YAML: a { mapping is not closed with }"
+    )
+    assert render(_forms_gen.MSG_UNSUPPORTED_AT_PATH, path="a", reason="{path}") == "a: {path}"
+    # A name with no argument stays as written.
+    assert render(_forms_gen.MSG_UNSUPPORTED_PLAIN) == "{reason}"
+
+
+def test_every_form_of_the_catalogue_has_its_constant() -> None:
+    named = {v for v in vars(_forms_gen).values() if isinstance(v, Form)}
+    for code, kind in CATALOGUE.items():
+        for ident in kind.message_forms:
+            assert Form(code, MESSAGE, ident) in named, (code, ident)
+    for form in named:
+        assert text_of(form)  # every constant names a declared form
+
+
+def test_the_generated_module_is_current() -> None:
+    assert (ROOT / "python/taskspec/_forms_gen.py").read_text() == python_module()
+
+
+def test_libyaml_rows_name_syntax_forms() -> None:
+    rows = _forms_gen.LIBYAML_PROBLEMS
+    assert len(rows) >= 20
+    for _, _, form in rows:
+        assert text_of(form).startswith("invalid YAML: ")
+
+
+def _hits() -> Counter[str]:
+    words = _form_words()
+    assert len(words) > 50
+    found: Counter[str] = Counter()
+    for path in copied_fragments._py_files():
+        for literal in copied_fragments.py_literals(path.read_text()):
+            found[str(path.relative_to(ROOT))] += sum(1 for w in words if w in literal)
+    return +found
+
+
+def test_no_module_writes_out_the_catalogues_words() -> None:
+    found = _hits()
+    extra = {f: n for f, n in found.items() if n > _PENDING.get(f, 0)}
+    assert not extra, f"render these from the catalogue's forms (taskspec._forms_gen): {extra}"
+    done = sorted(f for f in _PENDING if f not in found)
+    assert not done, f"no longer pending, take them off _PENDING: {done}"
+
+
+@pytest.mark.parametrize(
+    ("literal", "pieces"),
+    [
+        ("%s: unknown field %q in %s", []),
+        ("invalid binary TaskSpec: %s, at offset %d", ["invalid binary TaskSpec:"]),
+        ("{path}: merge keys (<<) are not supported {x}", [": merge keys (<<) are not supported"]),
+    ],
+)
+def test_fragments_are_cut_at_verbs_and_fields(literal: str, pieces: list[str]) -> None:
+    assert list(copied_fragments.pieces(literal)) == pieces
