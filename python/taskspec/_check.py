@@ -61,9 +61,10 @@ from taskspec._forms_gen import (
     MSG_YAML_BYTE_ORDER_MARK_PLAIN,
     MSG_YAML_LINE_BREAK_AT_PATH,
     MSG_YAML_LINE_BREAK_PLAIN,
+    REASON_UNSUPPORTED_QUESTION_IN_FLOW,
 )
 from taskspec._rules import KIND_CODES
-from taskspec._words import render
+from taskspec._words import pieces, render
 from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS, RAW_BREAKS, editor_position
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
@@ -228,7 +229,7 @@ def _hidden(problems: Sequence[Violation]) -> tuple[str, ...]:
 
 #: The refusal of a '?' in a plain scalar inside the top mapping, written
 #: in flow style: the mapping is not read, so no rule is checked.
-_UNREAD_ROOT: Final = "'?' in the plain scalar "
+_UNREAD_ROOT: Final = pieces(REASON_UNSUPPORTED_QUESTION_IN_FLOW)[0]
 
 
 def _under(path: str, fields: Iterable[str]) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from taskspec._words import HINT, MESSAGE, WORD, Form
+from taskspec._words import HINT, MESSAGE, REASON, WORD, Form
 
 #: TS001 message: {path}: unknown field {key}
 MSG_UNKNOWN_KEY_AT_PATH: Final = Form("TS001", MESSAGE, "at_path")
@@ -72,6 +72,36 @@ MSG_UNSUPPORTED_AT_PATH: Final = Form("TS004", MESSAGE, "at_path")
 MSG_UNSUPPORTED_PLAIN: Final = Form("TS004", MESSAGE, "plain")
 #: TS004 hint: a value that starts with {value} must be quoted, or written as a block scalar (|)
 HINT_UNSUPPORTED_QUOTE_VALUE: Final = Form("TS004", HINT, "quote_value")
+#: TS004 reason: merge keys (<<) are not supported; quote the key to mean the string
+REASON_UNSUPPORTED_MERGE_KEY: Final = Form("TS004", REASON, "merge_key")
+#: TS004 reason: null key ({key}) is not allowed: yaml.v3 skips such an entry silently; quote the key to mean a string
+REASON_UNSUPPORTED_NULL_KEY: Final = Form("TS004", REASON, "null_key")
+#: TS004 reason: null item is not allowed: yaml.v3 drops it from the list silently; write {empty} for an empty item
+REASON_UNSUPPORTED_NULL_ITEM: Final = Form("TS004", REASON, "null_item")
+#: TS004 reason: the non-specific tag ! alone is the empty string, which yaml.v3 reads as null and drops from the list silently; write '' for an empty item
+REASON_UNSUPPORTED_EMPTY_TAG_ITEM: Final = Form("TS004", REASON, "empty_tag_item")
+#: TS004 reason: '?' in the plain scalar {value} inside [] or {}: yaml.v3 cannot read it; quote the string
+REASON_UNSUPPORTED_QUESTION_IN_FLOW: Final = Form("TS004", REASON, "question_in_flow")
+#: TS004 reason: the plain scalar {value} ends in ':' inside [] or {}: YAML readers disagree on it; quote the string
+REASON_UNSUPPORTED_COLON_IN_FLOW: Final = Form("TS004", REASON, "colon_in_flow")
+#: TS004 reason: the tag {tag} is followed by ',' with no space: YAML readers disagree on where it ends; put a space after the tag
+REASON_UNSUPPORTED_TAG_THEN_COMMA: Final = Form("TS004", REASON, "tag_then_comma")
+#: TS004 reason: the tag {tag} holds %00, a NUL byte: YAML readers disagree on where it ends; remove the %00
+REASON_UNSUPPORTED_TAG_NUL: Final = Form("TS004", REASON, "tag_nul")
+#: TS004 reason: unsupported tag {tag} for a string field
+REASON_UNSUPPORTED_STRING_TAG: Final = Form("TS004", REASON, "string_tag")
+#: TS004 reason: expected an integer, got the tagged string {value}
+REASON_UNSUPPORTED_TAGGED_STRING_INT: Final = Form("TS004", REASON, "tagged_string_int")
+#: TS004 reason: more than one YAML document: the Go package reads the first and ignores the rest silently
+REASON_UNSUPPORTED_MORE_DOCUMENTS: Final = Form("TS004", REASON, "more_documents")
+#: TS004 reason: two byte order marks at the start: yaml.v3 misreads the document; remove one
+REASON_UNSUPPORTED_TWO_BOMS: Final = Form("TS004", REASON, "two_boms")
+#: TS004 reason: %YAML {version} is not supported: yaml.v3 reads only YAML 1.1 documents (%YAML 1.1, or no directive)
+REASON_UNSUPPORTED_YAML_VERSION: Final = Form("TS004", REASON, "yaml_version")
+#: TS004 reason: byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it
+REASON_UNSUPPORTED_LINE_START_BOM: Final = Form("TS004", REASON, "line_start_bom")
+#: TS004 reason: byte order mark outside a quoted or block value: yaml.v3 can skip a character after it; remove it, or write it as the escape \uFEFF in a double-quoted string
+REASON_UNSUPPORTED_OUTSIDE_VALUE_BOM: Final = Form("TS004", REASON, "outside_value_bom")
 #: TS005 message: invalid YAML: the document cannot be read past this point
 MSG_SYNTAX_STOPPED: Final = Form("TS005", MESSAGE, "stopped")
 #: TS005 message: invalid YAML: text after the end of the document
@@ -294,6 +324,16 @@ WORD_STRING: Final = Form("", WORD, "string")
 WORD_SCALAR: Final = Form("", WORD, "scalar")
 #: word: {tag} {value}
 WORD_TAGGED: Final = Form("", WORD, "tagged")
+#: word: the non-integral number {value}
+WORD_NON_INTEGRAL: Final = Form("", WORD, "non_integral")
+#: word: an empty key
+WORD_EMPTY_KEY: Final = Form("", WORD, "empty_key")
+#: word: a string
+WORD_A_STRING: Final = Form("", WORD, "a_string")
+#: word: an integer
+WORD_AN_INTEGER: Final = Form("", WORD, "an_integer")
+#: word: {text}... ({n} characters)
+WORD_CLIPPED: Final = Form("", WORD, "clipped")
 
 #: libyaml's problems, as (context prefix, problem prefixes, form): the
 #: first row that matches wins. An empty context matches any context, no

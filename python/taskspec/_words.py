@@ -24,7 +24,7 @@ from typing import Any, Final, NamedTuple
 from taskspec._codes import CATALOGUE
 from taskspec.v1 import problems_pb2
 
-__all__ = ["HINT", "MESSAGE", "REASON", "WORD", "Form", "render", "text_of"]
+__all__ = ["HINT", "MESSAGE", "REASON", "WORD", "Form", "pieces", "render", "render_at", "text_of"]
 
 #: The lists a form is declared in: a ProblemKind's message_forms,
 #: hint_forms and reasons, and ProblemTables' words.
@@ -79,3 +79,18 @@ def render(form: Form, **args: object) -> str:
     if "{" not in text:
         return text
     return _ARGUMENT.sub(lambda m: str(args[m[1]]) if m[1] in args else m[0], text)
+
+
+def render_at(form: Form, path: str, **args: object) -> str:
+    """*form*, which starts ``{path}: ``, rendered at *path* as shown in a message.
+
+    For the document as a whole (*path* ``""``) the form is rendered
+    without that start, as the catalogue's form without ``{path}`` reads.
+    """
+    text = render(form, path=path, **args)
+    return text if path else text.removeprefix(": ")
+
+
+def pieces(form: Form) -> tuple[str, ...]:
+    """The words of *form* between its arguments, in order, for code that reads a message."""
+    return tuple(_ARGUMENT.split(text_of(form))[::2])

@@ -117,6 +117,68 @@ var (
 	// quoted, or written as a block scalar (|)".
 	HintUnsupportedQuoteValue = Form{Code: "TS004", Kind: Hint, ID: "quote_value", Text: "a value that starts with {value} must be quoted, or written as a block scalar (|)"}
 
+	// ReasonUnsupportedMergeKey is "merge keys (<<) are not supported; quote
+	// the key to mean the string".
+	ReasonUnsupportedMergeKey = Form{Code: "TS004", Kind: Reason, ID: "merge_key", Text: "merge keys (<<) are not supported; quote the key to mean the string"}
+
+	// ReasonUnsupportedNullKey is "null key ({key}) is not allowed: yaml.v3
+	// skips such an entry silently; quote the key to mean a string".
+	ReasonUnsupportedNullKey = Form{Code: "TS004", Kind: Reason, ID: "null_key", Text: "null key ({key}) is not allowed: yaml.v3 skips such an entry silently; quote the key to mean a string"}
+
+	// ReasonUnsupportedNullItem is "null item is not allowed: yaml.v3 drops it
+	// from the list silently; write {empty} for an empty item".
+	ReasonUnsupportedNullItem = Form{Code: "TS004", Kind: Reason, ID: "null_item", Text: "null item is not allowed: yaml.v3 drops it from the list silently; write {empty} for an empty item"}
+
+	// ReasonUnsupportedEmptyTagItem is "the non-specific tag ! alone is the
+	// empty string, which yaml.v3 reads as null and drops from the list
+	// silently; write '' for an empty item".
+	ReasonUnsupportedEmptyTagItem = Form{Code: "TS004", Kind: Reason, ID: "empty_tag_item", Text: "the non-specific tag ! alone is the empty string, which yaml.v3 reads as null and drops from the list silently; write '' for an empty item"}
+
+	// ReasonUnsupportedQuestionInFlow is "'?' in the plain scalar {value}
+	// inside [] or {}: yaml.v3 cannot read it; quote the string".
+	ReasonUnsupportedQuestionInFlow = Form{Code: "TS004", Kind: Reason, ID: "question_in_flow", Text: "'?' in the plain scalar {value} inside [] or {}: yaml.v3 cannot read it; quote the string"}
+
+	// ReasonUnsupportedColonInFlow is "the plain scalar {value} ends in ':'
+	// inside [] or {}: YAML readers disagree on it; quote the string".
+	ReasonUnsupportedColonInFlow = Form{Code: "TS004", Kind: Reason, ID: "colon_in_flow", Text: "the plain scalar {value} ends in ':' inside [] or {}: YAML readers disagree on it; quote the string"}
+
+	// ReasonUnsupportedTagThenComma is "the tag {tag} is followed by ',' with
+	// no space: YAML readers disagree on where it ends; put a space after the
+	// tag".
+	ReasonUnsupportedTagThenComma = Form{Code: "TS004", Kind: Reason, ID: "tag_then_comma", Text: "the tag {tag} is followed by ',' with no space: YAML readers disagree on where it ends; put a space after the tag"}
+
+	// ReasonUnsupportedTagNul is "the tag {tag} holds %00, a NUL byte: YAML
+	// readers disagree on where it ends; remove the %00".
+	ReasonUnsupportedTagNul = Form{Code: "TS004", Kind: Reason, ID: "tag_nul", Text: "the tag {tag} holds %00, a NUL byte: YAML readers disagree on where it ends; remove the %00"}
+
+	// ReasonUnsupportedStringTag is "unsupported tag {tag} for a string field".
+	ReasonUnsupportedStringTag = Form{Code: "TS004", Kind: Reason, ID: "string_tag", Text: "unsupported tag {tag} for a string field"}
+
+	// ReasonUnsupportedTaggedStringInt is "expected an integer, got the tagged
+	// string {value}".
+	ReasonUnsupportedTaggedStringInt = Form{Code: "TS004", Kind: Reason, ID: "tagged_string_int", Text: "expected an integer, got the tagged string {value}"}
+
+	// ReasonUnsupportedMoreDocuments is "more than one YAML document: the Go
+	// package reads the first and ignores the rest silently".
+	ReasonUnsupportedMoreDocuments = Form{Code: "TS004", Kind: Reason, ID: "more_documents", Text: "more than one YAML document: the Go package reads the first and ignores the rest silently"}
+
+	// ReasonUnsupportedTwoBoms is "two byte order marks at the start: yaml.v3
+	// misreads the document; remove one".
+	ReasonUnsupportedTwoBoms = Form{Code: "TS004", Kind: Reason, ID: "two_boms", Text: "two byte order marks at the start: yaml.v3 misreads the document; remove one"}
+
+	// ReasonUnsupportedYAMLVersion is "%YAML {version} is not supported:
+	// yaml.v3 reads only YAML 1.1 documents (%YAML 1.1, or no directive)".
+	ReasonUnsupportedYAMLVersion = Form{Code: "TS004", Kind: Reason, ID: "yaml_version", Text: "%YAML {version} is not supported: yaml.v3 reads only YAML 1.1 documents (%YAML 1.1, or no directive)"}
+
+	// ReasonUnsupportedLineStartBom is "byte order mark at the start of a line:
+	// libyaml skips it, yaml.v3 reads it as text; remove it".
+	ReasonUnsupportedLineStartBom = Form{Code: "TS004", Kind: Reason, ID: "line_start_bom", Text: "byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it"}
+
+	// ReasonUnsupportedOutsideValueBom is "byte order mark outside a quoted or
+	// block value: yaml.v3 can skip a character after it; remove it, or write
+	// it as the escape \\uFEFF in a double-quoted string".
+	ReasonUnsupportedOutsideValueBom = Form{Code: "TS004", Kind: Reason, ID: "outside_value_bom", Text: "byte order mark outside a quoted or block value: yaml.v3 can skip a character after it; remove it, or write it as the escape \\uFEFF in a double-quoted string"}
+
 	// MsgSyntaxStopped is "invalid YAML: the document cannot be read past this
 	// point".
 	MsgSyntaxStopped = Form{Code: "TS005", Kind: Message, ID: "stopped", Text: "invalid YAML: the document cannot be read past this point"}
@@ -508,6 +570,21 @@ var (
 
 	// WordTagged is "{tag} {value}".
 	WordTagged = Form{Code: "", Kind: Word, ID: "tagged", Text: "{tag} {value}"}
+
+	// WordNonIntegral is "the non-integral number {value}".
+	WordNonIntegral = Form{Code: "", Kind: Word, ID: "non_integral", Text: "the non-integral number {value}"}
+
+	// WordEmptyKey is "an empty key".
+	WordEmptyKey = Form{Code: "", Kind: Word, ID: "empty_key", Text: "an empty key"}
+
+	// WordAString is "a string".
+	WordAString = Form{Code: "", Kind: Word, ID: "a_string", Text: "a string"}
+
+	// WordAnInteger is "an integer".
+	WordAnInteger = Form{Code: "", Kind: Word, ID: "an_integer", Text: "an integer"}
+
+	// WordClipped is "{text}... ({n} characters)".
+	WordClipped = Form{Code: "", Kind: Word, ID: "clipped", Text: "{text}... ({n} characters)"}
 )
 
 // YAMLv3Problems are yaml.v3's rows of the parser-problem table, in the

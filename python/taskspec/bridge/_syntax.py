@@ -49,8 +49,13 @@ from taskspec._forms_gen import (
     MSG_SYNTAX_STOPPED,
     MSG_SYNTAX_TEXT_AFTER_DOCUMENT,
     MSG_TAB_INDENT_TAB,
+    MSG_WRONG_TYPE_EXPECTED,
+    REASON_UNSUPPORTED_STRING_TAG,
+    WORD_A_STRING,
+    WORD_MAPPING,
+    WORD_SEQUENCE,
 )
-from taskspec._words import render
+from taskspec._words import pieces, render, render_at
 from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS, RAW_BREAKS
 from taskspec.bridge._gostr import go_quote
 
@@ -130,9 +135,11 @@ _PROMPT_CODES: Final = frozenset(
         ANCHOR_ALIAS_TAG,
     }
 )
-_WRONG_TYPE_SHAPES: Final = (
-    "expected a string, got a sequence",
-    "expected a string, got a mapping",
+#: The words of TS004's unsupported tag on a string field, around the tag.
+_STRING_TAG: Final = pieces(REASON_UNSUPPORTED_STRING_TAG)
+_WRONG_TYPE_SHAPES: Final = tuple(
+    render_at(MSG_WRONG_TYPE_EXPECTED, "", want=render(WORD_A_STRING), got=render(got))
+    for got in (WORD_SEQUENCE, WORD_MAPPING)
 )
 
 
@@ -161,7 +168,10 @@ def _applies(code: str, message: str) -> bool:
         return True
     if code == WRONG_TYPE:
         return message.endswith(_WRONG_TYPE_SHAPES)
-    return code == UNSUPPORTED and "unsupported tag" in message and "for a string field" in message
+    if code != UNSUPPORTED:
+        return False
+    before, after = _STRING_TAG
+    return before in message and after in message
 
 
 def prompt_hint(code: str, message: str, source: str, line: int) -> str:

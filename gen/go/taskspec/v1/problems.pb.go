@@ -889,7 +889,7 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\bSeverity\x12\x18\n" +
 	"\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEVERITY_ERROR\x10\x01\x12\x14\n" +
-	"\x10SEVERITY_WARNING\x10\x02*\x9b\xcf\x01\n" +
+	"\x10SEVERITY_WARNING\x10\x02*\xcc\xdd\x01\n" +
 	"\vProblemCode\x12\x1c\n" +
 	"\x18PROBLEM_CODE_UNSPECIFIED\x10\x00\x12\xee\a\n" +
 	"\x18PROBLEM_CODE_UNKNOWN_KEY\x10\x01\x1a\xcf\a\xd2\xf3\x18\xca\a\n" +
@@ -937,8 +937,8 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\n" +
 	"json_value\x127invalid TaskSpec JSON: a value of {path} cannot be readR`\n" +
 	"\vquote_value\x12Qa value that starts with {value} must be quoted, or written as a block scalar (|)R#\n" +
-	"\x06one_of\x12\x19expected one of: {values}\x12\x96\x05\n" +
-	"\x18PROBLEM_CODE_UNSUPPORTED\x10\x04\x1a\xf7\x04\xd2\xf3\x18\xf2\x04\n" +
+	"\x06one_of\x12\x19expected one of: {values}\x12\xa4\x12\n" +
+	"\x18PROBLEM_CODE_UNSUPPORTED\x10\x04\x1a\x85\x12\xd2\xf3\x18\x80\x12\n" +
 	"0YAML that readers disagree on or that loses data\x10\x01\x1a\x06decode2\xc7\x02Some YAML is read differently by different readers, or is read by the Go package with data silently lost: a null key or list item, a merge key (<<), a tag, a fraction in an integer field, a second document, a byte order mark at the start of a line. taskspec refuses it, with the reason, so that every reader sees the same task.:*verification:\n" +
 	"    test_cmd: [go, ~, test]\n" +
 	"B,verification:\n" +
@@ -946,7 +946,23 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"J\x1b\n" +
 	"\aat_path\x12\x10{path}: {reason}J\x11\n" +
 	"\x05plain\x12\b{reason}R`\n" +
-	"\vquote_value\x12Qa value that starts with {value} must be quoted, or written as a block scalar (|)\x12\xec\x03\n" +
+	"\vquote_value\x12Qa value that starts with {value} must be quoted, or written as a block scalar (|)ZP\n" +
+	"\tmerge_key\x12Cmerge keys (<<) are not supported; quote the key to mean the stringZq\n" +
+	"\bnull_key\x12enull key ({key}) is not allowed: yaml.v3 skips such an entry silently; quote the key to mean a stringZo\n" +
+	"\tnull_item\x12bnull item is not allowed: yaml.v3 drops it from the list silently; write {empty} for an empty itemZ\x9d\x01\n" +
+	"\x0eempty_tag_item\x12\x8a\x01the non-specific tag ! alone is the empty string, which yaml.v3 reads as null and drops from the list silently; write '' for an empty itemZm\n" +
+	"\x10question_in_flow\x12Y'?' in the plain scalar {value} inside [] or {}: yaml.v3 cannot read it; quote the stringZt\n" +
+	"\rcolon_in_flow\x12cthe plain scalar {value} ends in ':' inside [] or {}: YAML readers disagree on it; quote the stringZ\x83\x01\n" +
+	"\x0etag_then_comma\x12qthe tag {tag} is followed by ',' with no space: YAML readers disagree on where it ends; put a space after the tagZf\n" +
+	"\atag_nul\x12[the tag {tag} holds %00, a NUL byte: YAML readers disagree on where it ends; remove the %00Z6\n" +
+	"\n" +
+	"string_tag\x12(unsupported tag {tag} for a string fieldZG\n" +
+	"\x11tagged_string_int\x122expected an integer, got the tagged string {value}Zk\n" +
+	"\x0emore_documents\x12Ymore than one YAML document: the Go package reads the first and ignores the rest silentlyZX\n" +
+	"\btwo_boms\x12Ltwo byte order marks at the start: yaml.v3 misreads the document; remove oneZt\n" +
+	"\fyaml_version\x12d%YAML {version} is not supported: yaml.v3 reads only YAML 1.1 documents (%YAML 1.1, or no directive)Zo\n" +
+	"\x0eline_start_bom\x12]byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove itZ\xb3\x01\n" +
+	"\x11outside_value_bom\x12\x9d\x01byte order mark outside a quoted or block value: yaml.v3 can skip a character after it; remove it, or write it as the escape \\uFEFF in a double-quoted string\x12\xec\x03\n" +
 	"\x13PROBLEM_CODE_SYNTAX\x10\x05\x1a\xd2\x03\xd2\xf3\x18\xcd\x03\n" +
 	"\x18YAML that cannot be read\x10\x01\x1a\x06decode2\xf5\x01The text is not YAML. This code is for the syntax errors no finer code names, and for text after the end of the document's root value (a second document must start with ---, and taskspec reads one); the position is where the YAML reader stopped.:\x12task_id: t1\n" +
 	"---- \n" +
@@ -1208,7 +1224,7 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\x05plain\x12\b{reason}\x12\xdb\x01\n" +
 	"\x15PROBLEM_CODE_INTERNAL\x10\xe7\a\x1a\xbe\x01\xd2\xf3\x18\xb9\x01\n" +
 	"!internal error: a bug in taskspec\x10\x01\x1a\x04file2Vtaskspec failed in a way it should not. Please report it with the file that caused it.:\x06(none)B\x06(none)J$\n" +
-	"\binternal\x12\x18internal error: {reason}\x1a\xb2\x1c\xe2\xf3\x18\xad\x1c\n" +
+	"\binternal\x12\x18internal error: {reason}\x1a\xd5\x1d\xe2\xf3\x18\xd0\x1d\n" +
 	"'\n" +
 	"\alibyaml\x1a\x15found a tab character \n" +
 	"*\x03tab\n" +
@@ -1322,7 +1338,14 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"a sequence\x12\x1c\n" +
 	"\x06string\x12\x12the string {value}\x12\x1c\n" +
 	"\x06scalar\x12\x12the {kind} {value}\x12\x17\n" +
-	"\x06tagged\x12\r{tag} {value}:a\n" +
+	"\x06tagged\x12\r{tag} {value}\x12/\n" +
+	"\fnon_integral\x12\x1fthe non-integral number {value}\x12\x19\n" +
+	"\tempty_key\x12\fan empty key\x12\x14\n" +
+	"\ba_string\x12\ba string\x12\x18\n" +
+	"\n" +
+	"an_integer\x12\n" +
+	"an integer\x12%\n" +
+	"\aclipped\x12\x1a{text}... ({n} characters):a\n" +
 	"\x0eproblem_tables\x12\x1c.google.protobuf.EnumOptions\x18\xbc\x8e\x03 \x01(\v2\x1a.taskspec.v1.ProblemTablesR\rproblemTables:W\n" +
 	"\aproblem\x12!.google.protobuf.EnumValueOptions\x18\xba\x8e\x03 \x01(\v2\x18.taskspec.v1.ProblemKindR\aproblemB^\n" +
 	"\x0fdev.taskspec.v1B\rProblemsProtoP\x01Z:github.com/taskspec/taskspec/gen/go/taskspec/v1;taskspecv1b\x06proto3"
