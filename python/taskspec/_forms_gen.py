@@ -62,6 +62,10 @@ MSG_WRONG_TYPE_JSON_TOP: Final = Form("TS003", MESSAGE, "json_top")
 MSG_WRONG_TYPE_WIRE_TYPE: Final = Form("TS003", MESSAGE, "wire_type")
 #: TS003 message: invalid TaskSpec JSON: a value of {path} cannot be read
 MSG_WRONG_TYPE_JSON_VALUE: Final = Form("TS003", MESSAGE, "json_value")
+#: TS003 message: {path}: expected a {enum} value name, got the string {value}
+MSG_WRONG_TYPE_ENUM_NAME: Final = Form("TS003", MESSAGE, "enum_name")
+#: TS003 message: {path}: integer {value} is out of the {type} range
+MSG_WRONG_TYPE_JSON_INTEGER_RANGE: Final = Form("TS003", MESSAGE, "json_integer_range")
 #: TS003 hint: a value that starts with {value} must be quoted, or written as a block scalar (|)
 HINT_WRONG_TYPE_QUOTE_VALUE: Final = Form("TS003", HINT, "quote_value")
 #: TS003 hint: expected one of: {values}
@@ -226,8 +230,38 @@ MSG_JSON_SYNTAX_ESCAPE: Final = Form("TS020", MESSAGE, "escape")
 MSG_JSON_SYNTAX_TEXT_AFTER_DOCUMENT: Final = Form("TS020", MESSAGE, "text_after_document")
 #: TS020 message: invalid JSON: {reason}
 MSG_JSON_SYNTAX_REASON: Final = Form("TS020", MESSAGE, "reason")
+#: TS020 message: invalid JSON: the text cannot be read past this point
+MSG_JSON_SYNTAX_STOPPED: Final = Form("TS020", MESSAGE, "stopped")
+#: TS020 reason: {name} is not a JSON value
+REASON_JSON_SYNTAX_NOT_A_VALUE: Final = Form("TS020", REASON, "not_a_value")
+#: TS020 reason: duplicate key {key}
+REASON_JSON_SYNTAX_DUPLICATE_KEY: Final = Form("TS020", REASON, "duplicate_key")
 #: TS021 message: invalid binary TaskSpec: {reason}
 MSG_BINARY_SYNTAX_REASON: Final = Form("TS021", MESSAGE, "reason")
+#: TS021 reason: the data is not a protobuf message
+REASON_BINARY_SYNTAX_NOT_PROTOBUF: Final = Form("TS021", REASON, "not_protobuf")
+#: TS021 reason: messages are nested too deeply
+REASON_BINARY_SYNTAX_TOO_DEEP: Final = Form("TS021", REASON, "too_deep")
+#: TS021 reason: the data ends inside a field's tag
+REASON_BINARY_SYNTAX_TAG_CUT: Final = Form("TS021", REASON, "tag_cut")
+#: TS021 reason: a field has the number 0
+REASON_BINARY_SYNTAX_FIELD_ZERO: Final = Form("TS021", REASON, "field_zero")
+#: TS021 reason: the data ends inside field {field}'s varint
+REASON_BINARY_SYNTAX_VARINT_CUT: Final = Form("TS021", REASON, "varint_cut")
+#: TS021 reason: the data ends inside field {field}'s fixed 64-bit value
+REASON_BINARY_SYNTAX_FIXED64_CUT: Final = Form("TS021", REASON, "fixed64_cut")
+#: TS021 reason: the data ends inside field {field}'s fixed 32-bit value
+REASON_BINARY_SYNTAX_FIXED32_CUT: Final = Form("TS021", REASON, "fixed32_cut")
+#: TS021 reason: the data ends inside field {field}'s length
+REASON_BINARY_SYNTAX_LENGTH_CUT: Final = Form("TS021", REASON, "length_cut")
+#: TS021 reason: field {field} is longer than the data
+REASON_BINARY_SYNTAX_TOO_LONG: Final = Form("TS021", REASON, "too_long")
+#: TS021 reason: field {field} is not valid UTF-8
+REASON_BINARY_SYNTAX_NOT_UTF8: Final = Form("TS021", REASON, "not_utf8")
+#: TS021 reason: field {field} is a group, which a TaskSpec has none of
+REASON_BINARY_SYNTAX_GROUP: Final = Form("TS021", REASON, "group")
+#: TS021 reason: field {field} has the wire type {n}, which does not exist
+REASON_BINARY_SYNTAX_NO_WIRE_TYPE: Final = Form("TS021", REASON, "no_wire_type")
 #: TS101 message: {rule}
 MSG_NOT_BLANK_RULE: Final = Form("TS101", MESSAGE, "rule")
 #: TS101 hint: key {key} is missing
@@ -328,6 +362,34 @@ WORD_TAGGED: Final = Form("", WORD, "tagged")
 WORD_NON_INTEGRAL: Final = Form("", WORD, "non_integral")
 #: word: an empty key
 WORD_EMPTY_KEY: Final = Form("", WORD, "empty_key")
+#: word: an object
+WORD_AN_OBJECT: Final = Form("", WORD, "an_object")
+#: word: an array
+WORD_AN_ARRAY: Final = Form("", WORD, "an_array")
+#: word: an enum value name
+WORD_AN_ENUM_NAME: Final = Form("", WORD, "an_enum_name")
+#: word: a number
+WORD_A_NUMBER: Final = Form("", WORD, "a_number")
+#: word: a boolean
+WORD_A_BOOLEAN: Final = Form("", WORD, "a_boolean")
+#: word: null
+WORD_NULL: Final = Form("", WORD, "null")
+#: word: the number {value}
+WORD_NUMBER: Final = Form("", WORD, "number")
+#: word: a varint
+WORD_WIRE_VARINT: Final = Form("", WORD, "wire_varint")
+#: word: a fixed 64-bit value
+WORD_WIRE_FIXED64: Final = Form("", WORD, "wire_fixed64")
+#: word: a length-delimited value
+WORD_WIRE_BYTES: Final = Form("", WORD, "wire_bytes")
+#: word: a group start
+WORD_WIRE_GROUP_START: Final = Form("", WORD, "wire_group_start")
+#: word: a group end
+WORD_WIRE_GROUP_END: Final = Form("", WORD, "wire_group_end")
+#: word: a fixed 32-bit value
+WORD_WIRE_FIXED32: Final = Form("", WORD, "wire_fixed32")
+#: word: {want} or a packed list
+WORD_OR_PACKED: Final = Form("", WORD, "or_packed")
 #: word: a string
 WORD_A_STRING: Final = Form("", WORD, "a_string")
 #: word: an integer

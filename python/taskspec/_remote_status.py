@@ -27,7 +27,9 @@ from taskspec._api import validate
 from taskspec._codes import code_of
 from taskspec._enums import Language
 from taskspec._errors import TaskSpecError, ValidationError, Violation, and_more
+from taskspec._forms_gen import MSG_DEFINED_NOT_ASKED
 from taskspec._limits import MAX_DOCUMENT_BYTES
+from taskspec._words import render
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import problems_pb2, taskspec_pb2
 
@@ -230,7 +232,7 @@ def _spec_problems(
             [
                 Violation(
                     "language",
-                    f"language {got} is not {want}, the language asked for",
+                    render(MSG_DEFINED_NOT_ASKED, value=got, want=want),
                     code=_DEFINED,
                 )
             ],

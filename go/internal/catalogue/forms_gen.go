@@ -100,6 +100,14 @@ var (
 	// be read".
 	MsgWrongTypeJSONValue = Form{Code: "TS003", Kind: Message, ID: "json_value", Text: "invalid TaskSpec JSON: a value of {path} cannot be read"}
 
+	// MsgWrongTypeEnumName is "{path}: expected a {enum} value name, got the
+	// string {value}".
+	MsgWrongTypeEnumName = Form{Code: "TS003", Kind: Message, ID: "enum_name", Text: "{path}: expected a {enum} value name, got the string {value}"}
+
+	// MsgWrongTypeJSONIntegerRange is "{path}: integer {value} is out of the
+	// {type} range".
+	MsgWrongTypeJSONIntegerRange = Form{Code: "TS003", Kind: Message, ID: "json_integer_range", Text: "{path}: integer {value} is out of the {type} range"}
+
 	// HintWrongTypeQuoteValue is "a value that starts with {value} must be
 	// quoted, or written as a block scalar (|)".
 	HintWrongTypeQuoteValue = Form{Code: "TS003", Kind: Hint, ID: "quote_value", Text: "a value that starts with {value} must be quoted, or written as a block scalar (|)"}
@@ -409,8 +417,60 @@ var (
 	// MsgJSONSyntaxReason is "invalid JSON: {reason}".
 	MsgJSONSyntaxReason = Form{Code: "TS020", Kind: Message, ID: "reason", Text: "invalid JSON: {reason}"}
 
+	// MsgJSONSyntaxStopped is "invalid JSON: the text cannot be read past this
+	// point".
+	MsgJSONSyntaxStopped = Form{Code: "TS020", Kind: Message, ID: "stopped", Text: "invalid JSON: the text cannot be read past this point"}
+
+	// ReasonJSONSyntaxNotAValue is "{name} is not a JSON value".
+	ReasonJSONSyntaxNotAValue = Form{Code: "TS020", Kind: Reason, ID: "not_a_value", Text: "{name} is not a JSON value"}
+
+	// ReasonJSONSyntaxDuplicateKey is "duplicate key {key}".
+	ReasonJSONSyntaxDuplicateKey = Form{Code: "TS020", Kind: Reason, ID: "duplicate_key", Text: "duplicate key {key}"}
+
 	// MsgBinarySyntaxReason is "invalid binary TaskSpec: {reason}".
 	MsgBinarySyntaxReason = Form{Code: "TS021", Kind: Message, ID: "reason", Text: "invalid binary TaskSpec: {reason}"}
+
+	// ReasonBinarySyntaxNotProtobuf is "the data is not a protobuf message".
+	ReasonBinarySyntaxNotProtobuf = Form{Code: "TS021", Kind: Reason, ID: "not_protobuf", Text: "the data is not a protobuf message"}
+
+	// ReasonBinarySyntaxTooDeep is "messages are nested too deeply".
+	ReasonBinarySyntaxTooDeep = Form{Code: "TS021", Kind: Reason, ID: "too_deep", Text: "messages are nested too deeply"}
+
+	// ReasonBinarySyntaxTagCut is "the data ends inside a field's tag".
+	ReasonBinarySyntaxTagCut = Form{Code: "TS021", Kind: Reason, ID: "tag_cut", Text: "the data ends inside a field's tag"}
+
+	// ReasonBinarySyntaxFieldZero is "a field has the number 0".
+	ReasonBinarySyntaxFieldZero = Form{Code: "TS021", Kind: Reason, ID: "field_zero", Text: "a field has the number 0"}
+
+	// ReasonBinarySyntaxVarintCut is "the data ends inside field {field}'s
+	// varint".
+	ReasonBinarySyntaxVarintCut = Form{Code: "TS021", Kind: Reason, ID: "varint_cut", Text: "the data ends inside field {field}'s varint"}
+
+	// ReasonBinarySyntaxFixed64Cut is "the data ends inside field {field}'s
+	// fixed 64-bit value".
+	ReasonBinarySyntaxFixed64Cut = Form{Code: "TS021", Kind: Reason, ID: "fixed64_cut", Text: "the data ends inside field {field}'s fixed 64-bit value"}
+
+	// ReasonBinarySyntaxFixed32Cut is "the data ends inside field {field}'s
+	// fixed 32-bit value".
+	ReasonBinarySyntaxFixed32Cut = Form{Code: "TS021", Kind: Reason, ID: "fixed32_cut", Text: "the data ends inside field {field}'s fixed 32-bit value"}
+
+	// ReasonBinarySyntaxLengthCut is "the data ends inside field {field}'s
+	// length".
+	ReasonBinarySyntaxLengthCut = Form{Code: "TS021", Kind: Reason, ID: "length_cut", Text: "the data ends inside field {field}'s length"}
+
+	// ReasonBinarySyntaxTooLong is "field {field} is longer than the data".
+	ReasonBinarySyntaxTooLong = Form{Code: "TS021", Kind: Reason, ID: "too_long", Text: "field {field} is longer than the data"}
+
+	// ReasonBinarySyntaxNotUTF8 is "field {field} is not valid UTF-8".
+	ReasonBinarySyntaxNotUTF8 = Form{Code: "TS021", Kind: Reason, ID: "not_utf8", Text: "field {field} is not valid UTF-8"}
+
+	// ReasonBinarySyntaxGroup is "field {field} is a group, which a TaskSpec
+	// has none of".
+	ReasonBinarySyntaxGroup = Form{Code: "TS021", Kind: Reason, ID: "group", Text: "field {field} is a group, which a TaskSpec has none of"}
+
+	// ReasonBinarySyntaxNoWireType is "field {field} has the wire type {n},
+	// which does not exist".
+	ReasonBinarySyntaxNoWireType = Form{Code: "TS021", Kind: Reason, ID: "no_wire_type", Text: "field {field} has the wire type {n}, which does not exist"}
 
 	// MsgNotBlankRule is "{rule}".
 	MsgNotBlankRule = Form{Code: "TS101", Kind: Message, ID: "rule", Text: "{rule}"}
@@ -576,6 +636,48 @@ var (
 
 	// WordEmptyKey is "an empty key".
 	WordEmptyKey = Form{Code: "", Kind: Word, ID: "empty_key", Text: "an empty key"}
+
+	// WordAnObject is "an object".
+	WordAnObject = Form{Code: "", Kind: Word, ID: "an_object", Text: "an object"}
+
+	// WordAnArray is "an array".
+	WordAnArray = Form{Code: "", Kind: Word, ID: "an_array", Text: "an array"}
+
+	// WordAnEnumName is "an enum value name".
+	WordAnEnumName = Form{Code: "", Kind: Word, ID: "an_enum_name", Text: "an enum value name"}
+
+	// WordANumber is "a number".
+	WordANumber = Form{Code: "", Kind: Word, ID: "a_number", Text: "a number"}
+
+	// WordABoolean is "a boolean".
+	WordABoolean = Form{Code: "", Kind: Word, ID: "a_boolean", Text: "a boolean"}
+
+	// WordNull is "null".
+	WordNull = Form{Code: "", Kind: Word, ID: "null", Text: "null"}
+
+	// WordNumber is "the number {value}".
+	WordNumber = Form{Code: "", Kind: Word, ID: "number", Text: "the number {value}"}
+
+	// WordWireVarint is "a varint".
+	WordWireVarint = Form{Code: "", Kind: Word, ID: "wire_varint", Text: "a varint"}
+
+	// WordWireFixed64 is "a fixed 64-bit value".
+	WordWireFixed64 = Form{Code: "", Kind: Word, ID: "wire_fixed64", Text: "a fixed 64-bit value"}
+
+	// WordWireBytes is "a length-delimited value".
+	WordWireBytes = Form{Code: "", Kind: Word, ID: "wire_bytes", Text: "a length-delimited value"}
+
+	// WordWireGroupStart is "a group start".
+	WordWireGroupStart = Form{Code: "", Kind: Word, ID: "wire_group_start", Text: "a group start"}
+
+	// WordWireGroupEnd is "a group end".
+	WordWireGroupEnd = Form{Code: "", Kind: Word, ID: "wire_group_end", Text: "a group end"}
+
+	// WordWireFixed32 is "a fixed 32-bit value".
+	WordWireFixed32 = Form{Code: "", Kind: Word, ID: "wire_fixed32", Text: "a fixed 32-bit value"}
+
+	// WordOrPacked is "{want} or a packed list".
+	WordOrPacked = Form{Code: "", Kind: Word, ID: "or_packed", Text: "{want} or a packed list"}
 
 	// WordAString is "a string".
 	WordAString = Form{Code: "", Kind: Word, ID: "a_string", Text: "a string"}

@@ -889,7 +889,7 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\bSeverity\x12\x18\n" +
 	"\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEVERITY_ERROR\x10\x01\x12\x14\n" +
-	"\x10SEVERITY_WARNING\x10\x02*\xcc\xdd\x01\n" +
+	"\x10SEVERITY_WARNING\x10\x02*\xbf\xe8\x01\n" +
 	"\vProblemCode\x12\x1c\n" +
 	"\x18PROBLEM_CODE_UNSPECIFIED\x10\x00\x12\xee\a\n" +
 	"\x18PROBLEM_CODE_UNKNOWN_KEY\x10\x01\x1a\xcf\a\xd2\xf3\x18\xca\a\n" +
@@ -915,8 +915,8 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"JE\n" +
 	"\aat_path\x12:{path}: duplicate key {key} (first defined at line {line})JT\n" +
 	"\x13field_twice_at_path\x12={path}: field {field} is given twice, as {first} and {second}JC\n" +
-	"\vfield_twice\x124field {path} is given twice, as {first} and {second}\x12\xbd\v\n" +
-	"\x17PROBLEM_CODE_WRONG_TYPE\x10\x03\x1a\x9f\v\xd2\xf3\x18\x9a\v\n" +
+	"\vfield_twice\x124field {path} is given twice, as {first} and {second}\x12\xd2\f\n" +
+	"\x17PROBLEM_CODE_WRONG_TYPE\x10\x03\x1a\xb4\f\xd2\xf3\x18\xaf\f\n" +
 	"\x17value of the wrong type\x10\x01\x1a\x06decode2\x80\x02Each field holds one type: a string, an integer, a list or a mapping. A value of another type, or an integer that an int64 cannot hold exactly, is refused rather than converted. Quote a value to make it a string; write digits without quotes for an integer.:*verification:\n" +
 	"    test_cmd: go test ./...\n" +
 	"B.verification:\n" +
@@ -935,7 +935,9 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\bjson_top\x12,expected a JSON object at the top, got {got}J\\\n" +
 	"\twire_type\x12Owrong wire type for field {path} (number {n}): {got}, where {want} was expectedJE\n" +
 	"\n" +
-	"json_value\x127invalid TaskSpec JSON: a value of {path} cannot be readR`\n" +
+	"json_value\x127invalid TaskSpec JSON: a value of {path} cannot be readJI\n" +
+	"\tenum_name\x12<{path}: expected a {enum} value name, got the string {value}JH\n" +
+	"\x12json_integer_range\x122{path}: integer {value} is out of the {type} rangeR`\n" +
 	"\vquote_value\x12Qa value that starts with {value} must be quoted, or written as a block scalar (|)R#\n" +
 	"\x06one_of\x12\x19expected one of: {values}\x12\xa4\x12\n" +
 	"\x18PROBLEM_CODE_UNSUPPORTED\x10\x04\x1a\x85\x12\xd2\xf3\x18\x80\x12\n" +
@@ -1092,8 +1094,8 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\x05alias\x12.invalid YAML: an alias (*name) names no anchorJ<\n" +
 	"\x04name\x124invalid YAML: an anchor (&) or alias (*) has no nameJ-\n" +
 	"\x03tag\x12&invalid YAML: a tag (!) cannot be readR`\n" +
-	"\vquote_value\x12Qa value that starts with {value} must be quoted, or written as a block scalar (|)\x12\xa8\x06\n" +
-	"\x18PROBLEM_CODE_JSON_SYNTAX\x10\x14\x1a\x89\x06\xd2\xf3\x18\x84\x06\n" +
+	"\vquote_value\x12Qa value that starts with {value} must be quoted, or written as a block scalar (|)\x12\xbb\a\n" +
+	"\x18PROBLEM_CODE_JSON_SYNTAX\x10\x14\x1a\x9c\a\xd2\xf3\x18\x97\a\n" +
 	"\x18JSON that cannot be read\x10\x01\x1a\x06decode2\x99\x01A .json file is read as proto3 JSON, the form taskspec convert writes. It must be one JSON object. The position is where the JSON stopped being readable.:\x12{\"taskId\": \"t1\",}\n" +
 	"B\x11{\"taskId\": \"t1\"}\n" +
 	"J'\n" +
@@ -1107,10 +1109,28 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\acontrol\x12=invalid JSON: a control character must be escaped in a stringJ2\n" +
 	"\x06escape\x12(invalid JSON: unknown escape in a stringJG\n" +
 	"\x13text_after_document\x120invalid JSON: text after the end of the documentJ \n" +
-	"\x06reason\x12\x16invalid JSON: {reason}\x12\x92\x03\n" +
-	"\x1aPROBLEM_CODE_BINARY_SYNTAX\x10\x15\x1a\xf1\x02\xd2\xf3\x18\xec\x02\n" +
+	"\x06reason\x12\x16invalid JSON: {reason}J@\n" +
+	"\astopped\x125invalid JSON: the text cannot be read past this pointZ)\n" +
+	"\vnot_a_value\x12\x1a{name} is not a JSON valueZ$\n" +
+	"\rduplicate_key\x12\x13duplicate key {key}\x12\xbc\b\n" +
+	"\x1aPROBLEM_CODE_BINARY_SYNTAX\x10\x15\x1a\x9b\b\xd2\xf3\x18\x96\b\n" +
 	"#binary protobuf that cannot be read\x10\x01\x1a\x06decode2\xb6\x01A .binpb file is read as the binary protobuf encoding of a TaskSpec. Data cut short, or that is not protobuf at all, is refused. Write it with taskspec convert or a protobuf library.:,(a .binpb file cut in the middle of a field)B'(the file as taskspec convert wrote it)J+\n" +
-	"\x06reason\x12!invalid binary TaskSpec: {reason}\x12\xcb\x02\n" +
+	"\x06reason\x12!invalid binary TaskSpec: {reason}Z2\n" +
+	"\fnot_protobuf\x12\"the data is not a protobuf messageZ*\n" +
+	"\btoo_deep\x12\x1emessages are nested too deeplyZ-\n" +
+	"\atag_cut\x12\"the data ends inside a field's tagZ&\n" +
+	"\n" +
+	"field_zero\x12\x18a field has the number 0Z9\n" +
+	"\n" +
+	"varint_cut\x12+the data ends inside field {field}'s varintZF\n" +
+	"\vfixed64_cut\x127the data ends inside field {field}'s fixed 64-bit valueZF\n" +
+	"\vfixed32_cut\x127the data ends inside field {field}'s fixed 32-bit valueZ9\n" +
+	"\n" +
+	"length_cut\x12+the data ends inside field {field}'s lengthZ1\n" +
+	"\btoo_long\x12%field {field} is longer than the dataZ,\n" +
+	"\bnot_utf8\x12 field {field} is not valid UTF-8Z?\n" +
+	"\x05group\x126field {field} is a group, which a TaskSpec has none ofZI\n" +
+	"\fno_wire_type\x129field {field} has the wire type {n}, which does not exist\x12\xcb\x02\n" +
 	"\x16PROBLEM_CODE_NOT_BLANK\x10e\x1a\xae\x02\xd2\xf3\x18\xa9\x02\n" +
 	" required string missing or blank\x10\x01\x1a\bvalidate2jThe field must hold a character that is not white space. The message is the Go package's Validate message.:\x0etask_id: \"  \"\n" +
 	"B\x1etask_id: kg-go-impl-mathx-gcd\n" +
@@ -1224,7 +1244,7 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\x05plain\x12\b{reason}\x12\xdb\x01\n" +
 	"\x15PROBLEM_CODE_INTERNAL\x10\xe7\a\x1a\xbe\x01\xd2\xf3\x18\xb9\x01\n" +
 	"!internal error: a bug in taskspec\x10\x01\x1a\x04file2Vtaskspec failed in a way it should not. Please report it with the file that caused it.:\x06(none)B\x06(none)J$\n" +
-	"\binternal\x12\x18internal error: {reason}\x1a\xd5\x1d\xe2\xf3\x18\xd0\x1d\n" +
+	"\binternal\x12\x18internal error: {reason}\x1a\xf6 \xe2\xf3\x18\xf1 \n" +
 	"'\n" +
 	"\alibyaml\x1a\x15found a tab character \n" +
 	"*\x03tab\n" +
@@ -1340,7 +1360,22 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\x06scalar\x12\x12the {kind} {value}\x12\x17\n" +
 	"\x06tagged\x12\r{tag} {value}\x12/\n" +
 	"\fnon_integral\x12\x1fthe non-integral number {value}\x12\x19\n" +
-	"\tempty_key\x12\fan empty key\x12\x14\n" +
+	"\tempty_key\x12\fan empty key\x12\x16\n" +
+	"\tan_object\x12\tan object\x12\x14\n" +
+	"\ban_array\x12\ban array\x12\"\n" +
+	"\fan_enum_name\x12\x12an enum value name\x12\x14\n" +
+	"\ba_number\x12\ba number\x12\x16\n" +
+	"\ta_boolean\x12\ta boolean\x12\f\n" +
+	"\x04null\x12\x04null\x12\x1c\n" +
+	"\x06number\x12\x12the number {value}\x12\x17\n" +
+	"\vwire_varint\x12\ba varint\x12$\n" +
+	"\fwire_fixed64\x12\x14a fixed 64-bit value\x12&\n" +
+	"\n" +
+	"wire_bytes\x12\x18a length-delimited value\x12!\n" +
+	"\x10wire_group_start\x12\ra group start\x12\x1d\n" +
+	"\x0ewire_group_end\x12\va group end\x12$\n" +
+	"\fwire_fixed32\x12\x14a fixed 32-bit value\x12$\n" +
+	"\tor_packed\x12\x17{want} or a packed list\x12\x14\n" +
 	"\ba_string\x12\ba string\x12\x18\n" +
 	"\n" +
 	"an_integer\x12\n" +
