@@ -41,7 +41,7 @@ func portability(spec *taskspecv1.TaskSpec) []Violation {
 func badStrings(m protoreflect.Message, path string, out []Violation) []Violation {
 	str := func(at, s string) {
 		if !utf8.ValidString(s) {
-			out = append(out, Violation{FieldPath: at, Message: at + " is not valid UTF-8",
+			out = append(out, Violation{FieldPath: at, Message: forms.MsgNotUTF8NotUTF8.Render(forms.Args{"path": at}),
 				Code: CodeNotUTF8, Severity: SeverityError})
 		}
 	}

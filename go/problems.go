@@ -648,7 +648,7 @@ func withPath(path, reason string) string {
 }
 
 // errEmptyDocument is a text with no document in it.
-var errEmptyDocument = &StrictError{Reason: "empty document: expected a TaskSpec mapping"}
+var errEmptyDocument = &StrictError{Reason: forms.MsgWrongTypeEmptyDocument.Render(nil)}
 
 // alone turns the refusal of a document that cannot be read at all into
 // its one problem. code is the code of the refusal when it is a
@@ -834,7 +834,7 @@ func promptHint(v Violation, data []byte) string {
 		first, _ := utf8.DecodeRuneInString(value)
 		switch {
 		case strings.ContainsRune(promptStart, first), strings.HasPrefix(value, "- "):
-			return "a value that starts with " + strconv.Quote(string(first)) + " must be quoted, or written as a block scalar (|)"
+			return forms.HintMappingValueQuoteValue.Render(forms.Args{"value": strconv.Quote(string(first))})
 		case v.Code == CodeMappingValue && strings.Contains(value, ": "):
 			return catalogue[CodeMappingValue].Hints[0]
 		case v.Code == CodeMappingValue:
