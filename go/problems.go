@@ -221,7 +221,7 @@ func hiddenBy(problems []Violation) []string {
 			}
 		case v.Code != CodeDuplicateKey && v.FieldPath != "":
 			hidden = append(hidden, v.FieldPath)
-		case v.Code == CodeUnsupported && strings.HasPrefix(v.Message, "'?' in the plain scalar "):
+		case v.Code == CodeUnsupported && strings.HasPrefix(v.Message, forms.ReasonUnsupportedQuestionInFlow.Pieces()[0]):
 			// The top mapping, in flow style, could not be read: no rule.
 			hidden = append(hidden, "")
 		}
@@ -820,7 +820,7 @@ func promptHint(v Violation, data []byte) string {
 	case v.Code >= CodeCannotStartValue && v.Code <= CodeAnchorAliasTag:
 	case v.Code == CodeWrongType && (strings.HasSuffix(v.Message, "expected a string, got a sequence") ||
 		strings.HasSuffix(v.Message, "expected a string, got a mapping")):
-	case v.Code == CodeUnsupported && strings.Contains(v.Message, "unsupported tag ") && strings.Contains(v.Message, "for a string field"):
+	case v.Code == CodeUnsupported && stringTagRefusal(v.Message):
 	default:
 		return ""
 	}
@@ -845,6 +845,12 @@ func promptHint(v Violation, data []byte) string {
 		return fixedHint(v.Code)
 	}
 	return ""
+}
+
+// stringTagRefusal is whether msg refuses a tag on a string field (TS004).
+func stringTagRefusal(msg string) bool {
+	p := forms.ReasonUnsupportedStringTag.Pieces()
+	return strings.Contains(msg, p[0]) && strings.Contains(msg, p[len(p)-1])
 }
 
 // controlAt returns the offset of the first character no YAML reader

@@ -151,6 +151,13 @@ func (c *contract) formsGo(gen *protogen.Plugin) error {
 	}
 	p(")")
 	p("")
+	comment(p, "", "All is every form above, in the catalogue's order.")
+	p("var All = []Form{")
+	for _, f := range forms {
+		p("\t%s,", f.ident)
+	}
+	p("}")
+	p("")
 	comment(p, "", "YAMLv3Problems are yaml.v3's rows of the parser-problem table, in the order they are tried: the first with a phrase the parser's text holds gives the form.")
 	p("var YAMLv3Problems = []ParserProblem{")
 	for _, r := range rows {

@@ -110,3 +110,29 @@ func Match(table []ParserProblem, text string) (Form, bool) {
 	}
 	return Form{}, false
 }
+
+// Pieces are the words of f between its arguments, in order, for code
+// that reads a message.
+func (f Form) Pieces() []string {
+	var out []string
+	text := f.Text
+	for {
+		i := strings.IndexByte(text, '{')
+		if i < 0 {
+			return append(out, text)
+		}
+		if end := argumentEnd(text[i:]); end > 0 {
+			out = append(out, text[:i])
+			text = text[i+end:]
+			continue
+		}
+		j := strings.IndexByte(text[i+1:], '{')
+		if j < 0 {
+			return append(out, text)
+		}
+		// A brace that is itself: keep it in the piece.
+		rest := Form{Text: text[i+1:]}.Pieces()
+		rest[0] = text[:i+1] + rest[0]
+		return append(out, rest...)
+	}
+}

@@ -2,6 +2,7 @@ package catalogue_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/taskspec/taskspec/go/internal/catalogue"
@@ -41,5 +42,22 @@ func TestMatch(t *testing.T) {
 	}
 	if _, ok := catalogue.Match(catalogue.YAMLv3Problems, "something else"); ok {
 		t.Error("Match found a row for a text no phrase is in")
+	}
+}
+
+func TestPieces(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"unsupported tag {tag} for a string field", []string{"unsupported tag ", " for a string field"}},
+		{"'?' in {value} inside [] or {}: no", []string{"'?' in ", " inside [] or {}: no"}},
+		{"no arguments", []string{"no arguments"}},
+		{"{a}{b}", []string{"", "", ""}},
+	} {
+		got := catalogue.Form{Text: c.text}.Pieces()
+		if strings.Join(got, "|") != strings.Join(c.want, "|") || len(got) != len(c.want) {
+			t.Errorf("Pieces(%q) = %q, want %q", c.text, got, c.want)
+		}
 	}
 }
