@@ -360,7 +360,7 @@ func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *reading) []Violati
 			continue
 		}
 		v := Violation{FieldPath: fmt.Sprintf("solution_artifacts[%d].path", i),
-			Message: "artifact path " + strconv.Quote(p) + " is not allowed: " + reason,
+			Message: forms.MsgArtifactPathNotAllowed.Render(forms.Args{"value": strconv.Quote(p), "reason": reason}),
 			Code:    CodeArtifactPath, Severity: SeverityWarning}
 		if w != nil {
 			if p, ok := w.pos.Get(v.FieldPath); ok {

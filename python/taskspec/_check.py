@@ -55,6 +55,7 @@ from taskspec._forms_gen import (
     HINT_PROMPT_HAS_COMMAND_SAY_WHAT,
     HINT_YAML_BYTE_ORDER_MARK_ESCAPE,
     HINT_YAML_LINE_BREAK_ESCAPE,
+    MSG_ARTIFACT_PATH_NOT_ALLOWED,
     MSG_COMMENT_IN_VALUE_ENDS,
     MSG_PROMPT_HAS_COMMAND_HOLDS,
     MSG_YAML_BYTE_ORDER_MARK_AT_PATH,
@@ -310,7 +311,9 @@ def _artifact_paths(
         found.append(
             Violation(
                 path,
-                f"artifact path {go_quote(artifact.path)} is not allowed: {problem}",
+                render(
+                    MSG_ARTIFACT_PATH_NOT_ALLOWED, value=go_quote(artifact.path), reason=problem
+                ),
                 line,
                 column,
                 code=ARTIFACT_PATH,

@@ -320,6 +320,16 @@ HINT_COMMENT_MOVE: Final = Form("TS201", HINT, "move")
 HINT_COMMENT_REPORT: Final = Form("TS201", HINT, "report")
 #: TS301 message: artifact path {value} is not allowed: {reason}
 MSG_ARTIFACT_PATH_NOT_ALLOWED: Final = Form("TS301", MESSAGE, "not_allowed")
+#: TS301 reason: the path is empty: it names no file
+REASON_ARTIFACT_PATH_EMPTY: Final = Form("TS301", REASON, "empty")
+#: TS301 reason: the path holds a NUL byte
+REASON_ARTIFACT_PATH_NUL: Final = Form("TS301", REASON, "nul")
+#: TS301 reason: the path is absolute: artifact paths are relative to the workspace
+REASON_ARTIFACT_PATH_ABSOLUTE: Final = Form("TS301", REASON, "absolute")
+#: TS301 reason: the path climbs out of the workspace with ..
+REASON_ARTIFACT_PATH_CLIMBS: Final = Form("TS301", REASON, "climbs")
+#: TS301 reason: the path leads out of the workspace through a symbolic link
+REASON_ARTIFACT_PATH_SYMLINK: Final = Form("TS301", REASON, "symlink")
 #: TS302 message: {path}: a raw {what} in the text is a line break to YAML 1.1 readers
 MSG_YAML_LINE_BREAK_AT_PATH: Final = Form("TS302", MESSAGE, "at_path")
 #: TS302 message: a raw {what} in the text is a line break to YAML 1.1 readers

@@ -563,6 +563,24 @@ var (
 	// {reason}".
 	MsgArtifactPathNotAllowed = Form{Code: "TS301", Kind: Message, ID: "not_allowed", Text: "artifact path {value} is not allowed: {reason}"}
 
+	// ReasonArtifactPathEmpty is "the path is empty: it names no file".
+	ReasonArtifactPathEmpty = Form{Code: "TS301", Kind: Reason, ID: "empty", Text: "the path is empty: it names no file"}
+
+	// ReasonArtifactPathNul is "the path holds a NUL byte".
+	ReasonArtifactPathNul = Form{Code: "TS301", Kind: Reason, ID: "nul", Text: "the path holds a NUL byte"}
+
+	// ReasonArtifactPathAbsolute is "the path is absolute: artifact paths are
+	// relative to the workspace".
+	ReasonArtifactPathAbsolute = Form{Code: "TS301", Kind: Reason, ID: "absolute", Text: "the path is absolute: artifact paths are relative to the workspace"}
+
+	// ReasonArtifactPathClimbs is "the path climbs out of the workspace with
+	// ..".
+	ReasonArtifactPathClimbs = Form{Code: "TS301", Kind: Reason, ID: "climbs", Text: "the path climbs out of the workspace with .."}
+
+	// ReasonArtifactPathSymlink is "the path leads out of the workspace through
+	// a symbolic link".
+	ReasonArtifactPathSymlink = Form{Code: "TS301", Kind: Reason, ID: "symlink", Text: "the path leads out of the workspace through a symbolic link"}
+
 	// MsgYAMLLineBreakAtPath is "{path}: a raw {what} in the text is a line
 	// break to YAML 1.1 readers".
 	MsgYAMLLineBreakAtPath = Form{Code: "TS302", Kind: Message, ID: "at_path", Text: "{path}: a raw {what} in the text is a line break to YAML 1.1 readers"}
@@ -845,6 +863,11 @@ var All = []Form{
 	HintCommentMove,
 	HintCommentReport,
 	MsgArtifactPathNotAllowed,
+	ReasonArtifactPathEmpty,
+	ReasonArtifactPathNul,
+	ReasonArtifactPathAbsolute,
+	ReasonArtifactPathClimbs,
+	ReasonArtifactPathSymlink,
 	MsgYAMLLineBreakAtPath,
 	MsgYAMLLineBreakPlain,
 	HintYAMLLineBreakEscape,

@@ -889,7 +889,7 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\bSeverity\x12\x18\n" +
 	"\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEVERITY_ERROR\x10\x01\x12\x14\n" +
-	"\x10SEVERITY_WARNING\x10\x02*\xbf\xe8\x01\n" +
+	"\x10SEVERITY_WARNING\x10\x02*\xdf\xea\x01\n" +
 	"\vProblemCode\x12\x1c\n" +
 	"\x18PROBLEM_CODE_UNSPECIFIED\x10\x00\x12\xee\a\n" +
 	"\x18PROBLEM_CODE_UNKNOWN_KEY\x10\x01\x1a\xcf\a\xd2\xf3\x18\xca\a\n" +
@@ -1194,14 +1194,19 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\aat_path\x12\x10{path}: {reason}J\x11\n" +
 	"\x05plain\x12\b{reason}R3\n" +
 	"\x04move\x12+move or delete it (or use --strip-comments)R@\n" +
-	"\x06report\x126please report this, and use --strip-comments meanwhile\x12\xf7\x03\n" +
-	"\x1aPROBLEM_CODE_ARTIFACT_PATH\x10\xad\x02\x1a\xd5\x03\xd2\xf3\x18\xd0\x03\n" +
+	"\x06report\x126please report this, and use --strip-comments meanwhile\x12\x97\x06\n" +
+	"\x1aPROBLEM_CODE_ARTIFACT_PATH\x10\xad\x02\x1a\xf5\x05\xd2\xf3\x18\xf0\x05\n" +
 	"-artifact path that leads out of the workspace\x10\x02\x1a\x04lint2\xf5\x01A solution artifact's path is joined to the task's workspace. An absolute path, a .. step or a NUL byte could lead a harness outside it. The Go package accepts any string, so this is a warning; taskspec validate --strict-paths makes it an error.:1solution_artifacts:\n" +
 	"    - path: ../../etc/passwd\n" +
 	"B-solution_artifacts:\n" +
 	"    - path: mathx/gcd.go\n" +
 	"J=\n" +
-	"\vnot_allowed\x12.artifact path {value} is not allowed: {reason}\x12\xba\x05\n" +
+	"\vnot_allowed\x12.artifact path {value} is not allowed: {reason}Z,\n" +
+	"\x05empty\x12#the path is empty: it names no fileZ \n" +
+	"\x03nul\x12\x19the path holds a NUL byteZN\n" +
+	"\babsolute\x12Bthe path is absolute: artifact paths are relative to the workspaceZ6\n" +
+	"\x06climbs\x12,the path climbs out of the workspace with ..ZF\n" +
+	"\asymlink\x12;the path leads out of the workspace through a symbolic link\x12\xba\x05\n" +
 	"\x1cPROBLEM_CODE_YAML_LINE_BREAK\x10\xae\x02\x1a\x96\x05\xd2\xf3\x18\x91\x05\n" +
 	"\x1craw NEL, LS or PS in a value\x10\x02\x1a\x04lint2\xb5\x02YAML 1.1 readers (libyaml, yaml.v3, and so both libraries and the Go package) read NEL (U+0085), LINE SEPARATOR (U+2028) and PARAGRAPH SEPARATOR (U+2029) as line breaks, while JavaScript readers keep them as text: the value differs by reader. A NEL often comes from a Windows-1252 ellipsis decoded as Latin-1.:'prompt: wait\\u0085 then go (a raw NEL)\n" +
 	"B\x1dprompt: \"wait\\u2026 then go\"\n" +
