@@ -64,6 +64,7 @@ from taskspec._errors import (
 from taskspec._forms_gen import (
     HINT_UNKNOWN_KEY_DID_YOU_MEAN,
     HINT_UNKNOWN_KEY_ONE_OF,
+    HINT_UNSUPPORTED_FORMAT_ONE_OF,
     HINT_WRONG_TYPE_ONE_OF,
     MSG_BINARY_SYNTAX_REASON,
     MSG_DUPLICATE_KEY_FIELD_TWICE,
@@ -85,6 +86,7 @@ from taskspec._forms_gen import (
     MSG_UNKNOWN_KEY_PLAIN,
     MSG_UNKNOWN_KEY_WIRE_NUMBER,
     MSG_UNKNOWN_KEY_WIRE_NUMBER_IN,
+    MSG_UNSUPPORTED_FORMAT_PLAIN,
     MSG_WRONG_TYPE_ENUM_NAME,
     MSG_WRONG_TYPE_EXPECTED,
     MSG_WRONG_TYPE_JSON_INTEGER_RANGE,
@@ -105,6 +107,7 @@ from taskspec._forms_gen import (
     REASON_BINARY_SYNTAX_VARINT_CUT,
     REASON_JSON_SYNTAX_DUPLICATE_KEY,
     REASON_JSON_SYNTAX_NOT_A_VALUE,
+    REASON_UNSUPPORTED_FORMAT_NO_EXTENSION,
     WORD_A_BOOLEAN,
     WORD_A_NUMBER,
     WORD_A_STRING,
@@ -192,8 +195,11 @@ def file_format(path: str | os.PathLike[str], fmt: Format | str | None = None) -
         [
             Violation(
                 "",
-                f"cannot tell the format of {go_quote(name)} from its extension",
-                hint=f"expected one of: {', '.join(_EXTENSIONS)}",
+                render(
+                    MSG_UNSUPPORTED_FORMAT_PLAIN,
+                    reason=render(REASON_UNSUPPORTED_FORMAT_NO_EXTENSION, name=go_quote(name)),
+                ),
+                hint=render(HINT_UNSUPPORTED_FORMAT_ONE_OF, extensions=", ".join(_EXTENSIONS)),
                 code=UNSUPPORTED_FORMAT,
             )
         ]

@@ -356,6 +356,10 @@ MSG_NOT_READABLE_CANNOT: Final = Form("TS901", MESSAGE, "cannot")
 MSG_UNCHANGED_PLAIN: Final = Form("TS902", MESSAGE, "plain")
 #: TS903 message: {reason}
 MSG_UNSUPPORTED_FORMAT_PLAIN: Final = Form("TS903", MESSAGE, "plain")
+#: TS903 hint: expected one of: {extensions}
+HINT_UNSUPPORTED_FORMAT_ONE_OF: Final = Form("TS903", HINT, "one_of")
+#: TS903 reason: cannot tell the format of {name} from its extension
+REASON_UNSUPPORTED_FORMAT_NO_EXTENSION: Final = Form("TS903", REASON, "no_extension")
 #: TS999 message: internal error: {reason}
 MSG_INTERNAL_INTERNAL: Final = Form("TS999", MESSAGE, "internal")
 #: word: a mapping

@@ -631,6 +631,13 @@ var (
 	// MsgUnsupportedFormatPlain is "{reason}".
 	MsgUnsupportedFormatPlain = Form{Code: "TS903", Kind: Message, ID: "plain", Text: "{reason}"}
 
+	// HintUnsupportedFormatOneOf is "expected one of: {extensions}".
+	HintUnsupportedFormatOneOf = Form{Code: "TS903", Kind: Hint, ID: "one_of", Text: "expected one of: {extensions}"}
+
+	// ReasonUnsupportedFormatNoExtension is "cannot tell the format of {name}
+	// from its extension".
+	ReasonUnsupportedFormatNoExtension = Form{Code: "TS903", Kind: Reason, ID: "no_extension", Text: "cannot tell the format of {name} from its extension"}
+
 	// MsgInternalInternal is "internal error: {reason}".
 	MsgInternalInternal = Form{Code: "TS999", Kind: Message, ID: "internal", Text: "internal error: {reason}"}
 
@@ -881,6 +888,8 @@ var All = []Form{
 	MsgNotReadableCannot,
 	MsgUnchangedPlain,
 	MsgUnsupportedFormatPlain,
+	HintUnsupportedFormatOneOf,
+	ReasonUnsupportedFormatNoExtension,
 	MsgInternalInternal,
 	WordMapping,
 	WordSequence,

@@ -889,7 +889,7 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\bSeverity\x12\x18\n" +
 	"\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEVERITY_ERROR\x10\x01\x12\x14\n" +
-	"\x10SEVERITY_WARNING\x10\x02*\xdf\xea\x01\n" +
+	"\x10SEVERITY_WARNING\x10\x02*\xcd\xeb\x01\n" +
 	"\vProblemCode\x12\x1c\n" +
 	"\x18PROBLEM_CODE_UNSPECIFIED\x10\x00\x12\xee\a\n" +
 	"\x18PROBLEM_CODE_UNKNOWN_KEY\x10\x01\x1a\xcf\a\xd2\xf3\x18\xca\a\n" +
@@ -1243,10 +1243,12 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\x06cannot\x12\x19cannot {action}: {reason}\x12\xed\x02\n" +
 	"\x16PROBLEM_CODE_UNCHANGED\x10\x86\a\x1a\xcf\x02\xd2\xf3\x18\xca\x02\n" +
 	"3file that changed while being formatted, left alone\x10\x01\x1a\x04file2\xab\x01taskspec fmt writes a file only if it still holds what fmt read. A file that changed in between (an editor saved it) is left alone, so that no edit is lost. Run fmt again.:/(an editor saves the file while fmt formats it)B\x19taskspec fmt FILE (again)J\x11\n" +
-	"\x05plain\x12\b{reason}\x12\xfc\x02\n" +
-	"\x1fPROBLEM_CODE_UNSUPPORTED_FORMAT\x10\x87\a\x1a\xd5\x02\xd2\xf3\x18\xd0\x02\n" +
+	"\x05plain\x12\b{reason}\x12\xea\x03\n" +
+	"\x1fPROBLEM_CODE_UNSUPPORTED_FORMAT\x10\x87\a\x1a\xc3\x03\xd2\xf3\x18\xbe\x03\n" +
 	"*file in a format the command does not take\x10\x01\x1a\x04file2\xbf\x01validate and show read a file by its extension: .json as proto3 JSON, .binpb as binary protobuf, anything else as YAML. fmt formats YAML sidecars only; convert turns JSON or binary into YAML.:\x16taskspec fmt spec.jsonB-taskspec convert spec.json spec.taskspec.yamlJ\x11\n" +
-	"\x05plain\x12\b{reason}\x12\xdb\x01\n" +
+	"\x05plain\x12\b{reason}R'\n" +
+	"\x06one_of\x12\x1dexpected one of: {extensions}ZC\n" +
+	"\fno_extension\x123cannot tell the format of {name} from its extension\x12\xdb\x01\n" +
 	"\x15PROBLEM_CODE_INTERNAL\x10\xe7\a\x1a\xbe\x01\xd2\xf3\x18\xb9\x01\n" +
 	"!internal error: a bug in taskspec\x10\x01\x1a\x04file2Vtaskspec failed in a way it should not. Please report it with the file that caused it.:\x06(none)B\x06(none)J$\n" +
 	"\binternal\x12\x18internal error: {reason}\x1a\xf6 \xe2\xf3\x18\xf1 \n" +
