@@ -77,11 +77,11 @@ def python_module() -> str:
         "",
         "from typing import Final",
         "",
-        "from taskspec._words import HINT, MESSAGE, REASON, WORD, Form",
+        "from taskspec._words import HINT, MESSAGE, REASON, SERVICE, WORD, Form",
         "",
     ]
     if not any(kind.reasons for kind in CATALOGUE.values()):
-        out[-2] = "from taskspec._words import HINT, MESSAGE, WORD, Form"
+        out[-2] = "from taskspec._words import HINT, MESSAGE, SERVICE, WORD, Form"
     for code, kind in CATALOGUE.items():
         for list_kind, forms, word in (
             ("message", kind.message_forms, "MESSAGE"),
@@ -97,6 +97,9 @@ def python_module() -> str:
     for form in tables().words:
         out.append(f"#: word: {form.text}")
         out.append(f'{constant("word", "", form.id)}: Final = Form("", WORD, {_q(form.id)})')
+    for form in tables().service_messages:
+        out.append(f"#: GeneratorService: {form.text}")
+        out.append(f'SERVICE_{form.id.upper()}: Final = Form("", SERVICE, {_q(form.id)})')
     out += [
         "",
         "#: libyaml's problems, as (context prefix, problem prefixes, form): the",

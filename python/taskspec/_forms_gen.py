@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from taskspec._words import HINT, MESSAGE, REASON, WORD, Form
+from taskspec._words import HINT, MESSAGE, REASON, SERVICE, WORD, Form
 
 #: TS001 message: {path}: unknown field {key}
 MSG_UNKNOWN_KEY_AT_PATH: Final = Form("TS001", MESSAGE, "at_path")
@@ -410,6 +410,24 @@ WORD_A_STRING: Final = Form("", WORD, "a_string")
 WORD_AN_INTEGER: Final = Form("", WORD, "an_integer")
 #: word: {text}... ({n} characters)
 WORD_CLIPPED: Final = Form("", WORD, "clipped")
+#: GeneratorService: the server is running {n} generator calls, its limit; try again later
+SERVICE_BUSY_CALLS: Final = Form("", SERVICE, "busy_calls")
+#: GeneratorService: the server has {n} generators still running after their calls were answered, its limit; try again later
+SERVICE_BUSY_GENERATORS: Final = Form("", SERVICE, "busy_generators")
+#: GeneratorService: language is required
+SERVICE_LANGUAGE_REQUIRED: Final = Form("", SERVICE, "language_required")
+#: GeneratorService: language {n} is not defined in taskspec.v1.Language
+SERVICE_LANGUAGE_UNDEFINED: Final = Form("", SERVICE, "language_undefined")
+#: GeneratorService: {who} returned no task spec
+SERVICE_NO_SPEC: Final = Form("", SERVICE, "no_spec")
+#: GeneratorService: {who} returned an invalid task spec: {problems}
+SERVICE_INVALID_SPEC: Final = Form("", SERVICE, "invalid_spec")
+#: GeneratorService: {who} returned a task spec for language {got}, not {want}
+SERVICE_WRONG_LANGUAGE: Final = Form("", SERVICE, "wrong_language")
+#: GeneratorService: a message of {size} bytes is over the limit of {limit} bytes
+SERVICE_OVER_LIMIT: Final = Form("", SERVICE, "over_limit")
+#: GeneratorService: a message of {size} bytes is over the limit of {limit} bytes (the task spec document limit of {document} bytes plus 64 KiB)
+SERVICE_OVER_OUR_LIMIT: Final = Form("", SERVICE, "over_our_limit")
 
 #: libyaml's problems, as (context prefix, problem prefixes, form): the
 #: first row that matches wins. An empty context matches any context, no

@@ -24,14 +24,26 @@ from typing import Any, Final, NamedTuple
 from taskspec._codes import CATALOGUE
 from taskspec.v1 import problems_pb2
 
-__all__ = ["HINT", "MESSAGE", "REASON", "WORD", "Form", "pieces", "render", "render_at", "text_of"]
+__all__ = [
+    "HINT",
+    "MESSAGE",
+    "REASON",
+    "SERVICE",
+    "WORD",
+    "Form",
+    "pieces",
+    "render",
+    "render_at",
+    "text_of",
+]
 
 #: The lists a form is declared in: a ProblemKind's message_forms,
-#: hint_forms and reasons, and ProblemTables' words.
+#: hint_forms and reasons, and ProblemTables' words and service_messages.
 MESSAGE: Final = "message"
 HINT: Final = "hint"
 REASON: Final = "reason"
 WORD: Final = "word"
+SERVICE: Final = "service"
 
 _ARGUMENT: Final = re.compile(r"\{([a-z0-9_]+)\}")
 
@@ -51,6 +63,10 @@ def _tables() -> Any:
 
 #: The words messages share, by id.
 _WORDS: Final[Mapping[str, str]] = MappingProxyType({f.id: f.text for f in _tables().words})
+#: The GeneratorService's words, by id.
+_SERVICE: Final[Mapping[str, str]] = MappingProxyType(
+    {f.id: f.text for f in _tables().service_messages}
+)
 
 
 def text_of(form: Form) -> str:
@@ -60,6 +76,8 @@ def text_of(form: Form) -> str:
     """
     if form.kind == WORD:
         return _WORDS[form.id]
+    if form.kind == SERVICE:
+        return _SERVICE[form.id]
     kind = CATALOGUE[form.code]
     if form.kind == MESSAGE:
         return kind.message_forms[form.id]

@@ -166,3 +166,84 @@ func (c *contract) formsGo(gen *protogen.Plugin) error {
 	p("}")
 	return nil
 }
+
+const serviceWordsFile = "taskspecgrpc/words_gen.go"
+
+// serviceWordsGo writes taskspecgrpc/words_gen.go: one function for each
+// of the GeneratorService's words (ProblemTables' service_messages), named
+// words and the form's id ("wordsNoSpec"), taking the form's arguments in
+// the order the text names them and returning the text with them filled
+// in. The gRPC module is a module of its own, so it gets its words as
+// code rather than through the core module's internal packages.
+func serviceWordsGo(gen *protogen.Plugin) error {
+	pf, ok := gen.FilesByPath[problemsFile]
+	if !ok {
+		return fmt.Errorf("%s is not in the request: the catalogue is read from it", problemsFile)
+	}
+	enum := pf.Desc.Enums().ByName("ProblemCode")
+	tablesExt := pf.Desc.Extensions().ByName("problem_tables")
+	if enum == nil || tablesExt == nil {
+		return fmt.Errorf("%s: no enum ProblemCode or extension problem_tables: the catalogue is read from them", problemsFile)
+	}
+	tables, err := extension(enum.Options(), tablesExt)
+	if err != nil {
+		return fmt.Errorf("%s: ProblemCode's (taskspec.v1.problem_tables): %w", problemsFile, err)
+	}
+	var forms [][2]string
+	if tables != nil {
+		forms = formsOf(tables, "service_messages")
+	}
+	p := printer(gen.NewGeneratedFile(serviceWordsFile, grpcImport))
+	p("%s", header)
+	p("// source: %s", problemsFile)
+	p("")
+	p("package taskspecgrpc")
+	for _, f := range forms {
+		var params, parts []string
+		seen := map[string]bool{}
+		text := f[1]
+		for text != "" {
+			i := strings.IndexByte(text, '{')
+			end := -1
+			if i >= 0 {
+				end = strings.IndexByte(text[i:], '}')
+			}
+			name := ""
+			if i >= 0 && end > 1 {
+				name = text[i+1 : i+end]
+			}
+			if name == "" || strings.Trim(name, "abcdefghijklmnopqrstuvwxyz0123456789_") != "" {
+				if i < 0 || end < 0 {
+					parts = append(parts, strconv.Quote(text))
+					break
+				}
+				parts = append(parts, strconv.Quote(text[:i+end+1]))
+				text = text[i+end+1:]
+				continue
+			}
+			if i > 0 {
+				parts = append(parts, strconv.Quote(text[:i]))
+			}
+			parts = append(parts, name)
+			if !seen[name] {
+				seen[name] = true
+				params = append(params, name)
+			}
+			text = text[i+end+1:]
+		}
+		if len(parts) == 0 {
+			parts = []string{`""`}
+		}
+		ident := "words" + goName(f[0])
+		p("")
+		comment(p, "", fmt.Sprintf("%s is %s.", ident, strconv.Quote(f[1])))
+		sig := ""
+		if len(params) > 0 {
+			sig = strings.Join(params, ", ") + " string"
+		}
+		p("func %s(%s) string {", ident, sig)
+		p("\treturn %s", strings.Join(parts, " + "))
+		p("}")
+	}
+	return nil
+}

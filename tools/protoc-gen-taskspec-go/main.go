@@ -117,6 +117,9 @@ func generate(gen *protogen.Plugin) error {
 			if err := c.formsGo(gen); err != nil {
 				return err
 			}
+			if err := serviceWordsGo(gen); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -177,9 +177,11 @@ class ParserProblem(_message.Message):
     def __init__(self, parser: _Optional[str] = ..., context: _Optional[str] = ..., phrases: _Optional[_Iterable[str]] = ..., code: _Optional[_Union[ProblemCode, _Literal["PROBLEM_CODE_UNSPECIFIED", "PROBLEM_CODE_UNKNOWN_KEY", "PROBLEM_CODE_DUPLICATE_KEY", "PROBLEM_CODE_WRONG_TYPE", "PROBLEM_CODE_UNSUPPORTED", "PROBLEM_CODE_SYNTAX", "PROBLEM_CODE_LIMIT", "PROBLEM_CODE_ENCODING", "PROBLEM_CODE_CONTROL_CHARACTER", "PROBLEM_CODE_RAW_LINE_BREAK", "PROBLEM_CODE_TAB_INDENT", "PROBLEM_CODE_CANNOT_START_VALUE", "PROBLEM_CODE_UNCLOSED_QUOTE", "PROBLEM_CODE_UNCLOSED_FLOW", "PROBLEM_CODE_MAPPING_VALUE", "PROBLEM_CODE_INDENTATION", "PROBLEM_CODE_BAD_ESCAPE", "PROBLEM_CODE_BLOCK_SCALAR_HEADER", "PROBLEM_CODE_DIRECTIVE", "PROBLEM_CODE_ANCHOR_ALIAS_TAG", "PROBLEM_CODE_JSON_SYNTAX", "PROBLEM_CODE_BINARY_SYNTAX", "PROBLEM_CODE_NOT_BLANK", "PROBLEM_CODE_NOT_EMPTY", "PROBLEM_CODE_DEFINED", "PROBLEM_CODE_AT_LEAST", "PROBLEM_CODE_EQUALS", "PROBLEM_CODE_NOT_UTF8", "PROBLEM_CODE_TOO_LARGE", "PROBLEM_CODE_COMMENT", "PROBLEM_CODE_ARTIFACT_PATH", "PROBLEM_CODE_YAML_LINE_BREAK", "PROBLEM_CODE_PROMPT_HAS_COMMAND", "PROBLEM_CODE_COMMENT_IN_VALUE", "PROBLEM_CODE_YAML_BYTE_ORDER_MARK", "PROBLEM_CODE_NOT_READABLE", "PROBLEM_CODE_UNCHANGED", "PROBLEM_CODE_UNSUPPORTED_FORMAT", "PROBLEM_CODE_INTERNAL"]]] = ..., form: _Optional[str] = ..., note: _Optional[str] = ...) -> None: ...
 
 class ProblemTables(_message.Message):
-    __slots__ = ("parser_problems", "words")
+    __slots__ = ("parser_problems", "words", "service_messages")
     PARSER_PROBLEMS_FIELD_NUMBER: _ClassVar[int]
     WORDS_FIELD_NUMBER: _ClassVar[int]
+    SERVICE_MESSAGES_FIELD_NUMBER: _ClassVar[int]
     parser_problems: _containers.RepeatedCompositeFieldContainer[ParserProblem]
     words: _containers.RepeatedCompositeFieldContainer[Form]
-    def __init__(self, parser_problems: _Optional[_Iterable[_Union[ParserProblem, _Mapping]]] = ..., words: _Optional[_Iterable[_Union[Form, _Mapping]]] = ...) -> None: ...
+    service_messages: _containers.RepeatedCompositeFieldContainer[Form]
+    def __init__(self, parser_problems: _Optional[_Iterable[_Union[ParserProblem, _Mapping]]] = ..., words: _Optional[_Iterable[_Union[Form, _Mapping]]] = ..., service_messages: _Optional[_Iterable[_Union[Form, _Mapping]]] = ...) -> None: ...

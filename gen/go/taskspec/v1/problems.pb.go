@@ -758,9 +758,12 @@ type ProblemTables struct {
 	ParserProblems []*ParserProblem `protobuf:"bytes,1,rep,name=parser_problems,json=parserProblems,proto3" json:"parser_problems,omitempty"`
 	// The phrases inside messages that vary by type, such as what a node is
 	// in "expected X, got Y" ("a sequence", "the string \"x\"").
-	Words         []*Form `protobuf:"bytes,2,rep,name=words,proto3" json:"words,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Words []*Form `protobuf:"bytes,2,rep,name=words,proto3" json:"words,omitempty"`
+	// The words of the GeneratorService's errors, which are gRPC statuses
+	// (each may carry Problems in its details) rather than problems.
+	ServiceMessages []*Form `protobuf:"bytes,3,rep,name=service_messages,json=serviceMessages,proto3" json:"service_messages,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *ProblemTables) Reset() {
@@ -803,6 +806,13 @@ func (x *ProblemTables) GetParserProblems() []*ParserProblem {
 func (x *ProblemTables) GetWords() []*Form {
 	if x != nil {
 		return x.Words
+	}
+	return nil
+}
+
+func (x *ProblemTables) GetServiceMessages() []*Form {
+	if x != nil {
+		return x.ServiceMessages
 	}
 	return nil
 }
@@ -882,14 +892,15 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\aphrases\x18\x03 \x03(\tR\aphrases\x12,\n" +
 	"\x04code\x18\x04 \x01(\x0e2\x18.taskspec.v1.ProblemCodeR\x04code\x12\x12\n" +
 	"\x04form\x18\x05 \x01(\tR\x04form\x12\x12\n" +
-	"\x04note\x18\x06 \x01(\tR\x04note\"}\n" +
+	"\x04note\x18\x06 \x01(\tR\x04note\"\xbb\x01\n" +
 	"\rProblemTables\x12C\n" +
 	"\x0fparser_problems\x18\x01 \x03(\v2\x1a.taskspec.v1.ParserProblemR\x0eparserProblems\x12'\n" +
-	"\x05words\x18\x02 \x03(\v2\x11.taskspec.v1.FormR\x05words*N\n" +
+	"\x05words\x18\x02 \x03(\v2\x11.taskspec.v1.FormR\x05words\x12<\n" +
+	"\x10service_messages\x18\x03 \x03(\v2\x11.taskspec.v1.FormR\x0fserviceMessages*N\n" +
 	"\bSeverity\x12\x18\n" +
 	"\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEVERITY_ERROR\x10\x01\x12\x14\n" +
-	"\x10SEVERITY_WARNING\x10\x02*\xcd\xeb\x01\n" +
+	"\x10SEVERITY_WARNING\x10\x02*\xa6\xf1\x01\n" +
 	"\vProblemCode\x12\x1c\n" +
 	"\x18PROBLEM_CODE_UNSPECIFIED\x10\x00\x12\xee\a\n" +
 	"\x18PROBLEM_CODE_UNKNOWN_KEY\x10\x01\x1a\xcf\a\xd2\xf3\x18\xca\a\n" +
@@ -1251,7 +1262,7 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\fno_extension\x123cannot tell the format of {name} from its extension\x12\xdb\x01\n" +
 	"\x15PROBLEM_CODE_INTERNAL\x10\xe7\a\x1a\xbe\x01\xd2\xf3\x18\xb9\x01\n" +
 	"!internal error: a bug in taskspec\x10\x01\x1a\x04file2Vtaskspec failed in a way it should not. Please report it with the file that caused it.:\x06(none)B\x06(none)J$\n" +
-	"\binternal\x12\x18internal error: {reason}\x1a\xf6 \xe2\xf3\x18\xf1 \n" +
+	"\binternal\x12\x18internal error: {reason}\x1a\xcf&\xe2\xf3\x18\xca&\n" +
 	"'\n" +
 	"\alibyaml\x1a\x15found a tab character \n" +
 	"*\x03tab\n" +
@@ -1387,7 +1398,18 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\n" +
 	"an_integer\x12\n" +
 	"an integer\x12%\n" +
-	"\aclipped\x12\x1a{text}... ({n} characters):a\n" +
+	"\aclipped\x12\x1a{text}... ({n} characters)\x1aS\n" +
+	"\n" +
+	"busy_calls\x12Ethe server is running {n} generator calls, its limit; try again later\x1az\n" +
+	"\x0fbusy_generators\x12gthe server has {n} generators still running after their calls were answered, its limit; try again later\x1a)\n" +
+	"\x11language_required\x12\x14language is required\x1aI\n" +
+	"\x12language_undefined\x123language {n} is not defined in taskspec.v1.Language\x1a&\n" +
+	"\ano_spec\x12\x1b{who} returned no task spec\x1a?\n" +
+	"\finvalid_spec\x12/{who} returned an invalid task spec: {problems}\x1aK\n" +
+	"\x0ewrong_language\x129{who} returned a task spec for language {got}, not {want}\x1aJ\n" +
+	"\n" +
+	"over_limit\x12<a message of {size} bytes is over the limit of {limit} bytes\x1a\x8d\x01\n" +
+	"\x0eover_our_limit\x12{a message of {size} bytes is over the limit of {limit} bytes (the task spec document limit of {document} bytes plus 64 KiB):a\n" +
 	"\x0eproblem_tables\x12\x1c.google.protobuf.EnumOptions\x18\xbc\x8e\x03 \x01(\v2\x1a.taskspec.v1.ProblemTablesR\rproblemTables:W\n" +
 	"\aproblem\x12!.google.protobuf.EnumValueOptions\x18\xba\x8e\x03 \x01(\v2\x18.taskspec.v1.ProblemKindR\aproblemB^\n" +
 	"\x0fdev.taskspec.v1B\rProblemsProtoP\x01Z:github.com/taskspec/taskspec/gen/go/taskspec/v1;taskspecv1b\x06proto3"
@@ -1428,15 +1450,16 @@ var file_taskspec_v1_problems_proto_depIdxs = []int32{
 	1,  // 6: taskspec.v1.ParserProblem.code:type_name -> taskspec.v1.ProblemCode
 	6,  // 7: taskspec.v1.ProblemTables.parser_problems:type_name -> taskspec.v1.ParserProblem
 	5,  // 8: taskspec.v1.ProblemTables.words:type_name -> taskspec.v1.Form
-	8,  // 9: taskspec.v1.problem_tables:extendee -> google.protobuf.EnumOptions
-	9,  // 10: taskspec.v1.problem:extendee -> google.protobuf.EnumValueOptions
-	7,  // 11: taskspec.v1.problem_tables:type_name -> taskspec.v1.ProblemTables
-	4,  // 12: taskspec.v1.problem:type_name -> taskspec.v1.ProblemKind
-	13, // [13:13] is the sub-list for method output_type
-	13, // [13:13] is the sub-list for method input_type
-	11, // [11:13] is the sub-list for extension type_name
-	9,  // [9:11] is the sub-list for extension extendee
-	0,  // [0:9] is the sub-list for field type_name
+	5,  // 9: taskspec.v1.ProblemTables.service_messages:type_name -> taskspec.v1.Form
+	8,  // 10: taskspec.v1.problem_tables:extendee -> google.protobuf.EnumOptions
+	9,  // 11: taskspec.v1.problem:extendee -> google.protobuf.EnumValueOptions
+	7,  // 12: taskspec.v1.problem_tables:type_name -> taskspec.v1.ProblemTables
+	4,  // 13: taskspec.v1.problem:type_name -> taskspec.v1.ProblemKind
+	14, // [14:14] is the sub-list for method output_type
+	14, // [14:14] is the sub-list for method input_type
+	12, // [12:14] is the sub-list for extension type_name
+	10, // [10:12] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_taskspec_v1_problems_proto_init() }
