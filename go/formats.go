@@ -456,13 +456,19 @@ func checkSizeIn(spec *taskspecv1.TaskSpec, out []byte, f Format) error {
 			field, part = string(fd.Name()), len(b)-len(empty)
 		}
 	}
-	where := ""
+	return &WriteError{FieldPath: field, Message: tooLargeToWrite(formatNames[f], len(out), field, part)}
+}
+
+// tooLargeToWrite is TS006's message for a document of size bytes in
+// format, over the size a reader accepts, naming the top-level field that
+// adds the most (part bytes) when there is one.
+func tooLargeToWrite(format string, size int, field string, part int) string {
+	args := forms.Args{"format": format, "n": commas(size), "limit": commas(MaxDocumentBytes)}
+	reason := forms.ReasonLimitTooLarge
 	if field != "" {
-		where = fmt.Sprintf(" (%s takes %s of them)", field, commas(part))
+		reason, args["field"], args["part"] = forms.ReasonLimitTooLargeField, field, commas(part)
 	}
-	return &WriteError{FieldPath: field, Message: fmt.Sprintf(
-		"cannot write: the %s would be %s bytes, more than the %s a reader accepts%s",
-		formatNames[f], commas(len(out)), commas(MaxDocumentBytes), where)}
+	return forms.MsgLimitCannotWrite.Render(forms.Args{"reason": reason.Render(args)})
 }
 
 // fieldsByNumber is md's fields in field-number order, the order the

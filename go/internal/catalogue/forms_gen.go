@@ -210,6 +210,23 @@ var (
 	// MsgLimitCannotWrite is "cannot write: {reason}".
 	MsgLimitCannotWrite = Form{Code: "TS006", Kind: Message, ID: "cannot_write", Text: "cannot write: {reason}"}
 
+	// ReasonLimitTooManyNodes is "the YAML would have {n} nodes, more than the
+	// {limit} a reader accepts ({field} has {part} of them)".
+	ReasonLimitTooManyNodes = Form{Code: "TS006", Kind: Reason, ID: "too_many_nodes", Text: "the YAML would have {n} nodes, more than the {limit} a reader accepts ({field} has {part} of them)"}
+
+	// ReasonLimitTooLarge is "the {format} would be {n} bytes, more than the
+	// {limit} a reader accepts".
+	ReasonLimitTooLarge = Form{Code: "TS006", Kind: Reason, ID: "too_large", Text: "the {format} would be {n} bytes, more than the {limit} a reader accepts"}
+
+	// ReasonLimitTooLargeField is "the {format} would be {n} bytes, more than
+	// the {limit} a reader accepts ({field} takes {part} of them)".
+	ReasonLimitTooLargeField = Form{Code: "TS006", Kind: Reason, ID: "too_large_field", Text: "the {format} would be {n} bytes, more than the {limit} a reader accepts ({field} takes {part} of them)"}
+
+	// ReasonLimitTooLargeComments is "the {format} would be {n} bytes, more
+	// than the {limit} a reader accepts (the comments kept take {part} of
+	// them)".
+	ReasonLimitTooLargeComments = Form{Code: "TS006", Kind: Reason, ID: "too_large_comments", Text: "the {format} would be {n} bytes, more than the {limit} a reader accepts (the comments kept take {part} of them)"}
+
 	// MsgEncodingNotUTF8 is "input is not valid UTF-8 (byte {byte} at offset
 	// {offset})".
 	MsgEncodingNotUTF8 = Form{Code: "TS007", Kind: Message, ID: "not_utf8", Text: "input is not valid UTF-8 (byte {byte} at offset {offset})"}
@@ -770,6 +787,10 @@ var All = []Form{
 	MsgLimitNodes,
 	MsgLimitExpands,
 	MsgLimitCannotWrite,
+	ReasonLimitTooManyNodes,
+	ReasonLimitTooLarge,
+	ReasonLimitTooLargeField,
+	ReasonLimitTooLargeComments,
 	MsgEncodingNotUTF8,
 	MsgEncodingLoneSurrogateInput,
 	MsgEncodingUtf16,

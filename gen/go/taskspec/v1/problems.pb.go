@@ -900,7 +900,7 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\bSeverity\x12\x18\n" +
 	"\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEVERITY_ERROR\x10\x01\x12\x14\n" +
-	"\x10SEVERITY_WARNING\x10\x02*\xa6\xf1\x01\n" +
+	"\x10SEVERITY_WARNING\x10\x02*\xf5\xf4\x01\n" +
 	"\vProblemCode\x12\x1c\n" +
 	"\x18PROBLEM_CODE_UNSPECIFIED\x10\x00\x12\xee\a\n" +
 	"\x18PROBLEM_CODE_UNKNOWN_KEY\x10\x01\x1a\xcf\a\xd2\xf3\x18\xca\a\n" +
@@ -982,8 +982,8 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"B\ftask_id: t1\n" +
 	"JD\n" +
 	"\astopped\x129invalid YAML: the document cannot be read past this pointJG\n" +
-	"\x13text_after_document\x120invalid YAML: text after the end of the document\x12\xb4\x05\n" +
-	"\x12PROBLEM_CODE_LIMIT\x10\x06\x1a\x9b\x05\xd2\xf3\x18\x96\x05\n" +
+	"\x13text_after_document\x120invalid YAML: text after the end of the document\x12\x83\t\n" +
+	"\x12PROBLEM_CODE_LIMIT\x10\x06\x1a\xea\b\xd2\xf3\x18\xe5\b\n" +
 	")document over a size, depth or node limit\x10\x01\x1a\x06decode2\xe3\x01Readers bound the size of a document (16 MiB), its nesting (64 levels) and its nodes (100,000, alias expansions included), so that a hostile document stays cheap to refuse. No real sidecar comes near them. It is reported alone.:\x83\x01a: &a [x, x, x, x, x, x, x, x, x, x]\n" +
 	"b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n" +
 	"# ... and so on, each level ten times the last\n" +
@@ -993,7 +993,11 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\x05depth\x12)document is nested deeper than {n} levelsJ)\n" +
 	"\x05nodes\x12 document has more than {n} nodesJ2\n" +
 	"\aexpands\x12'document expands to more than {n} nodesJ&\n" +
-	"\fcannot_write\x12\x16cannot write: {reason}\x12\xcb\x04\n" +
+	"\fcannot_write\x12\x16cannot write: {reason}Zt\n" +
+	"\x0etoo_many_nodes\x12bthe YAML would have {n} nodes, more than the {limit} a reader accepts ({field} has {part} of them)ZT\n" +
+	"\ttoo_large\x12Gthe {format} would be {n} bytes, more than the {limit} a reader acceptsZy\n" +
+	"\x0ftoo_large_field\x12fthe {format} would be {n} bytes, more than the {limit} a reader accepts ({field} takes {part} of them)Z\x85\x01\n" +
+	"\x12too_large_comments\x12othe {format} would be {n} bytes, more than the {limit} a reader accepts (the comments kept take {part} of them)\x12\xcb\x04\n" +
 	"\x15PROBLEM_CODE_ENCODING\x10\a\x1a\xaf\x04\xd2\xf3\x18\xaa\x04\n" +
 	"\x16text that is not UTF-8\x10\x01\x1a\x06decode2\x8c\x01Sidecars are UTF-8. Text in another encoding is refused rather than guessed at, since a guess can change the prompt. Save the file as UTF-8.:\x1aprompt: caf\\xe9 (Latin-1)\n" +
 	"B\x16prompt: café (UTF-8)\n" +
