@@ -485,9 +485,9 @@ type rawBreak struct{ text, name, escape, unicode string }
 // rawBreaks are the characters YAML 1.1 readers read as line breaks and
 // YAML 1.2 readers keep, with their names and escapes.
 var rawBreaks = [...]rawBreak{
-	{"\u0085", "NEL (U+0085)", `"\N"`, `\u0085`},
-	{"\u2028", "LINE SEPARATOR (U+2028)", `"\L"`, `\u2028`},
-	{"\u2029", "PARAGRAPH SEPARATOR (U+2029)", `"\P"`, `\u2029`},
+	{"\u0085", forms.WordNel.Render(nil), `"\N"`, `\u0085`},
+	{"\u2028", forms.WordLineSeparator.Render(nil), `"\L"`, `\u2028`},
+	{"\u2029", forms.WordParagraphSeparator.Render(nil), `"\P"`, `\u2029`},
 }
 
 // lineBreaks returns a TS302 warning for each raw NEL, LS and PS in the

@@ -412,6 +412,12 @@ WORD_WIRE_GROUP_END: Final = Form("", WORD, "wire_group_end")
 WORD_WIRE_FIXED32: Final = Form("", WORD, "wire_fixed32")
 #: word: {want} or a packed list
 WORD_OR_PACKED: Final = Form("", WORD, "or_packed")
+#: word: NEL (U+0085)
+WORD_NEL: Final = Form("", WORD, "nel")
+#: word: LINE SEPARATOR (U+2028)
+WORD_LINE_SEPARATOR: Final = Form("", WORD, "line_separator")
+#: word: PARAGRAPH SEPARATOR (U+2029)
+WORD_PARAGRAPH_SEPARATOR: Final = Form("", WORD, "paragraph_separator")
 #: word: a string
 WORD_A_STRING: Final = Form("", WORD, "a_string")
 #: word: an integer

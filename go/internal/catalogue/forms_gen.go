@@ -721,6 +721,15 @@ var (
 	// WordOrPacked is "{want} or a packed list".
 	WordOrPacked = Form{Code: "", Kind: Word, ID: "or_packed", Text: "{want} or a packed list"}
 
+	// WordNel is "NEL (U+0085)".
+	WordNel = Form{Code: "", Kind: Word, ID: "nel", Text: "NEL (U+0085)"}
+
+	// WordLineSeparator is "LINE SEPARATOR (U+2028)".
+	WordLineSeparator = Form{Code: "", Kind: Word, ID: "line_separator", Text: "LINE SEPARATOR (U+2028)"}
+
+	// WordParagraphSeparator is "PARAGRAPH SEPARATOR (U+2029)".
+	WordParagraphSeparator = Form{Code: "", Kind: Word, ID: "paragraph_separator", Text: "PARAGRAPH SEPARATOR (U+2029)"}
+
 	// WordAString is "a string".
 	WordAString = Form{Code: "", Kind: Word, ID: "a_string", Text: "a string"}
 
@@ -933,6 +942,9 @@ var All = []Form{
 	WordWireGroupEnd,
 	WordWireFixed32,
 	WordOrPacked,
+	WordNel,
+	WordLineSeparator,
+	WordParagraphSeparator,
 	WordAString,
 	WordAnInteger,
 	WordClipped,

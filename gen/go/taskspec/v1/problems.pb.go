@@ -900,7 +900,7 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\bSeverity\x12\x18\n" +
 	"\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEVERITY_ERROR\x10\x01\x12\x14\n" +
-	"\x10SEVERITY_WARNING\x10\x02*\xf5\xf4\x01\n" +
+	"\x10SEVERITY_WARNING\x10\x02*\xea\xf5\x01\n" +
 	"\vProblemCode\x12\x1c\n" +
 	"\x18PROBLEM_CODE_UNSPECIFIED\x10\x00\x12\xee\a\n" +
 	"\x18PROBLEM_CODE_UNKNOWN_KEY\x10\x01\x1a\xcf\a\xd2\xf3\x18\xca\a\n" +
@@ -1266,7 +1266,7 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\fno_extension\x123cannot tell the format of {name} from its extension\x12\xdb\x01\n" +
 	"\x15PROBLEM_CODE_INTERNAL\x10\xe7\a\x1a\xbe\x01\xd2\xf3\x18\xb9\x01\n" +
 	"!internal error: a bug in taskspec\x10\x01\x1a\x04file2Vtaskspec failed in a way it should not. Please report it with the file that caused it.:\x06(none)B\x06(none)J$\n" +
-	"\binternal\x12\x18internal error: {reason}\x1a\xcf&\xe2\xf3\x18\xca&\n" +
+	"\binternal\x12\x18internal error: {reason}\x1a\xc4'\xe2\xf3\x18\xbf'\n" +
 	"'\n" +
 	"\alibyaml\x1a\x15found a tab character \n" +
 	"*\x03tab\n" +
@@ -1397,7 +1397,10 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\x10wire_group_start\x12\ra group start\x12\x1d\n" +
 	"\x0ewire_group_end\x12\va group end\x12$\n" +
 	"\fwire_fixed32\x12\x14a fixed 32-bit value\x12$\n" +
-	"\tor_packed\x12\x17{want} or a packed list\x12\x14\n" +
+	"\tor_packed\x12\x17{want} or a packed list\x12\x13\n" +
+	"\x03nel\x12\fNEL (U+0085)\x12)\n" +
+	"\x0eline_separator\x12\x17LINE SEPARATOR (U+2028)\x123\n" +
+	"\x13paragraph_separator\x12\x1cPARAGRAPH SEPARATOR (U+2029)\x12\x14\n" +
 	"\ba_string\x12\ba string\x12\x18\n" +
 	"\n" +
 	"an_integer\x12\n" +
