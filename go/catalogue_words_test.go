@@ -119,3 +119,20 @@ func TestNoFileWritesOutTheCataloguesWords(t *testing.T) {
 		}
 	}
 }
+
+// Explain lists a code's reasons, in the catalogue's order, after its hints.
+func TestExplainListsAKindsReasons(t *testing.T) {
+	text, _ := Explain(CodeBinarySyntax)
+	var want strings.Builder
+	for _, f := range forms.All {
+		if f.Code == string(CodeBinarySyntax) && f.Kind == forms.Reason {
+			want.WriteString("    " + f.Text + "\n")
+		}
+	}
+	if want.Len() == 0 || !strings.Contains(text, "\nReasons:\n"+want.String()+"\n") {
+		t.Errorf("Explain(TS021) = %q, want its reasons %q", text, want.String())
+	}
+	if text, _ := Explain(CodeCannotStartValue); strings.Contains(text, "Reasons:") {
+		t.Errorf("Explain(TS011) lists reasons: %q", text)
+	}
+}

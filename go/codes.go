@@ -47,6 +47,7 @@ type Kind struct {
 	Stage       string   // "decode", "validate", "lint", "format" or "file"
 	Messages    []string // every form of its message; {name} marks a value filled in
 	Hints       []string // every form of its hint, none when it has none
+	Reasons     []string // the sentences its messages' {reason} is filled in with, none when none
 	Explanation string   // why it is a problem and what to do about it
 	Example     string   // a document, or part of one, that has the problem
 	Fixed       string   // the same, fixed
@@ -106,6 +107,7 @@ func kindOf(code Code, name string, opt *taskspecv1.ProblemKind) *Kind {
 		Stage:       opt.GetStage(),
 		Messages:    formTexts(opt.GetMessageForms()),
 		Hints:       formTexts(opt.GetHintForms()),
+		Reasons:     formTexts(opt.GetReasons()),
 		Explanation: opt.GetExplanation(),
 		Example:     opt.GetExample(),
 		Fixed:       opt.GetFixed(),
@@ -169,7 +171,7 @@ func LookupProblem(code Code) (Kind, bool) {
 		return Kind{}, false
 	}
 	out := *k
-	out.Messages, out.Hints = slices.Clone(k.Messages), slices.Clone(k.Hints)
+	out.Messages, out.Hints, out.Reasons = slices.Clone(k.Messages), slices.Clone(k.Hints), slices.Clone(k.Reasons)
 	return out, true
 }
 
@@ -193,6 +195,12 @@ func Explain(code Code) (string, bool) {
 		b.WriteString("\nHints:\n")
 		for _, h := range k.Hints {
 			b.WriteString("    " + h + "\n")
+		}
+	}
+	if len(k.Reasons) > 0 {
+		b.WriteString("\nReasons:\n")
+		for _, r := range k.Reasons {
+			b.WriteString("    " + r + "\n")
 		}
 	}
 	b.WriteString("\nExample:\n" + indented(k.Example) + "\nFixed:\n" + indented(k.Fixed))

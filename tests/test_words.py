@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from taskspec import _forms_gen
-from taskspec._codes import CATALOGUE
+from taskspec._codes import CATALOGUE, explain
 from taskspec._words import MESSAGE, Form, render, text_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -142,3 +142,12 @@ def test_copied_fragments_stay_under_the_makefiles_ceiling() -> None:
     if int(count[1]) > 0:
         low = _run("scripts.copied_fragments", "--ceiling", str(int(count[1]) - 1))
         assert low.returncode == 1 and "problems.proto" in low.stderr
+
+
+def test_explain_lists_a_codes_reasons() -> None:
+    text = explain("TS021")
+    reasons = list(CATALOGUE["TS021"].reasons.values())
+    assert len(reasons) >= 10
+    listed = text.split("\nReasons:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert listed == [f"    {r}" for r in reasons]
+    assert "\nReasons:\n" not in explain("TS011")

@@ -233,6 +233,8 @@ def explain(code: str) -> str:
     ]
     if kind.hints:
         parts += ["", "Hints:", *(f"    {h}" for h in kind.hints)]
+    if kind.reasons:
+        parts += ["", "Reasons:", *(f"    {r}" for r in kind.reasons.values())]
     parts += ["", "Example:", *_indented(kind.example), "", "Fixed:", *_indented(kind.fixed)]
     return "\n".join(parts) + "\n"
 
