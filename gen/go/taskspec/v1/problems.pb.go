@@ -669,10 +669,7 @@ type ParserProblem struct {
 	// The code the problem is reported with.
 	Code ProblemCode `protobuf:"varint,4,opt,name=code,proto3,enum=taskspec.v1.ProblemCode" json:"code,omitempty"`
 	// The id of the code's message form it is reported with.
-	Form string `protobuf:"bytes,5,opt,name=form,proto3" json:"form,omitempty"`
-	// Where the design table (docs/problems.md) names the problem otherwise
-	// than by its phrases; "" when the phrases name it.
-	Note          string `protobuf:"bytes,6,opt,name=note,proto3" json:"note,omitempty"`
+	Form          string `protobuf:"bytes,5,opt,name=form,proto3" json:"form,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -738,13 +735,6 @@ func (x *ParserProblem) GetCode() ProblemCode {
 func (x *ParserProblem) GetForm() string {
 	if x != nil {
 		return x.Form
-	}
-	return ""
-}
-
-func (x *ParserProblem) GetNote() string {
-	if x != nil {
-		return x.Note
 	}
 	return ""
 }
@@ -885,14 +875,13 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\areasons\x18\v \x03(\v2\x11.taskspec.v1.FormR\areasons\"*\n" +
 	"\x04Form\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
-	"\x04text\x18\x02 \x01(\tR\x04text\"\xb1\x01\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\"\x9d\x01\n" +
 	"\rParserProblem\x12\x16\n" +
 	"\x06parser\x18\x01 \x01(\tR\x06parser\x12\x18\n" +
 	"\acontext\x18\x02 \x01(\tR\acontext\x12\x18\n" +
 	"\aphrases\x18\x03 \x03(\tR\aphrases\x12,\n" +
 	"\x04code\x18\x04 \x01(\x0e2\x18.taskspec.v1.ProblemCodeR\x04code\x12\x12\n" +
-	"\x04form\x18\x05 \x01(\tR\x04form\x12\x12\n" +
-	"\x04note\x18\x06 \x01(\tR\x04note\"\xbb\x01\n" +
+	"\x04form\x18\x05 \x01(\tR\x04form\"\xbb\x01\n" +
 	"\rProblemTables\x12C\n" +
 	"\x0fparser_problems\x18\x01 \x03(\v2\x1a.taskspec.v1.ParserProblemR\x0eparserProblems\x12'\n" +
 	"\x05words\x18\x02 \x03(\v2\x11.taskspec.v1.FormR\x05words\x12<\n" +
