@@ -30,7 +30,13 @@ from taskspec.bridge import _layout
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
 
-__all__ = ["CURRENT_TASK_SPEC_VERSION", "check", "signal_keys", "validate"]
+__all__ = [
+    "CURRENT_TASK_SPEC_VERSION",
+    "check",
+    "signal_keys",
+    "validate",
+    "validate_written",
+]
 
 Position = tuple[int, int]
 
@@ -108,6 +114,7 @@ def check(
     positions: Mapping[str, Position] | None = None,
     *,
     canonical: bool = False,
+    written: bytes | None = None,
 ) -> list[Violation]:
     """Every contract violation of *spec*, in Go's order (that of :data:`_rules.RULES`).
 
@@ -118,13 +125,17 @@ def check(
     where to look. ``canonical`` says that *spec* was read from its own
     canonical YAML by the fast reader, which takes no text over the
     document limit: its canonical YAML is within the limit, and the size
-    rule (TS107) is not worked out.
+    rule (TS107) is not worked out. ``written`` is that YAML when a writer
+    holds it already, measured rather than written again.
     """
     found = broken(_PLAN, spec, raw_enums, positions)
-    if not canonical and _could_be_too_large(spec):
+    too_large = None
+    if written is not None:
+        too_large = _size_problem(len(written))
+    elif not canonical and _could_be_too_large(spec):
         too_large = _too_large(spec)
-        if too_large is not None:
-            found.append(too_large)
+    if too_large is not None:
+        found.append(too_large)
     return found
 
 
@@ -219,6 +230,11 @@ def _too_large(spec: taskspec_pb2.TaskSpec) -> Violation | None:
         size = len(marshal(spec))
     except TaskSpecError:
         return None  # not writable at all (an undefined enum): a rule says so already
+    return _size_problem(size)
+
+
+def _size_problem(size: int) -> Violation | None:
+    """The TS107 problem of a spec whose canonical YAML is *size* bytes, if over the limit."""
     if size <= MAX_DOCUMENT_BYTES:
         return None
     message = (
@@ -235,11 +251,19 @@ def validate(spec: taskspec_pb2.TaskSpec) -> None:
     begins with the first one in Go's wording (less Go's ``eval: `` prefix).
     Like Go, it does not check that referenced files or symbols exist.
     """
+    validate_written(spec, None)
+
+
+def validate_written(spec: taskspec_pb2.TaskSpec, yaml: bytes | None) -> None:
+    """:func:`validate` *spec*, whose canonical YAML a writer holds as *yaml* (None if unwritable).
+
+    The size rule (TS107) measures *yaml* rather than writing the spec again.
+    """
     try:
         require_task_spec(spec)
     except TaskSpecError as err:
         raise ValidationError([Violation("", str(err))]) from None
-    violations = check(spec)
+    violations = check(spec, written=yaml)
     if violations:
         raise ValidationError(violations)
 

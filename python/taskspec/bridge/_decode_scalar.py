@@ -23,7 +23,7 @@ from typing import Final
 from yaml.nodes import Node, ScalarNode
 
 from taskspec._codes import UNSUPPORTED
-from taskspec._limits import INT64_MAX, INT64_MIN
+from taskspec._values import INT64_MAX, INT64_MIN
 from taskspec.bridge._decode_load import PLAIN, QUOTED, SCALAR, TAG_PREFIX
 from taskspec.bridge._decode_msg import describe, fail, q, short_tag
 from taskspec.bridge._resolve import resolve

@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Final
 
-from taskspec._limits import INT64_MIN, UINT64_MAX
+from taskspec._values import INT64_MIN, UINT64_MAX
 
 __all__ = ["key_less", "sort_keys", "sorted_items"]
 

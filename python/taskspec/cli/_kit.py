@@ -178,7 +178,7 @@ def read_format(name: str) -> str:
     ext = os.path.splitext(name)[1].lower()
     if ext in _YAML_EXTENSIONS:
         return "yaml"
-    from taskspec._convert import format_for_path  # noqa: PLC0415 - other files only
+    from taskspec._format import format_for_path  # noqa: PLC0415 - other files only
 
     fmt = format_for_path(name)
     return "yaml" if fmt is None else fmt.value

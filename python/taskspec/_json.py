@@ -1,159 +1,36 @@
-"""Conversion between the three encodings of a TaskSpec.
+"""The proto3 JSON format: a strict reader and a writer in Go's ``protojson`` order.
 
-The YAML sidecar is what people read and edit; the same record also crosses
-process boundaries as binary protobuf and as proto3 JSON. All three carry
-exactly the same information, so conversion is lossless: any valid spec
-survives YAML -> JSON -> binary -> YAML byte for byte.
-
-Two rules make the other formats as safe to read as the YAML one:
-
-- Every input is validated against the same contract as a sidecar, so a
-  conversion never launders an invalid document into another format.
-- Bytes that are not a TaskSpec raise :class:`~taskspec.DecodeError` with
-  a one-line message, and a spec that breaks a rule raises
-  :class:`~taskspec.ValidationError`, as for YAML. No protobuf or ``json``
-  exception escapes, because callers catch :class:`~taskspec.TaskSpecError`
-  and nothing else.
-
-Readers are strict where protobuf's own would lose data silently: unknown
-fields are rejected in binary input too (protobuf would keep them as opaque
-bytes that no YAML can carry), and a JSON object that names one field twice
-(``taskId`` and ``task_id``) is rejected instead of keeping the last value.
-Writers are deterministic and write what Go writes: binary as Go's
-deterministic ``proto.Marshal`` and JSON as ``protojson`` orders it, with
-every map, at any depth, in Go's key order. The fields and maps to order are
-found by walking the message's own descriptors (see :mod:`taskspec._gowire`),
-so a map added to the proto is written Go's way with no change here.
+The reader is strict where protobuf's own would lose data silently: a JSON
+object that names one field twice (``taskId`` and ``task_id``) is refused
+instead of keeping the last value, and so are unknown keys and values of
+the wrong type, each named by its field path, with no protobuf or ``json``
+exception escaping. The writer orders fields as ``protojson`` does, every
+map at any depth in Go's key order (see :mod:`taskspec._gowire`), so a map
+added to the proto is written Go's way with no change here. A reader of the
+format layer: it returns problems and never validates (the API does).
 """
 
 from __future__ import annotations
 
-import enum
 import json
-import os
 import re
-from collections.abc import Iterator
 from functools import cache
-from pathlib import PurePath
 from typing import Any, Final, NoReturn, cast
 
 from google.protobuf import json_format
-from google.protobuf import message as pb_message
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
-from google.protobuf.unknown_fields import UnknownFieldSet
 
-from taskspec import _validate
-from taskspec._api import marshal_yaml, parse_task_spec
-from taskspec._codes import (
-    BINARY_SYNTAX,
-    DUPLICATE_KEY,
-    ENCODING,
-    JSON_SYNTAX,
-    LIMIT,
-    UNKNOWN_KEY,
-    UNSUPPORTED_FORMAT,
-    WRONG_TYPE,
-)
-from taskspec._errors import (
-    DecodeError,
-    TaskSpecError,
-    Violation,
-    require_document,
-    require_task_spec,
-)
-from taskspec._gowire import go_binary, go_json, is_map
+from taskspec._codes import DUPLICATE_KEY, ENCODING, JSON_SYNTAX, LIMIT, UNKNOWN_KEY, WRONG_TYPE
+from taskspec._errors import DecodeError, Violation, require_document, require_task_spec
+from taskspec._format import Data
+from taskspec._gowire import go_json, is_map
 from taskspec._limits import MAX_DEPTH
 from taskspec._suggest import suggest
-from taskspec._writable import check_nodes, check_size
+from taskspec._values import INT64_MAX, INT64_MIN
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
 
-__all__ = [
-    "Format",
-    "convert",
-    "format_for_path",
-    "marshal",
-    "marshal_binpb",
-    "marshal_json",
-    "parse",
-    "parse_binpb",
-    "parse_json",
-]
-
-Data = bytes | bytearray | memoryview
-
-
-class Format(enum.StrEnum):
-    """An encoding of a TaskSpec; the value is the name the command line uses."""
-
-    #: Canonical YAML, byte-identical to the Go package's ``MarshalYAML``.
-    YAML = "yaml"
-    #: Proto3 JSON with the standard lowerCamelCase field names.
-    JSON = "json"
-    #: Binary protobuf, serialized deterministically.
-    BINPB = "binpb"
-
-
-_EXTENSIONS = {
-    ".yaml": Format.YAML,
-    ".yml": Format.YAML,
-    ".json": Format.JSON,
-    ".binpb": Format.BINPB,
-    ".pb": Format.BINPB,
-}
-
-
-def format_for_path(path: str | os.PathLike[str]) -> Format | None:
-    """The format a file name's extension names (case-insensitive), or None."""
-    return _EXTENSIONS.get(PurePath(path).suffix.lower())
-
-
-def file_format(path: str | os.PathLike[str], fmt: Format | str | None = None) -> Format:
-    """The format :func:`taskspec.load` and :func:`taskspec.save` read and write *path* in.
-
-    *fmt* when given (an unknown name is a :class:`~taskspec.TaskSpecError`),
-    else the one the extension names (:func:`format_for_path`). A name whose
-    extension names no format is a :class:`~taskspec.TaskSpecError` with
-    code TS903 whose hint lists the extensions, in the Go library's words
-    (its ``FormatError``).
-    """
-    if fmt is not None:
-        return _format(fmt)
-    found = format_for_path(path)
-    if found is not None:
-        return found
-    name = os.fspath(path).rstrip("/")
-    name = os.path.basename(name) if name else os.fspath(path)[:1] or "."
-    raise TaskSpecError(
-        [
-            Violation(
-                "",
-                f"cannot tell the format of {go_quote(name)} from its extension",
-                hint=f"expected one of: {', '.join(_EXTENSIONS)}",
-                code=UNSUPPORTED_FORMAT,
-            )
-        ]
-    )
-
-
-# -- reading -------------------------------------------------------------------
-
-
-def parse(data: Data | str, fmt: Format | str) -> taskspec_pb2.TaskSpec:
-    """Decode *data* in format *fmt* and validate it, as :func:`taskspec.parse_task_spec` does.
-
-    *fmt* is a :class:`Format` or its name; an unknown name is a
-    :class:`~taskspec.TaskSpecError`. Binary protobuf must be bytes.
-    """
-    match _format(fmt):
-        case Format.YAML:
-            return parse_task_spec(data)
-        case Format.JSON:
-            return parse_json(data)
-        case Format.BINPB:
-            if isinstance(data, str):
-                raise DecodeError("binary protobuf must be bytes, got str")
-            return parse_binpb(data)
+__all__ = ["marshal_json", "read_json"]
 
 
 #: A JSON string, a quote that starts no string (one that a control
@@ -190,33 +67,6 @@ def _too_deep_error(text: str, at: int) -> DecodeError:
     column = at - text.rfind("\n", 0, at)
     message = f"document is nested deeper than {MAX_DEPTH} levels"
     return DecodeError([Violation("", message, line, column, code=LIMIT)])
-
-
-def parse_json(data: Data | str) -> taskspec_pb2.TaskSpec:
-    """Decode a proto3 JSON TaskSpec strictly, then validate it.
-
-    Both the lowerCamelCase names and the proto field names are accepted,
-    as proto3 JSON requires; unknown fields, duplicate keys, a field given
-    under both of its names, and anything but an object at the top are
-    rejected. A UTF-8 byte order mark is allowed. A failure raises every
-    problem of the document (see :func:`taskspec.check`), the first the
-    one a reader that stops at one meets.
-    """
-    try:
-        spec, _ = read_json(data)
-    except TaskSpecError as err:
-        _raise_all(err.violations[0], data, Format.JSON)
-    broken = _validate.check(spec)
-    if broken:
-        _raise_all(broken[0], data, Format.JSON)
-    return spec
-
-
-def _raise_all(first: Violation, data: Data | str, fmt: Format) -> NoReturn:
-    """Raise every problem of *data*, *first* (the fast reader's) first."""
-    from taskspec._check import raise_all  # noqa: PLC0415 - only a failure needs it
-
-    raise_all(first, data, fmt)
 
 
 def read_json(
@@ -371,164 +221,6 @@ def _open_at(text: str, pos: int) -> str:
     return stack[-1] if stack else ""
 
 
-def parse_binpb(data: Data) -> taskspec_pb2.TaskSpec:
-    """Decode a binary protobuf TaskSpec, reject unknown fields, then validate it.
-
-    A known field with the wrong wire type (a string sent as a varint) is
-    refused, naming the field; protobuf would keep it aside as an unknown
-    field. A singular field that occurs more than once keeps its last value
-    (and a message field merges its occurrences), as the protobuf encoding
-    specifies and every protobuf library, Go's included, does. A failure
-    raises every problem of the data (see :func:`taskspec.check`).
-    """
-    try:
-        spec, _ = read_binpb(data)
-    except TaskSpecError as err:
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise
-        _raise_all(err.violations[0], data, Format.BINPB)
-    broken = _validate.check(spec)
-    if broken:
-        _raise_all(broken[0], data, Format.BINPB)
-    return spec
-
-
-def read_binpb(
-    data: Data, *, collect: bool = False
-) -> tuple[taskspec_pb2.TaskSpec, list[Violation]]:
-    """The TaskSpec binary protobuf *data* holds, not validated, and its decode problems.
-
-    Without *collect* the first is raised; with it, every unknown field and
-    field of the wrong wire type is returned (data that is not protobuf at
-    all is still raised, alone).
-    """
-    if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise DecodeError(f"expected bytes, got {type(data).__name__}")
-    data = require_document(data)
-    spec = taskspec_pb2.TaskSpec()
-    try:
-        spec.ParseFromString(data)
-    except pb_message.Error:
-        raise DecodeError(
-            [Violation("", f"invalid binary TaskSpec: {_binpb_reason(data)}", code=BINARY_SYNTAX)]
-        ) from None
-    problems: list[Violation] = []
-    for path, number, message_name, wire_type in _unknown_fields(spec, ""):
-        where = f" in {path}" if path else ""
-        known = _field_by_number(message_name, number)
-        if known is not None:
-            field_path = f"{path}.{known.name}" if path else known.name
-            v = Violation(
-                field_path,
-                f"wrong wire type for field {field_path} (number {number}):"
-                f" {_WIRE_TYPES.get(wire_type, str(wire_type))}, where"
-                f" {_expected_wire(known)} was expected",
-                code=WRONG_TYPE,
-            )
-        else:
-            v = Violation(
-                path,
-                f"unknown field number {number}{where} ({message_name}): "
-                "the data is not a TaskSpec v1 or was written by a newer schema",
-                code=UNKNOWN_KEY,
-            )
-        if not collect:
-            raise DecodeError([v])
-        problems.append(v)
-    return spec, problems
-
-
-def _binpb_reason(data: bytes) -> str:
-    """Why *data*, which protobuf refused, is not a TaskSpec, in the catalogue's words.
-
-    protobuf says only that the wire format was corrupt; the first field
-    that cannot be read is found by walking the encoding here.
-    """
-    desc = cast(Descriptor, taskspec_pb2.TaskSpec.DESCRIPTOR)
-    return _wire_problem(data, desc, "", 0) or "the data is not a protobuf message"
-
-
-def _wire_problem(data: bytes, desc: Descriptor, path: str, depth: int) -> str:
-    """The first problem of the wire encoding of a *desc* message at *path*, or ""."""
-    if depth > 100:
-        return "messages are nested too deeply"
-    at = 0
-    end = len(data)
-    while at < end:
-        tag, at = _varint(data, at)
-        if tag is None:
-            return "the data ends inside a field's tag"
-        number, wire = tag >> 3, tag & 7
-        if number == 0:
-            return "a field has the number 0"
-        fd = desc.fields_by_number.get(number)
-        name = (f"{path}.{fd.name}" if path else fd.name) if fd is not None else str(number)
-        if wire == 0:
-            value, at = _varint(data, at)
-            if value is None:
-                return f"the data ends inside field {name}'s varint"
-        elif wire == 1:
-            if at + 8 > end:
-                return f"the data ends inside field {name}'s fixed 64-bit value"
-            at += 8
-        elif wire == 5:
-            if at + 4 > end:
-                return f"the data ends inside field {name}'s fixed 32-bit value"
-            at += 4
-        elif wire == 2:
-            size, at = _varint(data, at)
-            if size is None:
-                return f"the data ends inside field {name}'s length"
-            if at + size > end:
-                return f"field {name} is longer than the data"
-            body = data[at : at + size]
-            at += size
-            if fd is not None and fd.message_type is not None:
-                problem = _wire_problem(body, fd.message_type, name, depth + 1)
-                if problem:
-                    return problem
-            elif fd is not None and fd.type == FieldDescriptor.TYPE_STRING:
-                try:
-                    body.decode("utf-8")
-                except UnicodeDecodeError:
-                    return f"field {name} is not valid UTF-8"
-        elif wire in (3, 4):
-            return f"field {name} is a group, which a TaskSpec has none of"
-        else:
-            return f"field {name} has the wire type {wire}, which does not exist"
-    return ""
-
-
-def _varint(data: bytes, at: int) -> tuple[int | None, int]:
-    value = shift = 0
-    while at < len(data) and shift < 70:
-        b = data[at]
-        at += 1
-        value |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return value, at
-        shift += 7
-    return None, at
-
-
-# -- writing -------------------------------------------------------------------
-
-
-def marshal(spec: taskspec_pb2.TaskSpec, fmt: Format | str) -> bytes:
-    """Write *spec* in format *fmt*. Like :func:`taskspec.marshal_yaml`, it does not validate.
-
-    *fmt* is a :class:`Format` or its name; an unknown name, or a *spec*
-    that is not a TaskSpec, is a :class:`~taskspec.TaskSpecError`.
-    """
-    match _format(fmt):
-        case Format.YAML:
-            return marshal_yaml(spec)
-        case Format.JSON:
-            return marshal_json(spec)
-        case Format.BINPB:
-            return marshal_binpb(spec)
-
-
 def marshal_json(spec: taskspec_pb2.TaskSpec) -> bytes:
     """Proto3 JSON, ordered as Go's ``protojson.Marshal``; two-space indent, a final newline.
 
@@ -541,49 +233,6 @@ def marshal_json(spec: taskspec_pb2.TaskSpec) -> bytes:
     require_task_spec(spec)
     obj = go_json(spec, json_format.MessageToDict(spec))
     return (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def marshal_binpb(spec: taskspec_pb2.TaskSpec) -> bytes:
-    """Binary protobuf, byte-identical to Go's ``proto.MarshalOptions{Deterministic: true}``.
-
-    Fields come in field-number order, unknown fields last, and the entries
-    of every map, at every depth, sorted by key as Go sorts them (which
-    Python's own deterministic mode does not do for string keys).
-    """
-    require_task_spec(spec)
-    return go_binary(spec)
-
-
-def convert(data: Data | str, source: Format | str, target: Format | str) -> bytes:
-    """Decode and validate *data* in format *source*, then write it in format *target*.
-
-    The same as ``marshal(parse(data, source), target)``, except that output
-    a reader would refuse is refused with a :class:`~taskspec.TaskSpecError`
-    (see :mod:`taskspec._writable`): a spec within the limits in one format
-    can be over them in another, as a JSON of 200,000 signals is YAML of
-    400,000 nodes, or a prompt of 9 MiB of ``"`` is 18 MiB of JSON.
-    """
-    spec = parse(data, source)
-    target = _format(target)
-    if target is Format.YAML:
-        # parse validated it, and Validate refuses YAML over the size limit (TS107).
-        check_nodes(spec)
-        return marshal_yaml(spec)
-    return check_size(spec, marshal(spec, target), target.value)
-
-
-# -- helpers -------------------------------------------------------------------
-
-
-def _format(fmt: Format | str) -> Format:
-    try:
-        return Format(fmt)
-    except ValueError:
-        names = ", ".join(f.value for f in Format)
-        shown = go_quote(fmt) if isinstance(fmt, str) else type(fmt).__name__
-        raise TaskSpecError(
-            [Violation("", f"unknown format {shown}", hint=f"expected one of: {names}")]
-        ) from None
 
 
 def _one_line(text: str) -> str:
@@ -812,7 +461,7 @@ _INTEGER_TEXT: Final = re.compile(r"-?(?:0|[1-9][0-9]*)")
 #: A lone surrogate, which a JSON escape (``"\\ud800"``) can write and UTF-8 cannot.
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _INT_RANGES: Final = {
-    FieldDescriptor.TYPE_INT64: (-(2**63), 2**63 - 1, "int64"),
+    FieldDescriptor.TYPE_INT64: (INT64_MIN, INT64_MAX, "int64"),
     FieldDescriptor.TYPE_INT32: (-(2**31), 2**31 - 1, "int32"),
 }
 
@@ -841,7 +490,7 @@ def _scalar_problem(fd: FieldDescriptor, value: Any, path: str) -> Violation | N
         if isinstance(value, int) and not isinstance(value, bool) and -(2**31) <= value < 2**31:
             return None
         return _wrong(path, "an enum value name", value)
-    low, high, name = _INT_RANGES.get(fd.type, (-(2**63), 2**63 - 1, "int64"))
+    low, high, name = _INT_RANGES.get(fd.type, _INT_RANGES[FieldDescriptor.TYPE_INT64])
     number: int | None = None
     if isinstance(value, bool):
         number = None
@@ -919,65 +568,3 @@ def _json_format_path(err: Exception) -> str:
         name, _, text = text[len(prefix) :].partition(marker)
         names.append(name)
     return ".".join(names)
-
-
-#: The wire types of the protobuf encoding, as messages name them.
-_WIRE_TYPES: Final = {
-    0: "a varint",
-    1: "a fixed 64-bit value",
-    2: "a length-delimited value",
-    3: "a group start",
-    4: "a group end",
-    5: "a fixed 32-bit value",
-}
-
-
-def _field_by_number(message_name: str, number: int) -> FieldDescriptor | None:
-    """The field numbered *number* of the message named *message_name*, if it has one."""
-    from google.protobuf import descriptor_pool  # noqa: PLC0415
-
-    desc = descriptor_pool.Default().FindMessageTypeByName(message_name)
-    return desc.fields_by_number.get(number)
-
-
-def _expected_wire(fd: FieldDescriptor) -> str:
-    if fd.type in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES) or (
-        fd.message_type is not None
-    ):
-        return _WIRE_TYPES[2]
-    if fd.type in (
-        FieldDescriptor.TYPE_DOUBLE,
-        FieldDescriptor.TYPE_FIXED64,
-        FieldDescriptor.TYPE_SFIXED64,
-    ):
-        expected = _WIRE_TYPES[1]
-    elif fd.type in (
-        FieldDescriptor.TYPE_FLOAT,
-        FieldDescriptor.TYPE_FIXED32,
-        FieldDescriptor.TYPE_SFIXED32,
-    ):
-        expected = _WIRE_TYPES[5]
-    else:
-        expected = _WIRE_TYPES[0]
-    # A repeated scalar may also come packed, length-delimited.
-    return f"{expected} or a packed list" if fd.is_repeated else expected
-
-
-def _unknown_fields(msg: pb_message.Message, path: str) -> Iterator[tuple[str, int, str, int]]:
-    """(field path, field number, message name, wire type) of every unknown field, depth first."""
-    unknown = UnknownFieldSet(msg)
-    for i in range(len(unknown)):
-        yield path, unknown[i].field_number, msg.DESCRIPTOR.full_name, unknown[i].wire_type
-    for fd, value in msg.ListFields():
-        if fd.message_type is None:
-            continue
-        sub = f"{path}.{fd.name}" if path else fd.name
-        if is_map(fd):
-            if fd.message_type.fields_by_name["value"].message_type is not None:
-                for key in sorted(value):
-                    yield from _unknown_fields(value[key], f"{sub}[{go_quote(key)}]")
-        elif fd.is_repeated:
-            for i, item in enumerate(value):
-                yield from _unknown_fields(item, f"{sub}[{i}]")
-        else:
-            yield from _unknown_fields(value, sub)
