@@ -159,11 +159,11 @@ def test_a_refused_document_goes_through_the_fast_path_once(
 
 def test_save_writes_the_yaml_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Validating for save measures the YAML it writes (TS107) rather than writing it twice."""
-    from taskspec import _validate  # noqa: PLC0415
+    from taskspec._limits import MAX_DOCUMENT_BYTES  # noqa: PLC0415
     from taskspec.bridge import _emit  # noqa: PLC0415
 
     spec = taskspec.parse_task_spec(VALID_DOC)
-    spec.prompt = "x" * (_validate.MAX_DOCUMENT_BYTES // 2)  # past the cheap bound: measured
+    spec.prompt = "x" * (MAX_DOCUMENT_BYTES // 2)  # past the cheap bound: measured
     counted = _Calls(_emit.marshal)
     monkeypatch.setattr(_emit, "marshal", counted)
     taskspec.save(tmp_path / "spec.yaml", spec)
