@@ -42,14 +42,8 @@ from yaml.nodes import MappingNode, ScalarNode
 from taskspec._codes import RAW_LINE_BREAK, WRONG_TYPE
 from taskspec._errors import DecodeError, Violation
 from taskspec._limits import MAX_NODES
-from taskspec.bridge._decode_load import (
-    check_bom_values,
-    check_bounds,
-    check_inner_boms,
-    check_yaml_version,
-    compose,
-    source_of,
-)
+from taskspec.bridge._decode_bom import check_bom_values, check_inner_boms
+from taskspec.bridge._decode_load import check_bounds, check_yaml_version, compose, source_of
 from taskspec.bridge._decode_msg import describe, fail
 from taskspec.bridge._decode_scalar import is_null
 from taskspec.bridge._decode_tags import check_events
