@@ -1,17 +1,11 @@
 """The entry points: parse, marshal, validate and convert, in every format.
 
-They live together because each is a thin composition of a format's
-reader or writer (the bridge for YAML, :mod:`taskspec._json`,
-:mod:`taskspec._binpb`) and the engine (:mod:`taskspec._validate`,
-:mod:`taskspec._check`), and because they define the one promise this
-package makes: ``parse_task_spec(marshal_yaml(s)) == s`` for every valid
-spec, with bytes identical to what the Go package writes. Conversion is
-lossless: any valid spec survives YAML -> JSON -> binary -> YAML byte for
-byte, and every input is validated against the same contract as a
-sidecar, so a conversion never launders an invalid document into another
-format. Bytes that are not a TaskSpec raise :class:`~taskspec.DecodeError`
-and a spec that breaks a rule :class:`~taskspec.ValidationError`; no
-protobuf or ``json`` exception escapes.
+Each composes a format's reader or writer (the bridge, :mod:`taskspec._json`,
+:mod:`taskspec._binpb`) with the engine (:mod:`taskspec._validate`,
+:mod:`taskspec._check`), to keep one promise: ``parse_task_spec(marshal_yaml(s))
+== s`` for every valid spec, with Go's bytes, and any valid spec survives
+YAML -> JSON -> binary -> YAML. Every input is validated as a sidecar is, and
+no protobuf or ``json`` exception escapes.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
-"""The binary protobuf format: a strict reader and Go's deterministic writer.
+"""The binary protobuf format: a strict reader, and Go's deterministic writer.
 
-Readers are strict where protobuf's own would lose data silently: unknown
-fields are rejected (protobuf would keep them as opaque bytes that no YAML
-can carry), and so is a known field of the wrong wire type. The writer
-writes what Go's deterministic ``proto.Marshal`` writes, every map at any
-depth in Go's key order (see :mod:`taskspec._gowire`). A reader of the
-format layer: it returns problems and never validates (the API does).
+The reader refuses unknown fields (protobuf would keep them as bytes no YAML
+can carry) and fields of the wrong wire type; it returns problems and never
+validates (the API does). The writer writes Go's ``proto.Marshal`` bytes.
 """
 
 from __future__ import annotations

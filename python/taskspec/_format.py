@@ -1,8 +1,6 @@
-"""The encodings of a TaskSpec, by name and by file extension.
+"""The encodings of a TaskSpec, by name (as the command line names them) and by extension.
 
-:class:`Format` names them as the command line does, and a file's
-extension names one as the CLI, :func:`taskspec.load` and the Go library's
-``Load`` read it. A leaf: the readers, the engine and the API all use it.
+A leaf that the readers, the engine and the API all use.
 """
 
 from __future__ import annotations

@@ -44,13 +44,13 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, BinaryIO, NamedTuple, cast
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
+from taskspec import _validate
 from taskspec._api import marshal, marshal_yaml, parse, validate
-from taskspec._errors import TaskSpecError
+from taskspec._errors import TaskSpecError, ValidationError
 from taskspec._format import Format, file_format
 from taskspec._limits import MAX_DOCUMENT_BYTES
-from taskspec._validate import validate_written
 from taskspec._writable import check_nodes, check_size
 from taskspec.v1 import taskspec_pb2
 
@@ -232,10 +232,13 @@ def save(path: StrPath, spec: taskspec_pb2.TaskSpec, *, format: Format | str | N
     try:
         data = marshal_yaml(spec)
     except TaskSpecError:  # not writable at all: validating says why
-        data = None
-    validate_written(spec, data)
+        validate(spec)
+        raise
+    broken = _validate.check(spec, written=data)
+    if broken:
+        raise ValidationError(broken)
     check_nodes(spec)
-    atomic_write(path, cast(bytes, data))
+    atomic_write(path, data)
 
 
 def write_target(path: StrPath) -> Path:

@@ -1,13 +1,9 @@
-"""The proto3 JSON format: a strict reader and a writer in Go's ``protojson`` order.
+"""The proto3 JSON format: a strict reader, and a writer in Go's ``protojson`` order.
 
-The reader is strict where protobuf's own would lose data silently: a JSON
-object that names one field twice (``taskId`` and ``task_id``) is refused
-instead of keeping the last value, and so are unknown keys and values of
-the wrong type, each named by its field path, with no protobuf or ``json``
-exception escaping. The writer orders fields as ``protojson`` does, every
-map at any depth in Go's key order (see :mod:`taskspec._gowire`), so a map
-added to the proto is written Go's way with no change here. A reader of the
-format layer: it returns problems and never validates (the API does).
+The reader refuses what protobuf's would lose silently (a field named twice,
+as ``taskId`` and ``task_id``), unknown keys and values of the wrong type,
+each by its field path; it returns problems and never validates (the API
+does). The writer orders every map, at any depth, as Go does (:mod:`taskspec._gowire`).
 """
 
 from __future__ import annotations

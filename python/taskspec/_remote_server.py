@@ -1,17 +1,9 @@
 """The server end of the GeneratorService: :func:`serve` offers a Registry over gRPC.
 
-:func:`serve` checks the address and options, starts the servicer that
-answers calls (:mod:`taskspec._remote_servicer`: each generator run in a
-thread of the server's own, within the limits on calls in flight and on
-generators left running past their answers) with the health service, and
-returns the :class:`GeneratorServer` handle that stops it all. What a
-generator's failure or a broken spec is answered with comes from
-:mod:`taskspec._remote_status`, the mapping the client reads statuses back
-with; each call's deadline and cancellation are a
-:class:`~taskspec.remote.CallContext` (:mod:`taskspec._remote_call`).
-Failures are logged to the ``taskspec.remote`` logger, the public module's
-name. :mod:`taskspec.remote` re-exports the public names; this module is
-private.
+:func:`serve` checks the address and options, starts the servicer
+(:mod:`taskspec._remote_servicer`) and the health service, and returns the
+:class:`GeneratorServer` handle that stops it all. :mod:`taskspec.remote`
+re-exports the public names; this module is private.
 """
 
 from __future__ import annotations

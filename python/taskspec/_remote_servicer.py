@@ -1,15 +1,14 @@
 """The servicer of the GeneratorService: each call run, bounded and answered.
 
-:class:`Servicer` runs a Registry's generators for ``Generate`` and lists its
-languages for ``ListLanguages``, within the limits on generator calls in
-flight and on generators left running past their calls' answers (a call
-beyond either is refused, never queued). Each generator runs in a daemon
-thread of the server's own (:class:`_Workers`), never in one of gRPC's
-workers: the gRPC worker handling the call waits for it only until the
-call's deadline (the caller's, or the server's default), the caller giving
-up or the server stopping, and then answers. A generator that ignores its
-call and runs on is abandoned: counted, logged, its result dropped, and
-unable to keep the process alive. :mod:`taskspec._remote_server` serves it.
+:class:`Servicer` answers ``Generate`` and ``ListLanguages`` from a Registry,
+within the limits on calls in flight and on generators left running past
+their answers (a call beyond either is refused, never queued). Each generator
+runs in a daemon thread of the server's own, never in one of gRPC's workers,
+which answers at the call's deadline (the caller's, or the server's default),
+when the caller gives up or when the server stops. A generator that runs on
+is abandoned: counted, logged to ``taskspec.remote``, its result dropped, and
+unable to keep the process alive. Failures are answered as
+:mod:`taskspec._remote_status` maps them.
 """
 
 from __future__ import annotations

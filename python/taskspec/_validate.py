@@ -30,13 +30,7 @@ from taskspec.bridge import _layout
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
 
-__all__ = [
-    "CURRENT_TASK_SPEC_VERSION",
-    "check",
-    "signal_keys",
-    "validate",
-    "validate_written",
-]
+__all__ = ["CURRENT_TASK_SPEC_VERSION", "check", "signal_keys", "validate"]
 
 Position = tuple[int, int]
 
@@ -251,19 +245,11 @@ def validate(spec: taskspec_pb2.TaskSpec) -> None:
     begins with the first one in Go's wording (less Go's ``eval: `` prefix).
     Like Go, it does not check that referenced files or symbols exist.
     """
-    validate_written(spec, None)
-
-
-def validate_written(spec: taskspec_pb2.TaskSpec, yaml: bytes | None) -> None:
-    """:func:`validate` *spec*, whose canonical YAML a writer holds as *yaml* (None if unwritable).
-
-    The size rule (TS107) measures *yaml* rather than writing the spec again.
-    """
     try:
         require_task_spec(spec)
     except TaskSpecError as err:
         raise ValidationError([Violation("", str(err))]) from None
-    violations = check(spec, written=yaml)
+    violations = check(spec)
     if violations:
         raise ValidationError(violations)
 

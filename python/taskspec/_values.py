@@ -22,8 +22,6 @@ INT64_MAX: Final = (1 << 63) - 1
 UINT64_MAX: Final = (1 << 64) - 1
 
 
-# A plain class rather than a dataclass: importing dataclasses (with inspect,
-# ast and dis) costs more than the rest of the validate path's own modules.
 class EnumInfo:
     """Two-way table between proto enum numbers and canonical YAML strings.
 

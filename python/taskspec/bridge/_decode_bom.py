@@ -1,10 +1,7 @@
-"""Where a raw byte order mark may stand in a document, read as libyaml and yaml.v3 both read it.
+"""Where a raw byte order mark may stand: only where libyaml and yaml.v3 read it alike.
 
-A mark that starts a line is refused before anything is read
-(:func:`check_inner_boms`); one past the start of a line is refused unless
-it stands in a quoted or block scalar (:func:`check_bom_values`), where both
-readers read it as part of the value. :mod:`taskspec.bridge._decode` runs
-both only when the text holds a mark past its start.
+:mod:`taskspec.bridge._decode` runs both checks when the text holds a mark
+past its start.
 """
 
 from __future__ import annotations

@@ -5,8 +5,7 @@ module; what they share (the bounded reader, the read-check-report step,
 the reporter and the exit codes) lives once in :mod:`taskspec.cli._kit`, and
 sidecar discovery, the one directory walker, in :mod:`taskspec.cli._discover`.
 ``fmt``'s comment keeping, built on the YAML bridge, is :mod:`taskspec.cli._comments`.
-:func:`frozen_imports` is here rather than in the kit, which brings the
-engine: the language server imports pygls with it before loading the engine.
+:func:`frozen_imports` is here, not in the kit, which brings the engine.
 """
 
 from __future__ import annotations

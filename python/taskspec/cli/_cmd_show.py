@@ -51,10 +51,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _reader(fmt: str) -> Callable[[bytes], TaskSpec]:
-    """The parser of format *fmt*: YAML's own, without loading the converter, or convert's."""
-    if fmt == "yaml":
-        return parse_task_spec
-    return lambda data: parse(data, fmt)
+    """The parser of format *fmt*."""
+    return parse_task_spec if fmt == "yaml" else lambda data: parse(data, fmt)
 
 
 def run(args: argparse.Namespace) -> int:
