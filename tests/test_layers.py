@@ -15,10 +15,9 @@ from typing import Any
 
 import grimp
 
-import taskspec
-
-PACKAGE = Path(taskspec.__file__).parent
-ROOT = PACKAGE.parent.parent
+#: The repository, and the package's sources in it (what any build installs).
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "python" / "taskspec"
 
 #: The most lines a hand-written module may have.
 MAX_LINES = 600
