@@ -27,7 +27,9 @@ PENDING = {"cli/_cmd_validate.py"}
 
 
 def _generated(path: Path) -> bool:
-    return path.parent.name == "v1" and path.stem.endswith(("_pb2", "_pb2_grpc"))
+    """The stubs buf writes, and the modules ``make generate`` writes (``*_gen.py``)."""
+    stub = path.parent.name == "v1" and path.stem.endswith(("_pb2", "_pb2_grpc"))
+    return stub or path.stem.endswith("_gen")
 
 
 def _contracts() -> list[dict[str, Any]]:

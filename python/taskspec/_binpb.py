@@ -17,7 +17,33 @@ from google.protobuf.unknown_fields import UnknownFieldSet
 from taskspec._codes import BINARY_SYNTAX, UNKNOWN_KEY, WRONG_TYPE
 from taskspec._errors import DecodeError, Violation, require_document, require_task_spec
 from taskspec._format import Data
+from taskspec._forms_gen import (
+    MSG_BINARY_SYNTAX_REASON,
+    MSG_UNKNOWN_KEY_WIRE_NUMBER,
+    MSG_UNKNOWN_KEY_WIRE_NUMBER_IN,
+    MSG_WRONG_TYPE_WIRE_TYPE,
+    REASON_BINARY_SYNTAX_FIELD_ZERO,
+    REASON_BINARY_SYNTAX_FIXED32_CUT,
+    REASON_BINARY_SYNTAX_FIXED64_CUT,
+    REASON_BINARY_SYNTAX_GROUP,
+    REASON_BINARY_SYNTAX_LENGTH_CUT,
+    REASON_BINARY_SYNTAX_NO_WIRE_TYPE,
+    REASON_BINARY_SYNTAX_NOT_PROTOBUF,
+    REASON_BINARY_SYNTAX_NOT_UTF8,
+    REASON_BINARY_SYNTAX_TAG_CUT,
+    REASON_BINARY_SYNTAX_TOO_DEEP,
+    REASON_BINARY_SYNTAX_TOO_LONG,
+    REASON_BINARY_SYNTAX_VARINT_CUT,
+    WORD_OR_PACKED,
+    WORD_WIRE_BYTES,
+    WORD_WIRE_FIXED32,
+    WORD_WIRE_FIXED64,
+    WORD_WIRE_GROUP_END,
+    WORD_WIRE_GROUP_START,
+    WORD_WIRE_VARINT,
+)
 from taskspec._gowire import go_binary, is_map
+from taskspec._words import render
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
 
@@ -41,28 +67,35 @@ def read_binpb(
         spec.ParseFromString(data)
     except pb_message.Error:
         raise DecodeError(
-            [Violation("", f"invalid binary TaskSpec: {_binpb_reason(data)}", code=BINARY_SYNTAX)]
+            [
+                Violation(
+                    "",
+                    render(MSG_BINARY_SYNTAX_REASON, reason=_binpb_reason(data)),
+                    code=BINARY_SYNTAX,
+                )
+            ]
         ) from None
     problems: list[Violation] = []
     for path, number, message_name, wire_type in _unknown_fields(spec, ""):
-        where = f" in {path}" if path else ""
         known = _field_by_number(message_name, number)
         if known is not None:
             field_path = f"{path}.{known.name}" if path else known.name
-            v = Violation(
-                field_path,
-                f"wrong wire type for field {field_path} (number {number}):"
-                f" {_WIRE_TYPES.get(wire_type, str(wire_type))}, where"
-                f" {_expected_wire(known)} was expected",
-                code=WRONG_TYPE,
+            got = render(_WIRE_TYPES[wire_type]) if wire_type in _WIRE_TYPES else str(wire_type)
+            message = render(
+                MSG_WRONG_TYPE_WIRE_TYPE,
+                path=field_path,
+                n=number,
+                got=got,
+                want=_expected_wire(known),
             )
+            v = Violation(field_path, message, code=WRONG_TYPE)
         else:
-            v = Violation(
-                path,
-                f"unknown field number {number}{where} ({message_name}): "
-                "the data is not a TaskSpec v1 or was written by a newer schema",
-                code=UNKNOWN_KEY,
+            message = (
+                render(MSG_UNKNOWN_KEY_WIRE_NUMBER_IN, n=number, path=path, wire=message_name)
+                if path
+                else render(MSG_UNKNOWN_KEY_WIRE_NUMBER, n=number, wire=message_name)
             )
+            v = Violation(path, message, code=UNKNOWN_KEY)
         if not collect:
             raise DecodeError([v])
         problems.append(v)
@@ -76,42 +109,42 @@ def _binpb_reason(data: bytes) -> str:
     that cannot be read is found by walking the encoding here.
     """
     desc = cast(Descriptor, taskspec_pb2.TaskSpec.DESCRIPTOR)
-    return _wire_problem(data, desc, "", 0) or "the data is not a protobuf message"
+    return _wire_problem(data, desc, "", 0) or render(REASON_BINARY_SYNTAX_NOT_PROTOBUF)
 
 
 def _wire_problem(data: bytes, desc: Descriptor, path: str, depth: int) -> str:
     """The first problem of the wire encoding of a *desc* message at *path*, or ""."""
     if depth > 100:
-        return "messages are nested too deeply"
+        return render(REASON_BINARY_SYNTAX_TOO_DEEP)
     at = 0
     end = len(data)
     while at < end:
         tag, at = _varint(data, at)
         if tag is None:
-            return "the data ends inside a field's tag"
+            return render(REASON_BINARY_SYNTAX_TAG_CUT)
         number, wire = tag >> 3, tag & 7
         if number == 0:
-            return "a field has the number 0"
+            return render(REASON_BINARY_SYNTAX_FIELD_ZERO)
         fd = desc.fields_by_number.get(number)
         name = (f"{path}.{fd.name}" if path else fd.name) if fd is not None else str(number)
         if wire == 0:
             value, at = _varint(data, at)
             if value is None:
-                return f"the data ends inside field {name}'s varint"
+                return render(REASON_BINARY_SYNTAX_VARINT_CUT, field=name)
         elif wire == 1:
             if at + 8 > end:
-                return f"the data ends inside field {name}'s fixed 64-bit value"
+                return render(REASON_BINARY_SYNTAX_FIXED64_CUT, field=name)
             at += 8
         elif wire == 5:
             if at + 4 > end:
-                return f"the data ends inside field {name}'s fixed 32-bit value"
+                return render(REASON_BINARY_SYNTAX_FIXED32_CUT, field=name)
             at += 4
         elif wire == 2:
             size, at = _varint(data, at)
             if size is None:
-                return f"the data ends inside field {name}'s length"
+                return render(REASON_BINARY_SYNTAX_LENGTH_CUT, field=name)
             if at + size > end:
-                return f"field {name} is longer than the data"
+                return render(REASON_BINARY_SYNTAX_TOO_LONG, field=name)
             body = data[at : at + size]
             at += size
             if fd is not None and fd.message_type is not None:
@@ -122,11 +155,11 @@ def _wire_problem(data: bytes, desc: Descriptor, path: str, depth: int) -> str:
                 try:
                     body.decode("utf-8")
                 except UnicodeDecodeError:
-                    return f"field {name} is not valid UTF-8"
+                    return render(REASON_BINARY_SYNTAX_NOT_UTF8, field=name)
         elif wire in (3, 4):
-            return f"field {name} is a group, which a TaskSpec has none of"
+            return render(REASON_BINARY_SYNTAX_GROUP, field=name)
         else:
-            return f"field {name} has the wire type {wire}, which does not exist"
+            return render(REASON_BINARY_SYNTAX_NO_WIRE_TYPE, field=name, n=wire)
     return ""
 
 
@@ -155,12 +188,12 @@ def marshal_binpb(spec: taskspec_pb2.TaskSpec) -> bytes:
 
 #: The wire types of the protobuf encoding, as messages name them.
 _WIRE_TYPES: Final = {
-    0: "a varint",
-    1: "a fixed 64-bit value",
-    2: "a length-delimited value",
-    3: "a group start",
-    4: "a group end",
-    5: "a fixed 32-bit value",
+    0: WORD_WIRE_VARINT,
+    1: WORD_WIRE_FIXED64,
+    2: WORD_WIRE_BYTES,
+    3: WORD_WIRE_GROUP_START,
+    4: WORD_WIRE_GROUP_END,
+    5: WORD_WIRE_FIXED32,
 }
 
 
@@ -176,23 +209,23 @@ def _expected_wire(fd: FieldDescriptor) -> str:
     if fd.type in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES) or (
         fd.message_type is not None
     ):
-        return _WIRE_TYPES[2]
+        return render(_WIRE_TYPES[2])
     if fd.type in (
         FieldDescriptor.TYPE_DOUBLE,
         FieldDescriptor.TYPE_FIXED64,
         FieldDescriptor.TYPE_SFIXED64,
     ):
-        expected = _WIRE_TYPES[1]
+        expected = render(_WIRE_TYPES[1])
     elif fd.type in (
         FieldDescriptor.TYPE_FLOAT,
         FieldDescriptor.TYPE_FIXED32,
         FieldDescriptor.TYPE_SFIXED32,
     ):
-        expected = _WIRE_TYPES[5]
+        expected = render(_WIRE_TYPES[5])
     else:
-        expected = _WIRE_TYPES[0]
+        expected = render(_WIRE_TYPES[0])
     # A repeated scalar may also come packed, length-delimited.
-    return f"{expected} or a packed list" if fd.is_repeated else expected
+    return render(WORD_OR_PACKED, want=expected) if fd.is_repeated else expected
 
 
 def _unknown_fields(msg: pb_message.Message, path: str) -> Iterator[tuple[str, int, str, int]]:

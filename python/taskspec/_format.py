@@ -10,6 +10,12 @@ import os
 
 from taskspec._codes import UNSUPPORTED_FORMAT
 from taskspec._errors import TaskSpecError, Violation
+from taskspec._forms_gen import (
+    HINT_UNSUPPORTED_FORMAT_ONE_OF,
+    MSG_UNSUPPORTED_FORMAT_PLAIN,
+    REASON_UNSUPPORTED_FORMAT_NO_EXTENSION,
+)
+from taskspec._words import render
 from taskspec.bridge._gostr import go_quote
 
 __all__ = ["Data", "Format", "file_format", "format_for_path", "to_format"]
@@ -67,8 +73,11 @@ def file_format(path: str | os.PathLike[str], fmt: Format | str | None = None) -
         [
             Violation(
                 "",
-                f"cannot tell the format of {go_quote(name)} from its extension",
-                hint=f"expected one of: {', '.join(_EXTENSIONS)}",
+                render(
+                    MSG_UNSUPPORTED_FORMAT_PLAIN,
+                    reason=render(REASON_UNSUPPORTED_FORMAT_NO_EXTENSION, name=go_quote(name)),
+                ),
+                hint=render(HINT_UNSUPPORTED_FORMAT_ONE_OF, extensions=", ".join(_EXTENSIONS)),
                 code=UNSUPPORTED_FORMAT,
             )
         ]

@@ -16,53 +16,47 @@ from typing import Any, Final, NoReturn, cast
 from google.protobuf import json_format
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from taskspec._codes import DUPLICATE_KEY, ENCODING, JSON_SYNTAX, LIMIT, UNKNOWN_KEY, WRONG_TYPE
+from taskspec._codes import DUPLICATE_KEY, ENCODING, JSON_SYNTAX, UNKNOWN_KEY, WRONG_TYPE
 from taskspec._errors import DecodeError, Violation, require_document, require_task_spec
 from taskspec._format import Data
+from taskspec._forms_gen import (
+    HINT_UNKNOWN_KEY_DID_YOU_MEAN,
+    HINT_UNKNOWN_KEY_ONE_OF,
+    HINT_WRONG_TYPE_ONE_OF,
+    MSG_DUPLICATE_KEY_FIELD_TWICE,
+    MSG_ENCODING_LONE_SURROGATE,
+    MSG_ENCODING_NOT_UTF8,
+    MSG_JSON_SYNTAX_REASON,
+    MSG_UNKNOWN_KEY_IN_PARENT,
+    MSG_UNKNOWN_KEY_PLAIN,
+    MSG_WRONG_TYPE_ENUM_NAME,
+    MSG_WRONG_TYPE_EXPECTED,
+    MSG_WRONG_TYPE_JSON_INTEGER_RANGE,
+    MSG_WRONG_TYPE_JSON_TOP,
+    MSG_WRONG_TYPE_JSON_VALUE,
+    REASON_JSON_SYNTAX_DUPLICATE_KEY,
+    REASON_JSON_SYNTAX_NOT_A_VALUE,
+    WORD_A_BOOLEAN,
+    WORD_A_NUMBER,
+    WORD_A_STRING,
+    WORD_AN_ARRAY,
+    WORD_AN_ENUM_NAME,
+    WORD_AN_INTEGER,
+    WORD_AN_OBJECT,
+    WORD_CLIPPED,
+    WORD_NULL,
+    WORD_NUMBER,
+    WORD_STRING,
+)
 from taskspec._gowire import go_json, is_map
-from taskspec._limits import MAX_DEPTH
+from taskspec._json_text import json_message, json_stop, too_deep_at, too_deep_error
 from taskspec._suggest import suggest
 from taskspec._values import INT64_MAX, INT64_MIN
+from taskspec._words import render
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
 
 __all__ = ["marshal_json", "read_json"]
-
-
-#: A JSON string, a quote that starts no string (one that a control
-#: character or the end of the text breaks off), or a bracket outside a string.
-_JSON_TOKEN: Final = re.compile(r'"(?:[^"\\\x00-\x1f]|\\[^\x00-\x1f])*"|"|[\[\]{}]')
-
-
-def _too_deep_at(text: str) -> int | None:
-    """The offset of the bracket that nests *text* past MAX_DEPTH, or None.
-
-    The contract's depth limit holds in every format. Finding it before
-    json.loads reads the text also keeps the reader out of deep recursion,
-    where Python's own limit would refuse at a depth of its choosing.
-    """
-    if text.count("[") + text.count("{") <= MAX_DEPTH:
-        return None
-    depth = 0
-    for match in _JSON_TOKEN.finditer(text):
-        c = match.group()
-        if c == '"':  # the reader stops in this string, before any bracket after it
-            return None
-        if c in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                return match.start()
-        elif c in "]}":
-            depth -= 1
-    return None
-
-
-def _too_deep_error(text: str, at: int) -> DecodeError:
-    """The refusal of *text* at offset *at*, the bracket that nests it past MAX_DEPTH."""
-    line = text.count("\n", 0, at) + 1
-    column = at - text.rfind("\n", 0, at)
-    message = f"document is nested deeper than {MAX_DEPTH} levels"
-    return DecodeError([Violation("", message, line, column, code=LIMIT)])
 
 
 def read_json(
@@ -84,7 +78,7 @@ def read_json(
             [
                 Violation(
                     "",
-                    f"input is not valid UTF-8 (byte 0x{data[offset]:02x} at offset {offset})",
+                    render(MSG_ENCODING_NOT_UTF8, byte=f"0x{data[offset]:02x}", offset=offset),
                     code=ENCODING,
                 )
             ]
@@ -93,7 +87,7 @@ def read_json(
     # Past the depth limit only the text before the bracket that goes past
     # it is read: a problem there comes first, as in a reader that stops at
     # the bracket.
-    too_deep = _too_deep_at(text)
+    too_deep = too_deep_at(text)
     try:
         obj = json.loads(
             text if too_deep is None else text[:too_deep],
@@ -103,16 +97,16 @@ def read_json(
             parse_float=_WrittenFloat,
         )
     except json.JSONDecodeError as err:
-        pos = _json_stop(err.msg, text, err.pos)
+        pos = json_stop(err.msg, text, err.pos)
         if too_deep is not None and pos >= too_deep:
-            raise _too_deep_error(text, too_deep) from None
+            raise too_deep_error(text, too_deep) from None
         line = text.count("\n", 0, pos) + 1
         column = pos - text.rfind("\n", 0, pos)
         raise DecodeError(
             [
                 Violation(
                     "",
-                    _json_message(err.msg, text, pos),
+                    json_message(err.msg, text, pos),
                     line,
                     column,
                     code=JSON_SYNTAX,
@@ -122,13 +116,13 @@ def read_json(
     except _JSONValueError as err:
         raise _json_error(str(err)) from None
     if too_deep is not None:  # the cut text always ends inside a bracket
-        raise _too_deep_error(text, too_deep)
+        raise too_deep_error(text, too_deep)
     if not isinstance(obj, dict):
         raise DecodeError(
             [
                 Violation(
                     "",
-                    f"expected a JSON object at the top, got {_json_kind(obj)}",
+                    render(MSG_WRONG_TYPE_JSON_TOP, got=_json_kind(obj)),
                     code=WRONG_TYPE,
                 )
             ]
@@ -141,9 +135,7 @@ def read_json(
         json_format.ParseDict(obj, spec, ignore_unknown_fields=False)
     except (json_format.Error, TypeError, ValueError) as err:  # pragma: no cover - checked above
         where = _json_format_path(err) or "the document"
-        v = Violation(
-            "", f"invalid TaskSpec JSON: a value of {where} cannot be read", code=WRONG_TYPE
-        )
+        v = Violation("", render(MSG_WRONG_TYPE_JSON_VALUE, path=where), code=WRONG_TYPE)
         if not collect:
             raise DecodeError([v]) from None
         problems.append(v)
@@ -152,69 +144,9 @@ def read_json(
 
 
 def _json_error(reason: str) -> DecodeError:
-    return DecodeError([Violation("", f"invalid JSON: {reason}", code=JSON_SYNTAX)])
-
-
-#: Python's json messages, by their start, as the catalogue words them.
-_JSON_MESSAGES: Final = (
-    ("Expecting value", "expected a value"),
-    ("Expecting property name", "expected a property name in double quotes"),
-    ("Expecting ':'", "expected ':'"),
-    ("Unterminated string", "a string is not closed"),
-    ("Invalid control character", "a control character must be escaped in a string"),
-    ("Invalid \\", "unknown escape in a string"),
-    ("Extra data", "text after the end of the document"),
-    ("Illegal trailing comma before end of object", "expected a property name in double quotes"),
-    ("Illegal trailing comma before end of array", "expected a value"),
-    # A second byte order mark: no value can start with one.
-    ("Unexpected UTF-8 BOM", "expected a value"),
-)
-
-
-def _json_stop(msg: str, text: str, pos: int) -> int:
-    """The offset where the contract places Python's json problem *msg*, reported at *pos*.
-
-    Python 3.13 reports a trailing comma at the comma; earlier versions (and
-    the Go library) at the closer after it, where the text stops being JSON.
-    The contract's position is the closer, whatever Python runs it. A
-    ``\\uXXXX`` escape without its four hex digits is reported at its ``u``;
-    the contract's position is the escape's backslash.
-    """
-    if msg.startswith("Invalid \\uXXXX"):
-        return pos - 1
-    if msg.startswith("Illegal trailing comma"):
-        after = pos + 1
-        while after < len(text) and text[after] in " \t\r\n":
-            after += 1
-        return after
-    return pos
-
-
-def _json_message(msg: str, text: str, pos: int) -> str:
-    """The catalogue's message for Python's json message *msg*, met at offset *pos* of *text*.
-
-    A missing comma is worded by what it is missing in: the innermost
-    array or object open at *pos*.
-    """
-    if msg.startswith("Expecting ',' delimiter"):
-        closer = "]" if _open_at(text, pos) == "[" else "}"
-        return f"invalid JSON: expected ',' or '{closer}'"
-    for start, words in _JSON_MESSAGES:
-        if msg.startswith(start):
-            return f"invalid JSON: {words}"
-    return "invalid JSON: the text cannot be read past this point"
-
-
-def _open_at(text: str, pos: int) -> str:
-    """The innermost bracket (``[`` or ``{``) still open at offset *pos* of *text*, or ""."""
-    stack: list[str] = []
-    for match in _JSON_TOKEN.finditer(text, 0, pos):
-        c = match.group()
-        if c in "[{":
-            stack.append(c)
-        elif c in "]}" and stack:
-            stack.pop()
-    return stack[-1] if stack else ""
+    return DecodeError(
+        [Violation("", render(MSG_JSON_SYNTAX_REASON, reason=reason), code=JSON_SYNTAX)]
+    )
 
 
 def marshal_json(spec: taskspec_pb2.TaskSpec) -> bytes:
@@ -241,7 +173,7 @@ _QUOTE_CHARS: Final = 80
 
 
 def _clipped(text: str, limit: int = _QUOTE_CHARS) -> str:
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+    return text if len(text) <= limit else render(WORD_CLIPPED, text=text[:limit], n=len(text))
 
 
 class _JSONValueError(ValueError):
@@ -263,14 +195,14 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     for key, value in pairs:
         same = _as_decoded(key)
         if same in seen:
-            raise _JSONValueError(f"duplicate key {_quoted(same)}")
+            raise _JSONValueError(render(REASON_JSON_SYNTAX_DUPLICATE_KEY, key=_quoted(same)))
         seen.add(same)
         out[key] = value
     return out
 
 
 def _no_constants(name: str) -> NoReturn:
-    raise _JSONValueError(f"{name} is not a JSON value")
+    raise _JSONValueError(render(REASON_JSON_SYNTAX_NOT_A_VALUE, name=name))
 
 
 class _LongInteger:
@@ -332,16 +264,16 @@ def _number_text(value: object) -> str | None:
 def _json_kind(value: object) -> str:
     """What a decoded JSON *value* is, for "expected X, got Y" messages."""
     if value is None:
-        return "null"
+        return render(WORD_NULL)
     if isinstance(value, bool):
-        return "a boolean"
+        return render(WORD_A_BOOLEAN)
     if isinstance(value, (int, float, _LongInteger)):
-        return "a number"
+        return render(WORD_A_NUMBER)
     if isinstance(value, str):
-        return "a string"
+        return render(WORD_A_STRING)
     if isinstance(value, dict):
-        return "an object"
-    return "an array"
+        return render(WORD_AN_OBJECT)
+    return render(WORD_AN_ARRAY)
 
 
 @cache
@@ -375,7 +307,9 @@ def _check_fields(
             shown = _as_decoded(key)
             problem = Violation(
                 f"{path}.{shown}" if path else shown,
-                f"unknown field {_quoted(shown)}{f' in {path}' if path else ''}",
+                render(MSG_UNKNOWN_KEY_IN_PARENT, key=_quoted(shown), parent=path)
+                if path
+                else render(MSG_UNKNOWN_KEY_PLAIN, key=_quoted(shown)),
                 hint=_unknown_key_hint(shown, desc),
                 code=UNKNOWN_KEY,
             )
@@ -384,8 +318,12 @@ def _check_fields(
             if fd.name in seen:
                 problem = Violation(
                     field_path,
-                    f"field {field_path} is given twice, as {_quoted(seen[fd.name])}"
-                    f" and {_quoted(key)}",
+                    render(
+                        MSG_DUPLICATE_KEY_FIELD_TWICE,
+                        path=field_path,
+                        first=_quoted(seen[fd.name]),
+                        second=_quoted(key),
+                    ),
                     code=DUPLICATE_KEY,
                 )
             else:
@@ -407,8 +345,10 @@ def _unknown_key_hint(key: str, desc: Descriptor) -> str:
     """
     guess = suggest(key, [f.name for f in desc.fields])
     if guess is not None:
-        return f"did you mean {go_quote(desc.fields_by_name[guess].json_name)}?"
-    return "expected one of: " + ", ".join(f.json_name for f in desc.fields)
+        return render(
+            HINT_UNKNOWN_KEY_DID_YOU_MEAN, key=go_quote(desc.fields_by_name[guess].json_name)
+        )
+    return render(HINT_UNKNOWN_KEY_ONE_OF, fields=", ".join(f.json_name for f in desc.fields))
 
 
 def _check_value(
@@ -419,7 +359,7 @@ def _check_value(
         return None  # proto3 JSON: null is the field's default
     if is_map(fd):
         if not isinstance(value, dict):
-            return _wrong(path, "an object", value)
+            return _wrong(path, render(WORD_AN_OBJECT), value)
         value_fd = cast(Descriptor, fd.message_type).fields_by_name["value"]
         for k, item in value.items():
             surrogate = _surrogate_problem(k, path)
@@ -431,7 +371,7 @@ def _check_value(
         return None
     if fd.is_repeated:
         if not isinstance(value, list):
-            return _wrong(path, "an array", value)
+            return _wrong(path, render(WORD_AN_ARRAY), value)
         for i, item in enumerate(value):
             wrong = _item_problem(fd, item, f"{path}[{i}]", problems, collect)
             if wrong is not None:
@@ -446,9 +386,10 @@ def _item_problem(
     if fd.message_type is None:
         return _scalar_problem(fd, value, path)
     if not isinstance(value, dict):
-        return Violation(
-            path, f"{path}: expected an object, got {_json_kind(value)}", code=WRONG_TYPE
+        message = render(
+            MSG_WRONG_TYPE_EXPECTED, path=path, want=render(WORD_AN_OBJECT), got=_json_kind(value)
         )
+        return Violation(path, message, code=WRONG_TYPE)
     _check_fields(value, fd.message_type, path, problems, collect)
     return None
 
@@ -466,7 +407,7 @@ def _scalar_problem(fd: FieldDescriptor, value: Any, path: str) -> Violation | N
     """The problem of a string, integer or enum *value* for field *fd*, or None."""
     if fd.type == FieldDescriptor.TYPE_STRING:
         if not isinstance(value, str):
-            return _wrong(path, "a string", value)
+            return _wrong(path, render(WORD_A_STRING), value)
         return _surrogate_problem(value, path)
     if fd.enum_type is not None:
         if isinstance(value, str):
@@ -478,14 +419,20 @@ def _scalar_problem(fd: FieldDescriptor, value: Any, path: str) -> Violation | N
                 return None
             return Violation(
                 path,
-                f"{path}: expected a {fd.enum_type.full_name} value name,"
-                f" got the string {_quoted(value)}",
-                hint="expected one of: " + ", ".join(v.name for v in fd.enum_type.values),
+                render(
+                    MSG_WRONG_TYPE_ENUM_NAME,
+                    path=path,
+                    enum=fd.enum_type.full_name,
+                    value=_quoted(value),
+                ),
+                hint=render(
+                    HINT_WRONG_TYPE_ONE_OF, values=", ".join(v.name for v in fd.enum_type.values)
+                ),
                 code=WRONG_TYPE,
             )
         if isinstance(value, int) and not isinstance(value, bool) and -(2**31) <= value < 2**31:
             return None
-        return _wrong(path, "an enum value name", value)
+        return _wrong(path, render(WORD_AN_ENUM_NAME), value)
     low, high, name = _INT_RANGES.get(fd.type, _INT_RANGES[FieldDescriptor.TYPE_INT64])
     number: int | None = None
     if isinstance(value, bool):
@@ -501,12 +448,13 @@ def _scalar_problem(fd: FieldDescriptor, value: Any, path: str) -> Violation | N
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
     if number is None:
-        return _wrong(path, "an integer", value)
+        return _wrong(path, render(WORD_AN_INTEGER), value)
     if not low <= number <= high:
         shown = value if isinstance(value, str) else _number_text(value) or str(number)
-        return Violation(
-            path, f"{path}: integer {_quoted(shown)} is out of the {name} range", code=WRONG_TYPE
+        message = render(
+            MSG_WRONG_TYPE_JSON_INTEGER_RANGE, path=path, value=_quoted(shown), type=name
         )
+        return Violation(path, message, code=WRONG_TYPE)
     return None
 
 
@@ -526,25 +474,27 @@ def _surrogate_problem(text: str, path: str) -> Violation | None:
         return None
     return Violation(
         path,
-        f"{path}: the string holds a lone surrogate"
-        f" ({go_quote(surrogate.group()).strip(chr(34))}), which UTF-8 cannot carry",
+        render(
+            MSG_ENCODING_LONE_SURROGATE,
+            path=path,
+            value=go_quote(surrogate.group()).strip(chr(34)),
+        ),
         code=ENCODING,
     )
 
 
 def _wrong(path: str, expected: str, value: Any) -> Violation:
-    return Violation(
-        path, f"{path}: expected {expected}, got {_json_shown(value)}", code=WRONG_TYPE
-    )
+    message = render(MSG_WRONG_TYPE_EXPECTED, path=path, want=expected, got=_json_shown(value))
+    return Violation(path, message, code=WRONG_TYPE)
 
 
 def _json_shown(value: Any) -> str:
     """*value* for a message: its kind, and a string's or number's text."""
     if isinstance(value, str):
-        return f"the string {_quoted(_as_decoded(value))}"
+        return render(WORD_STRING, value=_quoted(_as_decoded(value)))
     number = _number_text(value)
     if number is not None:
-        return f"the number {_clipped(number)}"
+        return render(WORD_NUMBER, value=_clipped(number))
     return _json_kind(value)
 
 
@@ -552,7 +502,7 @@ def _quoted(text: str) -> str:
     """*text* quoted as Go's ``%q`` quotes it, cut past _QUOTE_CHARS characters."""
     if len(text) <= _QUOTE_CHARS:
         return go_quote(text)
-    return f"{go_quote(text[:_QUOTE_CHARS])}... ({len(text)} characters)"
+    return render(WORD_CLIPPED, text=go_quote(text[:_QUOTE_CHARS]), n=len(text))
 
 
 def _json_format_path(err: Exception) -> str:

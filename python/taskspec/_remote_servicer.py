@@ -24,6 +24,12 @@ import grpc
 
 from taskspec._enums import Language
 from taskspec._errors import Violation
+from taskspec._forms_gen import (
+    SERVICE_BUSY_CALLS,
+    SERVICE_BUSY_GENERATORS,
+    SERVICE_LANGUAGE_REQUIRED,
+    SERVICE_LANGUAGE_UNDEFINED,
+)
 from taskspec._registry import Generator, Registry
 from taskspec._remote_call import _CURRENT, CallContext
 from taskspec._remote_status import (
@@ -37,18 +43,10 @@ from taskspec._remote_status import (
     _proto,
     _spec_problems,
 )
+from taskspec._words import render
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import generator_service_pb2 as service_pb2
 from taskspec.v1 import taskspec_pb2
-
-#: The message of a call refused because *limit* generator calls are in flight.
-_TOO_MANY_CALLS: Final = "the server is running {limit} generator calls, its limit; try again later"
-
-#: The message of a call refused because *limit* generators run on past their answers.
-_TOO_MANY_ABANDONED: Final = (
-    "the server has {limit} generators still running after their calls were answered, "
-    "its limit; try again later"
-)
 
 # How long a call that has ended waits for its generator to return before
 # answering without it: long enough for one that watches current_call() to
@@ -223,9 +221,9 @@ class Servicer:
         refusal = None
         with self._lock:
             if self._in_flight >= self._max_calls:
-                refusal = _TOO_MANY_CALLS.format(limit=self._max_calls)
+                refusal = render(SERVICE_BUSY_CALLS, n=self._max_calls)
             elif self._abandoned >= self._max_abandoned:
-                refusal = _TOO_MANY_ABANDONED.format(limit=self._max_abandoned)
+                refusal = render(SERVICE_BUSY_GENERATORS, n=self._max_abandoned)
             else:
                 self._in_flight += 1
         if refusal is not None:
@@ -247,9 +245,9 @@ class Servicer:
             language = Language.from_proto(number)
         except ValueError:
             bad = (
-                "language is required"
+                render(SERVICE_LANGUAGE_REQUIRED)
                 if number == taskspec_pb2.LANGUAGE_UNSPECIFIED
-                else f"language {number} is not defined in taskspec.v1.Language"
+                else render(SERVICE_LANGUAGE_UNDEFINED, n=number)
             )
             _abort_with_problems(
                 context,

@@ -13,25 +13,15 @@ from typing import Any, Final
 import yaml
 from yaml._yaml import CParser
 
-from taskspec._codes import UNSUPPORTED
-from taskspec._errors import DecodeError, Violation
+from taskspec._forms_gen import (
+    REASON_UNSUPPORTED_LINE_START_BOM,
+    REASON_UNSUPPORTED_OUTSIDE_VALUE_BOM,
+)
 from taskspec.bridge._breaks import LINE_ENDS
-from taskspec.bridge._decode_load import char_position
+from taskspec.bridge._decode_load import char_position, refused
 
-__all__ = ["LINE_START_BOM", "OUTSIDE_VALUE_BOM", "check_bom_values", "check_inner_boms"]
+__all__ = ["check_bom_values", "check_inner_boms"]
 
-
-#: The refusal of a byte order mark that starts a line.
-LINE_START_BOM: Final = (
-    "byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it"
-)
-
-#: The refusal of a byte order mark past the start of a line, outside a
-#: quoted or block scalar.
-OUTSIDE_VALUE_BOM: Final = (
-    "byte order mark outside a quoted or block value: yaml.v3 can skip a character after it;"
-    " remove it, or write it as the escape \\uFEFF in a double-quoted string"
-)
 
 #: The end of a line: LF, CR LF or CR.
 _LINE_END: Final = re.compile(r"\r\n?|\n")
@@ -53,7 +43,7 @@ def check_inner_boms(source: str) -> None:
     while index != -1:
         if index == 0 or source[index - 1] in LINE_ENDS:
             line, column = char_position(source, index)
-            raise DecodeError([Violation("", LINE_START_BOM, line, column, code=UNSUPPORTED)])
+            raise refused(REASON_UNSUPPORTED_LINE_START_BOM, line, column)
         index = source.find("\ufeff", index + 1)
 
 
@@ -98,4 +88,4 @@ def check_bom_values(data: bytes, source: str) -> None:
         i = bisect_right(starts, at) - 1
         if i < 0 or at >= spans[i][1]:
             line, column = char_position(source, at)
-            raise DecodeError([Violation("", OUTSIDE_VALUE_BOM, line, column, code=UNSUPPORTED)])
+            raise refused(REASON_UNSUPPORTED_OUTSIDE_VALUE_BOM, line, column)
