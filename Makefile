@@ -184,12 +184,13 @@ format: venv ## Format proto, Python and Go sources in place
 COPIED_FRAGMENTS_CEILING := 18
 
 .PHONY: lint
-lint: venv $(if $(HAVE_GO),$(STATICCHECK)) ## buf lint, buf format check, ruff, mypy --strict, gofmt, go vet and staticcheck
+lint: venv $(if $(HAVE_GO),$(STATICCHECK)) ## buf lint, buf format check, ruff, mypy --strict, import-linter (the layers), gofmt, go vet and staticcheck
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
 	$(VENV)/bin/ruff check python tests scripts
 	$(VENV)/bin/ruff format --check python tests scripts
 	$(VENV)/bin/mypy python/taskspec tests scripts
+	$(VENV)/bin/lint-imports --no-cache
 	$(VPY) -m scripts.copied_fragments --ceiling $(COPIED_FRAGMENTS_CEILING)
 ifeq ($(HAVE_GO),yes)
 	test -z "$$(gofmt -l $(GO_MODULES))" || { gofmt -l $(GO_MODULES); exit 1; }

@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Final
 
-from taskspec._limits import INT64_MIN, UINT64_MAX
+from taskspec._values import INT64_MIN, UINT64_MAX
 
 __all__ = ["in_order", "key_less", "order_key", "sort_keys", "sorted_items"]
 
