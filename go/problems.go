@@ -653,6 +653,10 @@ func alone(err error, code Code, data []byte) *DecodeError {
 			v.Code, v.Message = syntaxProblem(rest)
 			if v.Code == CodeControlCharacter {
 				v.Message = strict.Reason
+			} else if rv, ok := readerSyntax(data); ok {
+				// libyaml's problem at libyaml's mark, as the Python
+				// library reports it.
+				v = rv
 			}
 		} else {
 			v.Code, v.Message = code, withPath(strict.FieldPath, strict.Reason)
@@ -663,8 +667,13 @@ func alone(err error, code Code, data []byte) *DecodeError {
 		s := notUTF8(data)
 		v.Line, v.Column, v.Code, v.Message = s.Line, s.Column, CodeEncoding, s.Reason
 	default:
+		if rv, ok := readerSyntax(data); ok {
+			// libyaml's problem at libyaml's mark, as the Python library
+			// reports it.
+			v = rv
+			break
+		}
 		text := strings.TrimPrefix(strings.TrimPrefix(err.Error(), decodePrefix), "yaml: ")
-		// Where libyaml, and so the Python library, reports it.
 		var problem string
 		v.Line, problem = rules.Syntax(text)
 		v.Code, v.Message = syntaxProblem(problem)

@@ -62,6 +62,9 @@ type Options struct {
 	// MaxDepth is the most collections the document may nest
 	// (budget.Limits.Depth).
 	MaxDepth int
+	// YAMLv3 refuses a text where yaml.v3 3.0.4 reads it otherwise than
+	// libyaml, with a DifferenceError at the routine where they part.
+	YAMLv3 bool
 }
 
 // A Document is the first document of a text, and what follows it.
@@ -87,6 +90,7 @@ func Parse(data []byte, opts Options) (*Document, error) {
 		return nil, rerr
 	}
 	c := composer{p: newParser(data, start), opts: opts, anchors: map[string]*Node{}}
+	c.p.s.yamlv3 = opts.YAMLv3
 	doc, err := c.document()
 	if err != nil {
 		return nil, err

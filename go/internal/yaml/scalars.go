@@ -253,6 +253,13 @@ func (s *scanner) scanEscape(start Mark, value []byte) ([]byte, bool) {
 	case '"':
 		value = append(value, '"')
 	case '/':
+		if s.yamlv3 {
+			// "escape-slash": yaml_parser_scan_flow_scalar reads it,
+			// yaml.v3's yaml_parser_scan_flow_scalar refuses it.
+			s.scannerError(context, start, "found unknown escape character")
+			s.err.Kind, s.err.Difference = DifferenceError, "escape-slash"
+			return nil, false
+		}
 		value = append(value, '/')
 	case '\\':
 		value = append(value, '\\')

@@ -74,6 +74,9 @@ type scanner struct {
 	flowLevel        int
 
 	err *Error
+	// yamlv3 makes the scanner refuse where yaml.v3 reads otherwise
+	// (Options.YAMLv3).
+	yamlv3 bool
 }
 
 // at is the byte k bytes past the next character, or 0 past the end (the

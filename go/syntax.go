@@ -1,0 +1,144 @@
+package taskspec
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/taskspec/taskspec/go/internal/source"
+	reader "github.com/taskspec/taskspec/go/internal/yaml"
+)
+
+// readerSyntax is the syntax problem of data as the reader (package yaml,
+// libyaml's state machine) meets it, in the catalogue's words, at
+// libyaml's mark: the problem the Python library gives, with its code,
+// line and column. ok is false when the reader reads data, or refuses it
+// for other than its syntax (its characters, a budget), or where the
+// Python library words the problem as a stricter refusal of its own (a
+// plain scalar ending in ':' in a flow collection).
+func readerSyntax(data []byte) (v Violation, ok bool) {
+	_, err := reader.Parse(data, reader.Options{MaxNodes: MaxNodes, MaxDepth: MaxDepth, YAMLv3: true})
+	var e *reader.Error
+	if !errors.As(err, &e) || e.Kind == reader.ReaderError || e.Kind == reader.BudgetError {
+		return Violation{}, false
+	}
+	if e.Context == "while scanning a plain scalar" && e.Problem == "found unexpected ':'" {
+		return Violation{}, false
+	}
+	mark := e.ProblemMark
+	v = Violation{Line: mark.Line + 1, Column: mark.Column + 1, Severity: SeverityError}
+	switch {
+	case e.Problem == "did not find expected <document start>" && !directiveBefore(data, mark):
+		// Text right after the root node, with no marker to start a second
+		// document: libyaml's parser refuses it, where yaml.v3 stops at the
+		// root node.
+		v.Code, v.Message = CodeSyntax, catalogue[CodeSyntax].Messages[1]
+	case tabProblem(e, data, &v):
+	default:
+		v.Code, v.Message = syntaxRow(e.Context, e.Problem)
+	}
+	return v, true
+}
+
+// tabProblem sets v to the tab e is about, when it is one: libyaml stops at
+// a tab that indents either at the tab itself ("found character that
+// cannot start any token") or at the start of its line ("found a tab
+// character that violates indentation"), where the first tab of that line
+// is the one named.
+func tabProblem(e *reader.Error, data []byte, v *Violation) bool {
+	at := e.ProblemMark.Offset
+	switch {
+	case at < len(data) && data[at] == '\t':
+	case strings.Contains(e.Problem, "tab character"):
+		start := bytes.LastIndexByte(data[:min(at, len(data))], '\n') + 1
+		line := data[start:]
+		if end := bytes.IndexByte(line, '\n'); end >= 0 {
+			line = line[:end]
+		}
+		if tab := bytes.IndexByte(line, '\t'); tab >= 0 {
+			v.Column = utf8.RuneCount(line[:tab]) + 1
+		}
+	default:
+		return false
+	}
+	v.Code, v.Message = CodeTabIndent, catalogue[CodeTabIndent].Messages[0]
+	return true
+}
+
+// directiveBefore reports whether a directive line ("%...") opens the
+// document that ends at mark: libyaml's "did not find expected <document
+// start>" is said both of a directive no "---" follows and of text after
+// a document's end marker ("..."), and only the first is a directive
+// problem.
+func directiveBefore(data []byte, mark reader.Mark) bool {
+	before := data[:min(mark.Offset, len(data))]
+	starts := source.New(before).LineStarts()
+	for i := len(starts) - 1; i >= 0; i-- {
+		switch line := before[starts[i]:]; {
+		case bytes.HasPrefix(line, []byte("...")):
+			return false
+		case bytes.HasPrefix(line, []byte("%")):
+			return true
+		}
+	}
+	return false
+}
+
+// syntaxRows is the table of docs/problems.md from libyaml's problem to
+// the catalogue's code and message (by its index among the code's
+// messages), the Python library's table in the same order: the first row
+// that matches wins. An empty context matches any context, an empty
+// problem any problem; a problem prefix also matches a context (libyaml
+// says some problems as its context).
+var syntaxRows = []struct {
+	context, problem string
+	code             Code
+	message          int
+}{
+	{"", "found a tab character", CodeTabIndent, 0},
+	{"", "found character that cannot start any token", CodeCannotStartValue, 0},
+	{"while scanning a quoted scalar", "found unexpected end of stream", CodeUnclosedQuote, 0},
+	{"while scanning a quoted scalar", "found unexpected document indicator", CodeUnclosedQuote, 1},
+	{"", "did not find expected ',' or ']'", CodeUnclosedFlow, 0},
+	{"", "did not find expected ',' or '}'", CodeUnclosedFlow, 1},
+	{"", "mapping values are not allowed in this context", CodeMappingValue, 0},
+	{"", "did not find expected key", CodeIndentation, 0},
+	{"", "did not find expected '-' indicator", CodeIndentation, 1},
+	{"", "did not find expected node content", CodeIndentation, 2},
+	{"", "could not find expected ':'", CodeIndentation, 3},
+	{"", "block sequence entries are not allowed in this context", CodeIndentation, 4},
+	{"", "found unknown escape character", CodeBadEscape, 0},
+	{"", "did not find expected hexdecimal number", CodeBadEscape, 0},
+	{"", "found invalid Unicode character escape code", CodeBadEscape, 1},
+	{"while scanning a block scalar", "did not find expected comment or line break", CodeBlockScalarHeader, 0},
+	{"", "found an indentation indicator equal to 0", CodeBlockScalarHeader, 1},
+	{"while scanning a directive", "", CodeDirective, 0},
+	{"while scanning a %YAML directive", "", CodeDirective, 0},
+	{"while scanning a %TAG directive", "", CodeDirective, 0},
+	{"while parsing a %YAML directive", "", CodeDirective, 0},
+	{"while parsing a %TAG directive", "", CodeDirective, 0},
+	{"", "found duplicate %YAML directive", CodeDirective, 0},
+	{"", "found duplicate %TAG directive", CodeDirective, 0},
+	{"", "found incompatible YAML document", CodeDirective, 0},
+	{"", "did not find expected <document start>", CodeDirective, 1},
+	{"", "found undefined alias", CodeAnchorAliasTag, 0},
+	{"while scanning an anchor", "", CodeAnchorAliasTag, 1},
+	{"while scanning an alias", "", CodeAnchorAliasTag, 1},
+	{"while scanning a tag", "", CodeAnchorAliasTag, 2},
+	{"", "found undefined tag handle", CodeAnchorAliasTag, 2},
+}
+
+// syntaxRow is the code and message of libyaml's problem, met in context.
+func syntaxRow(context, problem string) (Code, string) {
+	for _, row := range syntaxRows {
+		if row.context != "" && !strings.HasPrefix(context, row.context) {
+			continue
+		}
+		if row.problem != "" && !strings.HasPrefix(problem, row.problem) && !strings.HasPrefix(context, row.problem) {
+			continue
+		}
+		return row.code, catalogue[row.code].Messages[row.message]
+	}
+	return CodeSyntax, catalogue[CodeSyntax].Messages[0]
+}
