@@ -3,6 +3,7 @@ package taskspec
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -14,14 +15,24 @@ import (
 // libyaml's state machine) meets it, in the catalogue's words, at
 // libyaml's mark: the problem the Python library gives, with its code,
 // line and column. ok is false when the reader reads data, or refuses it
-// for other than its syntax (its characters, a budget), or where the
+// for other than its syntax or a control character (a budget), or where the
 // Python library words the problem as a stricter refusal of its own (a
 // plain scalar ending in ':' in a flow collection).
 func readerSyntax(data []byte) (v Violation, ok bool) {
 	_, err := reader.Parse(data, reader.Options{MaxNodes: MaxNodes, MaxDepth: MaxDepth, YAMLv3: true})
 	var e *reader.Error
-	if !errors.As(err, &e) || e.Kind == reader.ReaderError || e.Kind == reader.BudgetError {
+	if !errors.As(err, &e) || e.Kind == reader.BudgetError {
 		return Violation{}, false
+	}
+	if e.Kind == reader.ReaderError {
+		// The text is UTF-8 by now: a character no YAML reader takes, at
+		// the character.
+		if e.Problem != "control characters are not allowed" {
+			return Violation{}, false
+		}
+		return Violation{Line: e.ProblemMark.Line + 1, Column: e.ProblemMark.Column + 1, Code: CodeControlCharacter,
+			Message:  strings.ReplaceAll(catalogue[CodeControlCharacter].Messages[0], "{n}", fmt.Sprintf("#x%04X", e.Value)),
+			Severity: SeverityError}, true
 	}
 	if e.Context == "while scanning a plain scalar" && e.Problem == "found unexpected ':'" {
 		return Violation{}, false
