@@ -4,22 +4,36 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/taskspec/taskspec/go/internal/source"
 	reader "github.com/taskspec/taskspec/go/internal/yaml"
+	"github.com/taskspec/taskspec/go/internal/yamlrules"
 )
 
 // readerSyntax is the syntax problem of data as the reader (package yaml,
 // libyaml's state machine) meets it, in the catalogue's words, at
 // libyaml's mark: the problem the Python library gives, with its code,
-// line and column. ok is false when the reader reads data, or refuses it
-// for other than its syntax or a control character (a budget), or where the
-// Python library words the problem as a stricter refusal of its own (a
-// plain scalar ending in ':' in a flow collection).
+// line and column; or the Python library's refusal where libyaml stops at
+// what yaml.v3 reads otherwise (a plain scalar ending in ':' inside [] or
+// {}, a second document). ok is false when the reader reads data as one
+// document, or nests it deeper than yaml.v3 reads.
 func readerSyntax(data []byte) (v Violation, ok bool) {
-	_, err := reader.Parse(data, reader.Options{MaxNodes: MaxNodes, MaxDepth: MaxDepth, YAMLv3: true})
+	// Only yaml.v3's depth bound: the text is refused for what stops
+	// yaml.v3, and the problem is the one the reader meets, past the
+	// library's budgets too, as the Python library meets it (its bounds
+	// and libyaml's scanner, which reads ahead, may meet a syntax problem
+	// past a budget first).
+	doc, err := reader.Parse(data, reader.Options{MaxDepth: yamlv3MaxDepth, YAMLv3: true})
+	if err == nil && doc.Next != nil {
+		// "second-document-lookahead": yaml.v3 reads into the second
+		// document before it returns the first; libyaml's loader stops at
+		// its start ("expected a single document in the stream").
+		return Violation{Line: doc.Next.Line + 1, Column: doc.Next.Column + 1, Code: CodeUnsupported,
+			Message: yamlrules.MoreThanOneDocument, Severity: SeverityError}, true
+	}
 	var e *reader.Error
 	if !errors.As(err, &e) || e.Kind == reader.BudgetError {
 		return Violation{}, false
@@ -35,7 +49,12 @@ func readerSyntax(data []byte) (v Violation, ok bool) {
 			Severity: SeverityError}, true
 	}
 	if e.Context == "while scanning a plain scalar" && e.Problem == "found unexpected ':'" {
-		return Violation{}, false
+		// "flow-colon": yaml_parser_scan_plain_scalar refuses a ':' that a
+		// flow indicator follows; yaml.v3's reads it as text.
+		start, end := e.ContextMark, e.ProblemMark
+		return Violation{Line: start.Line + 1, Column: start.Column + 1, Code: CodeUnsupported,
+			Message:  yamlrules.FlowColonReason(folded(data[start.Offset : end.Offset+1])),
+			Severity: SeverityError}, true
 	}
 	mark := e.ProblemMark
 	v = Violation{Line: mark.Line + 1, Column: mark.Column + 1, Severity: SeverityError}
@@ -153,3 +172,36 @@ func syntaxRow(context, problem string) (Code, string) {
 	}
 	return CodeSyntax, catalogue[CodeSyntax].Messages[0]
 }
+
+// yamlv3MaxDepth is the nesting past which yaml.v3 refuses a text
+// ("exceeded max depth").
+const yamlv3MaxDepth = 10000
+
+// folded is the value of a plain scalar written over the lines of text, as
+// YAML folds them: each line trimmed of its blanks, one line break read as
+// a space, and more as one newline fewer than they are.
+func folded(text []byte) string {
+	lines := lineBreak.Split(string(text), -1)
+	var b strings.Builder
+	b.WriteString(strings.TrimRight(lines[0], " \t"))
+	breaks := 0
+	for _, line := range lines[1:] {
+		line = strings.Trim(line, " \t")
+		if line == "" {
+			breaks++
+			continue
+		}
+		if breaks > 0 {
+			b.WriteString(strings.Repeat("\n", breaks))
+		} else {
+			b.WriteByte(' ')
+		}
+		b.WriteString(line)
+		breaks = 0
+	}
+	return b.String()
+}
+
+// lineBreak is a line break inside a plain scalar as the Python library
+// folds one.
+var lineBreak = regexp.MustCompile("\r\n|\r|\n|\u0085")
