@@ -53,3 +53,21 @@ func TestNamedDifferences(t *testing.T) {
 		t.Errorf("bang-tag: our tag %q, yaml.v3's %q", n.Tag, theirs.Content[0].Tag)
 	}
 }
+
+// TestYAMLv3RefusesWhereYAMLv3ReadsOtherwise: with Options.YAMLv3 the
+// reader refuses at the routine where yaml.v3 parts from libyaml, with a
+// DifferenceError naming the difference and yaml.v3's problem at its mark;
+// without it, it reads the text as libyaml does.
+func TestYAMLv3RefusesWhereYAMLv3ReadsOtherwise(t *testing.T) {
+	text := []byte("k: \"a\\/b\"\n")
+	doc, err := Parse(text, Options{})
+	if err != nil || doc.Root.Content[0].Content[1].Value != "a/b" {
+		t.Fatalf("read without YAMLv3: %v", err)
+	}
+	_, err = Parse(text, Options{YAMLv3: true})
+	e, ok := err.(*Error)
+	if !ok || e.Kind != DifferenceError || e.Difference != "escape-slash" ||
+		e.Problem != "found unknown escape character" || e.ProblemMark.Column != 5 {
+		t.Errorf("got %#v, want the difference escape-slash at the backslash", err)
+	}
+}
