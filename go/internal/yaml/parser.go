@@ -360,6 +360,10 @@ func (p *parser) parseNode(block, indentlessSequence bool) (event, bool) {
 	}
 	switch t.kind {
 	case tokScalar:
+		if t.difference != nil {
+			p.err = t.difference
+			return event{}, false
+		}
 		p.state = p.popState()
 		e := event{kind: evScalar, start: start, end: t.end, anchor: anchor, tag: tag, value: t.value, style: t.style,
 			implicit: (t.style == PlainStyle && tag == "") || tag == "!"}

@@ -43,6 +43,9 @@ type token struct {
 	handle       string
 	style        Style
 	major, minor int
+	// difference is where yaml.v3 reads the token otherwise, with
+	// Options.YAMLv3: refused when its event is parsed.
+	difference *Error
 }
 
 // A simpleKey is yaml_simple_key_t: a place where a KEY token may have to
@@ -75,8 +78,10 @@ type scanner struct {
 
 	err *Error
 	// yamlv3 makes the scanner refuse where yaml.v3 reads otherwise
-	// (Options.YAMLv3).
-	yamlv3 bool
+	// (Options.YAMLv3), and difference is the first such place in the
+	// token being scanned.
+	yamlv3     bool
+	difference *Error
 }
 
 // at is the byte k bytes past the next character, or 0 past the end (the
