@@ -165,6 +165,26 @@ func TestCheckGivesTheLineOfTheProblemNotOfItsContext(t *testing.T) {
 	}
 }
 
+// TestCheckPlacesASyntaxProblemAtLibyamlsMark: a syntax problem is at
+// libyaml's problem mark, line and column, as the Python library gives it:
+// the key, not the mapping it is in; the tab that indents; the token after
+// a directive no "---" follows; the end of the text, or the marker, a
+// quoted value meets.
+func TestCheckPlacesASyntaxProblemAtLibyamlsMark(t *testing.T) {
+	for doc, want := range map[string]string{
+		"a: 1\nb:\n  c: 1\n d: 2\n": "TS015 4:2",
+		"a: 1\n\tb: 2\n":            "TS010 2:1",
+		"%YAML 1.1\nx\n---\na: 1\n": "TS018 2:1",
+		"a: 'b\n":                   "TS012 2:1",
+		"a: 'b\n---\nc\n":           "TS012 2:1",
+	} {
+		vs := Check([]byte(doc))
+		if len(vs) != 1 || fmt.Sprintf("%s %d:%d", vs[0].Code, vs[0].Line, vs[0].Column) != want {
+			t.Errorf("%q: got %v, want %s", doc, vs, want)
+		}
+	}
+}
+
 // TestCheckFormatReportsEveryJSONDecodeProblem: like YAML, a JSON
 // document's unknown keys, keys given twice and values of the wrong type
 // all come at once, then the rules of what could be read, leaving out

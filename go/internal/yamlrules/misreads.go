@@ -466,6 +466,9 @@ func apostropheEscape(t *source.Text, doc *yaml.Node) *Problem {
 	return found
 }
 
+// badEscapeReason is the catalogue's words for an escape YAML does not have.
+const badEscapeReason = "invalid YAML: unknown escape in a double-quoted value"
+
 // byteOrderMark is U+FEFF in UTF-8. libyaml's scanner skips one at the
 // start of a line as it looks for the next token; yaml.v3 reads one past the
 // start of the text as text.
