@@ -26,7 +26,7 @@ func readerSyntax(data []byte) (v Violation, ok bool) {
 	// library's budgets too, as the Python library meets it (its bounds
 	// and libyaml's scanner, which reads ahead, may meet a syntax problem
 	// past a budget first).
-	doc, err := reader.Parse(data, reader.Options{MaxDepth: yamlv3MaxDepth, YAMLv3: true})
+	doc, err := reader.Parse(data, reader.Options{MaxDepth: yamlv3MaxDepth, YAMLv3: true, NoTree: true})
 	if err == nil && doc.Next != nil {
 		// "second-document-lookahead": yaml.v3 reads into the second
 		// document before it returns the first; libyaml's loader stops at

@@ -65,6 +65,10 @@ type Options struct {
 	// YAMLv3 refuses a text where yaml.v3 3.0.4 reads it otherwise than
 	// libyaml, with a DifferenceError at the routine where they part.
 	YAMLv3 bool
+	// NoTree reads and refuses the text as Parse does, but keeps no
+	// collection's children: for a caller that wants only the refusal, in
+	// memory that does not grow with the text.
+	NoTree bool
 }
 
 // A Document is the first document of a text, and what follows it.
@@ -234,7 +238,9 @@ func (c *composer) node(depth int) (*Node, bool) {
 		if child == nil {
 			return n, true
 		}
-		n.Content = append(n.Content, child)
+		if !c.opts.NoTree {
+			n.Content = append(n.Content, child)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package yaml
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -69,5 +70,20 @@ func TestYAMLv3RefusesWhereYAMLv3ReadsOtherwise(t *testing.T) {
 	if !ok || e.Kind != DifferenceError || e.Difference != "escape-slash" ||
 		e.Problem != "found unknown escape character" || e.ProblemMark.Column != 5 {
 		t.Errorf("got %#v, want the difference escape-slash at the backslash", err)
+	}
+}
+
+// TestNoTreeRefusesAsParseDoes: with Options.NoTree the reader gives the
+// same refusal, and keeps no collection's children.
+func TestNoTreeRefusesAsParseDoes(t *testing.T) {
+	for _, text := range []string{"a: [1, 2\n", "a: *x\n", "a: &x [1]\nb: *x\n---\nc\n"} {
+		want, werr := Parse([]byte(text), Options{})
+		got, gerr := Parse([]byte(text), Options{NoTree: true})
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+			t.Errorf("%q: got %v, want %v", text, gerr, werr)
+		}
+		if werr == nil && (*got.Next != *want.Next || len(got.Root.Content[0].Content) != 0) {
+			t.Errorf("%q: got %+v, want no children and the next document at %v", text, got.Root.Content[0], want.Next)
+		}
 	}
 }
