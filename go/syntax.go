@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -53,7 +52,7 @@ func readerSyntax(data []byte) (v Violation, ok bool) {
 		// flow indicator follows; yaml.v3's reads it as text.
 		start, end := e.ContextMark, e.ProblemMark
 		return Violation{Line: start.Line + 1, Column: start.Column + 1, Code: CodeUnsupported,
-			Message:  yamlrules.FlowColonReason(folded(data[start.Offset : end.Offset+1])),
+			Message:  yamlrules.FlowColonReason(yamlrules.Folded(data[start.Offset : end.Offset+1])),
 			Severity: SeverityError}, true
 	}
 	mark := e.ProblemMark
@@ -176,32 +175,3 @@ func syntaxRow(context, problem string) (Code, string) {
 // yamlv3MaxDepth is the nesting past which yaml.v3 refuses a text
 // ("exceeded max depth").
 const yamlv3MaxDepth = 10000
-
-// folded is the value of a plain scalar written over the lines of text, as
-// YAML folds them: each line trimmed of its blanks, one line break read as
-// a space, and more as one newline fewer than they are.
-func folded(text []byte) string {
-	lines := lineBreak.Split(string(text), -1)
-	var b strings.Builder
-	b.WriteString(strings.TrimRight(lines[0], " \t"))
-	breaks := 0
-	for _, line := range lines[1:] {
-		line = strings.Trim(line, " \t")
-		if line == "" {
-			breaks++
-			continue
-		}
-		if breaks > 0 {
-			b.WriteString(strings.Repeat("\n", breaks))
-		} else {
-			b.WriteByte(' ')
-		}
-		b.WriteString(line)
-		breaks = 0
-	}
-	return b.String()
-}
-
-// lineBreak is a line break inside a plain scalar as the Python library
-// folds one.
-var lineBreak = regexp.MustCompile("\r\n|\r|\n|\u0085")
