@@ -169,7 +169,8 @@ func TestCheckGivesTheLineOfTheProblemNotOfItsContext(t *testing.T) {
 // libyaml's problem mark, line and column, as the Python library gives it:
 // the key, not the mapping it is in; the tab that indents; the token after
 // a directive no "---" follows; the end of the text, or the marker, a
-// quoted value meets.
+// quoted value meets; the first of an alias to no anchor and a syntax
+// problem, in the Python library's order.
 func TestCheckPlacesASyntaxProblemAtLibyamlsMark(t *testing.T) {
 	for doc, want := range map[string]string{
 		"a: 1\nb:\n  c: 1\n d: 2\n": "TS015 4:2",
@@ -177,6 +178,12 @@ func TestCheckPlacesASyntaxProblemAtLibyamlsMark(t *testing.T) {
 		"%YAML 1.1\nx\n---\na: 1\n": "TS018 2:1",
 		"a: 'b\n":                   "TS012 2:1",
 		"a: 'b\n---\nc\n":           "TS012 2:1",
+		// An alias to no anchor is refused as the document is composed,
+		// after a pass over its events where the Python library makes one
+		// (here, for the escape \/): a syntax problem past it comes first.
+		"a: *nope\nb: c: d\n":             "TS019 1:4",
+		"a: *nope\nb: c: d\ne: \"\\/\"\n": "TS014 2:5",
+		"a: *nope\nb: \"\\/\"\nc: d: e\n": "TS016 2:5",
 	} {
 		vs := Check([]byte(doc))
 		if len(vs) != 1 || fmt.Sprintf("%s %d:%d", vs[0].Code, vs[0].Line, vs[0].Column) != want {

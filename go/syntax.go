@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -36,6 +37,16 @@ func readerSyntax(data []byte) (v Violation, ok bool) {
 	var e *reader.Error
 	if !errors.As(err, &e) || e.Kind == reader.BudgetError {
 		return Violation{}, false
+	}
+	if e.Kind == reader.ComposerError && readsEventsFirst(data) {
+		// The Python library reads the first document's events before it
+		// composes them: a syntax problem past an alias to no anchor
+		// comes first.
+		_, eerr := reader.Parse(data, reader.Options{MaxDepth: yamlv3MaxDepth, YAMLv3: true, NoTree: true, Events: true})
+		var ee *reader.Error
+		if errors.As(eerr, &ee) && ee.Kind != reader.BudgetError {
+			e = ee
+		}
 	}
 	if e.Kind == reader.ReaderError {
 		// The text is UTF-8 by now: a character no YAML reader takes, at
@@ -171,6 +182,19 @@ func syntaxRow(context, problem string) (Code, string) {
 	}
 	return CodeSyntax, catalogue[CodeSyntax].Messages[0]
 }
+
+// readsEventsFirst reports whether the Python library reads the events of
+// data's first document before it composes them: to count its nodes (a
+// text that might be over a budget), or to look for the texts yaml.v3
+// reads otherwise token by token (a tag that ',' ends, the escape %00 in a
+// tag, the escape \/).
+func readsEventsFirst(data []byte) bool {
+	return yamlrules.MightExceed(data, MaxNodes) || bytes.Contains(data, []byte("%00")) ||
+		bytes.Contains(data, []byte(`\/`)) || tagThenComma.Match(data)
+}
+
+// tagThenComma is a '!' whose tag characters run into a ','.
+var tagThenComma = regexp.MustCompile(`![-\w;/?:@&=+$.%!~*'()]*,`)
 
 // yamlv3MaxDepth is the nesting past which yaml.v3 refuses a text
 // ("exceeded max depth").

@@ -69,6 +69,10 @@ type Options struct {
 	// collection's children: for a caller that wants only the refusal, in
 	// memory that does not grow with the text.
 	NoTree bool
+	// Events reads the events only, as a pass over libyaml's parser
+	// events does: an alias to no anchor, which libyaml's loader refuses,
+	// is not refused.
+	Events bool
 }
 
 // A Document is the first document of a text, and what follows it.
@@ -203,7 +207,7 @@ func (c *composer) node(depth int) (*Node, bool) {
 		}
 		n.Kind, n.Value, n.Anchor, n.Tag = AliasNode, e.anchor, "", ""
 		target := c.anchors[e.anchor]
-		if target == nil {
+		if target == nil && !c.opts.Events {
 			c.err = &Error{Kind: ComposerError, Problem: "found undefined alias", ProblemMark: e.start}
 			return nil, false
 		}

@@ -87,3 +87,16 @@ func TestNoTreeRefusesAsParseDoes(t *testing.T) {
 		}
 	}
 }
+
+// TestEventsReadsAnAliasToNoAnchor: with Options.Events an alias to no
+// anchor, which libyaml's loader refuses, is read; a syntax error after it
+// is then the refusal.
+func TestEventsReadsAnAliasToNoAnchor(t *testing.T) {
+	if _, err := Parse([]byte("a: *x\n"), Options{Events: true}); err != nil {
+		t.Errorf("got %v", err)
+	}
+	_, err := Parse([]byte("a: *x\nb: c: d\n"), Options{Events: true})
+	if e, ok := err.(*Error); !ok || e.Kind != ScannerError || e.ProblemMark.Line != 1 {
+		t.Errorf("got %v, want the scanner's error on line 2", err)
+	}
+}

@@ -24,7 +24,7 @@ import (
 // yaml.v3's error as it is (io.EOF for a text with no document in it).
 func (r *Rules) Parse(maxNodes, maxDepth int) (doc *yaml.Node, over *Problem, err error) {
 	data := r.text.Bytes()
-	if mightExceed(data, maxNodes) {
+	if MightExceed(data, maxNodes) {
 		if p := overBudget(data, maxNodes, maxDepth); p != nil {
 			return nil, p, nil
 		}
@@ -47,12 +47,12 @@ func (r *Rules) Parse(maxNodes, maxDepth int) (doc *yaml.Node, over *Problem, er
 // costs anything to find (the Python library's _CHEAP_DEPTH_BOUND).
 const cheapDepthBound = 1000
 
-// mightExceed reports whether data might hold more than maxNodes nodes or
+// MightExceed reports whether data might hold more than maxNodes nodes or
 // nest deeper than cheaply checked: every node takes at least half a byte
 // of source ({a,b} is two nodes in two bytes), and every level of nesting
 // needs one of "[{-?". Where it says no, the Python library does not count
 // either.
-func mightExceed(data []byte, maxNodes int) bool {
+func MightExceed(data []byte, maxNodes int) bool {
 	if 2*len(data)+2 > maxNodes {
 		return true
 	}
