@@ -367,19 +367,3 @@ func contentBefore(t *source.Text, line int) bool {
 	}
 	return false
 }
-
-// directiveLine returns the last directive line ("%...") at or before
-// line, walking back over the lines, or 0 when a "..." end marker or the
-// start of the text comes first.
-func directiveLine(t *source.Text, line int) int {
-	for l := min(line, len(t.LineStarts())); l >= 1; l-- {
-		text := t.Line(l)
-		if bytes.HasPrefix(text, []byte("...")) {
-			return 0
-		}
-		if bytes.HasPrefix(text, []byte("%")) {
-			return l
-		}
-	}
-	return 0
-}
