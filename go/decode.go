@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	"github.com/taskspec/taskspec/go/internal/budget"
 	"github.com/taskspec/taskspec/go/internal/eval"
 	"github.com/taskspec/taskspec/go/internal/source"
 	"github.com/taskspec/taskspec/go/internal/walk"
@@ -152,7 +153,7 @@ func (w *reading) decode() (*eval.TaskSpec, error) {
 		w.goRejects = goPackageRejects(data)
 		return nil, w.rulesRefuse(p)
 	}
-	doc, over, err := w.rules.Parse(MaxNodes, MaxDepth)
+	doc, over, err := w.rules.Parse(budget.Limits{Nodes: MaxNodes, Depth: MaxDepth})
 	if over != nil {
 		return nil, w.rulesRefuse(over)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/taskspec/taskspec/go/internal/budget"
 	"github.com/taskspec/taskspec/go/internal/source"
 	reader "github.com/taskspec/taskspec/go/internal/yaml"
 	"github.com/taskspec/taskspec/go/internal/yamlrules"
@@ -63,7 +64,7 @@ func readerSyntax(data []byte) (v Violation, ok bool) {
 		// flow indicator follows; yaml.v3's reads it as text.
 		start, end := e.ContextMark, e.ProblemMark
 		return Violation{Line: start.Line + 1, Column: start.Column + 1, Code: CodeUnsupported,
-			Message:  yamlrules.FlowColonReason(yamlrules.Folded(data[start.Offset : end.Offset+1])),
+			Message:  yamlrules.FlowColonReason(folded(data[start.Offset : end.Offset+1])),
 			Severity: SeverityError}, true
 	}
 	mark := e.ProblemMark
@@ -189,7 +190,7 @@ func syntaxRow(context, problem string) (Code, string) {
 // reads otherwise token by token (a tag that ',' ends, the escape %00 in a
 // tag, the escape \/).
 func readsEventsFirst(data []byte) bool {
-	return yamlrules.MightExceed(data, MaxNodes) || bytes.Contains(data, []byte("%00")) ||
+	return budget.Limits{Nodes: MaxNodes, Depth: MaxDepth}.MightExceed(data) || bytes.Contains(data, []byte("%00")) ||
 		bytes.Contains(data, []byte(`\/`)) || tagThenComma.Match(data)
 }
 
@@ -199,3 +200,32 @@ var tagThenComma = regexp.MustCompile(`![-\w;/?:@&=+$.%!~*'()]*,`)
 // yamlv3MaxDepth is the nesting past which yaml.v3 refuses a text
 // ("exceeded max depth").
 const yamlv3MaxDepth = 10000
+
+// folded is the value of a plain scalar written over the lines of text, as
+// YAML folds them: each line trimmed of its blanks, one line break read as
+// a space, and more as one newline fewer than they are.
+func folded(text []byte) string {
+	lines := lineBreak.Split(string(text), -1)
+	var b strings.Builder
+	b.WriteString(strings.TrimRight(lines[0], " \t"))
+	breaks := 0
+	for _, line := range lines[1:] {
+		line = strings.Trim(line, " \t")
+		if line == "" {
+			breaks++
+			continue
+		}
+		if breaks > 0 {
+			b.WriteString(strings.Repeat("\n", breaks))
+		} else {
+			b.WriteByte(' ')
+		}
+		b.WriteString(line)
+		breaks = 0
+	}
+	return b.String()
+}
+
+// lineBreak is a line break inside a plain scalar as the Python library
+// folds one.
+var lineBreak = regexp.MustCompile("\r\n|\r|\n|\u0085")

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/taskspec/taskspec/go/internal/budget"
 	"github.com/taskspec/taskspec/go/internal/eval"
 	"github.com/taskspec/taskspec/go/internal/source"
 	"github.com/taskspec/taskspec/go/internal/yamlrules"
@@ -22,7 +23,7 @@ import (
 // left it to the decoder or the walk reads nothing.
 func readBoth(data []byte) (read, decoded *eval.TaskSpec, readErr, decodeErr error, ok bool) {
 	rules := yamlrules.For(source.New(data), nil)
-	doc, over, err := rules.Parse(100000, 64)
+	doc, over, err := rules.Parse(budget.Limits{Nodes: 100000, Depth: 64})
 	if over != nil || err != nil || doc.Kind == 0 {
 		return nil, nil, nil, nil, false
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"github.com/taskspec/taskspec/go/internal/budget"
 )
 
 // treeSize is the number of nodes of the document rooted at doc, aliases
@@ -26,43 +28,47 @@ func treeSize(doc *Node) (nodes, depth int) {
 	return nodes, depth
 }
 
-// TestBudgetsRefuseTheFirstNodePastThem reads each vector at its exact
-// size and depth, and refuses it one node below its size and one level
-// below its depth, with the budget's words.
-func TestBudgetsRefuseTheFirstNodePastThem(t *testing.T) {
+// TestBudgetsAsTheLibraryCounts refuses each vector at one node below its
+// size and one level below its depth, and compares the refusal (place and
+// words) with the library's budget package on yaml.v3's tree of the same
+// text; at its exact size and depth the vector is read.
+func TestBudgetsAsTheLibraryCounts(t *testing.T) {
 	f := loadFixture(t)
 	checked := 0
 	for _, file := range f.Files {
 		data := fileData(t, file.Name)
 		doc, err := Parse(data, Options{})
-		if err != nil || doc.Root == nil {
+		if err != nil || doc.Root == nil || compare(data) != "" {
 			continue
+		}
+		theirs, _, err := readV3(data, doc.Next != nil)
+		if err != nil {
+			t.Fatal(err)
 		}
 		nodes, depth := treeSize(doc.Root)
 		if _, err := Parse(data, Options{MaxNodes: nodes, MaxDepth: depth}); err != nil {
 			t.Errorf("%s: refused at its own size (%d nodes, %d levels): %v", file.Name, nodes, depth, err)
 		}
-		for _, c := range []struct {
-			opts Options
-			want string
-		}{
-			{Options{MaxNodes: nodes - 1, MaxDepth: depth}, fmt.Sprintf("document has more than %d nodes", nodes-1)},
-			{Options{MaxNodes: 2*len(data) + 1, MaxDepth: depth - 1}, fmt.Sprintf("document is nested deeper than %d levels", depth-1)},
-		} {
-			if c.opts.MaxNodes < 1 || c.opts.MaxDepth < 1 {
+		for _, l := range []budget.Limits{{Nodes: nodes - 1, Depth: depth}, {Nodes: 2*len(data) + 1, Depth: depth - 1}} {
+			if l.Nodes < 1 || l.Depth < 1 {
 				continue
 			}
-			_, err := Parse(data, c.opts)
+			want := budget.Check(data, theirs, l)
+			_, err := Parse(data, Options{MaxNodes: l.Nodes, MaxDepth: l.Depth})
 			var e *Error
-			if !errors.As(err, &e) || e.Kind != BudgetError || e.Problem != c.want {
-				t.Errorf("%s %+v: %v, want %q", file.Name, c.opts, err, c.want)
+			if !errors.As(err, &e) || e.Kind != BudgetError || want == nil {
+				t.Errorf("%s %+v: %v; the budget package's %+v", file.Name, l, err, want)
 				continue
+			}
+			got := fmt.Sprintf("%d:%d %s", e.ProblemMark.Line+1, e.ProblemMark.Column+1, e.Problem)
+			if exp := fmt.Sprintf("%d:%d %s", want.Line, want.Column, want.Reason); got != exp {
+				t.Errorf("%s %+v: refused at %s; the budget package at %s", file.Name, l, got, exp)
 			}
 			checked++
 		}
 	}
 	if checked < 1000 {
-		t.Errorf("only %d refusals checked", checked)
+		t.Errorf("only %d refusals compared", checked)
 	}
 }
 

@@ -9,8 +9,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/taskspec/taskspec/go/internal/budget"
 	"github.com/taskspec/taskspec/go/internal/source"
-	reader "github.com/taskspec/taskspec/go/internal/yaml"
 	"github.com/taskspec/taskspec/go/internal/yamlscan"
 )
 
@@ -18,15 +18,18 @@ import (
 // (internal/budget), and finds whether another document follows it and
 // where, at a bounded cost.
 
-// Parse parses the first document of the text with yaml.v3, refusing
-// first, with the message and position the Python library gives, a
-// document over the node or depth budget (over), or else returning
-// yaml.v3's error as it is (io.EOF for a text with no document in it).
-func (r *Rules) Parse(maxNodes, maxDepth int) (doc *yaml.Node, over *Problem, err error) {
+// Parse parses the first document of the text with yaml.v3, refusing,
+// with the message and position the Python library gives, a document over
+// the node or depth budget of limits (over), or else returning yaml.v3's
+// error as it is (io.EOF for a text with no document in it).
+func (r *Rules) Parse(limits budget.Limits) (doc *yaml.Node, over *Problem, err error) {
 	data := r.text.Bytes()
-	if MightExceed(data, maxNodes) {
-		if p := overBudget(data, maxNodes, maxDepth); p != nil {
-			return nil, p, nil
+	// Whether the text could be over a budget at all is the same question
+	// before and after the parse: asked once.
+	might := limits.MightExceed(data)
+	if might {
+		if o := budget.Check(data, nil, limits); o != nil {
+			return nil, r.flowColonBefore(o.Tree, overError(o)), nil
 		}
 	}
 	read, mark := withoutInnerMarks(data)
@@ -38,60 +41,16 @@ func (r *Rules) Parse(maxNodes, maxDepth int) (doc *yaml.Node, over *Problem, er
 	if mark != "" {
 		restoreMarks(&d, mark)
 	}
-	r.doc = &d
-	return &d, nil, nil
-}
-
-// cheapDepthBound is the number of bytes, or of collection openers, below
-// which a document cannot be nested past the depth budget in a way that
-// costs anything to find (the Python library's _CHEAP_DEPTH_BOUND).
-const cheapDepthBound = 1000
-
-// MightExceed reports whether data might hold more than maxNodes nodes or
-// nest deeper than cheaply checked: every node takes at least half a byte
-// of source ({a,b} is two nodes in two bytes), and every level of nesting
-// needs one of "[{-?". Where it says no, the Python library does not count
-// either.
-func MightExceed(data []byte, maxNodes int) bool {
-	if 2*len(data)+2 > maxNodes {
-		return true
-	}
-	if len(data) <= cheapDepthBound {
-		return false
-	}
-	// One count per opener: bytes.Count is faster than one loop over
-	// the text testing each byte against four.
-	openers := 0
-	for _, c := range [...]string{"[", "{", "-", "?"} {
-		openers += bytes.Count(data, []byte(c))
-		if openers > cheapDepthBound {
-			return true
+	// Checked exactly where the Python library checks: a document that
+	// cannot hold more than the budget's nodes or nest deeply at any cost
+	// is left to the decoder, which refuses what a TaskSpec cannot hold.
+	if might {
+		if o := budget.Check(data, &d, limits); o != nil {
+			return nil, r.flowColonBefore(&d, overError(o)), nil
 		}
 	}
-	return false
-}
-
-// overBudget is the refusal of the first node of data past the node or
-// depth budget, as the reader meets it as it reads (libyaml's events, which
-// the Python library counts), without building the tree; or, where the
-// reader stops first at a plain scalar ending in ':' inside [] or {}, the
-// refusal of that scalar, as in the Python library. It is nil where the
-// reader reads data, or stops first at anything else.
-func overBudget(data []byte, maxNodes, maxDepth int) *Problem {
-	_, err := reader.Parse(data, reader.Options{MaxNodes: maxNodes, MaxDepth: maxDepth, NoTree: true})
-	var e *reader.Error
-	if !errors.As(err, &e) {
-		return nil
-	}
-	switch {
-	case e.Kind == reader.BudgetError:
-		return &Problem{Line: e.ProblemMark.Line + 1, Column: e.ProblemMark.Column + 1, Message: e.Problem, Code: codeLimit}
-	case e.Context == "while scanning a plain scalar" && e.Problem == "found unexpected ':'":
-		start := e.ContextMark
-		return &Problem{Line: start.Line + 1, Column: start.Column + 1, Code: codeUnsupported,
-			Message: FlowColonReason(Folded(data[start.Offset : e.ProblemMark.Offset+1]))}
-	}
-	return nil
+	r.doc = &d
+	return &d, nil, nil
 }
 
 // withoutInnerMarks returns data for yaml.v3 to read: data itself, or,
@@ -130,6 +89,11 @@ func restoreMarks(n *yaml.Node, mark string) {
 			}
 		}
 	})
+}
+
+// overError is the refusal of a document over a budget.
+func overError(o *budget.Over) *Problem {
+	return &Problem{Line: o.Line, Column: o.Column, Message: o.Reason, Code: codeLimit}
 }
 
 // After returns the refusal of what the text holds besides the first

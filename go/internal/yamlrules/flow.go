@@ -3,7 +3,6 @@ package yamlrules
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -303,32 +302,3 @@ func asWritten(value string, text []byte) string {
 	}
 	return string(out)
 }
-
-// Folded is the value of a plain scalar written over the lines of text, as
-// YAML folds them: each line trimmed of its blanks, one line break read as
-// a space, and more as one newline fewer than they are.
-func Folded(text []byte) string {
-	lines := lineBreak.Split(string(text), -1)
-	var b strings.Builder
-	b.WriteString(strings.TrimRight(lines[0], " \t"))
-	breaks := 0
-	for _, line := range lines[1:] {
-		line = strings.Trim(line, " \t")
-		if line == "" {
-			breaks++
-			continue
-		}
-		if breaks > 0 {
-			b.WriteString(strings.Repeat("\n", breaks))
-		} else {
-			b.WriteByte(' ')
-		}
-		b.WriteString(line)
-		breaks = 0
-	}
-	return b.String()
-}
-
-// lineBreak is a line break inside a plain scalar as the Python library
-// folds one.
-var lineBreak = regexp.MustCompile("\r\n|\r|\n|\u0085")

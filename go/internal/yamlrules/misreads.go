@@ -414,6 +414,23 @@ func indicatorsThenComment(line []byte) bool {
 	return i < len(line) && line[i] == '#' && i > 0 && yamlscan.IsBlank(line[i-1])
 }
 
+// flowColonBefore returns the plain scalar ending in ':' inside [] or {}
+// of the tree doc (see flowColons) when it comes before the node past a
+// bound, bound, in the text; otherwise it returns bound. Its refusal is no
+// syntax problem, so it and a limit are compared exactly, and libyaml's
+// scanner, reading ahead, can meet it before its parser builds the node
+// past the bound: both libraries report whichever comes first in the text.
+// (Which of a syntax problem and a limit comes first is not copied: both
+// stop.)
+func (r *Rules) flowColonBefore(doc *yaml.Node, bound *Problem) *Problem {
+	if bytes.ContainsAny(r.text.Bytes(), "[{") {
+		if p := r.flowColons(doc); p != nil && r.text.Offset(p.Line, p.Column) < r.text.Offset(bound.Line, bound.Column) {
+			return p
+		}
+	}
+	return bound
+}
+
 // apostropheEscape refuses the first double-quoted scalar of the tree doc
 // that holds the escape \', which YAML does not have: libyaml refuses it,
 // yaml.v3 reads an apostrophe.
