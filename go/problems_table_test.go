@@ -244,9 +244,8 @@ func TestCheckFindsMisreadsInFlowsYamlV3FailsAfter(t *testing.T) {
 // TestCheckRefusesATabThatIndentsAmongComments: libyaml's scanner reads a
 // tab that starts a line (after any spaces) as indentation and fails, in
 // a text of nothing but comments too, where yaml.v3 finds no document; the
-// tab is refused on its line, as the Python library refuses it (at its
-// column too, unless yaml.v3 stops at it: the column of a syntax problem is
-// not part of the agreement).
+// tab is refused at its line and column, as the Python library refuses
+// it.
 func TestCheckRefusesATabThatIndentsAmongComments(t *testing.T) {
 	for doc, want := range map[string]string{
 		"#c\n\t#c\n":         "TS010 2:1",
