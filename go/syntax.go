@@ -67,6 +67,14 @@ func readerSyntax(data []byte) (v Violation, ok bool) {
 			Message:  yamlrules.FlowColonReason(folded(data[start.Offset : end.Offset+1])),
 			Severity: SeverityError}, true
 	}
+	if e.Difference == "tag-uri-flow-chars" {
+		// As the Python library refuses it, at the node, naming the tag
+		// as libyaml ends it.
+		tag := data[e.ProblemMark.Offset:]
+		tag = tag[:bytes.IndexByte(tag, ',')]
+		return Violation{Line: e.ContextMark.Line + 1, Column: e.ContextMark.Column + 1, Code: CodeUnsupported,
+			Message: yamlrules.TagThenComma(string(tag)), Severity: SeverityError}, true
+	}
 	mark := e.ProblemMark
 	v = Violation{Line: mark.Line + 1, Column: mark.Column + 1, Severity: SeverityError}
 	switch {

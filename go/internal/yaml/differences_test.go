@@ -71,6 +71,12 @@ func TestYAMLv3RefusesWhereYAMLv3ReadsOtherwise(t *testing.T) {
 		e.Problem != "found unknown escape character" || e.ProblemMark.Column != 5 {
 		t.Errorf("got %#v, want the difference escape-slash at the backslash", err)
 	}
+	_, err = Parse([]byte("k: [&n !a,b]\n"), Options{YAMLv3: true})
+	e, ok = err.(*Error)
+	if !ok || e.Kind != DifferenceError || e.Difference != "tag-uri-flow-chars" ||
+		e.ContextMark.Column != 4 || e.ProblemMark.Column != 7 {
+		t.Errorf("got %#v, want the difference tag-uri-flow-chars at the node and its tag", err)
+	}
 }
 
 // TestNoTreeRefusesAsParseDoes: with Options.NoTree the reader gives the

@@ -304,9 +304,10 @@ func (p *parser) parseNode(block, indentlessSequence bool) (event, bool) {
 	start, end := t.start, t.start
 	var anchor, handle, suffix string
 	var tagMark Mark
+	var tagDifference *Error
 	hasTag := false
 	takeTag := func() {
-		handle, suffix, tagMark, hasTag = t.handle, t.value, t.start, true
+		handle, suffix, tagMark, hasTag, tagDifference = t.handle, t.value, t.start, true, t.difference
 		end = t.end
 	}
 	if t.kind == tokAnchor {
@@ -352,6 +353,14 @@ func (p *parser) parseNode(block, indentlessSequence bool) (event, bool) {
 				return p.parserError("while parsing a node", start, "found undefined tag handle", tagMark)
 			}
 		}
+	}
+	if tagDifference != nil {
+		// Refused as the Python library refuses it on libyaml's events: at
+		// the node's event (ContextMark: where the node starts).
+		d := *tagDifference
+		d.Context, d.ContextMark = "while parsing a node", start
+		p.err = &d
+		return event{}, false
 	}
 	implicit := tag == ""
 	if indentlessSequence && t.kind == tokBlockEntry {

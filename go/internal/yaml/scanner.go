@@ -853,7 +853,16 @@ func (s *scanner) scanTag() (token, bool) {
 	if !s.isBlankZAt(0) && (s.flowLevel == 0 || !s.check(',')) {
 		return token{}, s.scannerError("while scanning a tag", start, "did not find expected whitespace or line break")
 	}
-	return token{kind: tokTag, start: start, end: s.mark, handle: handle, value: suffix}, true
+	t := token{kind: tokTag, start: start, end: s.mark, handle: handle, value: suffix}
+	if s.yamlv3 && s.flowLevel > 0 && s.check(',') {
+		// "tag-uri-flow-chars": yaml_parser_scan_tag_uri ends the tag at
+		// the ','; yaml.v3's yaml_parser_scan_tag_uri reads it into the
+		// tag. Refused when the node's event is parsed (ProblemMark: the
+		// tag's start).
+		t.difference = &Error{Kind: DifferenceError, Difference: "tag-uri-flow-chars",
+			Problem: "found a tag followed by ','", ProblemMark: start}
+	}
+	return t, true
 }
 
 // scanTagHandle is yaml_parser_scan_tag_handle: "!", "!!" or "!name!"; in
