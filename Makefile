@@ -427,7 +427,12 @@ bench: venv conform compiled $(VENV)/.bench-stamp ## Benchmark parse/marshal aga
 	$(VPY) -m scripts.bench --json build/bench.json
 	$(VPY) -m scripts.plot_bench build/bench.json docs/benchmarks.png
 	@echo "figure: docs/benchmarks.png"
+	$(MAKE) --no-print-directory bench-keys
 	$(MAKE) --no-print-directory bench-validate
+
+.PHONY: bench-keys
+bench-keys: venv conform compiled ## Parse and marshal of documents with many odd signal keys, compiled build against Go: medians of alternating rounds
+	$(VPY) -m scripts.bench_keys --rounds 11
 
 .PHONY: bench-validate
 bench-validate: venv ## Time `taskspec validate` on 10,000 generated sidecars, jobs 1 vs all CPUs
