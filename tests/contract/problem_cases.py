@@ -235,6 +235,10 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
         ("empty", "", ""),
         ("comments-only", "", "# nothing here\n"),
         ("several-wrong-types", "task_id: kg-go-impl-mathx-gcd", "task_id: [a]\nlanguage_extra: 1"),
+        # The Go package holds kg_query as a pointer, which yaml.v3 leaves nil
+        # for a null-tagged node; generated_from, a value, reads as written.
+        ("null-tagged-pointer-message", "    kg_query:\n", "    kg_query: !!null\n"),
+        ("null-tagged-value-message", "generated_from:\n", "generated_from: !!null\n"),
     ):
         yield f"wrong-type-{name}", (edit(old, new) if old else new.encode())
     yield (
