@@ -265,3 +265,42 @@ func TestTheCatalogueHasTheDeclaredKindsEntries(t *testing.T) {
 		}
 	}
 }
+
+// A rule with FieldRules.ignore IGNORE_IF_ZERO_VALUE applies only when its
+// field holds more than its zero value: "at least 1 when present" passes a
+// field left out and refuses 0 nowhere, yet still refuses -1. The Python
+// library's rules do the same (tests/test_constraints.py).
+func TestARuleThatIgnoresTheZeroValueSkipsIt(t *testing.T) {
+	saved := rules
+	t.Cleanup(func() { rules = saved })
+	rules = []rule{{
+		path:       "verification.timeout_seconds",
+		kind:       constraints["taskspec.v1.Int64Rules.at_least"],
+		bound:      1,
+		message:    "timeout_seconds %d is below %d",
+		args:       2,
+		ignoreZero: true,
+		mirror:     func(m *eval.TaskSpec) ruleValue { return ruleValue{num: int64(m.Verification.TimeoutSeconds)} },
+		proto: func(m *taskspecv1.TaskSpec) ruleValue {
+			return ruleValue{num: m.GetVerification().GetTimeoutSeconds()}
+		},
+	}}
+	for _, tc := range []struct {
+		value int64
+		want  int
+	}{{0, 0}, {1, 0}, {-1, 1}} {
+		spec := &taskspecv1.TaskSpec{Verification: &taskspecv1.Verification{TimeoutSeconds: tc.value}}
+		if got := check(checkedFromProto(spec)); len(got) != tc.want {
+			t.Errorf("timeout_seconds %d: %d violations %v, want %d", tc.value, len(got), got, tc.want)
+		}
+		mirror := &eval.TaskSpec{}
+		mirror.Verification.TimeoutSeconds = int(tc.value)
+		if got := check(checkedFromMirror(mirror)); len(got) != tc.want {
+			t.Errorf("decoded timeout_seconds %d: %d violations %v, want %d", tc.value, len(got), got, tc.want)
+		}
+	}
+	rules[0].ignoreZero = false
+	if got := check(checkedFromProto(&taskspecv1.TaskSpec{})); len(got) != 1 {
+		t.Errorf("without ignoreZero, a field left out gives %v, want one violation", got)
+	}
+}

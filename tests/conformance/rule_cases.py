@@ -101,6 +101,12 @@ def _rule_samples(rule: _rules.Rule) -> tuple[list[Any], list[Any]]:
     zero = _ZERO[_rules.field_info(rule.path).kind]
     if rule.item:
         return bad, good
+    if rule.ignore_zero:  # the zero value keeps it, written or left out
+        return [v for v in bad if v != zero], [
+            MISSING,
+            *good,
+            *([zero] if zero not in good else []),
+        ]
     if holds(rule.kind, rule.bound, zero, enum):
         return list(bad), [MISSING, *good]
     return [MISSING, *bad], list(good)
@@ -177,6 +183,8 @@ def _expected(rules: tuple[_rules.Rule, ...], value: Any) -> list[tuple[str, str
         value = _ZERO[_rules.field_info(first.path).kind]
     found: list[tuple[str, str, str]] = []
     for rule in rules:
+        if rule.ignore_zero and value == _ZERO[_rules.field_info(rule.path).kind]:
+            continue
         if not rule.item and not holds(rule.kind, rule.bound, value, _enum(rule)):
             found.append((rule.path, rule.format(_argument(value)), rule.code))
     for i, item in enumerate(value if isinstance(value, list) else []):
