@@ -16,14 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from google.protobuf import descriptor_pb2, descriptor_pool
-from google.protobuf.descriptor import Descriptor
 
 from taskspec import TaskSpec
 from taskspec._constraints import IMPLEMENTATIONS
 from taskspec._contract import (
     constraint_kinds,
     field_contract,
-    field_contract_of,
     implementation_problems,
     reachable_fields,
 )
@@ -31,42 +29,13 @@ from taskspec.bridge import _layout
 from taskspec.v1 import options_pb2, problems_pb2, taskspec_pb2
 from tests.conformance.gobridge import GoConsumer
 
-Edit = Callable[[descriptor_pb2.FileDescriptorProto], None]
-
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def scratch_task_spec(edit: Edit) -> Descriptor:
-    """TaskSpec of a scratch copy of taskspec.proto, changed by *edit*, in a pool of its own."""
-    pool = descriptor_pool.DescriptorPool()
-    for dep in (descriptor_pb2.DESCRIPTOR, problems_pb2.DESCRIPTOR, options_pb2.DESCRIPTOR):
-        pool.Add(descriptor_pb2.FileDescriptorProto.FromString(dep.serialized_pb))
-    proto = descriptor_pb2.FileDescriptorProto.FromString(taskspec_pb2.DESCRIPTOR.serialized_pb)
-    edit(proto)
-    pool.Add(proto)
-    return pool.FindMessageTypeByName("taskspec.v1.TaskSpec")
 
 
 def _message(
     proto: descriptor_pb2.FileDescriptorProto, name: str
 ) -> descriptor_pb2.DescriptorProto:
     return next(m for m in proto.message_type if m.name == name)
-
-
-def _add_string(message: str, contract: options_pb2.FieldContract | None) -> Edit:
-    def edit(proto: descriptor_pb2.FileDescriptorProto) -> None:
-        msg = _message(proto, message)
-        field = msg.field.add(
-            name="notes",
-            number=max(f.number for f in msg.field) + 1,
-            type=descriptor_pb2.FieldDescriptorProto.TYPE_STRING,
-            label=descriptor_pb2.FieldDescriptorProto.LABEL_OPTIONAL,
-            json_name="notes",
-        )
-        if contract is not None:
-            field_contract_of(field.options).CopyFrom(contract)
-
-    return edit
 
 
 def test_every_field_reachable_from_task_spec_has_its_decisions() -> None:
