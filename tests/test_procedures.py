@@ -169,7 +169,7 @@ def optional_message_with_rules(repo: Path) -> None:
 #: Run in the scratch copy: the optional message, unset, set but empty and
 #: set, written by both libraries in YAML, JSON and binary, and each YAML
 #: read back by both; prints one line per difference.
-_SAME_BYTES = """
+_SAME_BYTES = r"""
 import base64, sys
 from pathlib import Path
 
