@@ -16,6 +16,7 @@ Usage, from the repository root, after changing the table::
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import sys
 from collections.abc import Iterator, Sequence
@@ -149,9 +150,56 @@ def _leaves(
 
 
 def _edit(path: Path_, value: Any) -> dict[str, Any]:
+    """The edit that gives the key at *path* *value* (or leaves it out).
+
+    A key under an optional message the base leaves out (a pointer, say
+    ``verification.resources``) is set by adding that message, holding only
+    the key; left out, the message stays out.
+    """
+    node: Any = _base()
+    for i, step in enumerate(path[:-1]):
+        if isinstance(node, dict) and step not in node:
+            outer = path[: i + 1]
+            if value is MISSING:
+                return {"path": list(outer), "delete": True}
+            for inner in reversed(path[i + 1 :]):
+                value = {inner: value}
+            return {"path": list(outer), "value": value}
+        node = node[step]
     if value is MISSING:
         return {"path": list(path), "delete": True}
     return {"path": list(path), "value": value}
+
+
+def _merged(edits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """*edits* with those that add the same message to the base made one, holding every key."""
+    out: list[dict[str, Any]] = []
+    added: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for edit in edits:
+        value = edit.get("value")
+        key = tuple(edit["path"])
+        if isinstance(value, dict) and key in added:
+            _deep_update(added[key], value)
+            continue
+        if isinstance(value, dict):
+            added[key] = copy.deepcopy(value)
+            out.append({"path": edit["path"], "value": added[key]})
+            continue
+        out.append(edit)
+    return out
+
+
+def _deep_update(target: dict[str, Any], more: dict[str, Any]) -> None:
+    for k, v in more.items():
+        if isinstance(v, dict) and isinstance(target.get(k), dict):
+            _deep_update(target[k], v)
+        else:
+            target[k] = v
+
+
+@functools.cache
+def _base() -> dict[str, Any]:
+    return base_document()
 
 
 def _case(
@@ -264,7 +312,7 @@ def rule_cases() -> dict[str, Any]:
     cases.append(
         _case(
             "every rule broken",
-            [_edit(tuple(rules[0].path.split(".")), value) for rules, value in broken],
+            _merged([_edit(tuple(rules[0].path.split(".")), value) for rules, value in broken]),
             [v for rules, value in broken for v in _expected(rules, value)],
         )
     )
