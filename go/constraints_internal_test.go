@@ -61,6 +61,9 @@ type constraintSample struct {
 	Bound  *json.Number    `json:"bound"`
 	Value  json.RawMessage `json:"value"`
 	Breaks *bool           `json:"breaks"`
+	// WhenSet: the constraint applies only when the field is set
+	// (FieldRules.ignore IGNORE_IF_ZERO_VALUE), as a rule marked ignoreZero.
+	WhenSet bool `json:"when_set"`
 }
 
 // The Go implementation of each kind agrees with the Python one on every
@@ -89,6 +92,7 @@ func TestConstraintSamplesAgreeWithPython(t *testing.T) {
 func checkConstraintSamples(t *testing.T, samples []constraintSample) {
 	t.Helper()
 	sampled := map[string]map[bool]bool{}
+	whenSet := map[string]bool{}
 	for i, s := range samples {
 		c, ok := constraints[s.Kind]
 		if !ok {
@@ -112,9 +116,14 @@ func checkConstraintSamples(t *testing.T, samples []constraintSample) {
 			t.Errorf("constraints[%d] (%s): value %s: %v", i, s.Kind, s.Value, err)
 			continue
 		}
-		if keeps := c.keeps(v, bound); keeps == *s.Breaks {
-			t.Errorf("constraints[%d]: %s with bound %d: Go says breaks=%v for %s, Python %v",
-				i, s.Kind, bound, !keeps, s.Value, *s.Breaks)
+		r := rule{kind: c, bound: bound, ignoreZero: s.WhenSet}
+		if keeps := r.keeps(v); keeps == *s.Breaks {
+			t.Errorf("constraints[%d]: %s with bound %d (when set: %v): Go says breaks=%v for %s, Python %v",
+				i, s.Kind, bound, s.WhenSet, !keeps, s.Value, *s.Breaks)
+		}
+		if s.WhenSet {
+			whenSet[s.Kind] = true
+			continue
 		}
 		if sampled[s.Kind] == nil {
 			sampled[s.Kind] = map[bool]bool{}
@@ -124,6 +133,9 @@ func checkConstraintSamples(t *testing.T, samples []constraintSample) {
 	for _, f := range declaredConstraints() {
 		if got := sampled[string(f.FullName())]; !got[true] || !got[false] {
 			t.Errorf("%s: the samples lack a value that breaks it or one that keeps it", f.FullName())
+		}
+		if !whenSet[string(f.FullName())] {
+			t.Errorf("%s: no sample of it applying only when set", f.FullName())
 		}
 	}
 }

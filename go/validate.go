@@ -175,6 +175,15 @@ type rule struct {
 	proto  func(*taskspecv1.TaskSpec) ruleValue
 }
 
+// keeps reports whether v keeps the rule: a rule that applies only when its
+// field is set keeps the zero value.
+func (r *rule) keeps(v ruleValue) bool {
+	if r.ignoreZero && v.num == 0 && v.text == "" {
+		return true
+	}
+	return r.kind.keeps(v, r.bound)
+}
+
 func (r *rule) violation(path string, v ruleValue) Violation {
 	var value any = v.num
 	if r.kind.text {
@@ -215,10 +224,7 @@ func check(c *checked) []Violation {
 			v = r.proto(c.proto)
 		}
 		if !r.item {
-			if r.ignoreZero && v.num == 0 && v.text == "" {
-				continue
-			}
-			if !r.kind.keeps(v, r.bound) {
+			if !r.keeps(v) {
 				out = append(out, r.violation(r.path, v))
 			}
 			continue

@@ -277,6 +277,22 @@ def test_the_cross_language_samples_cover_every_kind() -> None:
         assert {s["breaks"] for s in samples if s["kind"] == kind} == {True, False}, kind
     bounded = {k.name for k in constraint_kinds() if k.bounded}
     assert all(("bound" in s) == (s["kind"] in bounded) for s in samples)
+    # Each kind again, applying only when set: its zero value keeps it, the
+    # rest as without (Go reads the same list: go/constraints_internal_test.go).
+    when_set = [s for s in samples if s.get("when_set")]
+    assert {s["kind"] for s in when_set} == {k.name for k in constraint_kinds()}
+    for s in when_set:
+        if s["value"] in ("", 0, []):
+            assert s["breaks"] is False, s
+    plain = {
+        (s["kind"], s.get("bound"), repr(s["value"])): s["breaks"]
+        for s in samples
+        if not s.get("when_set")
+    }
+    for s in when_set:
+        if s["value"] not in ("", 0, []):
+            key = (s["kind"], s.get("bound"), repr(s["value"]))
+            assert s["breaks"] == plain[key], s
 
 
 def test_the_schema_fragments() -> None:

@@ -54,6 +54,7 @@ __all__ = [
     "formatter",
     "getter",
     "passes",
+    "when_set",
 ]
 
 #: Each declared kind's code (``TS104``), by the kind's full proto name.
@@ -302,9 +303,17 @@ def passes(rule: Rule) -> Callable[[Any], object]:
     """
     enum = None if rule.item else field_info(rule.path).enum
     test = rule.implementation.test(rule.bound, enum)
-    if rule.ignore_zero:
-        return lambda value: not value or test(value)
-    return test
+    return when_set(test) if rule.ignore_zero else test
+
+
+def when_set(test: Callable[[Any], object]) -> Callable[[Any], object]:
+    """*test* applied only to a value that is set: the zero value (falsy) passes.
+
+    The zero value of every kind of field a rule checks is falsy in Python
+    (``""``, 0, an enum's UNSPECIFIED, an empty list), as it is "unset" in
+    the Go library's rules (no number, no text).
+    """
+    return lambda value: not value or test(value)
 
 
 def getter(rule: Rule) -> Callable[[Any], Any]:

@@ -77,14 +77,26 @@ _ZERO: Final[dict[_layout.Kind, Any]] = {
 SAMPLE_ENUM: Final = _layout.enum_info(taskspec_pb2.Language.DESCRIPTOR)
 
 
-def holds(kind: str, bound: int | None, value: Any, enum: _layout.EnumInfo | None = None) -> bool:
-    """Whether *value* (JSON data: an enum's as its spelling) keeps a constraint of *kind*."""
+def holds(
+    kind: str,
+    bound: int | None,
+    value: Any,
+    enum: _layout.EnumInfo | None = None,
+    *,
+    when_set: bool = False,
+) -> bool:
+    """Whether *value* (JSON data: an enum's as its spelling) keeps a constraint of *kind*.
+
+    With *when_set*, the constraint applies only when the field is set
+    (``FieldRules.ignore``), as the library's rules run it.
+    """
     if enum is not None:
         number = enum.from_string.get(value)
         if number is None or enum.to_string.get(number) != value:
             return False  # text that spells no value breaks it, as a document's does
         value = number
-    return bool(IMPLEMENTATIONS[kind].test(bound, enum)(value))
+    test = IMPLEMENTATIONS[kind].test(bound, enum)
+    return bool((_rules.when_set(test) if when_set else test)(value))
 
 
 def _enum(rule: _rules.Rule) -> _layout.EnumInfo | None:
@@ -253,6 +265,9 @@ def constraint_samples() -> list[dict[str, Any]]:
     Each is the kind, its bound (left out for a kind without one), a value
     (a string, an integer, a list of strings, or a spelling of
     taskspec.v1.Language for an enum kind) and whether the value breaks it.
+    Then the same samples and the kind's zero value again with ``when_set``:
+    whether they break it when it applies only to a field that is set
+    (``FieldRules.ignore``: the zero value never does).
     """
     out: list[dict[str, Any]] = []
     for kind in constraint_kinds():
@@ -268,7 +283,24 @@ def constraint_samples() -> list[dict[str, Any]]:
                     entry["bound"] = bound
                 entry.update({"value": value, "breaks": breaks})
                 out.append(entry)
+            zero = _ZERO[_KIND_OF[kind.name.rsplit(".", 2)[-2]]]
+            for value in [zero, *bad, *good]:
+                entry = {"kind": kind.name}
+                if bound is not None:
+                    entry["bound"] = bound
+                breaks = not holds(kind.name, bound, value, enum, when_set=True)
+                entry.update({"value": value, "breaks": breaks, "when_set": True})
+                out.append(entry)
     return out
+
+
+#: The kind of field each rules message constrains, by the message's name.
+_KIND_OF: Final[dict[str, _layout.Kind]] = {
+    "StringRules": _layout.Kind.STRING,
+    "Int64Rules": _layout.Kind.INT,
+    "EnumRules": _layout.Kind.ENUM,
+    "RepeatedRules": _layout.Kind.STRING_LIST,
+}
 
 
 def base_document() -> dict[str, Any]:
