@@ -88,12 +88,12 @@ def optional_field_on_a_nested_message(repo: Path) -> None:
         add_field(
             proto.read_text(),
             "GeneratedFrom",
-            "// Where the generator's template lives. Optional: omitted from YAML when empty.\n"
-            "  string template_url = {n} [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
+            "// Where the generator's source lives. Optional: omitted from YAML when empty.\n"
+            "  string origin_url = {n} [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
             "    visibility: VISIBILITY_SHOWN\n  }];",
         )
     )
-    _go_field(repo, "GeneratedFrom", 'TemplateURL string `yaml:"template_url,omitempty"`')
+    _go_field(repo, "GeneratedFrom", 'OriginURL string `yaml:"origin_url,omitempty"`')
 
 
 #: An optional message on Verification whose fields have rules: one that

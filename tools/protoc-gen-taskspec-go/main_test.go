@@ -449,6 +449,10 @@ func TestTwoCodesWithOneNameFail(t *testing.T) {
 // A field's rules with FieldRules.ignore IGNORE_IF_ZERO_VALUE become rules
 // that skip the zero value; the rules of its items stay as they are.
 func TestIgnoreIfZeroValueMarksTheFieldsOwnRules(t *testing.T) {
+	before, err := run(t, request(t, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
 	out, err := run(t, request(t, func(s *descriptorpb.FileDescriptorProto) {
 		o := field(s, "Verification", "test_cmd").GetOptions()
 		c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
@@ -459,16 +463,24 @@ func TestIgnoreIfZeroValueMarksTheFieldsOwnRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The rules of verification.test_cmd, up to the next field's.
 	got := out[goFile]
 	start := strings.Index(got, `"verification.test_cmd",`)
 	if start < 0 {
 		t.Fatalf("no rule of verification.test_cmd in %s", goFile)
 	}
-	own, item := strings.Count(got[start:], "ignoreZero:"), strings.Count(got[start:], "item:")
-	if own != 1 || item != 1 {
-		t.Errorf("after verification.test_cmd: %d rules skip the zero value and %d are item rules, want 1 and 1", own, item)
+	block := got[start:]
+	if end := strings.Index(block, `"verification.timeout_seconds",`); end >= 0 {
+		block = block[:end]
 	}
-	if strings.Count(got, "ignoreZero:") != 1 {
-		t.Errorf("rules of other fields skip the zero value")
+	if n := strings.Count(block, "ignoreZero:"); n != 1 {
+		t.Errorf("%d rules of verification.test_cmd skip the zero value, want its one own rule", n)
+	}
+	if n := strings.Count(block, "item:"); n != 1 {
+		t.Errorf("%d item rules of verification.test_cmd, want 1", n)
+	}
+	added := strings.Count(got, "ignoreZero:") - strings.Count(before[goFile], "ignoreZero:")
+	if added != 1 {
+		t.Errorf("%d more rules skip the zero value, want 1", added)
 	}
 }
