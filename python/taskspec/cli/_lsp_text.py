@@ -26,6 +26,8 @@ from importlib import resources
 from typing import Any, Final
 
 from taskspec._codes import DUPLICATE_KEY, TAB_INDENT, UNKNOWN_KEY
+from taskspec._forms_gen import HINT_MAPPING_VALUE_QUOTE_VALUE
+from taskspec._words import pieces
 
 __all__ = ["Edit", "Fix", "fixes", "hover", "problem_span"]
 
@@ -38,7 +40,7 @@ _BAD_ESCAPE: Final = "TS016"
 #: The hint's suggestion: ``did you mean "x"?`` (keys and enum values).
 _DID_YOU_MEAN: Final = re.compile(r'did you mean "((?:[^"\\]|\\.)*)"\?')
 #: The prompt-mistake hint: ``... must be quoted, or written as a block scalar (|)``.
-_PROMPT_HINT: Final = "must be quoted, or written as a block scalar (|)"
+_PROMPT_HINT: Final = pieces(HINT_MAPPING_VALUE_QUOTE_VALUE)[-1].strip()
 #: A block mapping key on its line: indentation, list dashes, key, and what follows.
 _KEY_LINE: Final = re.compile(
     r"^(?P<lead>[ ]*(?:-[ ]+)*)(?P<key>[^\s#:'\"\-][^:#]*?):(?P<rest>[ \t].*|)$"
