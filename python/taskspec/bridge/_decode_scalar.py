@@ -35,7 +35,7 @@ from taskspec._forms_gen import (
     WORD_AN_INTEGER,
     WORD_NON_INTEGRAL,
 )
-from taskspec._limits import INT64_MAX, INT64_MIN
+from taskspec._values import INT64_MAX, INT64_MIN
 from taskspec._words import render
 from taskspec.bridge._decode_load import PLAIN, QUOTED, SCALAR, TAG_PREFIX
 from taskspec.bridge._decode_msg import describe, fail, q, refuse, short_tag
