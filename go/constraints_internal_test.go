@@ -61,6 +61,9 @@ type constraintSample struct {
 	Bound  *json.Number    `json:"bound"`
 	Value  json.RawMessage `json:"value"`
 	Breaks *bool           `json:"breaks"`
+	// WhenSet: the constraint applies only when the field is set
+	// (FieldRules.ignore IGNORE_IF_ZERO_VALUE), as a rule marked ignoreZero.
+	WhenSet bool `json:"when_set"`
 }
 
 // The Go implementation of each kind agrees with the Python one on every
@@ -89,6 +92,7 @@ func TestConstraintSamplesAgreeWithPython(t *testing.T) {
 func checkConstraintSamples(t *testing.T, samples []constraintSample) {
 	t.Helper()
 	sampled := map[string]map[bool]bool{}
+	whenSet := map[string]bool{}
 	for i, s := range samples {
 		c, ok := constraints[s.Kind]
 		if !ok {
@@ -112,9 +116,14 @@ func checkConstraintSamples(t *testing.T, samples []constraintSample) {
 			t.Errorf("constraints[%d] (%s): value %s: %v", i, s.Kind, s.Value, err)
 			continue
 		}
-		if keeps := c.keeps(v, bound); keeps == *s.Breaks {
-			t.Errorf("constraints[%d]: %s with bound %d: Go says breaks=%v for %s, Python %v",
-				i, s.Kind, bound, !keeps, s.Value, *s.Breaks)
+		r := rule{kind: c, bound: bound, ignoreZero: s.WhenSet}
+		if keeps := r.keeps(v); keeps == *s.Breaks {
+			t.Errorf("constraints[%d]: %s with bound %d (when set: %v): Go says breaks=%v for %s, Python %v",
+				i, s.Kind, bound, s.WhenSet, !keeps, s.Value, *s.Breaks)
+		}
+		if s.WhenSet {
+			whenSet[s.Kind] = true
+			continue
 		}
 		if sampled[s.Kind] == nil {
 			sampled[s.Kind] = map[bool]bool{}
@@ -124,6 +133,9 @@ func checkConstraintSamples(t *testing.T, samples []constraintSample) {
 	for _, f := range declaredConstraints() {
 		if got := sampled[string(f.FullName())]; !got[true] || !got[false] {
 			t.Errorf("%s: the samples lack a value that breaks it or one that keeps it", f.FullName())
+		}
+		if !whenSet[string(f.FullName())] {
+			t.Errorf("%s: no sample of it applying only when set", f.FullName())
 		}
 	}
 }
@@ -263,5 +275,44 @@ func TestTheCatalogueHasTheDeclaredKindsEntries(t *testing.T) {
 		if !strings.HasPrefix(text, fmt.Sprintf("%s (%s): %s\n", code, f.Name(), k.Title)) {
 			t.Errorf("Explain(%s) = %q", code, text)
 		}
+	}
+}
+
+// A rule with FieldRules.ignore IGNORE_IF_ZERO_VALUE applies only when its
+// field holds more than its zero value: "at least 1 when present" passes a
+// field left out and refuses 0 nowhere, yet still refuses -1. The Python
+// library's rules do the same (tests/test_constraints.py).
+func TestARuleThatIgnoresTheZeroValueSkipsIt(t *testing.T) {
+	saved := rules
+	t.Cleanup(func() { rules = saved })
+	rules = []rule{{
+		path:       "verification.timeout_seconds",
+		kind:       constraints["taskspec.v1.Int64Rules.at_least"],
+		bound:      1,
+		message:    "timeout_seconds %d is below %d",
+		args:       2,
+		ignoreZero: true,
+		mirror:     func(m *eval.TaskSpec) ruleValue { return ruleValue{num: int64(m.Verification.TimeoutSeconds)} },
+		proto: func(m *taskspecv1.TaskSpec) ruleValue {
+			return ruleValue{num: m.GetVerification().GetTimeoutSeconds()}
+		},
+	}}
+	for _, tc := range []struct {
+		value int64
+		want  int
+	}{{0, 0}, {1, 0}, {-1, 1}} {
+		spec := &taskspecv1.TaskSpec{Verification: &taskspecv1.Verification{TimeoutSeconds: tc.value}}
+		if got := check(checkedFromProto(spec)); len(got) != tc.want {
+			t.Errorf("timeout_seconds %d: %d violations %v, want %d", tc.value, len(got), got, tc.want)
+		}
+		mirror := &eval.TaskSpec{}
+		mirror.Verification.TimeoutSeconds = int(tc.value)
+		if got := check(checkedFromMirror(mirror)); len(got) != tc.want {
+			t.Errorf("decoded timeout_seconds %d: %d violations %v, want %d", tc.value, len(got), got, tc.want)
+		}
+	}
+	rules[0].ignoreZero = false
+	if got := check(checkedFromProto(&taskspecv1.TaskSpec{})); len(got) != 1 {
+		t.Errorf("without ignoreZero, a field left out gives %v, want one violation", got)
 	}
 }

@@ -164,11 +164,24 @@ type rule struct {
 	// item is set for the rules of RepeatedRules.items: the rule applies to
 	// each item of the list, reported at the item's path ("field[2]").
 	item bool
+	// ignoreZero is FieldRules.ignore's IGNORE_IF_ZERO_VALUE: the rule
+	// applies only when the field holds more than its zero value ("", 0, no
+	// enum text, no items), so a field left out is not checked.
+	ignoreZero bool
 	// mirror and proto read the field's value from a decoded document (enum
 	// text as written) and from a message (enum text as spelled, or the
 	// digits of an undefined number).
 	mirror func(*eval.TaskSpec) ruleValue
 	proto  func(*taskspecv1.TaskSpec) ruleValue
+}
+
+// keeps reports whether v keeps the rule: a rule that applies only when its
+// field is set keeps the zero value.
+func (r *rule) keeps(v ruleValue) bool {
+	if r.ignoreZero && v.num == 0 && v.text == "" {
+		return true
+	}
+	return r.kind.keeps(v, r.bound)
 }
 
 func (r *rule) violation(path string, v ruleValue) Violation {
@@ -211,7 +224,7 @@ func check(c *checked) []Violation {
 			v = r.proto(c.proto)
 		}
 		if !r.item {
-			if !r.kind.keeps(v, r.bound) {
+			if !r.keeps(v) {
 				out = append(out, r.violation(r.path, v))
 			}
 			continue

@@ -23,10 +23,8 @@ The check, run by ``make breaking``:
   (so documents that do not use it are written as before), and must not
   have a constraint that its zero value breaks (so documents written before
   it stay valid; asked of the kind's implementation in
-  ``taskspec/_constraints.py``);
-- no field's option sets a singular attribute twice (two ``rules:``
-  blocks): the text format merges them without a word, so the check reads
-  the compiler's source locations, where each block leaves its path;
+  ``taskspec/_constraints.py``), unless its rules apply only when it is set
+  (``ignore: IGNORE_IF_ZERO_VALUE``);
 - a change to the options' own schema (``options.proto``) is reported in one
   line: an additive one (a new attribute, a new value, a new kind of
   constraint) as a note, any other (a renumbered extension, a removed or
@@ -36,14 +34,21 @@ Each image is read through its own options schema (a descriptor pool built
 from the image), never through the generated stubs, so the check works from
 any state of ``options.proto`` and the two sides never need the same one.
 Removed, renamed and renumbered fields are ``buf breaking``'s to report.
+Whether the options are well formed (every field decided, rules that fit,
+one block per attribute) is not checked here: ``tools/protoc-gen-taskspec-go``
+checks it once, in ``make generate``.
 
 Usage: ``python scripts/check_contract.py --against release/taskspec-v1.binpb
 [--buf .venv/bin/buf] [--image current.binpb] [--release]``. Exit status 1
 lists every problem, one line each. With ``--release`` (``make
 release-baseline``) it says whether the current proto may become the new
-baseline: when it has breaking changes (this check's or ``buf
-breaking``'s), only with the schema version (the value of
-task_spec_version's Int64Rules.equals constraint) bumped.
+baseline: when it has breaking changes of the contract options, only with
+the schema version (the value of task_spec_version's Int64Rules.equals
+constraint) bumped; when ``buf breaking`` finds a change that breaks the
+wire (a removed enum value, a renumbered field) in a file of package
+``taskspec.v1``, never, whatever the schema version says: v1 readers would
+misread the bytes, so such a change goes into a new package
+(``taskspec.v2``).
 """
 
 from __future__ import annotations
@@ -51,13 +56,12 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, cast
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
-from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,12 +71,13 @@ FIELD_EXTENSION = "taskspec.v1.field"
 LIMITS_EXTENSION = "taskspec.v1.limits"
 CONSTRAINT_EXTENSION = "taskspec.v1.constraint"
 VERSION_FIELD = f"{ROOT_MESSAGE}.task_spec_version"
+#: The directory of package taskspec.v1's files, as buf names them.
+V1_FILES = "taskspec/v1/"
 NEW_VERSION = (
     "that needs a new contract version (CONTRIBUTING.md, 'Cutting a new contract version')"
 )
 
 _Field = descriptor_pb2.FieldDescriptorProto
-_OPTIONS_FIELD_NUMBER = 8  # FieldDescriptorProto.options
 
 
 class Image:
@@ -81,10 +86,8 @@ class Image:
     def __init__(self, data: bytes) -> None:
         self.fds = descriptor_pb2.FileDescriptorSet.FromString(data)
         self.msgs: dict[str, descriptor_pb2.DescriptorProto] = {}
-        #: Each message's file and source path, for its fields' locations.
-        self.where: dict[str, tuple[descriptor_pb2.FileDescriptorProto, list[int]]] = {}
         for f in self.fds.file:
-            self._add(f, f.package, f.message_type, [4])
+            self._add(f.package, f.message_type)
         self.pool = descriptor_pool.DescriptorPool()
         for f in self.fds.file:
             self.pool.Add(f)
@@ -98,18 +101,11 @@ class Image:
             self.pool.FindMessageTypeByName("google.protobuf.MessageOptions")
         )
 
-    def _add(
-        self,
-        f: descriptor_pb2.FileDescriptorProto,
-        prefix: str,
-        msgs: Iterable[descriptor_pb2.DescriptorProto],
-        path: list[int],
-    ) -> None:
-        for i, msg in enumerate(msgs):
+    def _add(self, prefix: str, msgs: Iterable[descriptor_pb2.DescriptorProto]) -> None:
+        for msg in msgs:
             name = f"{prefix}.{msg.name}"
             self.msgs[name] = msg
-            self.where[name] = (f, [*path, i])
-            self._add(f, name, msg.nested_type, [*path, i, 3])
+            self._add(name, msg.nested_type)
 
     def _extension(self, name: str) -> Any:
         try:
@@ -149,12 +145,6 @@ class Image:
             return None
         opts = self._message_options.FromString(self.msgs[name].options.SerializeToString())
         return cast(Message, opts.Extensions[self.limits_ext])
-
-    def field_path(self, full_name: str) -> tuple[descriptor_pb2.FileDescriptorProto, list[int]]:
-        message, _, name = full_name.rpartition(".")
-        f, path = self.where[message]
-        index = [fd.name for fd in self.msgs[message].field].index(name)
-        return f, [*path, 2, index]
 
 
 def load_image(data: bytes) -> Image:
@@ -236,9 +226,10 @@ _LEGACY_KINDS = {
 }
 
 #: One constraint on a field: its kind (the full name of its declaration),
-#: its bound (None for a constraint without one), its message, and whether
-#: it applies to each item of the list rather than to the field.
-Constraint = tuple[str, int | None, str, bool]
+#: its bound (None for a constraint without one), its message, whether it
+#: applies to each item of the list rather than to the field, and whether
+#: it applies only when the field is set (FieldRules.ignore).
+Constraint = tuple[str, int | None, str, bool, bool]
 
 
 def constraints(contract: Message | None) -> list[Constraint]:
@@ -257,36 +248,47 @@ def constraints(contract: Message | None) -> list[Constraint]:
         bound = a.get("bound")
         kind = _LEGACY_KINDS.get(check, check)
         out.append(
-            (kind, bound if isinstance(bound, int) else None, str(a.get("message", "")), False)
+            (
+                kind,
+                bound if isinstance(bound, int) else None,
+                str(a.get("message", "")),
+                False,
+                False,
+            )
         )
     rules = attrs.get("rules")
     if isinstance(rules, Message):
-        for _, typed in rules.ListFields():  # the one field of the oneof
-            out.extend(_typed_constraints(typed, item=False))
+        when_set = _enum_attribute(rules, "ignore") == "IGNORE_IF_ZERO_VALUE"
+        for _, typed in rules.ListFields():  # the one field of the oneof, and ignore
+            if isinstance(typed, Message):
+                out.extend(_typed_constraints(typed, item=False, when_set=when_set))
     return out
 
 
-def _typed_constraints(typed: Message, *, item: bool) -> Iterator[Constraint]:
+def _typed_constraints(typed: Message, *, item: bool, when_set: bool) -> Iterator[Constraint]:
     """The constraints of a rules message (StringRules, ...), by declaration number."""
     for fd, value in typed.ListFields():
         described = value.DESCRIPTOR
         if "message" not in described.fields_by_name:
-            yield from _typed_constraints(value, item=True)  # items: each item's rules
+            # items: each item's rules, which apply to every item there is
+            yield from _typed_constraints(value, item=True, when_set=False)
             continue
         bound: int | None = None
         if "value" in described.fields_by_name:
             bound = int(value.value)
-        yield (fd.full_name, bound, str(value.message), item)
+        yield (fd.full_name, bound, str(value.message), item, when_set)
 
 
 def _show_constraints(found: list[Constraint]) -> str:
     if not found:
         return "none"
     parts = []
-    for kind, bound, message, item in found:
+    for kind, bound, message, item, when_set in found:
         said = kind.removeprefix("taskspec.v1.")
         if bound is not None:
             said += f" {bound}"
+        if when_set:
+            said += " when set"
         parts.append(f"{'each item: ' if item else ''}{said} {message!r}")
     return "[" + "; ".join(parts) + "]"
 
@@ -329,38 +331,6 @@ def _declaration_order(baseline: Image, current: Image) -> Iterator[str]:
                 f"{', '.join(new_names)}): declaration order is the YAML key order of both "
                 f"languages, so v1 sidecars would be written differently; {NEW_VERSION}"
             )
-
-
-def repeated_blocks(image: Image, name: str) -> list[str]:
-    """The singular attributes that field *name*'s option sets more than once.
-
-    Needs an image with source info; without it, finds nothing.
-    """
-    if image.field_ext is None:
-        return []
-    f, path = image.field_path(name)
-    prefix = [*path, _OPTIONS_FIELD_NUMBER, image.field_ext.number]
-    counts = Counter(
-        tuple(loc.path)
-        for loc in f.source_code_info.location
-        if list(loc.path[: len(prefix)]) == prefix and len(loc.path) > len(prefix)
-    )
-    out: list[str] = []
-    for loc_path, n in counts.items():
-        if n < 2:
-            continue
-        desc: Descriptor | None = image.field_ext.message_type
-        names: list[str] = []
-        for number in loc_path[len(prefix) :]:
-            fd = desc.fields_by_number.get(number) if desc is not None else None
-            if fd is None or fd.is_repeated:
-                names = []
-                break
-            names.append(fd.name)
-            desc = fd.message_type
-        if names and names[0] not in out:
-            out.append(names[0])
-    return out
 
 
 def _schema_changes(baseline: Image, current: Image) -> tuple[list[str], bool]:
@@ -458,23 +428,17 @@ def problems(baseline: Image, current: Image) -> tuple[list[str], list[str]]:
         if _enum_attribute(c, "presence") not in ("PRESENCE_OMIT_EMPTY", "PRESENCE_OMIT_UNSET"):
             out.append(
                 f"{name}: a new field must be omitted from YAML when empty "
-                "(PRESENCE_OMIT_EMPTY), or every v1 sidecar written from now on would carry a "
-                "key that v1 readers refuse"
+                "(PRESENCE_OMIT_EMPTY; PRESENCE_OMIT_UNSET for a message), or every v1 "
+                "sidecar written from now on would carry a key that v1 readers refuse"
             )
-        for kind, bound, _, item in constraints(c):
-            if not item and _zero_breaks(kind, bound):
+        for kind, bound, _, item, when_set in constraints(c):
+            if not item and not when_set and _zero_breaks(kind, bound):
                 out.append(
                     f"{name}: a new field cannot have a rule that its zero value breaks "
                     f"({kind.removeprefix('taskspec.v1.')}): every v1 document written before "
-                    "it would become invalid"
+                    "it would become invalid; say that it applies only when the field is set "
+                    "(ignore: IGNORE_IF_ZERO_VALUE)"
                 )
-    for name in sorted(new_fields):
-        attrs = repeated_blocks(current, name)
-        if attrs:
-            out.append(
-                f"{name}: its (taskspec.v1.field) option sets {' and '.join(attrs)} more than "
-                f"once: the text format merges the blocks silently; write one {attrs[0]} block"
-            )
     old_limits, new_limits = baseline.limits(ROOT_MESSAGE), current.limits(ROOT_MESSAGE)
     if _show(old_limits) != _show(new_limits):
         out.append(
@@ -499,13 +463,11 @@ def schema_version(image: Image) -> int | None:
     """The bound of task_spec_version's Int64Rules.equals constraint: the schema version."""
     field = reachable(image).get(VERSION_FIELD)
     found = constraints(image.contract(field) if field is not None else None)
-    return next((b for k, b, _, _ in found if k == _LEGACY_KINDS["CHECK_EQUALS"]), None)
+    return next((b for k, b, _, _, _ in found if k == _LEGACY_KINDS["CHECK_EQUALS"]), None)
 
 
-def _build(buf: str, source_info: bool) -> bytes:
-    argv = [buf, "build", "-o", "-"]
-    if not source_info:
-        argv.insert(2, "--exclude-source-info")
+def _build(buf: str) -> bytes:
+    argv = [buf, "build", "--exclude-source-info", "-o", "-"]
     return subprocess.run(argv, check=True, capture_output=True).stdout
 
 
@@ -520,8 +482,7 @@ def main(argv: list[str] | None = None) -> int:
         help="say whether the current proto may become the new baseline (make release-baseline)",
     )
     args = parser.parse_args(argv)
-    # With source info, so that a repeated option block shows.
-    data = args.image.read_bytes() if args.image is not None else _build(args.buf, True)
+    data = args.image.read_bytes() if args.image is not None else _build(args.buf)
     baseline, current = load_image(args.against.read_bytes()), load_image(data)
     found, notes = problems(baseline, current)
     for line in notes:
@@ -551,14 +512,28 @@ def _release(args: argparse.Namespace, baseline: Image, current: Image, found: l
         check=False,
     )
     breaks = list(found)
+    wire: list[str] = []
     if buf_breaking.returncode != 0:
-        breaks += [f"buf breaking: {line}" for line in buf_breaking.stdout.splitlines() if line]
+        for line in buf_breaking.stdout.splitlines():
+            if line:
+                breaks.append(f"buf breaking: {line}")
+                if _in_v1(line):
+                    wire.append(line)
     if not breaks:
         print(f"release: no breaking change against {args.against}: recording the proto as it is")
         return 0
     old, new = schema_version(baseline), schema_version(current)
     for line in breaks:
         print(f"release: {line}", file=sys.stderr)
+    if wire:
+        print(
+            f"release: refused: {len(wire)} of these change(s) break the wire inside package "
+            "taskspec.v1, which no schema version can make safe: v1 readers would misread the "
+            "bytes. Undo them, or make them in a new package (taskspec.v2, beside v1) "
+            "(CONTRIBUTING.md, 'Cutting a new contract version')",
+            file=sys.stderr,
+        )
+        return 1
     if old == new:
         print(
             f"release: refused: these {len(breaks)} breaking change(s) make a new contract "
@@ -570,6 +545,16 @@ def _release(args: argparse.Namespace, baseline: Image, current: Image, found: l
         return 1
     print(f"release: cutting contract version {new} (was {old}) with the changes above")
     return 0
+
+
+def _in_v1(line: str) -> bool:
+    """Whether a line of ``buf breaking`` names a file of package taskspec.v1.
+
+    buf prints ``path:line:column:message``; the path is under ``proto/``
+    or, for a file that no longer exists, the baseline's name of it.
+    """
+    path = line.split(":", 1)[0]
+    return V1_FILES in path
 
 
 if __name__ == "__main__":

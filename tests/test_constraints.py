@@ -19,6 +19,7 @@ import pytest
 from taskspec import TaskSpec, _jsonschema, _rules, _validate
 from taskspec._constraints import IMPLEMENTATIONS, NOT_BLANK_PATTERN
 from taskspec._contract import constraint_kinds
+from taskspec.cli import _lsp_text
 from taskspec.v1 import options_pb2
 from tests.conformance import rule_cases
 from tests.helpers import set_field, valid_spec
@@ -278,6 +279,22 @@ def test_the_cross_language_samples_cover_every_kind() -> None:
         assert {s["breaks"] for s in samples if s["kind"] == kind} == {True, False}, kind
     bounded = {k.name for k in constraint_kinds() if k.bounded}
     assert all(("bound" in s) == (s["kind"] in bounded) for s in samples)
+    # Each kind again, applying only when set: its zero value keeps it, the
+    # rest as without (Go reads the same list: go/constraints_internal_test.go).
+    when_set = [s for s in samples if s.get("when_set")]
+    assert {s["kind"] for s in when_set} == {k.name for k in constraint_kinds()}
+    for s in when_set:
+        if s["value"] in ("", 0, []):
+            assert s["breaks"] is False, s
+    plain = {
+        (s["kind"], s.get("bound"), repr(s["value"])): s["breaks"]
+        for s in samples
+        if not s.get("when_set")
+    }
+    for s in when_set:
+        if s["value"] not in ("", 0, []):
+            key = (s["kind"], s.get("bound"), repr(s["value"]))
+            assert s["breaks"] == plain[key], s
 
 
 def test_the_schema_fragments() -> None:
@@ -309,3 +326,61 @@ def test_the_int64_range_is_written_once() -> None:
     homes = [p.name for p in package.rglob("*.py") if spelt.search(p.read_text(encoding="utf-8"))]
     assert homes == ["_values.py"]
     assert _limits.INT64_MIN is _values.INT64_MIN
+
+
+def _when_set(path: str, rules: Any) -> tuple[_rules.Rule, ...]:
+    """The rules a rules message sets on *path* with ``ignore: IGNORE_IF_ZERO_VALUE``."""
+    return tuple(_rules._from_rules(path, rules, ignore_zero=True))
+
+
+def test_rules_that_apply_when_set_pass_the_zero_value_only() -> None:
+    """ "At least 1 when present": 0 (or the key left out) keeps it, -1 does not.
+
+    The Go library's rules do the same (go/constraints_internal_test.go).
+    """
+    path = "verification.timeout_seconds"
+    rules = _when_set(path, options_pb2.Int64Rules(at_least=_bound(1, "below %[2]d: %[1]d")))
+    assert all(rule.ignore_zero for rule in rules)
+    check_valid(rules, path, 0)
+    check_valid(rules, path, 1)
+    check_invalid(rules, path, -1, (path, "below 1: -1", "TS104"))
+    # The same constraint without ignore refuses the zero value.
+    check_invalid(
+        _int(at_least=_bound(1, "below %[2]d: %[1]d")), path, 0, (path, "below 1: 0", "TS104")
+    )
+    strings = _when_set("task_id", options_pb2.StringRules(min_len=_bound(3, "short %q")))
+    check_valid(strings, "task_id", "")
+    check_invalid(strings, "task_id", "ab", ("task_id", 'short "ab"', "TS108"))
+
+
+def test_rules_that_apply_when_set_leave_item_rules_as_they_are() -> None:
+    path = "verification.test_cmd"
+    rules = _when_set(
+        path,
+        options_pb2.RepeatedRules(
+            min_items=_bound(2, "%d items"),
+            items=options_pb2.StringRules(not_blank=_demand("item %q is blank")),
+        ),
+    )
+    assert [rule.ignore_zero for rule in rules] == [True, False]
+    check_valid(rules, path, [])
+    check_invalid(
+        rules,
+        path,
+        [" "],
+        (path, "1 items", "TS111"),
+        (f"{path}[0]", 'item " " is blank', "TS101"),
+    )
+
+
+def test_the_schema_and_the_hover_say_when_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    schema = _jsonschema._when_set({"title": "t", "type": "integer", "minimum": 1}, 0)
+    assert schema == {"title": "t", "type": "integer", "anyOf": [{"const": 0}, {"minimum": 1}]}
+    assert _jsonschema._when_set({"title": "t", "type": "string"}, "") == {
+        "title": "t",
+        "type": "string",
+    }
+    rules = _when_set("task_id", options_pb2.StringRules(min_len=_bound(3, "short %q")))
+    monkeypatch.setattr(_rules, "RULES", rules)
+    said = _lsp_text._rule("task_id")
+    assert said.startswith("must have at least 3 characters when set (`taskspec validate`"), said

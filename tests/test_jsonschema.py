@@ -24,6 +24,7 @@ from jsonschema import Draft202012Validator
 
 import taskspec
 from taskspec import TaskSpecError, _jsonschema, _limits, _rules, _validate
+from taskspec._contract import reachable_fields
 from taskspec.bridge import _decode, _layout
 from taskspec.bridge._layout import Kind
 from taskspec.cli._main import main
@@ -117,6 +118,10 @@ def _edit(path: tuple[str | int, ...], value: Any = ..., *, delete: bool = False
     doc = copy.deepcopy(FULL)
     target: Any = doc
     for step in path[:-1]:
+        if isinstance(target, dict) and step not in target:
+            if delete:
+                return doc  # under an optional message FULL leaves out: already out
+            target[step] = {}  # the optional message, holding only the edited key
         target = target[step]
     if delete:
         target.pop(path[-1], None)  # a field FULL leaves out (omitted when empty) stays out
@@ -194,7 +199,8 @@ def _object_schemas(node: Any) -> Iterator[dict[str, Any]]:
 
 def test_every_message_forbids_unknown_keys_and_is_documented() -> None:
     messages = [s for s in _object_schemas(SCHEMA) if "properties" in s]
-    assert len(messages) == 5
+    reachable = {fd.containing_type.full_name for fd, _ in reachable_fields() if fd.containing_type}
+    assert len(messages) == len(reachable)
     for schema in messages:
         assert schema["additionalProperties"] is False, schema["title"]
         assert schema["description"], schema["title"]
@@ -379,6 +385,10 @@ def test_every_rule_is_in_the_schema() -> None:
         ref = f"#/$defs/{fi.enum.yaml_name}" if fi.enum is not None else None
         fragment = rule.implementation.schema(rule.bound, ref)
         where = prop["items"] if rule.item else prop
+        if rule.ignore_zero:  # the rule applies when set: the zero value beside it
+            zero, said = where["anyOf"]
+            assert set(zero) == {"const"}, rule
+            where = {**where, **said}
         for key, value in fragment.items():
             if key in ("minimum", "maximum"):
                 assert key in where and (
@@ -496,6 +506,8 @@ def test_unknown_key_at_every_depth(path: tuple[str | int, ...]) -> None:
     doc = copy.deepcopy(FULL)
     target: Any = doc
     for step in path:
+        if isinstance(target, dict) and step not in target:
+            target[step] = {}  # an optional message FULL leaves out
         target = target[step]
     target["bogus"] = "x"
     assert verdicts(doc) == (False, False)

@@ -1,20 +1,25 @@
 """CONTRIBUTING.md's procedures work as written: each change edits only the files it names.
 
 Each test copies the repository into a scratch directory and makes one of
-the documented changes there: an optional field and an enum value (the
-proto and the upstream stand-in, ``tests/conformance/go/eval/``); rules
-of existing kinds, several on one new field, items included (the same two
-files); and a new kind of constraint (``options.proto``, one
-implementation per language, ``go/constraints.go`` and
-``python/taskspec/_constraints.py``, then the proto and the stand-in). It
-then runs ``make generate``, ``make vectors`` and ``make test`` in the copy:
-buf lint and breaking, the contract check, the drift checks, mypy and
-ruff, the Go library's and the stand-in's tests, and the whole Python
+the documented changes there: an optional field, on TaskSpec and on the
+nested GeneratedFrom, and an enum value (the proto and the upstream
+stand-in, ``tests/conformance/go/eval/``); an optional nested message whose
+fields have rules, one of them applying only when set (the same two files;
+Go and Python must then write it alike, unset, empty or set, in YAML, JSON
+and binary); rules of existing kinds, several on one new field, items
+included (the same two files); and a new kind of constraint
+(``options.proto``, one implementation per language, ``go/constraints.go``
+and ``python/taskspec/_constraints.py``, then the proto and the stand-in).
+It then runs ``make generate``, ``make vectors`` and ``make test`` in the
+copy: buf lint and breaking, the contract check, the drift checks, mypy
+and ruff, the Go library's and the stand-in's tests, and the whole Python
 suite, on the changed schema.
 
 One more test changes ``options.proto`` in a copy and runs ``make
-generate`` there alone: generation must bootstrap itself; another adds a
-language and re-records the vectors, which must come out unchanged.
+generate`` there alone: generation must bootstrap itself; another gives
+the optional message ``PRESENCE_OMIT_EMPTY``, which ``make generate`` must
+refuse naming the field; another adds a language and re-records the
+vectors, which must come out unchanged.
 
 Each run is the whole suite again, several minutes, so these run only under
 ``make test-procedures`` (``TASKSPEC_PROCEDURES=1``), which CI runs; the
@@ -75,6 +80,139 @@ def optional_field(repo: Path) -> None:
         )
     )
     _go_field(repo, "TaskSpec", 'ReviewNotes string `yaml:"review_notes,omitempty"`')
+
+
+def optional_field_on_a_nested_message(repo: Path) -> None:
+    """The same two edits on GeneratedFrom: no test pins a nested message's fields."""
+    proto = repo / PROTO
+    proto.write_text(
+        add_field(
+            proto.read_text(),
+            "GeneratedFrom",
+            "// Where the generator's source lives. Optional: omitted from YAML when empty.\n"
+            "  string origin_url = {n} [(field) = {\n    presence: PRESENCE_OMIT_EMPTY\n"
+            "    visibility: VISIBILITY_SHOWN\n  }];",
+        )
+    )
+    _go_field(repo, "GeneratedFrom", 'OriginURL string `yaml:"origin_url,omitempty"`')
+
+
+#: An optional message on Verification whose fields have rules: one that
+#: applies only when set ("at least 1 when present"), one its zero value keeps.
+_RESOURCES = """
+// Resources are what the harness gives a task.
+message Resources {
+  // CPUs for the task, at least 1 when set. Optional: omitted from YAML when 0.
+  int64 cpus = 1 [(field) = {
+    presence: PRESENCE_OMIT_EMPTY
+    visibility: VISIBILITY_HIDDEN
+    rules: {
+      int64: {
+        at_least: {
+          value: 1
+          message: "verification.resources.cpus %d is below %d"
+        }
+      }
+      ignore: IGNORE_IF_ZERO_VALUE
+    }
+  }];
+  // Memory for the task in MiB, at most 65536. Optional: omitted from YAML
+  // when 0.
+  int64 memory_mb = 2 [(field) = {
+    presence: PRESENCE_OMIT_EMPTY
+    visibility: VISIBILITY_HIDDEN
+    rules: {
+      int64: {
+        at_most: {
+          value: 65536
+          message: "verification.resources.memory_mb %d is above %d"
+        }
+      }
+    }
+  }];
+}
+"""
+
+
+def optional_message_with_rules(repo: Path) -> None:
+    """A nested optional message (PRESENCE_OMIT_UNSET) whose fields have rules."""
+    proto = repo / PROTO
+    text = add_field(
+        proto.read_text(),
+        "Verification",
+        "// What the harness gives the task. Optional: omitted from YAML when unset.\n"
+        "  Resources resources = {n} [(field) = {\n    presence: PRESENCE_OMIT_UNSET\n"
+        "    visibility: VISIBILITY_HIDDEN\n  }];",
+    )
+    proto.write_text(text + _RESOURCES)
+    _go_field(repo, "Verification", 'Resources *Resources `yaml:"resources,omitempty"`')
+    with (repo / STANDIN).open("a") as go:
+        go.write(
+            "\n// Resources are what the harness gives a task.\n"
+            "type Resources struct {\n"
+            '\tCpus     int `yaml:"cpus,omitempty"`\n'
+            '\tMemoryMb int `yaml:"memory_mb,omitempty"`\n}\n'
+        )
+    _replace(
+        repo / STANDIN,
+        "\treturn nil\n}",
+        "\tif r := t.Verification.Resources; r != nil {\n"
+        "\t\tif r.Cpus != 0 && r.Cpus < 1 {\n"
+        '\t\t\treturn fmt.Errorf("eval: verification.resources.cpus %d is below %d", r.Cpus, 1)\n'
+        "\t\t}\n"
+        "\t\tif r.MemoryMb > 65536 {\n"
+        '\t\t\treturn fmt.Errorf("eval: verification.resources.memory_mb %d is above %d",'
+        " r.MemoryMb, 65536)\n"
+        "\t\t}\n\t}\n\treturn nil\n}",
+    )
+
+
+#: Run in the scratch copy: the optional message, unset, set but empty and
+#: set, written by both libraries in YAML, JSON and binary, and each YAML
+#: read back by both; prints one line per difference.
+_SAME_BYTES = r"""
+import base64, sys
+from pathlib import Path
+
+import taskspec
+from tests.conformance.gobridge import GoConsumer
+from tests.helpers import valid_spec
+
+def b64(data):
+    return base64.b64encode(data).decode("ascii")
+
+go = GoConsumer(Path(".bin/taskspec-conform"))
+unset = valid_spec()
+empty = valid_spec()
+empty.verification.resources.SetInParent()
+full = valid_spec()
+full.verification.resources.cpus = 2
+full.verification.resources.memory_mb = 512
+differ = []
+for name, spec in (("unset", unset), ("empty", empty), ("set", full)):
+    binpb = taskspec.marshal_binpb(spec)
+    py = {
+        "yaml": taskspec.marshal_yaml(spec),
+        "json": taskspec.marshal_json(spec),
+        "binpb": binpb,
+    }
+    answers = {
+        "yaml": go.request(op="lib_marshal", binpb_b64=b64(binpb)),
+        "json": go.request(op="lib_marshal_json", binpb_b64=b64(binpb)),
+        "binpb": go.request(op="lib_marshal_binpb", binpb_b64=b64(binpb)),
+    }
+    for fmt, answer in answers.items():
+        data = base64.b64decode(answer.get("yaml_b64") or answer.get("data_b64") or "")
+        if not answer.get("ok") or data != py[fmt]:
+            differ.append(f"{name} {fmt}: Go {answer!r} Python {py[fmt]!r}")
+    parsed = go.request(op="lib_parse", yaml_b64=b64(py["yaml"]))
+    back = taskspec.marshal_binpb(taskspec.parse_task_spec(py["yaml"]))
+    if not parsed.get("ok") or base64.b64decode(parsed["binpb_b64"]) != back or back != binpb:
+        differ.append(f"{name} read back: Go {parsed!r} Python {back!r} written {binpb!r}")
+go.close()
+print("\n".join(differ))
+sys.exit(1 if differ else 0)
+"""
 
 
 def rules_on_new_field(repo: Path) -> None:
@@ -223,8 +361,22 @@ def _run(argv: list[str], cwd: Path, env: dict[str, str]) -> None:
 
 @pytest.mark.parametrize(
     "change",
-    [optional_field, rules_on_new_field, new_kind_of_constraint, enum_value],
-    ids=["optional-field", "rules-of-existing-kinds", "new-kind-of-constraint", "enum-value"],
+    [
+        optional_field,
+        optional_field_on_a_nested_message,
+        optional_message_with_rules,
+        rules_on_new_field,
+        new_kind_of_constraint,
+        enum_value,
+    ],
+    ids=[
+        "optional-field",
+        "optional-field-on-generated-from",
+        "optional-message-with-rules",
+        "rules-of-existing-kinds",
+        "new-kind-of-constraint",
+        "enum-value",
+    ],
 )
 def test_the_documented_change_needs_only_the_proto_and_the_stand_in(
     tmp_path: Path, change: Edit
@@ -243,7 +395,44 @@ def test_the_documented_change_needs_only_the_proto_and_the_stand_in(
     _run([*make, "vectors"], repo, env)
     _run([*git, "add", "-A"], repo, env)
     _run([*git, "commit", "-qm", "the change"], repo, env)
+    if change is optional_message_with_rules:
+        # Go and Python write the optional message alike, unset, empty or set.
+        python = str(repo / ".venv" / "bin" / "python")
+        _run([python, "-c", _SAME_BYTES], repo, {**env, "PYTHONPATH": f"{repo / 'python'}:{repo}"})
     _run([*make, "test"], repo, env)
+
+
+def test_an_option_the_libraries_would_read_differently_stops_generation(
+    tmp_path: Path,
+) -> None:
+    """``PRESENCE_OMIT_EMPTY`` on a message field: ``make generate`` fails, naming the field.
+
+    Go would hold the message as a value, always set, where Python leaves it
+    unset; the plugin, the one check of the options, refuses it and names
+    the presence to use.
+    """
+    repo = _copy_repo(tmp_path / "repo")
+    env = {k: v for k, v in os.environ.items() if k != "TASKSPEC_PROCEDURES"}
+    env.update(PYTHONPATH=str(repo / "python"))
+    optional_message_with_rules(repo)
+    _replace(
+        repo / PROTO,
+        "Resources resources = 4 [(field) = {\n    presence: PRESENCE_OMIT_UNSET",
+        "Resources resources = 4 [(field) = {\n    presence: PRESENCE_OMIT_EMPTY",
+    )
+    done = subprocess.run(
+        ["make", "-o", ".venv/.stamp", "--no-print-directory", "generate"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode != 0, done.stdout
+    assert (
+        "taskspec.v1.Verification.resources: PRESENCE_OMIT_EMPTY on a message field" in done.stderr
+    ), done.stderr
+    assert "write PRESENCE_OMIT_UNSET" in done.stderr, done.stderr
 
 
 def test_generation_bootstraps_after_an_options_change(tmp_path: Path) -> None:

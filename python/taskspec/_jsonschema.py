@@ -131,6 +131,8 @@ class _Says:
     """What the schema says of one field on its rules' behalf (nothing, without rules).
 
     ``required``: the field's zero value (a missing key) breaks a rule.
+    ``when_set``: its rules apply only when it is set (``FieldRules.ignore``),
+    so its zero value is valid whatever they say.
     ``keywords``: the fragments of the field's own rules, merged in order;
     ``items``: those of its items' rules; ``messages``: the message of the
     rule behind each ``pattern`` (Go's words for a value that breaks it),
@@ -138,6 +140,7 @@ class _Says:
     """
 
     required: bool
+    when_set: bool
     keywords: Mapping[str, Any]
     items: Mapping[str, Any]
     messages: Mapping[str, str]
@@ -148,14 +151,16 @@ class _Says:
         items: dict[str, Any] = {}
         messages: dict[str, str] = {}
         required = False
+        when_set = False
         for rule in rules:
+            when_set = when_set or rule.ignore_zero
             fragment = rule.implementation.schema(rule.bound, enum_ref)
             (items if rule.item else keywords).update(fragment)
             if "pattern" in fragment:
                 messages["items" if rule.item else ""] = rule.message
-            if not rule.item and zero_breaks(rule.kind, rule.bound):
+            if not rule.item and not rule.ignore_zero and zero_breaks(rule.kind, rule.bound):
                 required = True
-        return cls(required, keywords, items, messages)
+        return cls(required, when_set, keywords, items, messages)
 
 
 def _plain_message(full_name: str, message: str) -> str:
@@ -183,6 +188,34 @@ def _string(
     # Every other keyword as its kind's fragment says it (minLength, ...).
     schema.update({k: v for k, v in said.items() if k != "pattern"})
     return schema
+
+
+#: The zero value of each kind of field a rule can check, as JSON data.
+_ZERO_JSON: Final[Mapping[_layout.Kind, Any]] = MappingProxyType(
+    {
+        _layout.Kind.STRING: "",
+        _layout.Kind.INT: 0,
+        _layout.Kind.ENUM: "",
+        _layout.Kind.STRING_LIST: [],
+    }
+)
+
+#: The keywords of a field's schema that say what it is, not what its rules demand.
+_ABOUT: Final = frozenset({"title", "description", "type", "items"})
+
+
+def _when_set(schema: dict[str, Any], zero: Any) -> dict[str, Any]:
+    """*schema* with its rules' keywords applying only to a value other than *zero*.
+
+    A field whose rules apply only when it is set (``FieldRules.ignore``)
+    takes its zero value too: the keywords move under ``anyOf``, beside
+    ``const`` of the zero value.
+    """
+    about = {k: v for k, v in schema.items() if k in _ABOUT}
+    rules = {k: v for k, v in schema.items() if k not in _ABOUT}
+    if not rules:
+        return schema
+    return {**about, "anyOf": [{"const": zero}, rules]}
 
 
 class _Builder:
@@ -272,7 +305,7 @@ class _Builder:
                 raise RuntimeError(f"required integer {fi.full_name} must exclude 0")
         elif kind is _layout.Kind.ENUM:
             assert fi.enum is not None
-            if not (required and "$ref" in said):
+            if not ((required or says.when_set) and "$ref" in said):
                 # The enum's schema lists only defined values; a field that
                 # Validate does not check would also accept "" and any
                 # other string, which this builder cannot say yet.
@@ -309,6 +342,8 @@ class _Builder:
                 schema["minProperties"] = 1
         else:  # pragma: no cover - _layout rejects other kinds at import
             raise AssertionError(kind)
+        if says.when_set:
+            schema = _when_set(schema, _ZERO_JSON[kind])
         return schema, required
 
     def message(self, info: _layout.MessageInfo) -> dict[str, Any]:

@@ -15,7 +15,10 @@ message, then the constraints of each item of a list. Each rule has:
 * its bound, where the kind takes one, and its code (the kind's);
 * the message, in Go's exact wording, written as Go's format string: its
   verbs (``%d``, ``%q``) take the offending value, then the bound;
-* whether it applies to each item of a list rather than to the field.
+* whether it applies to each item of a list rather than to the field;
+* whether it applies only when the field is set (``FieldRules.ignore``'s
+  ``IGNORE_IF_ZERO_VALUE``): a field holding its zero value, or left out,
+  keeps it.
 
 :func:`taskspec._validate.check` runs the table on every parse,
 :mod:`taskspec._jsonschema` builds the schema from it (``make schema``), and
@@ -51,6 +54,7 @@ __all__ = [
     "formatter",
     "getter",
     "passes",
+    "when_set",
 ]
 
 #: Each declared kind's code (``TS104``), by the kind's full proto name.
@@ -67,8 +71,9 @@ class Rule:
     ``kind`` is the constraint's full proto name
     (``taskspec.v1.Int64Rules.at_least``), ``name`` its short one
     (``at_least``); ``bound`` is None for a kind without one; ``item`` says
-    the rule applies to each item of the list at ``path``; ``code`` is the
-    kind's catalogue code.
+    the rule applies to each item of the list at ``path``; ``ignore_zero``
+    that it applies only when the field holds more than its zero value
+    (never set on an item rule); ``code`` is the kind's catalogue code.
     """
 
     # A plain class rather than a dataclass: importing dataclasses (with
@@ -82,17 +87,20 @@ class Rule:
         *,
         bound: int | None = None,
         item: bool = False,
+        ignore_zero: bool = False,
     ) -> None:
         self.path = path
         self.kind = kind
         self.message = message
         self.bound = bound
         self.item = item
+        self.ignore_zero = ignore_zero and not item
         self.name = kind.rsplit(".", 1)[-1]
         self.code = KIND_CODES.get(kind, "")
 
     def __repr__(self) -> str:
         item = ", item=True" if self.item else ""
+        item += ", ignore_zero=True" if self.ignore_zero else ""
         return f"Rule(path={self.path!r}, kind={self.kind!r}{item}, message={self.message!r})"
 
     @property
@@ -105,7 +113,9 @@ class Rule:
         return formatter(self)(value)
 
 
-def _from_rules(path: str, rules: Any, item: bool = False) -> Iterator[Rule]:
+def _from_rules(
+    path: str, rules: Any, item: bool = False, ignore_zero: bool = False
+) -> Iterator[Rule]:
     """The rules one rules message sets, in its declaration order, then its items'."""
     items: Any = None
     for fd in rules.DESCRIPTOR.fields:
@@ -116,7 +126,9 @@ def _from_rules(path: str, rules: Any, item: bool = False) -> Iterator[Rule]:
             items = value  # RepeatedRules.items: each item's, after the list's own
             continue
         bound = int(value.value) if fd.full_name in _BOUNDED else None
-        yield Rule(path, fd.full_name, value.message, bound=bound, item=item)
+        yield Rule(
+            path, fd.full_name, value.message, bound=bound, item=item, ignore_zero=ignore_zero
+        )
     if items is not None:
         yield from _from_rules(path, items, item=True)
 
@@ -124,7 +136,8 @@ def _from_rules(path: str, rules: Any, item: bool = False) -> Iterator[Rule]:
 def _field_rules(contract: options_pb2.FieldContract, path: str) -> Iterator[Rule]:
     which = contract.rules.WhichOneof("type")
     if which is not None:
-        yield from _from_rules(path, getattr(contract.rules, which))
+        ignore_zero = contract.rules.ignore == options_pb2.IGNORE_IF_ZERO_VALUE
+        yield from _from_rules(path, getattr(contract.rules, which), ignore_zero=ignore_zero)
 
 
 #: Validate's rules, in Validate's order (the order of Go's checks, and so of
@@ -285,10 +298,22 @@ def passes(rule: Rule) -> Callable[[Any], object]:
     C-level where one exists (see :mod:`taskspec._constraints`), because
     :func:`taskspec._validate.check` runs on every parse. An enum passes by
     number here; text a document held that spells no value is the caller's
-    to look at.
+    to look at. A rule that applies only when its field is set passes a
+    falsy value (``""``, 0, UNSPECIFIED, no items): the zero value.
     """
     enum = None if rule.item else field_info(rule.path).enum
-    return rule.implementation.test(rule.bound, enum)
+    test = rule.implementation.test(rule.bound, enum)
+    return when_set(test) if rule.ignore_zero else test
+
+
+def when_set(test: Callable[[Any], object]) -> Callable[[Any], object]:
+    """*test* applied only to a value that is set: the zero value (falsy) passes.
+
+    The zero value of every kind of field a rule checks is falsy in Python
+    (``""``, 0, an enum's UNSPECIFIED, an empty list), as it is "unset" in
+    the Go library's rules (no number, no text).
+    """
+    return lambda value: not value or test(value)
 
 
 def getter(rule: Rule) -> Callable[[Any], Any]:

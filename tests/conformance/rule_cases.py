@@ -16,6 +16,7 @@ Usage, from the repository root, after changing the table::
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import sys
 from collections.abc import Iterator, Sequence
@@ -76,14 +77,26 @@ _ZERO: Final[dict[_layout.Kind, Any]] = {
 SAMPLE_ENUM: Final = _layout.enum_info(taskspec_pb2.Language.DESCRIPTOR)
 
 
-def holds(kind: str, bound: int | None, value: Any, enum: _layout.EnumInfo | None = None) -> bool:
-    """Whether *value* (JSON data: an enum's as its spelling) keeps a constraint of *kind*."""
+def holds(
+    kind: str,
+    bound: int | None,
+    value: Any,
+    enum: _layout.EnumInfo | None = None,
+    *,
+    when_set: bool = False,
+) -> bool:
+    """Whether *value* (JSON data: an enum's as its spelling) keeps a constraint of *kind*.
+
+    With *when_set*, the constraint applies only when the field is set
+    (``FieldRules.ignore``), as the library's rules run it.
+    """
     if enum is not None:
         number = enum.from_string.get(value)
         if number is None or enum.to_string.get(number) != value:
             return False  # text that spells no value breaks it, as a document's does
         value = number
-    return bool(IMPLEMENTATIONS[kind].test(bound, enum)(value))
+    test = IMPLEMENTATIONS[kind].test(bound, enum)
+    return bool((_rules.when_set(test) if when_set else test)(value))
 
 
 def _enum(rule: _rules.Rule) -> _layout.EnumInfo | None:
@@ -101,6 +114,12 @@ def _rule_samples(rule: _rules.Rule) -> tuple[list[Any], list[Any]]:
     zero = _ZERO[_rules.field_info(rule.path).kind]
     if rule.item:
         return bad, good
+    if rule.ignore_zero:  # the zero value keeps it, written or left out
+        return [v for v in bad if v != zero], [
+            MISSING,
+            *good,
+            *([zero] if zero not in good else []),
+        ]
     if holds(rule.kind, rule.bound, zero, enum):
         return list(bad), [MISSING, *good]
     return [MISSING, *bad], list(good)
@@ -143,9 +162,56 @@ def _leaves(
 
 
 def _edit(path: Path_, value: Any) -> dict[str, Any]:
+    """The edit that gives the key at *path* *value* (or leaves it out).
+
+    A key under an optional message the base leaves out (a pointer, say
+    ``verification.resources``) is set by adding that message, holding only
+    the key; left out, the message stays out.
+    """
+    node: Any = _base()
+    for i, step in enumerate(path[:-1]):
+        if isinstance(node, dict) and step not in node:
+            outer = path[: i + 1]
+            if value is MISSING:
+                return {"path": list(outer), "delete": True}
+            for inner in reversed(path[i + 1 :]):
+                value = {inner: value}
+            return {"path": list(outer), "value": value}
+        node = node[step]
     if value is MISSING:
         return {"path": list(path), "delete": True}
     return {"path": list(path), "value": value}
+
+
+def _merged(edits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """*edits* with those that add the same message to the base made one, holding every key."""
+    out: list[dict[str, Any]] = []
+    added: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for edit in edits:
+        value = edit.get("value")
+        key = tuple(edit["path"])
+        if isinstance(value, dict) and key in added:
+            _deep_update(added[key], value)
+            continue
+        if isinstance(value, dict):
+            added[key] = copy.deepcopy(value)
+            out.append({"path": edit["path"], "value": added[key]})
+            continue
+        out.append(edit)
+    return out
+
+
+def _deep_update(target: dict[str, Any], more: dict[str, Any]) -> None:
+    for k, v in more.items():
+        if isinstance(v, dict) and isinstance(target.get(k), dict):
+            _deep_update(target[k], v)
+        else:
+            target[k] = v
+
+
+@functools.cache
+def _base() -> dict[str, Any]:
+    return base_document()
 
 
 def _case(
@@ -177,6 +243,8 @@ def _expected(rules: tuple[_rules.Rule, ...], value: Any) -> list[tuple[str, str
         value = _ZERO[_rules.field_info(first.path).kind]
     found: list[tuple[str, str, str]] = []
     for rule in rules:
+        if rule.ignore_zero and value == _ZERO[_rules.field_info(rule.path).kind]:
+            continue
         if not rule.item and not holds(rule.kind, rule.bound, value, _enum(rule)):
             found.append((rule.path, rule.format(_argument(value)), rule.code))
     for i, item in enumerate(value if isinstance(value, list) else []):
@@ -197,6 +265,9 @@ def constraint_samples() -> list[dict[str, Any]]:
     Each is the kind, its bound (left out for a kind without one), a value
     (a string, an integer, a list of strings, or a spelling of
     taskspec.v1.Language for an enum kind) and whether the value breaks it.
+    Then the same samples and the kind's zero value again with ``when_set``:
+    whether they break it when it applies only to a field that is set
+    (``FieldRules.ignore``: the zero value never does).
     """
     out: list[dict[str, Any]] = []
     for kind in constraint_kinds():
@@ -212,7 +283,24 @@ def constraint_samples() -> list[dict[str, Any]]:
                     entry["bound"] = bound
                 entry.update({"value": value, "breaks": breaks})
                 out.append(entry)
+            zero = _ZERO[_KIND_OF[kind.name.rsplit(".", 2)[-2]]]
+            for value in [zero, *bad, *good]:
+                entry = {"kind": kind.name}
+                if bound is not None:
+                    entry["bound"] = bound
+                breaks = not holds(kind.name, bound, value, enum, when_set=True)
+                entry.update({"value": value, "breaks": breaks, "when_set": True})
+                out.append(entry)
     return out
+
+
+#: The kind of field each rules message constrains, by the message's name.
+_KIND_OF: Final[dict[str, _layout.Kind]] = {
+    "StringRules": _layout.Kind.STRING,
+    "Int64Rules": _layout.Kind.INT,
+    "EnumRules": _layout.Kind.ENUM,
+    "RepeatedRules": _layout.Kind.STRING_LIST,
+}
 
 
 def base_document() -> dict[str, Any]:
@@ -256,7 +344,7 @@ def rule_cases() -> dict[str, Any]:
     cases.append(
         _case(
             "every rule broken",
-            [_edit(tuple(rules[0].path.split(".")), value) for rules, value in broken],
+            _merged([_edit(tuple(rules[0].path.split(".")), value) for rules, value in broken]),
             [v for rules, value in broken for v in _expected(rules, value)],
         )
     )

@@ -37,8 +37,9 @@
 // The output paths are relative to the plugin's out directory, which
 // buf.gen.yaml sets to the Go library's module root (go/). A field without
 // a contract decision, or with one that does not fit it, fails generation
-// with one message naming the field and what to decide, as the Python
-// library's import does.
+// with one message naming the field and what to decide. This is the one
+// check of the options: make generate runs it before either library can
+// read a changed proto, so the Python library trusts the descriptors.
 //
 // The plugin reads the options through the descriptors of options.proto
 // that each request carries, never through the generated stubs, which the
@@ -267,8 +268,8 @@ func join(path, name string) string {
 	return path + "." + name
 }
 
-// fieldProblems is the Python library's _field_problems, plus what the Go
-// mirror cannot hold.
+// fieldProblems is what is missing from a field's contract or does not fit
+// it, and what the Go mirror cannot hold.
 func fieldProblems(w *walked, hiddenParent bool) []string {
 	fd := w.field.Desc
 	name := string(fd.FullName())
@@ -285,6 +286,12 @@ func fieldProblems(w *walked, hiddenParent bool) []string {
 			" (PRESENCE_OMIT_EMPTY) or always writes it (PRESENCE_ALWAYS)")
 	case c.GetPresence() == "PRESENCE_OMIT_UNSET" && (fd.Kind() != protoreflect.MessageKind || fd.IsList() || fd.IsMap()):
 		out = append(out, name+": PRESENCE_OMIT_UNSET is for singular message fields only")
+	case c.GetPresence() == "PRESENCE_OMIT_EMPTY" && fd.Kind() == protoreflect.MessageKind && !fd.IsList() && !fd.IsMap():
+		// The Go package would hold the message as a value and so always set
+		// it (empty) where Python leaves it unset: their outputs would differ.
+		out = append(out, name+": PRESENCE_OMIT_EMPTY on a message field: the Go package would hold it as a value,"+
+			" always set, where Python leaves it unset; write PRESENCE_OMIT_UNSET (omitted when unset, {} when set"+
+			" but empty) or PRESENCE_ALWAYS (see CONTRIBUTING.md)")
 	}
 	switch {
 	case c.GetVisibility() == "VISIBILITY_UNSPECIFIED":
@@ -313,6 +320,9 @@ func fieldProblems(w *walked, hiddenParent bool) []string {
 	}
 	if fieldKindOf(fd) != rulesTypes[r.Type] {
 		out = append(out, fmt.Sprintf("%s: rules.%s does not apply to a field of this type", name, r.Type))
+	}
+	if len(r.Set) == 0 && len(r.Items) == 0 {
+		out = append(out, fmt.Sprintf("%s: rules.%s sets no constraint", name, r.Type))
 	}
 	for _, sc := range append(append([]*setConstraint(nil), r.Set...), r.Items...) {
 		if sc.Message == "" {
@@ -747,6 +757,8 @@ func (c *contract) contractGo(g *protogen.GeneratedFile) {
 			p("\t\targs: %d,", args)
 			if sc.Item {
 				p("\t\titem: true,")
+			} else if r.IgnoreZero {
+				p("\t\tignoreZero: true,")
 			}
 			p("\t\tmirror: func(m *%s) ruleValue {", q(protogen.GoIdent{GoName: mirrorName(c.root), GoImportPath: evalImport}))
 			expr := "m"
@@ -882,8 +894,9 @@ const optionsFile = "taskspec/v1/options.proto"
 // knownAttributes are the attributes of the option messages this plugin
 // reads, and knownValues the enum values it implements. An options.proto
 // that declares any other stops generation with a message naming it, so that
-// nothing the proto says is ignored silently; teaching the plugin (and
-// taskspec/_contract.py) a new one is part of adding it. The rules messages
+// nothing the proto says is ignored silently; teaching the plugin (and the
+// Python library where it reads the options) a new one is part of adding
+// it. The rules messages
 // (the types of FieldRules' attributes) are not listed: each of their
 // attributes is a kind of constraint, a Demand or a Bound that declares
 // itself with (taskspec.v1.constraint), which the plugin reads from the
@@ -891,7 +904,7 @@ const optionsFile = "taskspec/v1/options.proto"
 var knownAttributes = map[string][]string{
 	"taskspec.v1.FieldContract":  {"presence", "visibility", "rule", "rules"},
 	"taskspec.v1.Rule":           {"check", "bound", "message"},
-	"taskspec.v1.FieldRules":     rulesTypeNames,
+	"taskspec.v1.FieldRules":     append(append([]string(nil), rulesTypeNames...), ignoreAttribute),
 	"taskspec.v1.Demand":         {"message"},
 	"taskspec.v1.Bound":          {"value", "message"},
 	"taskspec.v1.ConstraintKind": {"code", "problem"},
@@ -901,6 +914,7 @@ var knownAttributes = map[string][]string{
 var knownValues = map[string][]string{
 	"taskspec.v1.Presence":   {"PRESENCE_UNSPECIFIED", "PRESENCE_ALWAYS", "PRESENCE_OMIT_EMPTY", "PRESENCE_OMIT_UNSET"},
 	"taskspec.v1.Visibility": {"VISIBILITY_UNSPECIFIED", "VISIBILITY_SHOWN", "VISIBILITY_HIDDEN"},
+	"taskspec.v1.Ignore":     {"IGNORE_UNSPECIFIED", "IGNORE_IF_ZERO_VALUE"},
 	"taskspec.v1.Check": {
 		"CHECK_UNSPECIFIED", "CHECK_EQUALS", "CHECK_AT_LEAST", "CHECK_NOT_BLANK", "CHECK_DEFINED", "CHECK_NOT_EMPTY",
 	},
@@ -911,6 +925,9 @@ const (
 	// itemsAttribute is the attribute of RepeatedRules that holds the rules
 	// of each item.
 	itemsAttribute = "items"
+	// ignoreAttribute is the attribute of FieldRules that says when its
+	// constraints are skipped, an Ignore value.
+	ignoreAttribute = "ignore"
 )
 
 // optionSchema is the contract options' schema, from the request.
@@ -998,6 +1015,9 @@ type rulesOption struct {
 	Type  string           // the FieldRules attribute set ("string"), or "" for none
 	Set   []*setConstraint // the constraints set, in declaration order
 	Items []*setConstraint // RepeatedRules.items's, in declaration order
+	// IgnoreZero is FieldRules.ignore's IGNORE_IF_ZERO_VALUE: the field's
+	// own constraints apply only when it holds more than its zero value.
+	IgnoreZero bool
 }
 
 // setConstraint is one constraint a field's rules set.
@@ -1091,7 +1111,7 @@ func unknownNames(full, what string, known []string, n int, name func(int) strin
 		got := name(i)
 		if !want[got] {
 			out = append(out, fmt.Sprintf("%s: %s.%s is an option %s protoc-gen-taskspec-go does not know:"+
-				" teach tools/protoc-gen-taskspec-go and taskspec/_contract.py what it means (see CONTRIBUTING.md)",
+				" teach tools/protoc-gen-taskspec-go and the Python library what it means (see CONTRIBUTING.md)",
 				optionsFile, full, got, what))
 		}
 		delete(want, got)
@@ -1170,7 +1190,7 @@ func (s *optionSchema) readKinds(fr protoreflect.MessageDescriptor, problemCodes
 	unknown := func(m protoreflect.MessageDescriptor, f protoreflect.FieldDescriptor) {
 		problems = append(problems, fmt.Sprintf("%s: %s.%s is an option attribute protoc-gen-taskspec-go does not know:"+
 			" a rules message holds kinds of constraint (a Demand or a Bound declared with (taskspec.v1.constraint));"+
-			" teach tools/protoc-gen-taskspec-go and taskspec/_contract.py what it means (see CONTRIBUTING.md)",
+			" teach tools/protoc-gen-taskspec-go and the Python library what it means (see CONTRIBUTING.md)",
 			optionsFile, m.FullName(), f.Name()))
 	}
 	typeOf := map[protoreflect.FullName]valueKind{}
@@ -1220,8 +1240,8 @@ func (s *optionSchema) readKinds(fr protoreflect.MessageDescriptor, problemCodes
 			}
 			inEnum := problemCodes != nil && problemCodes.ByNumber(protoreflect.EnumNumber(k.num)) != nil
 			switch {
-			case k.num <= 0 || k.num > 999:
-				problems = append(problems, fmt.Sprintf("%s: %s: (taskspec.v1.constraint).code must be set, from 1 to 999", optionsFile, k.full))
+			case k.num < 100 || k.num > 199:
+				problems = append(problems, fmt.Sprintf("%s: %s: (taskspec.v1.constraint).code must be set, in the 1xx range of broken contract rules (100 to 199)", optionsFile, k.full))
 			case codes[k.num] != "":
 				problems = append(problems, fmt.Sprintf("%s: %s: code %d is %s's already", optionsFile, k.full, k.num, codes[k.num]))
 			case own && inEnum:
@@ -1259,6 +1279,10 @@ func (s *optionSchema) fieldContract(f *protogen.Field) (*fieldContract, error) 
 		for i := 0; i < rfs.Len(); i++ {
 			tf := rfs.Get(i)
 			if !rm.Has(tf) {
+				continue
+			}
+			if tf.Name() == ignoreAttribute {
+				c.Rules.IgnoreZero = enumValueName(rm, ignoreAttribute) == "IGNORE_IF_ZERO_VALUE"
 				continue
 			}
 			c.Rules.Type = string(tf.Name())

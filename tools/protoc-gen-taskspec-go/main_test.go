@@ -188,6 +188,31 @@ func TestAFieldWithoutADecisionFailsWithOneMessage(t *testing.T) {
 			f := field(s, "KGQuery", "intent")
 			f.OneofIndex, f.Proto3Optional = proto.Int32(0), proto.Bool(true)
 		}, "taskspec.v1.KGQuery.intent: a field in a oneof, or proto3 optional, is not supported"},
+		{"omit empty on a message", func(s *descriptorpb.FileDescriptorProto) {
+			o := field(s, "GeneratedFrom", "kg_query").GetOptions()
+			c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
+			c.Presence = taskspecv1.Presence_PRESENCE_OMIT_EMPTY
+			proto.SetExtension(o, taskspecv1.E_Field, c)
+		}, "taskspec.v1.GeneratedFrom.kg_query: PRESENCE_OMIT_EMPTY on a message field: the Go package would hold it as a value," +
+			" always set, where Python leaves it unset; write PRESENCE_OMIT_UNSET"},
+		{"omit unset on a string", func(s *descriptorpb.FileDescriptorProto) {
+			o := field(s, "KGQuery", "intent").GetOptions()
+			c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
+			c.Presence = taskspecv1.Presence_PRESENCE_OMIT_UNSET
+			proto.SetExtension(o, taskspecv1.E_Field, c)
+		}, "taskspec.v1.KGQuery.intent: PRESENCE_OMIT_UNSET is for singular message fields only"},
+		{"rules without a constraint", func(s *descriptorpb.FileDescriptorProto) {
+			o := field(s, "KGQuery", "intent").GetOptions()
+			c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
+			c.Rules = &taskspecv1.FieldRules{Type: &taskspecv1.FieldRules_String_{String_: &taskspecv1.StringRules{}}}
+			proto.SetExtension(o, taskspecv1.E_Field, c)
+		}, "taskspec.v1.KGQuery.intent: rules.string sets no constraint"},
+		{"ignore without rules", func(s *descriptorpb.FileDescriptorProto) {
+			o := field(s, "KGQuery", "intent").GetOptions()
+			c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
+			c.Rules = &taskspecv1.FieldRules{Ignore: taskspecv1.Ignore_IGNORE_IF_ZERO_VALUE}
+			proto.SetExtension(o, taskspecv1.E_Field, c)
+		}, "taskspec.v1.KGQuery.intent: its rules set no rules message"},
 		{"no limits", func(s *descriptorpb.FileDescriptorProto) {
 			for _, m := range s.GetMessageType() {
 				if m.GetName() == "TaskSpec" {
@@ -255,8 +280,11 @@ func TestAnUnknownOptionAttributeOrValueFailsNamingIt(t *testing.T) {
 			addKind(o, "example_kind", &taskspecv1.ConstraintKind{Code: 199})
 		}, "taskspec.v1.Int64Rules.example_kind: code 199 is no ProblemCode value: give its catalogue entry in problem"},
 		{"kind with two entries", func(o *descriptorpb.FileDescriptorProto) {
-			addKind(o, "example_kind", &taskspecv1.ConstraintKind{Code: 1, Problem: &taskspecv1.ProblemKind{Title: "t"}})
-		}, "taskspec.v1.Int64Rules.example_kind: code 1 is a ProblemCode value, which has its catalogue entry: leave out problem"},
+			addKind(o, "example_kind", &taskspecv1.ConstraintKind{Code: 107, Problem: &taskspecv1.ProblemKind{Title: "t"}})
+		}, "taskspec.v1.Int64Rules.example_kind: code 107 is a ProblemCode value, which has its catalogue entry: leave out problem"},
+		{"kind outside the 1xx range", func(o *descriptorpb.FileDescriptorProto) {
+			addKind(o, "example_kind", &taskspecv1.ConstraintKind{Code: 1})
+		}, "taskspec.v1.Int64Rules.example_kind: (taskspec.v1.constraint).code must be set, in the 1xx range"},
 		{"value", func(o *descriptorpb.FileDescriptorProto) {
 			for _, e := range o.GetEnumType() {
 				if e.GetName() == "Check" {
@@ -415,6 +443,45 @@ func TestTwoCodesWithOneNameFail(t *testing.T) {
 	_, err := run(t, req)
 	if err == nil || !strings.Contains(err.Error(), "are both CodeUnknownKey: rename one") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// A field's rules with FieldRules.ignore IGNORE_IF_ZERO_VALUE become rules
+// that skip the zero value; the rules of its items stay as they are.
+func TestIgnoreIfZeroValueMarksTheFieldsOwnRules(t *testing.T) {
+	before, err := run(t, request(t, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, request(t, func(s *descriptorpb.FileDescriptorProto) {
+		o := field(s, "Verification", "test_cmd").GetOptions()
+		c := proto.GetExtension(o, taskspecv1.E_Field).(*taskspecv1.FieldContract)
+		c.Rules.Ignore = taskspecv1.Ignore_IGNORE_IF_ZERO_VALUE
+		c.Rules.GetRepeated().Items = &taskspecv1.StringRules{MaxLen: &taskspecv1.Bound{Value: 3, Message: "item %q"}}
+		proto.SetExtension(o, taskspecv1.E_Field, c)
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The rules of verification.test_cmd, up to the next field's.
+	got := out[goFile]
+	start := strings.Index(got, `"verification.test_cmd",`)
+	if start < 0 {
+		t.Fatalf("no rule of verification.test_cmd in %s", goFile)
+	}
+	block := got[start:]
+	if end := strings.Index(block, `"verification.timeout_seconds",`); end >= 0 {
+		block = block[:end]
+	}
+	if n := strings.Count(block, "ignoreZero:"); n != 1 {
+		t.Errorf("%d rules of verification.test_cmd skip the zero value, want its one own rule", n)
+	}
+	if n := strings.Count(block, "item:"); n != 1 {
+		t.Errorf("%d item rules of verification.test_cmd, want 1", n)
+	}
+	added := strings.Count(got, "ignoreZero:") - strings.Count(before[goFile], "ignoreZero:")
+	if added != 1 {
+		t.Errorf("%d more rules skip the zero value, want 1", added)
 	}
 }
 

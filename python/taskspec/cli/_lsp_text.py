@@ -248,6 +248,7 @@ def _rule(path: str) -> str:
 
     said = [
         f"{'each item ' if rule.item else ''}{rule.implementation.says(rule.bound)}"
+        f"{' when set' if rule.ignore_zero else ''}"
         f' (`taskspec validate` says "{rule.message}")'
         for rule in RULES
         if rule.path == path

@@ -21,6 +21,11 @@ class Visibility(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     VISIBILITY_SHOWN: _ClassVar[Visibility]
     VISIBILITY_HIDDEN: _ClassVar[Visibility]
 
+class Ignore(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    IGNORE_UNSPECIFIED: _ClassVar[Ignore]
+    IGNORE_IF_ZERO_VALUE: _ClassVar[Ignore]
+
 class Check(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     CHECK_UNSPECIFIED: _ClassVar[Check]
@@ -36,6 +41,8 @@ PRESENCE_OMIT_UNSET: Presence
 VISIBILITY_UNSPECIFIED: Visibility
 VISIBILITY_SHOWN: Visibility
 VISIBILITY_HIDDEN: Visibility
+IGNORE_UNSPECIFIED: Ignore
+IGNORE_IF_ZERO_VALUE: Ignore
 CHECK_UNSPECIFIED: Check
 CHECK_EQUALS: Check
 CHECK_AT_LEAST: Check
@@ -62,16 +69,18 @@ class FieldContract(_message.Message):
     def __init__(self, presence: _Optional[_Union[Presence, _Literal["PRESENCE_UNSPECIFIED", "PRESENCE_ALWAYS", "PRESENCE_OMIT_EMPTY", "PRESENCE_OMIT_UNSET"]]] = ..., visibility: _Optional[_Union[Visibility, _Literal["VISIBILITY_UNSPECIFIED", "VISIBILITY_SHOWN", "VISIBILITY_HIDDEN"]]] = ..., rule: _Optional[_Union[Rule, _Mapping]] = ..., rules: _Optional[_Union[FieldRules, _Mapping]] = ...) -> None: ...
 
 class FieldRules(_message.Message):
-    __slots__ = ("string", "int64", "enum", "repeated")
+    __slots__ = ("string", "int64", "enum", "repeated", "ignore")
     STRING_FIELD_NUMBER: _ClassVar[int]
     INT64_FIELD_NUMBER: _ClassVar[int]
     ENUM_FIELD_NUMBER: _ClassVar[int]
     REPEATED_FIELD_NUMBER: _ClassVar[int]
+    IGNORE_FIELD_NUMBER: _ClassVar[int]
     string: StringRules
     int64: Int64Rules
     enum: EnumRules
     repeated: RepeatedRules
-    def __init__(self, string: _Optional[_Union[StringRules, _Mapping]] = ..., int64: _Optional[_Union[Int64Rules, _Mapping]] = ..., enum: _Optional[_Union[EnumRules, _Mapping]] = ..., repeated: _Optional[_Union[RepeatedRules, _Mapping]] = ...) -> None: ...
+    ignore: Ignore
+    def __init__(self, string: _Optional[_Union[StringRules, _Mapping]] = ..., int64: _Optional[_Union[Int64Rules, _Mapping]] = ..., enum: _Optional[_Union[EnumRules, _Mapping]] = ..., repeated: _Optional[_Union[RepeatedRules, _Mapping]] = ..., ignore: _Optional[_Union[Ignore, _Literal["IGNORE_UNSPECIFIED", "IGNORE_IF_ZERO_VALUE"]]] = ...) -> None: ...
 
 class StringRules(_message.Message):
     __slots__ = ("not_blank", "min_len", "max_len")

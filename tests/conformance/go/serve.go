@@ -79,6 +79,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"sort"
 
 	"go.yaml.in/yaml/v3"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -562,8 +563,19 @@ func describeDiff(want, have *eval.TaskSpec) string {
 	var wm, hm map[string]json.RawMessage
 	_ = json.Unmarshal(wj, &wm)
 	_ = json.Unmarshal(hj, &hm)
-	for _, k := range []string{"task_spec_version", "task_id", "language", "difficulty",
-		"difficulty_signals", "generated_from", "prompt", "solution_artifacts", "verification"} {
+	// Every key either side wrote, so that a field added to the schema is
+	// named too.
+	keys := make([]string, 0, len(wm)+len(hm))
+	for k := range wm {
+		keys = append(keys, k)
+	}
+	for k := range hm {
+		if _, ok := wm[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
 		if !bytes.Equal(wm[k], hm[k]) {
 			return fmt.Sprintf("decoded value differs at %s: wrote %s, read back %s", k, wm[k], hm[k])
 		}

@@ -52,7 +52,9 @@ const (
 	// message field as its mapping of always-written fields.
 	Presence_PRESENCE_ALWAYS Presence = 1
 	// Omitted when empty or zero (omitempty): "", 0, an empty list or map.
-	// For a message field, omitted when unset or empty.
+	// Not for a singular message field, which the Go package would hold as a
+	// value and so always set: generation refuses it there, naming
+	// PRESENCE_OMIT_UNSET.
 	Presence_PRESENCE_OMIT_EMPTY Presence = 2
 	// Message fields only: omitted when unset, written as {} when set but
 	// empty (a Go pointer with omitempty). Unset and empty stay distinct.
@@ -156,6 +158,57 @@ func (Visibility) EnumDescriptor() ([]byte, []int) {
 	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{1}
 }
 
+// Ignore says when a field's constraints are skipped.
+type Ignore int32
+
+const (
+	// Never: the constraints apply to every value, the zero value included.
+	Ignore_IGNORE_UNSPECIFIED Ignore = 0
+	// When the field holds its zero value: "" for a string, 0 for an
+	// integer, UNSPECIFIED (written as nothing) for an enum, no items for a
+	// list. A field left out, or under a message left out, is not checked.
+	Ignore_IGNORE_IF_ZERO_VALUE Ignore = 1
+)
+
+// Enum value maps for Ignore.
+var (
+	Ignore_name = map[int32]string{
+		0: "IGNORE_UNSPECIFIED",
+		1: "IGNORE_IF_ZERO_VALUE",
+	}
+	Ignore_value = map[string]int32{
+		"IGNORE_UNSPECIFIED":   0,
+		"IGNORE_IF_ZERO_VALUE": 1,
+	}
+)
+
+func (x Ignore) Enum() *Ignore {
+	p := new(Ignore)
+	*p = x
+	return p
+}
+
+func (x Ignore) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Ignore) Descriptor() protoreflect.EnumDescriptor {
+	return file_taskspec_v1_options_proto_enumTypes[2].Descriptor()
+}
+
+func (Ignore) Type() protoreflect.EnumType {
+	return &file_taskspec_v1_options_proto_enumTypes[2]
+}
+
+func (x Ignore) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Ignore.Descriptor instead.
+func (Ignore) EnumDescriptor() ([]byte, []int) {
+	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{2}
+}
+
 // Check is v1's first form of a rule's kind, read only from the released
 // baseline (see FieldContract.rule).
 type Check int32
@@ -206,11 +259,11 @@ func (x Check) String() string {
 }
 
 func (Check) Descriptor() protoreflect.EnumDescriptor {
-	return file_taskspec_v1_options_proto_enumTypes[2].Descriptor()
+	return file_taskspec_v1_options_proto_enumTypes[3].Descriptor()
 }
 
 func (Check) Type() protoreflect.EnumType {
-	return &file_taskspec_v1_options_proto_enumTypes[2]
+	return &file_taskspec_v1_options_proto_enumTypes[3]
 }
 
 func (x Check) Number() protoreflect.EnumNumber {
@@ -219,7 +272,7 @@ func (x Check) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Check.Descriptor instead.
 func (Check) EnumDescriptor() ([]byte, []int) {
-	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{2}
+	return file_taskspec_v1_options_proto_rawDescGZIP(), []int{3}
 }
 
 // FieldContract is everything the contract says of one field besides its
@@ -319,7 +372,14 @@ type FieldRules struct {
 	//	*FieldRules_Int64
 	//	*FieldRules_Enum
 	//	*FieldRules_Repeated
-	Type          isFieldRules_Type `protobuf_oneof:"type"`
+	Type isFieldRules_Type `protobuf_oneof:"type"`
+	// When the constraints above apply: by default always, so that a field
+	// left out is checked as its zero value ("", 0, UNSPECIFIED, no items).
+	// IGNORE_IF_ZERO_VALUE applies them only when the field is set, so "at
+	// least 1 when present" is `int64: {at_least: {value: 1 ...}}` with
+	// `ignore: IGNORE_IF_ZERO_VALUE`. The rules of each item
+	// (RepeatedRules.items) are not affected: an empty list has none.
+	Ignore        Ignore `protobuf:"varint,5,opt,name=ignore,proto3,enum=taskspec.v1.Ignore" json:"ignore,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -395,6 +455,13 @@ func (x *FieldRules) GetRepeated() *RepeatedRules {
 		}
 	}
 	return nil
+}
+
+func (x *FieldRules) GetIgnore() Ignore {
+	if x != nil {
+		return x.Ignore
+	}
+	return Ignore_IGNORE_UNSPECIFIED
 }
 
 type isFieldRules_Type interface {
@@ -1039,13 +1106,14 @@ const file_taskspec_v1_options_proto_rawDesc = "" +
 	"visibility\x18\x02 \x01(\x0e2\x17.taskspec.v1.VisibilityR\n" +
 	"visibility\x12)\n" +
 	"\x04rule\x18\x03 \x01(\v2\x11.taskspec.v1.RuleB\x02\x18\x01R\x04rule\x12-\n" +
-	"\x05rules\x18\x04 \x01(\v2\x17.taskspec.v1.FieldRulesR\x05rules\"\xe1\x01\n" +
+	"\x05rules\x18\x04 \x01(\v2\x17.taskspec.v1.FieldRulesR\x05rules\"\x8e\x02\n" +
 	"\n" +
 	"FieldRules\x122\n" +
 	"\x06string\x18\x01 \x01(\v2\x18.taskspec.v1.StringRulesH\x00R\x06string\x12/\n" +
 	"\x05int64\x18\x02 \x01(\v2\x17.taskspec.v1.Int64RulesH\x00R\x05int64\x12,\n" +
 	"\x04enum\x18\x03 \x01(\v2\x16.taskspec.v1.EnumRulesH\x00R\x04enum\x128\n" +
-	"\brepeated\x18\x04 \x01(\v2\x1a.taskspec.v1.RepeatedRulesH\x00R\brepeatedB\x06\n" +
+	"\brepeated\x18\x04 \x01(\v2\x1a.taskspec.v1.RepeatedRulesH\x00R\brepeated\x12+\n" +
+	"\x06ignore\x18\x05 \x01(\x0e2\x13.taskspec.v1.IgnoreR\x06ignoreB\x06\n" +
 	"\x04type\"\xd6\x05\n" +
 	"\vStringRules\x128\n" +
 	"\tnot_blank\x18\x01 \x01(\v2\x13.taskspec.v1.DemandB\x06\xda\xf3\x18\x02\beR\bnotBlank\x12\xbe\x02\n" +
@@ -1115,7 +1183,10 @@ const file_taskspec_v1_options_proto_rawDesc = "" +
 	"Visibility\x12\x1a\n" +
 	"\x16VISIBILITY_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10VISIBILITY_SHOWN\x10\x01\x12\x15\n" +
-	"\x11VISIBILITY_HIDDEN\x10\x02*\x81\x01\n" +
+	"\x11VISIBILITY_HIDDEN\x10\x02*:\n" +
+	"\x06Ignore\x12\x16\n" +
+	"\x12IGNORE_UNSPECIFIED\x10\x00\x12\x18\n" +
+	"\x14IGNORE_IF_ZERO_VALUE\x10\x01*\x81\x01\n" +
 	"\x05Check\x12\x15\n" +
 	"\x11CHECK_UNSPECIFIED\x10\x00\x12\x10\n" +
 	"\fCHECK_EQUALS\x10\x01\x12\x12\n" +
@@ -1142,60 +1213,62 @@ func file_taskspec_v1_options_proto_rawDescGZIP() []byte {
 	return file_taskspec_v1_options_proto_rawDescData
 }
 
-var file_taskspec_v1_options_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_taskspec_v1_options_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
 var file_taskspec_v1_options_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_taskspec_v1_options_proto_goTypes = []any{
 	(Presence)(0),                       // 0: taskspec.v1.Presence
 	(Visibility)(0),                     // 1: taskspec.v1.Visibility
-	(Check)(0),                          // 2: taskspec.v1.Check
-	(*FieldContract)(nil),               // 3: taskspec.v1.FieldContract
-	(*FieldRules)(nil),                  // 4: taskspec.v1.FieldRules
-	(*StringRules)(nil),                 // 5: taskspec.v1.StringRules
-	(*Int64Rules)(nil),                  // 6: taskspec.v1.Int64Rules
-	(*EnumRules)(nil),                   // 7: taskspec.v1.EnumRules
-	(*RepeatedRules)(nil),               // 8: taskspec.v1.RepeatedRules
-	(*Demand)(nil),                      // 9: taskspec.v1.Demand
-	(*Bound)(nil),                       // 10: taskspec.v1.Bound
-	(*ConstraintKind)(nil),              // 11: taskspec.v1.ConstraintKind
-	(*Rule)(nil),                        // 12: taskspec.v1.Rule
-	(*Limits)(nil),                      // 13: taskspec.v1.Limits
-	(*ProblemKind)(nil),                 // 14: taskspec.v1.ProblemKind
-	(*descriptorpb.FieldOptions)(nil),   // 15: google.protobuf.FieldOptions
-	(*descriptorpb.MessageOptions)(nil), // 16: google.protobuf.MessageOptions
+	(Ignore)(0),                         // 2: taskspec.v1.Ignore
+	(Check)(0),                          // 3: taskspec.v1.Check
+	(*FieldContract)(nil),               // 4: taskspec.v1.FieldContract
+	(*FieldRules)(nil),                  // 5: taskspec.v1.FieldRules
+	(*StringRules)(nil),                 // 6: taskspec.v1.StringRules
+	(*Int64Rules)(nil),                  // 7: taskspec.v1.Int64Rules
+	(*EnumRules)(nil),                   // 8: taskspec.v1.EnumRules
+	(*RepeatedRules)(nil),               // 9: taskspec.v1.RepeatedRules
+	(*Demand)(nil),                      // 10: taskspec.v1.Demand
+	(*Bound)(nil),                       // 11: taskspec.v1.Bound
+	(*ConstraintKind)(nil),              // 12: taskspec.v1.ConstraintKind
+	(*Rule)(nil),                        // 13: taskspec.v1.Rule
+	(*Limits)(nil),                      // 14: taskspec.v1.Limits
+	(*ProblemKind)(nil),                 // 15: taskspec.v1.ProblemKind
+	(*descriptorpb.FieldOptions)(nil),   // 16: google.protobuf.FieldOptions
+	(*descriptorpb.MessageOptions)(nil), // 17: google.protobuf.MessageOptions
 }
 var file_taskspec_v1_options_proto_depIdxs = []int32{
 	0,  // 0: taskspec.v1.FieldContract.presence:type_name -> taskspec.v1.Presence
 	1,  // 1: taskspec.v1.FieldContract.visibility:type_name -> taskspec.v1.Visibility
-	12, // 2: taskspec.v1.FieldContract.rule:type_name -> taskspec.v1.Rule
-	4,  // 3: taskspec.v1.FieldContract.rules:type_name -> taskspec.v1.FieldRules
-	5,  // 4: taskspec.v1.FieldRules.string:type_name -> taskspec.v1.StringRules
-	6,  // 5: taskspec.v1.FieldRules.int64:type_name -> taskspec.v1.Int64Rules
-	7,  // 6: taskspec.v1.FieldRules.enum:type_name -> taskspec.v1.EnumRules
-	8,  // 7: taskspec.v1.FieldRules.repeated:type_name -> taskspec.v1.RepeatedRules
-	9,  // 8: taskspec.v1.StringRules.not_blank:type_name -> taskspec.v1.Demand
-	10, // 9: taskspec.v1.StringRules.min_len:type_name -> taskspec.v1.Bound
-	10, // 10: taskspec.v1.StringRules.max_len:type_name -> taskspec.v1.Bound
-	10, // 11: taskspec.v1.Int64Rules.equals:type_name -> taskspec.v1.Bound
-	10, // 12: taskspec.v1.Int64Rules.at_least:type_name -> taskspec.v1.Bound
-	10, // 13: taskspec.v1.Int64Rules.at_most:type_name -> taskspec.v1.Bound
-	9,  // 14: taskspec.v1.EnumRules.defined:type_name -> taskspec.v1.Demand
-	9,  // 15: taskspec.v1.RepeatedRules.not_empty:type_name -> taskspec.v1.Demand
-	10, // 16: taskspec.v1.RepeatedRules.min_items:type_name -> taskspec.v1.Bound
-	10, // 17: taskspec.v1.RepeatedRules.max_items:type_name -> taskspec.v1.Bound
-	5,  // 18: taskspec.v1.RepeatedRules.items:type_name -> taskspec.v1.StringRules
-	14, // 19: taskspec.v1.ConstraintKind.problem:type_name -> taskspec.v1.ProblemKind
-	2,  // 20: taskspec.v1.Rule.check:type_name -> taskspec.v1.Check
-	15, // 21: taskspec.v1.field:extendee -> google.protobuf.FieldOptions
-	15, // 22: taskspec.v1.constraint:extendee -> google.protobuf.FieldOptions
-	16, // 23: taskspec.v1.limits:extendee -> google.protobuf.MessageOptions
-	3,  // 24: taskspec.v1.field:type_name -> taskspec.v1.FieldContract
-	11, // 25: taskspec.v1.constraint:type_name -> taskspec.v1.ConstraintKind
-	13, // 26: taskspec.v1.limits:type_name -> taskspec.v1.Limits
-	27, // [27:27] is the sub-list for method output_type
-	27, // [27:27] is the sub-list for method input_type
-	24, // [24:27] is the sub-list for extension type_name
-	21, // [21:24] is the sub-list for extension extendee
-	0,  // [0:21] is the sub-list for field type_name
+	13, // 2: taskspec.v1.FieldContract.rule:type_name -> taskspec.v1.Rule
+	5,  // 3: taskspec.v1.FieldContract.rules:type_name -> taskspec.v1.FieldRules
+	6,  // 4: taskspec.v1.FieldRules.string:type_name -> taskspec.v1.StringRules
+	7,  // 5: taskspec.v1.FieldRules.int64:type_name -> taskspec.v1.Int64Rules
+	8,  // 6: taskspec.v1.FieldRules.enum:type_name -> taskspec.v1.EnumRules
+	9,  // 7: taskspec.v1.FieldRules.repeated:type_name -> taskspec.v1.RepeatedRules
+	2,  // 8: taskspec.v1.FieldRules.ignore:type_name -> taskspec.v1.Ignore
+	10, // 9: taskspec.v1.StringRules.not_blank:type_name -> taskspec.v1.Demand
+	11, // 10: taskspec.v1.StringRules.min_len:type_name -> taskspec.v1.Bound
+	11, // 11: taskspec.v1.StringRules.max_len:type_name -> taskspec.v1.Bound
+	11, // 12: taskspec.v1.Int64Rules.equals:type_name -> taskspec.v1.Bound
+	11, // 13: taskspec.v1.Int64Rules.at_least:type_name -> taskspec.v1.Bound
+	11, // 14: taskspec.v1.Int64Rules.at_most:type_name -> taskspec.v1.Bound
+	10, // 15: taskspec.v1.EnumRules.defined:type_name -> taskspec.v1.Demand
+	10, // 16: taskspec.v1.RepeatedRules.not_empty:type_name -> taskspec.v1.Demand
+	11, // 17: taskspec.v1.RepeatedRules.min_items:type_name -> taskspec.v1.Bound
+	11, // 18: taskspec.v1.RepeatedRules.max_items:type_name -> taskspec.v1.Bound
+	6,  // 19: taskspec.v1.RepeatedRules.items:type_name -> taskspec.v1.StringRules
+	15, // 20: taskspec.v1.ConstraintKind.problem:type_name -> taskspec.v1.ProblemKind
+	3,  // 21: taskspec.v1.Rule.check:type_name -> taskspec.v1.Check
+	16, // 22: taskspec.v1.field:extendee -> google.protobuf.FieldOptions
+	16, // 23: taskspec.v1.constraint:extendee -> google.protobuf.FieldOptions
+	17, // 24: taskspec.v1.limits:extendee -> google.protobuf.MessageOptions
+	4,  // 25: taskspec.v1.field:type_name -> taskspec.v1.FieldContract
+	12, // 26: taskspec.v1.constraint:type_name -> taskspec.v1.ConstraintKind
+	14, // 27: taskspec.v1.limits:type_name -> taskspec.v1.Limits
+	28, // [28:28] is the sub-list for method output_type
+	28, // [28:28] is the sub-list for method input_type
+	25, // [25:28] is the sub-list for extension type_name
+	22, // [22:25] is the sub-list for extension extendee
+	0,  // [0:22] is the sub-list for field type_name
 }
 
 func init() { file_taskspec_v1_options_proto_init() }
@@ -1216,7 +1289,7 @@ func file_taskspec_v1_options_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_taskspec_v1_options_proto_rawDesc), len(file_taskspec_v1_options_proto_rawDesc)),
-			NumEnums:      3,
+			NumEnums:      4,
 			NumMessages:   11,
 			NumExtensions: 3,
 			NumServices:   0,
