@@ -310,7 +310,11 @@ type Problem struct {
 	// How to fix it, when the catalogue has something to suggest; else "".
 	Hint string `protobuf:"bytes,6,opt,name=hint,proto3" json:"hint,omitempty"`
 	// Error or warning.
-	Severity      Severity `protobuf:"varint,7,opt,name=severity,proto3,enum=taskspec.v1.Severity" json:"severity,omitempty"`
+	Severity Severity `protobuf:"varint,7,opt,name=severity,proto3,enum=taskspec.v1.Severity" json:"severity,omitempty"`
+	// The one safe edit that fixes the problem, when there is one: the hint's
+	// suggestion as data (a misspelt key or enum value, a value that must be
+	// quoted). Unset when the problem has no such fix.
+	Fix           *Fix `protobuf:"bytes,8,opt,name=fix,proto3" json:"fix,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -394,6 +398,99 @@ func (x *Problem) GetSeverity() Severity {
 	return Severity_SEVERITY_UNSPECIFIED
 }
 
+func (x *Problem) GetFix() *Fix {
+	if x != nil {
+		return x.Fix
+	}
+	return nil
+}
+
+// Fix is one edit of a document: the text between start and end is
+// replaced by text. Positions are as editors count them: 1-based lines
+// broken at "\n", "\r\n" and "\r" only, 1-based columns counted in
+// characters (code points). End is the position just past the last
+// character replaced.
+type Fix struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The replacement text.
+	Text string `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
+	// Line of the first character replaced.
+	StartLine int32 `protobuf:"varint,2,opt,name=start_line,json=startLine,proto3" json:"start_line,omitempty"`
+	// Column of the first character replaced.
+	StartColumn int32 `protobuf:"varint,3,opt,name=start_column,json=startColumn,proto3" json:"start_column,omitempty"`
+	// Line of the position just past the last character replaced.
+	EndLine int32 `protobuf:"varint,4,opt,name=end_line,json=endLine,proto3" json:"end_line,omitempty"`
+	// Column of the position just past the last character replaced.
+	EndColumn     int32 `protobuf:"varint,5,opt,name=end_column,json=endColumn,proto3" json:"end_column,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Fix) Reset() {
+	*x = Fix{}
+	mi := &file_taskspec_v1_problems_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Fix) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Fix) ProtoMessage() {}
+
+func (x *Fix) ProtoReflect() protoreflect.Message {
+	mi := &file_taskspec_v1_problems_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Fix.ProtoReflect.Descriptor instead.
+func (*Fix) Descriptor() ([]byte, []int) {
+	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Fix) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *Fix) GetStartLine() int32 {
+	if x != nil {
+		return x.StartLine
+	}
+	return 0
+}
+
+func (x *Fix) GetStartColumn() int32 {
+	if x != nil {
+		return x.StartColumn
+	}
+	return 0
+}
+
+func (x *Fix) GetEndLine() int32 {
+	if x != nil {
+		return x.EndLine
+	}
+	return 0
+}
+
+func (x *Fix) GetEndColumn() int32 {
+	if x != nil {
+		return x.EndColumn
+	}
+	return 0
+}
+
 // Problems is every problem of one document or spec, in the order they are
 // reported: the first is the one a caller that stops at one would see.
 type Problems struct {
@@ -406,7 +503,7 @@ type Problems struct {
 
 func (x *Problems) Reset() {
 	*x = Problems{}
-	mi := &file_taskspec_v1_problems_proto_msgTypes[1]
+	mi := &file_taskspec_v1_problems_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -418,7 +515,7 @@ func (x *Problems) String() string {
 func (*Problems) ProtoMessage() {}
 
 func (x *Problems) ProtoReflect() protoreflect.Message {
-	mi := &file_taskspec_v1_problems_proto_msgTypes[1]
+	mi := &file_taskspec_v1_problems_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -431,7 +528,7 @@ func (x *Problems) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Problems.ProtoReflect.Descriptor instead.
 func (*Problems) Descriptor() ([]byte, []int) {
-	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{1}
+	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *Problems) GetProblems() []*Problem {
@@ -473,7 +570,7 @@ type ProblemKind struct {
 
 func (x *ProblemKind) Reset() {
 	*x = ProblemKind{}
-	mi := &file_taskspec_v1_problems_proto_msgTypes[2]
+	mi := &file_taskspec_v1_problems_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -485,7 +582,7 @@ func (x *ProblemKind) String() string {
 func (*ProblemKind) ProtoMessage() {}
 
 func (x *ProblemKind) ProtoReflect() protoreflect.Message {
-	mi := &file_taskspec_v1_problems_proto_msgTypes[2]
+	mi := &file_taskspec_v1_problems_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -498,7 +595,7 @@ func (x *ProblemKind) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProblemKind.ProtoReflect.Descriptor instead.
 func (*ProblemKind) Descriptor() ([]byte, []int) {
-	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{2}
+	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ProblemKind) GetTitle() string {
@@ -581,7 +678,7 @@ var File_taskspec_v1_problems_proto protoreflect.FileDescriptor
 
 const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\n" +
-	"\x1ataskspec/v1/problems.proto\x12\vtaskspec.v1\x1a google/protobuf/descriptor.proto\"\xc9\x01\n" +
+	"\x1ataskspec/v1/problems.proto\x12\vtaskspec.v1\x1a google/protobuf/descriptor.proto\"\xed\x01\n" +
 	"\aProblem\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12\x1d\n" +
 	"\n" +
@@ -590,7 +687,16 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\x06column\x18\x04 \x01(\x05R\x06column\x12\x18\n" +
 	"\amessage\x18\x05 \x01(\tR\amessage\x12\x12\n" +
 	"\x04hint\x18\x06 \x01(\tR\x04hint\x121\n" +
-	"\bseverity\x18\a \x01(\x0e2\x15.taskspec.v1.SeverityR\bseverity\"<\n" +
+	"\bseverity\x18\a \x01(\x0e2\x15.taskspec.v1.SeverityR\bseverity\x12\"\n" +
+	"\x03fix\x18\b \x01(\v2\x10.taskspec.v1.FixR\x03fix\"\x95\x01\n" +
+	"\x03Fix\x12\x12\n" +
+	"\x04text\x18\x01 \x01(\tR\x04text\x12\x1d\n" +
+	"\n" +
+	"start_line\x18\x02 \x01(\x05R\tstartLine\x12!\n" +
+	"\fstart_column\x18\x03 \x01(\x05R\vstartColumn\x12\x19\n" +
+	"\bend_line\x18\x04 \x01(\x05R\aendLine\x12\x1d\n" +
+	"\n" +
+	"end_column\x18\x05 \x01(\x05R\tendColumn\"<\n" +
 	"\bProblems\x120\n" +
 	"\bproblems\x18\x01 \x03(\v2\x14.taskspec.v1.ProblemR\bproblems\"\xf0\x01\n" +
 	"\vProblemKind\x12\x14\n" +
@@ -803,26 +909,28 @@ func file_taskspec_v1_problems_proto_rawDescGZIP() []byte {
 }
 
 var file_taskspec_v1_problems_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_taskspec_v1_problems_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_taskspec_v1_problems_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
 var file_taskspec_v1_problems_proto_goTypes = []any{
 	(Severity)(0),                         // 0: taskspec.v1.Severity
 	(ProblemCode)(0),                      // 1: taskspec.v1.ProblemCode
 	(*Problem)(nil),                       // 2: taskspec.v1.Problem
-	(*Problems)(nil),                      // 3: taskspec.v1.Problems
-	(*ProblemKind)(nil),                   // 4: taskspec.v1.ProblemKind
-	(*descriptorpb.EnumValueOptions)(nil), // 5: google.protobuf.EnumValueOptions
+	(*Fix)(nil),                           // 3: taskspec.v1.Fix
+	(*Problems)(nil),                      // 4: taskspec.v1.Problems
+	(*ProblemKind)(nil),                   // 5: taskspec.v1.ProblemKind
+	(*descriptorpb.EnumValueOptions)(nil), // 6: google.protobuf.EnumValueOptions
 }
 var file_taskspec_v1_problems_proto_depIdxs = []int32{
 	0, // 0: taskspec.v1.Problem.severity:type_name -> taskspec.v1.Severity
-	2, // 1: taskspec.v1.Problems.problems:type_name -> taskspec.v1.Problem
-	0, // 2: taskspec.v1.ProblemKind.severity:type_name -> taskspec.v1.Severity
-	5, // 3: taskspec.v1.problem:extendee -> google.protobuf.EnumValueOptions
-	4, // 4: taskspec.v1.problem:type_name -> taskspec.v1.ProblemKind
-	5, // [5:5] is the sub-list for method output_type
-	5, // [5:5] is the sub-list for method input_type
-	4, // [4:5] is the sub-list for extension type_name
-	3, // [3:4] is the sub-list for extension extendee
-	0, // [0:3] is the sub-list for field type_name
+	3, // 1: taskspec.v1.Problem.fix:type_name -> taskspec.v1.Fix
+	2, // 2: taskspec.v1.Problems.problems:type_name -> taskspec.v1.Problem
+	0, // 3: taskspec.v1.ProblemKind.severity:type_name -> taskspec.v1.Severity
+	6, // 4: taskspec.v1.problem:extendee -> google.protobuf.EnumValueOptions
+	5, // 5: taskspec.v1.problem:type_name -> taskspec.v1.ProblemKind
+	6, // [6:6] is the sub-list for method output_type
+	6, // [6:6] is the sub-list for method input_type
+	5, // [5:6] is the sub-list for extension type_name
+	4, // [4:5] is the sub-list for extension extendee
+	0, // [0:4] is the sub-list for field type_name
 }
 
 func init() { file_taskspec_v1_problems_proto_init() }
@@ -836,7 +944,7 @@ func file_taskspec_v1_problems_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_taskspec_v1_problems_proto_rawDesc), len(file_taskspec_v1_problems_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   3,
+			NumMessages:   4,
 			NumExtensions: 1,
 			NumServices:   0,
 		},
