@@ -115,6 +115,7 @@ func examine(data []byte, forSpec bool) examined {
 	for i := range vs {
 		if vs[i].Hint == "" {
 			vs[i].Hint = promptHint(vs[i], data)
+			vs[i].Fix = promptFix(vs[i], w.text)
 		}
 	}
 	decodeFailed := len(vs) > 0
@@ -286,7 +287,13 @@ func (w *reading) placed(v Violation) Violation {
 	if p, ok := w.pos.Get(v.FieldPath); ok {
 		v.Line, v.Column = p.Line, p.Column
 		if strings.HasPrefix(v.Message, "invalid ") {
-			v.Hint = enumHint(v.FieldPath, w.enumText(v.FieldPath))
+			text := w.enumText(v.FieldPath)
+			if guess := enumGuess(v.FieldPath, text); guess != "" {
+				v.Hint = "did you mean " + strconv.Quote(guess) + "?"
+				v.Fix = replaceAt(w.text, p.Line, p.Column, text, guess)
+			} else {
+				v.Hint = ""
+			}
 		}
 		return v
 	}
@@ -325,14 +332,14 @@ func (w *reading) enumText(path string) string {
 	return w.values.Get(path)
 }
 
-// enumHint is the did-you-mean of a misspelt enum value, or "".
-func enumHint(path, text string) string {
+// enumGuess is the value a misspelt enum value most likely meant, or "".
+func enumGuess(path, text string) string {
 	for _, t := range enumTables {
 		if t.fieldPath() != path {
 			continue
 		}
 		if guess := wording.Guess(text, t.texts()); guess != "" {
-			return "did you mean " + strconv.Quote(guess) + "?"
+			return guess
 		}
 	}
 	return ""
@@ -684,6 +691,7 @@ func alone(err error, code Code, data []byte) *DecodeError {
 		}
 	}
 	v.Hint = promptHint(v, data)
+	v.Fix = promptFix(v, src)
 	if p, ok := rawBreakProblem(v, src); ok {
 		v = p
 	}

@@ -122,11 +122,13 @@ def _check_yaml(data: Data | str, strict_paths: bool) -> list[Violation]:
         decoded = decode(data, collect=True)
     except DecodeError as err:  # YAML that cannot be read: alone
         return for_editors(data, err.violations)
-    found = _with_rules(decoded.spec, list(decoded.problems), decoded.raw_enums, decoded.positions)
-    warnings = _artifact_paths(decoded.spec, decoded.positions, strict_paths)
-    warnings += _prompt_commands(decoded.spec, decoded.positions)
     _, source = source_of(data)
     source = source.removeprefix("\ufeff")
+    found = _with_rules(
+        decoded.spec, list(decoded.problems), decoded.raw_enums, decoded.positions, source
+    )
+    warnings = _artifact_paths(decoded.spec, decoded.positions, strict_paths)
+    warnings += _prompt_commands(decoded.spec, decoded.positions)
     if _has_raw_break(source):
         warnings += _raw_breaks(source, decoded.positions)
     if "\ufeff" in source:
@@ -181,12 +183,13 @@ def _with_rules(
     problems: list[Violation],
     raw_enums: Mapping[str, str],
     positions: Mapping[str, Position],
+    source: str = "",
 ) -> list[Violation]:
     """*problems* (decode's, in document order), then the broken rules they leave."""
     hidden = _hidden(problems)
     rules = [
         _placed(v, positions) if positions else v
-        for v in _validate.check(spec, raw_enums, positions)
+        for v in _validate.check(spec, raw_enums, positions, source=source)
         if not _under(v.field_path, hidden)
     ]
     rules.sort(key=_position)  # stable: Go's order among rules at one place

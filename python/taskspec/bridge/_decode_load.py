@@ -41,6 +41,7 @@ from taskspec.bridge._syntax import (
     LINE_BREAK,
     TAB,
     TEXT_AFTER_DOCUMENT,
+    prompt_fix,
     prompt_hint,
     syntax_problem,
 )
@@ -181,7 +182,8 @@ def _at(message: str, mark: Any, code: str = SYNTAX, source: str = "") -> Decode
     """The error *message* of *code* at *mark*, with the prompt-mistake hint *source* gives."""
     line, column = mark_position(mark)
     hint = prompt_hint(code, message, source, line) if source else ""
-    return DecodeError([Violation("", message, line, column, hint, code)])
+    fix = prompt_fix(code, message, source, line) if hint else None
+    return DecodeError([Violation("", message, line, column, hint, code, fix=fix)])
 
 
 def source_of(data: bytes | bytearray | memoryview | str) -> tuple[bytes, str]:

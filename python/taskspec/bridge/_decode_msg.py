@@ -18,6 +18,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from taskspec._codes import UNKNOWN_KEY, WRONG_TYPE
 from taskspec._errors import DecodeError, Violation
 from taskspec._suggest import suggest
+from taskspec.bridge._fixes import replace_at
 from taskspec.bridge._decode_load import PLAIN, QUOTED, TAG_PREFIX, position
 from taskspec.bridge._gostr import go_quote
 from taskspec.bridge._layout import MessageInfo
@@ -78,11 +79,15 @@ def fail(path: str, message: str, node: Node | None, code: str = WRONG_TYPE) -> 
     return DecodeError([Violation(path, f"{where}{message}", line, column, code=code)])
 
 
-def unknown_field(path: str, key: str, info: MessageInfo, node: Node) -> DecodeError:
+def unknown_field(
+    path: str, key: str, info: MessageInfo, node: Node, source: str = ""
+) -> DecodeError:
     """An unknown key, with the field the writer most likely meant when there is one.
 
     The message says only that the key is unknown; the hint names the
     likely field, or, without one, lists every field the mapping takes.
+    With the document's *source*, a key written as it reads gets the fix
+    that writes the likely field's name in its place.
     """
     where = f" in {path}" if path else ""
     sub = join(path, key)
@@ -91,11 +96,13 @@ def unknown_field(path: str, key: str, info: MessageInfo, node: Node) -> DecodeE
     # The path the message starts with: none for the empty key at the top.
     shown = f"{shown_path(sub)}: " if sub else ""
     message = f"{shown}unknown field {q(key)}{where}"
+    fix = None
     if guess is None:
         hint = f"expected one of: {info.expected}"
     else:
         hint = f"did you mean {go_quote(guess)}?"
-    return DecodeError([Violation(sub, message, line, column, hint, UNKNOWN_KEY)])
+        fix = replace_at(source, line, column, key, guess) if source else None
+    return DecodeError([Violation(sub, message, line, column, hint, UNKNOWN_KEY, fix=fix)])
 
 
 def describe(node: Node) -> str:

@@ -226,7 +226,7 @@ class Walker:
             raise fail(path, MERGE_KEY, key_node, UNSUPPORTED)
         fd = plan.fields.get(key)
         if fd is None:
-            raise unknown_field(path, key, plan.info, key_node)
+            raise unknown_field(path, key, plan.info, key_node, self.source)
         return key, fd
 
     @staticmethod

@@ -40,7 +40,9 @@ from taskspec._codes import (
     UNSUPPORTED,
     WRONG_TYPE,
 )
+from taskspec._errors import Fix
 from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS, RAW_BREAKS
+from taskspec.bridge._fixes import replace_at
 from taskspec.bridge._gostr import go_quote
 
 __all__ = [
@@ -50,6 +52,7 @@ __all__ = [
     "TAB",
     "TEXT_AFTER_DOCUMENT",
     "line_text",
+    "prompt_fix",
     "prompt_hint",
     "raw_break_problem",
     "syntax_problem",
@@ -243,6 +246,41 @@ def prompt_hint(code: str, message: str, source: str, line: int) -> str:
                 return "a value that holds ': ' must be quoted, or written as a block scalar (|)"
             return "check the indentation of this key: it is deeper than its siblings"
     return _fixed_hint(code) if code in _PROMPT_CODES else ""
+
+
+def prompt_fix(code: str, message: str, source: str, line: int) -> Fix | None:
+    """The fix of the prompt-mistake hint *prompt_hint* gives for the same problem, or None.
+
+    Where the hint says a value must be quoted (it starts with an indicator
+    or holds ``: ``), the fix writes the value double-quoted, escaped as the
+    Go package quotes a string. There is none when the value goes on past
+    its line (the next line is indented deeper than its key), or holds
+    `` #`` (a comment, or text: only the writer knows), since then what the
+    value is cannot be told from the line.
+    """
+    if code in _OWN_HINT_ONLY or not _applies(code, message):
+        return None
+    whole = line_text(source, line)
+    text = whole.lstrip(" ")
+    while text.startswith("- "):
+        text = text[2:]
+    match = _KEY_VALUE.fullmatch(text)
+    if match is None:
+        return None
+    value = match.group(2)
+    quoted = value[0] in _INDICATORS or value.startswith("- ")
+    if not quoted and not (code == MAPPING_VALUE and ": " in value):
+        return None
+    value = value.rstrip(" \t")
+    if " #" in value or "\t#" in value:
+        return None
+    key_column = len(whole) - len(text)
+    after = line_text(source, line + 1)
+    if after.strip(" \t") and not after.lstrip(" ").startswith("#"):
+        if len(after) - len(after.lstrip(" ")) > key_column:
+            return None
+    column = len(whole) - len(match.group(2)) + 1
+    return replace_at(source, line, column, value, go_quote(value))
 
 
 #: The syntax problems a raw NEL, LS or PS can cause, by ending a line

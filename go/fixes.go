@@ -1,0 +1,175 @@
+package taskspec
+
+import (
+	"bytes"
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	"github.com/taskspec/taskspec/go/internal/source"
+	"github.com/taskspec/taskspec/go/internal/yamlscan"
+)
+
+// A Fix is the one safe edit that fixes a problem, the contract's
+// taskspec.v1.Fix: Text replaces the characters from StartLine and
+// StartColumn up to, not including, EndLine and EndColumn. Positions are
+// as editors count them: 1-based lines broken at "\n", "\r\n" and "\r"
+// only, 1-based columns counted in characters (code points).
+//
+// A problem carries one where its hint's suggestion can be written in for
+// certain: a misspelt key or enum value written plain, and a value that
+// must be quoted. The Python library's Violation.fix is the same fix, as
+// tests/contract/problems.json holds both to.
+//
+// In JSON it has the field names of the CLI's output (text, start_line,
+// start_column, end_line, end_column).
+type Fix struct {
+	Text        string `json:"text"`
+	StartLine   int    `json:"start_line"`
+	StartColumn int    `json:"start_column"`
+	EndLine     int    `json:"end_line"`
+	EndColumn   int    `json:"end_column"`
+}
+
+// proto returns the fix as a taskspec.v1.Fix, nil for none.
+func (f *Fix) proto() *taskspecv1.Fix {
+	if f == nil {
+		return nil
+	}
+	return &taskspecv1.Fix{Text: f.Text, StartLine: clampInt32(f.StartLine), StartColumn: clampInt32(f.StartColumn),
+		EndLine: clampInt32(f.EndLine), EndColumn: clampInt32(f.EndColumn)}
+}
+
+// fixFromProto returns the fix p carries, nil for none.
+func fixFromProto(p *taskspecv1.Fix) *Fix {
+	if p == nil {
+		return nil
+	}
+	return &Fix{Text: p.GetText(), StartLine: int(p.GetStartLine()), StartColumn: int(p.GetStartColumn()),
+		EndLine: int(p.GetEndLine()), EndColumn: int(p.GetEndColumn())}
+}
+
+// replaceAt returns the fix that writes replacement in place of old,
+// written at the reader's line and column of text: nil unless the text
+// holds old, on one line, just there, and replacement differs from it. A
+// key or value written plain on one line is its text, so the fix replaces
+// exactly it; a quoted one, an alias, a tag or a folded value is not, and
+// gets none. The Python library's bridge._fixes.replace_at is the same.
+func replaceAt(text *source.Text, line, column int, old, replacement string) *Fix {
+	if old == "" || old == replacement || strings.ContainsAny(old, "\r\n\u0085\u2028\u2029") {
+		return nil
+	}
+	at := text.Offset(line, column)
+	if at < 0 || !bytes.HasPrefix(text.Bytes()[at:], []byte(old)) {
+		return nil
+	}
+	l, c := text.EditorPosition(line, column)
+	return &Fix{Text: replacement, StartLine: l, StartColumn: c, EndLine: l, EndColumn: c + utf8.RuneCountInString(old)}
+}
+
+// promptFix is the fix of the prompt-mistake hint promptHint gives v: the
+// value written double-quoted, where the hint says it must be quoted. None
+// when the value goes on past its line (the next line is indented deeper
+// than its key), or holds " #", since then what the value is cannot be
+// told from its line. The Python library's prompt_fix is the same.
+func promptFix(v Violation, text *source.Text) *Fix {
+	if v.Hint == "" || v.Code == CodeTabIndent || v.Code == CodeUnclosedQuote || v.Code == CodeBadEscape {
+		return nil
+	}
+	whole := string(yamlscan.TrimLineBreak(text.Line(v.Line)))
+	rest := strings.TrimLeft(whole, " ")
+	for strings.HasPrefix(rest, "- ") {
+		rest = rest[2:]
+	}
+	m := promptKey.FindStringSubmatch(rest)
+	if m == nil {
+		return nil
+	}
+	value := m[1]
+	first, _ := utf8.DecodeRuneInString(value)
+	quoted := strings.ContainsRune(promptStart, first) || strings.HasPrefix(value, "- ")
+	if !quoted && (v.Code != CodeMappingValue || !strings.Contains(value, ": ")) {
+		return nil
+	}
+	value = strings.TrimRight(value, " \t")
+	if strings.Contains(value, " #") || strings.Contains(value, "\t#") {
+		return nil
+	}
+	keyColumn := utf8.RuneCountInString(whole) - utf8.RuneCountInString(rest)
+	after := string(yamlscan.TrimLineBreak(text.Line(v.Line + 1)))
+	if strings.Trim(after, " \t") != "" && !strings.HasPrefix(strings.TrimLeft(after, " "), "#") &&
+		len(after)-len(strings.TrimLeft(after, " ")) > keyColumn {
+		return nil
+	}
+	column := utf8.RuneCountInString(whole) - utf8.RuneCountInString(m[1]) + 1
+	return replaceAt(text, v.Line, column, value, strconv.Quote(value))
+}
+
+// ApplyFixes returns the YAML document data with the fixes of problems
+// written in, as Check gives them for data; problems without a fix are
+// passed over. Fixes are applied from the last to the first, and one whose
+// span overlaps another's already taken is left out, so the result is
+// fixed as far as it safely can be: Check it again for what is left. The
+// Python library's apply_fixes does the same.
+func ApplyFixes(data []byte, problems []Violation) []byte {
+	text := source.New(data)
+	type edit struct {
+		from, to int
+		text     string
+	}
+	var edits []edit
+	for _, v := range problems {
+		f := v.Fix
+		if f == nil {
+			continue
+		}
+		from, to := editorOffset(text, f.StartLine, f.StartColumn), editorOffset(text, f.EndLine, f.EndColumn)
+		if from < 0 || to < from {
+			continue
+		}
+		edits = append(edits, edit{from, to, f.Text})
+	}
+	slices.SortStableFunc(edits, func(a, b edit) int { return cmp.Compare(b.from, a.from) })
+	out := slices.Clone(data)
+	limit := len(data) + 1
+	for _, e := range edits {
+		if e.to > limit || e.to == limit && e.from == limit {
+			continue // overlaps a fix already written
+		}
+		out = slices.Concat(out[:e.from], []byte(e.text), out[e.to:])
+		limit = e.from
+	}
+	return out
+}
+
+// editorOffset is the byte offset in text of an editor's 1-based line and
+// column (lines broken at "\n", "\r\n" and "\r" only), or -1 when the
+// text has no such place.
+func editorOffset(text *source.Text, line, column int) int {
+	data := text.Bytes()
+	at := 0
+	for l := 1; l < line; l++ {
+		i := bytes.IndexAny(data[at:], "\r\n")
+		if i < 0 {
+			return -1
+		}
+		at += i + 1
+		if data[at-1] == '\r' && at < len(data) && data[at] == '\n' {
+			at++
+		}
+	}
+	for c := 1; c < column; c++ {
+		if at >= len(data) || data[at] == '\n' || data[at] == '\r' {
+			return -1
+		}
+		_, size := utf8.DecodeRune(data[at:])
+		at += size
+	}
+	if line < 1 || column < 1 {
+		return -1
+	}
+	return at
+}
