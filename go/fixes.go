@@ -6,7 +6,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
 	"github.com/taskspec/taskspec/go/internal/source"
@@ -74,7 +77,10 @@ func replaceAt(text *source.Text, line, column int, old, replacement string) *Fi
 // value written double-quoted, where the hint says it must be quoted. None
 // when the value goes on past its line (the next line is indented deeper
 // than its key), or holds " #", since then what the value is cannot be
-// told from its line. The Python library's prompt_fix is the same.
+// told from its line; nor under a key that names no field of one string,
+// which a quote would not make right; nor for a value of the wrong type or
+// tag that the problem's column does not place at the line's value. The
+// Python library's prompt_fix is the same.
 func promptFix(v Violation, text *source.Text) *Fix {
 	if v.Hint == "" || v.Code == CodeTabIndent || v.Code == CodeUnclosedQuote || v.Code == CodeBadEscape {
 		return nil
@@ -87,6 +93,9 @@ func promptFix(v Violation, text *source.Text) *Fix {
 	m := promptKey.FindStringSubmatch(rest)
 	if m == nil {
 		return nil
+	}
+	if !stringFields()[rest[:strings.IndexByte(rest, ':')]] {
+		return nil // quoting would make a string of a list, a mapping or a number
 	}
 	value := m[1]
 	first, _ := utf8.DecodeRuneInString(value)
@@ -105,6 +114,9 @@ func promptFix(v Violation, text *source.Text) *Fix {
 		return nil
 	}
 	column := utf8.RuneCountInString(whole) - utf8.RuneCountInString(m[1]) + 1
+	if (v.Code == CodeWrongType || v.Code == CodeUnsupported) && v.Column != column {
+		return nil // not the line's value that was read: a mapping in a list item
+	}
 	return replaceAt(text, v.Line, column, value, strconv.Quote(value))
 }
 
@@ -114,7 +126,12 @@ func promptFix(v Violation, text *source.Text) *Fix {
 // span overlaps another's already taken is left out, so the result is
 // fixed as far as it safely can be: Check it again for what is left. The
 // Python library's apply_fixes does the same.
+//
+// Positions count after a leading byte order mark, which is kept.
 func ApplyFixes(data []byte, problems []Violation) []byte {
+	if rest, ok := bytes.CutPrefix(data, []byte(byteOrderMark)); ok {
+		return append([]byte(byteOrderMark), ApplyFixes(rest, problems)...)
+	}
 	text := source.New(data)
 	type edit struct {
 		from, to int
@@ -173,3 +190,31 @@ func editorOffset(text *source.Text, line, column int) int {
 	}
 	return at
 }
+
+// stringFields are the names of the schema's fields of one string: those a
+// quote makes right.
+var stringFields = sync.OnceValue(func() map[string]bool {
+	names := map[string]bool{}
+	seen := map[protoreflect.FullName]bool{}
+	todo := []protoreflect.MessageDescriptor{(&taskspecv1.TaskSpec{}).ProtoReflect().Descriptor()}
+	for len(todo) > 0 {
+		md := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if seen[md.FullName()] {
+			continue
+		}
+		seen[md.FullName()] = true
+		for i := range md.Fields().Len() {
+			fd := md.Fields().Get(i)
+			switch {
+			case fd.Message() != nil:
+				if !fd.IsMap() {
+					todo = append(todo, fd.Message())
+				}
+			case fd.Kind() == protoreflect.StringKind && !fd.IsList():
+				names[string(fd.Name())] = true
+			}
+		}
+	}
+	return names
+})

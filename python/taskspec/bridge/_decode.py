@@ -212,6 +212,6 @@ def _hinted(violations: list[Violation], source: str) -> list[Violation]:
     out = []
     for v in violations:
         hint = prompt_hint(v.code, v.message, source, v.line) if not v.hint and v.line else ""
-        fix = prompt_fix(v.code, v.message, source, v.line) if hint else None
+        fix = prompt_fix(v.code, v.message, source, v.line, v.column) if hint else None
         out.append(v._with(hint=hint, fix=fix) if hint else v)
     return out

@@ -182,7 +182,7 @@ def _at(message: str, mark: Any, code: str = SYNTAX, source: str = "") -> Decode
     """The error *message* of *code* at *mark*, with the prompt-mistake hint *source* gives."""
     line, column = mark_position(mark)
     hint = prompt_hint(code, message, source, line) if source else ""
-    fix = prompt_fix(code, message, source, line) if hint else None
+    fix = prompt_fix(code, message, source, line, column) if hint else None
     return DecodeError([Violation("", message, line, column, hint, code, fix=fix)])
 
 
