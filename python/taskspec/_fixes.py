@@ -94,8 +94,9 @@ def format_document(text: str) -> str:
     column, never dropped. Formatting the result again gives the same text.
 
     >>> import taskspec
-    >>> doc = "# owner: eval\\n{task_spec_version: 1, task_id: t, language: go, difficulty: easy,\\n"
-    >>> doc += " generated_from: {kind: kg_template}, prompt: p, verification: {test_cmd: [go]}}\\n"
+    >>> doc = "# owner: eval\\n{task_spec_version: 1, task_id: t, language: go,\\n"
+    >>> doc += " difficulty: easy, generated_from: {kind: kg_template}, prompt: p,\\n"
+    >>> doc += " verification: {test_cmd: [go]}}\\n"
     >>> print(taskspec.format_document(doc), end="")
     # owner: eval
     task_spec_version: 1

@@ -18,8 +18,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from taskspec._codes import UNKNOWN_KEY, WRONG_TYPE
 from taskspec._errors import DecodeError, Violation
 from taskspec._suggest import suggest
-from taskspec.bridge._fixes import replace_at
 from taskspec.bridge._decode_load import PLAIN, QUOTED, TAG_PREFIX, position
+from taskspec.bridge._fixes import replace_at
 from taskspec.bridge._gostr import go_quote
 from taskspec.bridge._layout import MessageInfo
 from taskspec.bridge._resolve import resolve

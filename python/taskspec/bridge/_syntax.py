@@ -305,9 +305,12 @@ def prompt_fix(code: str, message: str, source: str, line: int, column: int) -> 
         return None
     key_column = len(whole) - len(text)
     after = line_text(source, line + 1)
-    if after.strip(" \t") and not after.lstrip(" ").startswith("#"):
-        if len(after) - len(after.lstrip(" ")) > key_column:
-            return None
+    if (
+        after.strip(" \t")
+        and not after.lstrip(" ").startswith("#")
+        and len(after) - len(after.lstrip(" ")) > key_column
+    ):
+        return None  # the value goes on on the next line
     at = len(whole) - len(match.group(2)) + 1
     if code in (WRONG_TYPE, UNSUPPORTED) and column != at:
         return None
