@@ -85,7 +85,7 @@ def test_go_gives_the_tables_fixes(go: GoConsumer) -> None:
 
 def _problem_table_fixes() -> list[tuple[str, bytes, Violation]]:
     cases = json.loads(PROBLEM_TABLE.read_text(encoding="utf-8"))["cases"]
-    out = []
+    out: list[tuple[str, bytes, Violation]] = []
     for case in cases:
         if case["format"] != "yaml":
             continue

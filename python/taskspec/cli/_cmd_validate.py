@@ -91,7 +91,15 @@ if TYPE_CHECKING:
 
 _T = TypeVar("_T")
 
-__all__ = ["DESCRIPTION", "add_arguments", "check_chunk", "free_cpus", "parallel_jobs", "run"]
+__all__ = [
+    "DESCRIPTION",
+    "Item",
+    "add_arguments",
+    "check_chunk",
+    "free_cpus",
+    "parallel_jobs",
+    "run",
+]
 
 
 #: Per chunk: valid, invalid and unreadable counts, the report lines (stdout)
