@@ -32,3 +32,19 @@ func ExampleApplyFixes() {
 	// verification: {test_cmd: [go, test]}
 	// 0 problems left
 }
+
+// A Fix names the span it replaces as an editor counts it; a program can
+// make one too, and ApplyFixes writes it in like any other.
+func ExampleFix() {
+	doc := []byte("task_id: t1\r\nprompt: @owner fix the build\r\n")
+	for _, v := range taskspec.Check(doc) {
+		if v.Fix != nil {
+			fmt.Printf("%s line %d: %s\n", v.Code, v.Fix.StartLine, v.Fix.Text)
+		}
+	}
+	own := taskspec.Violation{Fix: &taskspec.Fix{Text: "t2", StartLine: 1, StartColumn: 10, EndLine: 1, EndColumn: 12}}
+	fmt.Printf("%q\n", taskspec.ApplyFixes(doc, []taskspec.Violation{own}))
+	// Output:
+	// TS011 line 2: "@owner fix the build"
+	// "task_id: t2\r\nprompt: @owner fix the build\r\n"
+}
