@@ -349,7 +349,7 @@ dist: $(DIST)/.stamp ## Build the sdist, the pure wheel and the compiled (mypyc,
 # (at requirements-dev.txt's pins), with the grpc extra. The checks run
 # there first, then the tests that need only the installed package: the
 # conformance vectors, the checks of which build runs, the version's label,
-# and the README's Python examples, each run from an empty directory
+# and the documentation's Python examples, each run from an empty directory
 # outside the repository, as a user runs them after pip install.
 # PYTHONPATH is unset and pytest's pythonpath emptied so that python/ cannot
 # be imported in its place; TASKSPEC_EXPECT_INSTALLED makes the suite check
@@ -359,7 +359,7 @@ WHEEL_TESTS := tests/test_conformance.py tests/test_vectors.py tests/test_compil
 	tests/test_readme.py
 
 .PHONY: test-wheel
-test-wheel: $(DIST)/.stamp $(if $(HAVE_GO),conform) ## Install the compiled wheel from make dist into a fresh venv outside the repository and run the conformance tests and the README's examples on it
+test-wheel: $(DIST)/.stamp $(if $(HAVE_GO),conform) ## Install the compiled wheel from make dist into a fresh venv outside the repository and run the conformance tests and the documentation's examples on it
 	tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT
 	wheel=$$(ls $(DIST)/taskspec-$(VERSION)-cp*-manylinux*.whl)
 	$(PYTHON) -m venv "$$tmp/venv"

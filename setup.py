@@ -25,12 +25,15 @@ is an extension next to its ``.py`` file, which the import system prefers.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
 import os
+import re
 import shutil
 import sys
 import sysconfig
+from pathlib import Path
 from typing import Any
 
 from setuptools import setup
@@ -93,6 +96,70 @@ def _python_headers() -> bool:
     return os.path.isfile(os.path.join(sysconfig.get_path("include"), "Python.h"))
 
 
+def _docstrings(paths: list[str]) -> dict[str, str]:
+    """The docstring of each function, class and method of *paths*, by its C name.
+
+    mypyc names the wrapper of a module's function ``CPyPy_<module>___<name>``,
+    a method's ``CPyPy_<module>___<Class>___<name>`` and a class's type
+    ``CPyType_<module>___<Class>_template_``, ``<module>`` the last part of
+    the module's name, which the modules of :data:`COMPILED` each have
+    their own of. The text is as :func:`inspect.cleandoc` leaves it, which is
+    what ``help()`` shows.
+    """
+    docs: dict[str, str] = {}
+    for path in paths:
+        module = Path(path).stem
+        for node in ast.parse(Path(path).read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.FunctionDef) and (doc := ast.get_docstring(node)):
+                docs[f"CPyPy_{module}___{node.name}"] = doc
+            if not isinstance(node, ast.ClassDef):
+                continue
+            if doc := ast.get_docstring(node):
+                docs[f"CPyType_{module}___{node.name}_template_"] = doc
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and (doc := ast.get_docstring(item)):
+                    docs[f"CPyPy_{module}___{node.name}___{item.name}"] = doc
+    return docs
+
+
+#: A C docstring mypyc writes: a string literal (the text signature) or NULL.
+_C_DOC = r'PyDoc_STR\((?P<doc>"(?:[^"\\]|\\.)*"|NULL)\)'
+#: A function's or method's entry in a method table, from its wrapper's name to its doc.
+_C_FUNCTION = re.compile(r"\(PyCFunction\)(?P<name>CPyPy_\w+),[^,]*, " + _C_DOC)
+#: A class's type, from its name to its doc.
+_C_CLASS = re.compile(r"static PyTypeObject (?P<name>CPyType_\w+) = \{[^}]*?\.tp_doc = " + _C_DOC)
+
+
+def _keep_docstrings(sources: list[str], docs: dict[str, str]) -> None:
+    """Give mypyc's C code of *sources* the docstrings *docs* of the Python sources.
+
+    mypyc gives a compiled function, method or class only its text
+    signature (``name(args)\\n--\\n\\n``) as its C docstring, so that
+    ``help()`` and ``__doc__`` lose the source's text. Here each docstring
+    follows its signature, as CPython's own builtins write theirs: a second
+    string literal, which the C compiler joins to the first, in UTF-8, as
+    CPython decodes a C docstring.
+    """
+    from mypyc.codegen.cstring import c_string_initializer  # noqa: PLC0415
+
+    def with_doc(match: re.Match[str]) -> str:
+        doc = docs.get(match["name"])
+        if doc is None:
+            return match[0]
+        literal = c_string_initializer(doc.encode("utf-8"))
+        joined = literal if match["doc"] == "NULL" else f"{match['doc']} {literal}"
+        return match[0][: match.start("doc") - match.start()] + joined + ")"
+
+    for source in sources:
+        if not source.endswith(".c"):
+            continue
+        path = Path(source)
+        text = path.read_text(encoding="utf-8")
+        new = _C_CLASS.sub(with_doc, _C_FUNCTION.sub(with_doc, text))
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+
+
 def _mypycify() -> list[Any]:
     """mypyc's extension modules for :data:`COMPILED`, its report held back unless it fails.
 
@@ -106,7 +173,7 @@ def _mypycify() -> list[Any]:
     report = io.StringIO()
     try:
         with contextlib.redirect_stdout(report), contextlib.redirect_stderr(report):
-            return mypycify(
+            extensions: list[Any] = mypycify(
                 COMPILED,
                 opt_level="3",
                 target_dir=f"{BUILD_DIR}/mypyc",
@@ -117,6 +184,9 @@ def _mypycify() -> list[Any]:
     except BaseException as err:
         err.add_note(report.getvalue())
         raise
+    docs = _docstrings(COMPILED)
+    _keep_docstrings([source for ext in extensions for source in ext.sources], docs)
+    return extensions
 
 
 class _BuildExt(build_ext):

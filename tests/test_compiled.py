@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 import os
+import pydoc
 import sys
 from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader
 from pathlib import Path
@@ -132,3 +134,66 @@ def test_the_node_budget_of_the_general_reader_can_be_lowered(
     monkeypatch.setattr(_decode, "MAX_NODES", 10)
     with pytest.raises(DecodeError, match="document has more than 10 nodes"):
         _decode.decode(VALID_DOC)
+
+
+# --- help() in the compiled build --------------------------------------------------
+
+
+def _source_docstrings(module: str) -> dict[str, str]:
+    """The docstring of each top-level function and class of *module*, and of each method.
+
+    Keys are qualified names (``validate``, ``Rule.format``), read from the
+    module's source in the repository, as ``help()`` shows them.
+    """
+    tree = ast.parse((PACKAGE_SOURCES / (module.replace(".", "/") + ".py")).read_text("utf-8"))
+    docs = {}
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef | ast.ClassDef):
+            continue
+        if doc := ast.get_docstring(node):
+            docs[node.name] = doc
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and (doc := ast.get_docstring(item)):
+                    docs[f"{node.name}.{item.name}"] = doc
+    return docs
+
+
+def _public() -> list[str]:
+    return [
+        name
+        for name in taskspec.__all__
+        if inspect.isroutine(getattr(taskspec, name)) or inspect.isclass(getattr(taskspec, name))
+    ]
+
+
+@pytest.mark.parametrize("name", _public())
+def test_help_shows_each_public_function_and_class_with_its_docstring(name: str) -> None:
+    obj = getattr(taskspec, name)
+    doc = inspect.getdoc(obj)
+    assert doc, f"taskspec.{name} has no docstring"
+    # Written in the package (not generated, as the messages are): the
+    # source's text, whichever build runs.
+    source = PACKAGE_SOURCES / (obj.__module__.replace(".", "/") + ".py")
+    if source.is_file() and obj.__qualname__ in _source_docstrings(obj.__module__):
+        assert doc == _source_docstrings(obj.__module__)[obj.__qualname__]
+        assert doc.splitlines()[0] in pydoc.render_doc(obj, renderer=pydoc.TextDoc())
+
+
+@pytest.mark.parametrize("module", COMPILED_MODULES)
+def test_the_compiled_modules_keep_the_docstrings_of_their_functions_and_methods(
+    module: str,
+) -> None:
+    # mypyc writes a text signature as a compiled function's C docstring;
+    # setup.py's build adds the source's text after it.
+    loaded = importlib.import_module(module)
+    checked = 0
+    for qualname, doc in _source_docstrings(module).items():
+        obj: object = loaded
+        for part in qualname.split("."):
+            obj = getattr(obj, part)
+        if not inspect.isroutine(obj):
+            continue  # a class: the public ones are checked above
+        assert inspect.getdoc(obj) == doc, f"{module}.{qualname}"
+        checked += 1
+    assert checked or not _source_docstrings(module)

@@ -732,3 +732,23 @@ def test_the_escape_slash_is_a_syntax_error_wherever_it_is(old: bytes, new: byte
         column=where - doc.rfind(b"\n", 0, where),
     )
     assert [v.code for v in err.violations] == ["TS016"]
+
+
+@pytest.mark.parametrize(
+    ("doc", "code", "line", "column"),
+    [
+        # libyaml checks only the octets' shape: these escapes make a tag,
+        # or a %TAG prefix, that is not UTF-8, which PyYAML cannot decode.
+        (b"task_id: !a%C0%80 x\n", "TS019", 1, 12),
+        (b"prompt: x\ntask_id: !<%C0%80> x\n", "TS019", 2, 12),
+        (b"%TAG !e! tag:%C0%80\n---\ntask_id: !e!x y\n", "TS018", 1, 14),
+    ],
+)
+def test_a_tag_whose_escapes_are_not_utf8_is_a_syntax_problem(
+    doc: bytes, code: str, line: int, column: int
+) -> None:
+    with pytest.raises(DecodeError) as caught:
+        taskspec.parse_task_spec(doc)
+    [v] = caught.value.violations
+    assert (v.code, v.line, v.column) == (code, line, column)
+    assert "cannot be read" in v.message

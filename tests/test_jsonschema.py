@@ -27,6 +27,7 @@ from taskspec import TaskSpecError, _jsonschema, _limits, _rules, _validate
 from taskspec.bridge import _decode, _layout
 from taskspec.bridge._layout import Kind
 from taskspec.cli._main import main
+from tests.docs import page
 from tests.helpers import VALID_DOC, valid_spec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -576,9 +577,8 @@ def test_not_in_schema_cases_cover_the_list() -> None:
     assert NOT_IN_SCHEMA_CASES.keys() == _jsonschema.NOT_IN_SCHEMA.keys()
 
 
-def test_readme_lists_both_tables() -> None:
-    readme = (ROOT / "README.md").read_text().replace("`", "")
-    section = readme[readme.index("## Editor support") :]
+def test_the_editors_page_lists_both_tables() -> None:
+    section = page("docs/editors.md").replace("`", "")
     for rule in [*_jsonschema.NOT_IN_SCHEMA, *_jsonschema.STRICTER_THAN_PARSER]:
         assert f"\n- {rule}\n" in section, rule
 

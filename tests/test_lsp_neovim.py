@@ -1,9 +1,9 @@
-"""A real editor runs ``taskspec lsp``: Neovim, headless, with the README's configuration.
+"""A real editor runs ``taskspec lsp``: Neovim, headless, with the configuration of docs/editors.md.
 
 Neovim opens a sidecar with a misspelt key, and the test reads the
 diagnostics Neovim's own LSP client holds, then applies the quick fix
 through ``vim.lsp.buf.code_action`` and reads the buffer. The Lua
-configuration is the README's block, run as it is written.
+configuration is the block of docs/editors.md, run as it is written.
 
 Without ``nvim`` the test skips; with ``TASKSPEC_REQUIRE_NVIM=1`` (CI, which
 installs Debian's package) it fails instead.
@@ -21,15 +21,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.docs import section
 from tests.helpers import SMALL_DOC
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-SECTION = README.split("### The language server: `taskspec lsp`", 1)[1].split("\n## ", 1)[0]
+SECTION = section("## The language server: `taskspec lsp`")
 (CONFIG,) = re.findall(r"\*\*Neovim\*\*.*?```lua\n(.*?)```", SECTION, flags=re.S)
 
 #: Neovim older than 0.8 (Debian 12 ships 0.7) lacks vim.lsp.start; this is
-#: what 0.8 added, in 0.7's terms, so that the README's block runs unchanged.
+#: what 0.8 added, in 0.7's terms, so that the documented block runs unchanged.
 COMPAT = """\
 if not vim.lsp.start then
   vim.lsp.start = function(config)
@@ -103,7 +103,7 @@ def test_neovim_shows_the_diagnostics_and_applies_a_quick_fix(tmp_path: Path) ->
     out = tmp_path / "out.json"
     env = {
         **os.environ,
-        # `taskspec` as the README's configuration names it: this Python's.
+        # `taskspec` as the configuration of docs/editors.md names it: this Python's.
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         "TASKSPEC_NVIM_FILE": str(sidecar),
         "TASKSPEC_NVIM_OUT": str(out),

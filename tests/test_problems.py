@@ -19,10 +19,10 @@ from taskspec.cli import _cmd_explain
 from taskspec.cli._kit import RECORD_KEYS, format_problem, read_format
 from taskspec.v1 import problems_pb2
 from tests.cliutil import run_cli
+from tests.docs import blocks, page
 from tests.helpers import VALID_DOC
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text()
 
 #: A sidecar with a misspelt key, an extra key, a negative timeout, a
 #: duplicate key, an unknown key deeper down, a misspelt enum value, a
@@ -183,12 +183,12 @@ def test_json_is_one_document_even_with_no_problem() -> None:
     }
 
 
-def test_every_rule_has_a_code_and_every_code_a_row_in_the_readme() -> None:
+def test_every_rule_has_a_code_and_every_code_a_row_in_the_docs() -> None:
     assert {rule.code for rule in RULES} <= set(CODES)
     assert set(KIND_CODES.values()) <= set(CODES)
-    readme = (ROOT / "README.md").read_text()
-    rows = re.findall(r"^\| `(TS\d{3})` \| (?:error|warning) \| (.+?) \|$", readme, re.MULTILINE)
-    assert rows == list(CODES.items()), "the README's table of codes is taskspec._codes.CODES"
+    contract = page("docs/contract.md")
+    rows = re.findall(r"^\| `(TS\d{3})` \| (?:error|warning) \| (.+?) \|$", contract, re.MULTILINE)
+    assert rows == list(CODES.items()), "docs/contract.md's table of codes is taskspec._codes.CODES"
 
 
 def test_each_kind_of_constraint_has_one_entry_in_the_catalogue() -> None:
@@ -493,14 +493,13 @@ def test_fmt_refuses_a_file_that_is_not_yaml_unread_and_points_to_convert(
 
 
 def _session(first: str, cwd: Path) -> None:
-    """Replay the README's console block that starts with ``$ first`` in *cwd*.
+    """Replay the documentation's console block that starts with ``$ first`` in *cwd*.
 
     ``$ cat FILE`` writes the lines that follow it to FILE; ``$ taskspec ...``
     runs the command, whose output (stdout, then stderr) must be the lines
     that follow it, as the reader sees them in a terminal.
     """
-    blocks = re.findall(r"```console\n(.*?)```", README, flags=re.S)
-    (block,) = (b for b in blocks if b.startswith(f"$ {first}\n"))
+    (block,) = (b for b in blocks("console") if b.startswith(f"$ {first}\n"))
     for step in re.split(r"^\$ ", block, flags=re.M)[1:]:
         command, _, shown = step.partition("\n")
         argv = command.split()

@@ -1,4 +1,7 @@
-"""The README's Python examples run as a user runs them, and print what the README says.
+"""The documentation's Python examples run as a user runs them, and print what they say.
+
+The examples are the ``python`` blocks of the README and of the pages of
+``docs/`` (``tests/docs.py`` reads them all).
 
 Each example is a script of its own, run by this Python in a fresh empty
 directory outside the repository, so an example that reads a file of the
@@ -15,16 +18,15 @@ has the time to appear.
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text()
-BLOCKS = re.findall(r"```python\n(.*?)```", README, flags=re.S)
+from tests.docs import README, blocks
+
+BLOCKS = blocks("python")
 
 #: Seconds a script that uses gRPC stays alive after its last line.
 LINGER = 0.5
@@ -58,6 +60,9 @@ def expected_output(block: str) -> list[str]:
 
 def test_readme_has_examples() -> None:
     assert len(BLOCKS) >= 4
+    # The quick start is the README's own, and runs with the rest.
+    (quick_start, *_) = blocks("python", README)
+    assert quick_start in BLOCKS
 
 
 def test_no_example_reads_a_file_of_the_repository() -> None:

@@ -1,7 +1,7 @@
-"""What the README says the command line prints and does, pinned to what it really does.
+"""What the documentation says the command line prints and does, pinned to what it does.
 
 The Python snippets are run by tests/test_readme.py and type-checked by
-tests/test_typing.py; this module replays the README's terminal sessions
+tests/test_typing.py; this module replays the terminal sessions of the README and docs/
 (``console`` blocks) in a directory made for each, and checks the claims
 its prose makes about output: the run-time dependencies, which problem
 ``fmt`` names for an invalid file, and what ``fmt`` does to a prompt a
@@ -17,12 +17,11 @@ from pathlib import Path
 import pytest
 
 from tests.cliutil import run_cli
+from tests.docs import ALL, README, ROOT, blocks
 from tests.harness import make_harness
 from tests.helpers import VALID_DOC
 
-ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text()
-CONSOLE = re.findall(r"```console\n(.*?)```", README, flags=re.S)
+CONSOLE = blocks("console")
 
 #: A sidecar whose prompt, a block, starts on line 7 (its header at column 9).
 BLOCK_PROMPT_DOC = (
@@ -115,7 +114,7 @@ def test_the_readme_shows_the_hint_for_a_prompt_a_block_cannot_carry(
         "line, not a block, as Go's writer does: line 1 of the prompt holds \U0001f680 "
         "(U+1F680, ROCKET), which can only be written as an escape"
     )
-    (quoted,) = re.findall(r'\(`("Make it pass .*?")`\)', README)
+    (quoted,) = re.findall(r'\(`("Make it pass .*?")`\)', ALL)
     written = (tmp_path / "rocket.taskspec.yaml").read_text()
     assert f"\nprompt: {quoted}\n" in written
     # Formatted, the prompt is no block any more: nothing to say.
@@ -177,7 +176,7 @@ def test_fmt_names_the_problem_validate_lists_first(
         "t.taskspec.yaml:18:7: TS001 cannot format: the file is invalid "
         "(taskspec validate lists its problems)"
     )
-    claim = " ".join(README.split())
+    claim = " ".join(ALL.split())
     assert "reported in one line, at the problem `validate` lists first" in claim
     assert "(an unknown key on line 18 comes before a bad `language` on line 3)" in claim
 

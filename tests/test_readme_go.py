@@ -1,4 +1,7 @@
-"""The README's Go programs build as written and print what the README says they print.
+"""The documentation's Go programs build as written and print what they say they print.
+
+The programs are the ``go`` blocks of the README and of the pages of ``docs/``
+(``tests/docs.py`` reads them all).
 
 Each ```go block is a whole ``package main`` program. All of them go into one
 scratch module, as a service would set it up from the README ("From Go"):
@@ -31,10 +34,9 @@ from pathlib import Path
 import pytest
 
 import taskspec
+from tests.docs import ROOT, blocks, section
 
-ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text()
-BLOCKS = re.findall(r"```go\n(.*?)```", README, flags=re.S)
+BLOCKS = blocks("go")
 IDS = [f"go{i}" for i in range(len(BLOCKS))]
 PLUGIN = ROOT / "examples" / "plugin-python"
 MODULES = {
@@ -256,8 +258,11 @@ def operations() -> list[tuple[str, list[str], list[str]]]:
     A cell names things in code spans, each a dotted name with or without a
     call: `taskspec.load(path)`, `Registry.register(gen)`, `taskspec.Generator`.
     """
-    section = README.split(f"\n{OPERATIONS}\n", 1)[1].split("\n## ", 1)[0]
-    rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line]
+    rows = [
+        line
+        for line in section(OPERATIONS).splitlines()
+        if line.startswith("| ") and "---" not in line
+    ]
     assert rows[0] == "| operation | Python | Go |"
     table = []
     for row in rows[1:]:

@@ -141,7 +141,7 @@ def _entries() -> list[Kind]:
 #: the constraint kinds that declare their own entry.
 CATALOGUE: Final[Mapping[str, Kind]] = MappingProxyType({k.code: k for k in _entries()})
 
-#: Every code with its title (the README's table).
+#: Every code with its title (the table of docs/contract.md).
 CODES: Final[Mapping[str, str]] = MappingProxyType({c: k.title for c, k in CATALOGUE.items()})
 
 

@@ -361,6 +361,9 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
     yield "syntax-document-marker-in-quote", edit(prompt, 'prompt: "abc\n---\n  def"')
     yield "syntax-control-character", edit(prompt, "prompt: ring \x07 the bell")
     yield "syntax-nul", edit(prompt, "prompt: a\x00b")
+    # A control character past libyaml's first 16 KiB chunk, after a syntax
+    # error: still the character, as the whole text is checked first.
+    yield "syntax-control-character-past-a-syntax-error", (b"]\n" + b"a" * 20_000 + b"\x01\n")
     yield "syntax-sequence-entry-as-value", edit(prompt, "prompt: - step one")
     yield "syntax-lone-key", edit("language: go", "language: go\n? - a\n  - b\n: x")
     # Encodings.

@@ -379,6 +379,10 @@ func TestLibyamlFiles(t *testing.T) {
 			continue
 		}
 		evs, err := events(data)
+		if err != nil && err.Kind == ReaderError && err.ProblemMark.Offset >= libyamlChunk &&
+			file.Error != nil && file.Error.Kind != "ReaderError" {
+			continue // difference "reader-chunks": libyaml meets the character only as its chunk is decoded
+		}
 		if d := sameError(file.Error, err); d != "" {
 			t.Errorf("%s: %s", file.Name, d)
 			continue
@@ -395,6 +399,11 @@ func TestLibyamlFiles(t *testing.T) {
 		}
 	}
 }
+
+// libyamlChunk is how many bytes of its input libyaml decodes at a time
+// (YAML_RAW_BUFFER_SIZE): a refused character past the first chunk is met
+// only once the scanner gets there.
+const libyamlChunk = 16384
 
 // utf16BOM reports whether data starts with a UTF-16 byte order mark.
 func utf16BOM(data []byte) bool {

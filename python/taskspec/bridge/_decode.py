@@ -34,9 +34,11 @@ numbers in a document are read by Go's ASCII-only rules
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Final
 
+import yaml
 from yaml.nodes import MappingNode, ScalarNode
 
 from taskspec._codes import RAW_LINE_BREAK, WRONG_TYPE
@@ -49,12 +51,13 @@ from taskspec.bridge._decode_load import (
     check_yaml_version,
     compose,
     source_of,
+    yaml_error,
 )
 from taskspec.bridge._decode_msg import describe, fail
 from taskspec.bridge._decode_scalar import is_null
 from taskspec.bridge._decode_tags import check_events
 from taskspec.bridge._decode_walk import Decoded, Walker
-from taskspec.bridge._syntax import prompt_fix, prompt_hint, raw_break_problem
+from taskspec.bridge._syntax import prompt_fix, prompt_hint, raw_break_problem, syntax_problem
 
 __all__ = [
     "STRICTER_THAN_GO",
@@ -159,6 +162,8 @@ def decode(data: bytes | bytearray | memoryview | str, *, collect: bool = False)
         source = source[1:]
     try:
         return _decode(raw, source, collect)
+    except UnicodeDecodeError:
+        raise _undecodable_escape(source) from None
     except DecodeError as err:
         if len(err.violations) != 1:
             raise
@@ -170,9 +175,44 @@ def decode(data: bytes | bytearray | memoryview | str, *, collect: bool = False)
         raise DecodeError([Violation("", message, line, column, hint, RAW_LINE_BREAK)]) from None
 
 
+#: A character libyaml's reader refuses (yaml_parser_update_buffer): any
+#: outside YAML's printable set.
+_UNPRINTABLE: Final = re.compile(
+    "[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+)
+
+
+def _undecodable_escape(source: str) -> DecodeError:
+    """The refusal of *source*, whose tag %-escapes octets that are not UTF-8.
+
+    libyaml checks only the shape of escaped octets
+    (yaml_parser_scan_uri_escapes), so ``!a%C0%80`` reads as a tag that
+    PyYAML then fails to decode, with no mark. PyYAML's own scanner decodes
+    each run of escapes as it scans, and refuses the run that is not UTF-8
+    "while scanning a tag" (or a %TAG directive), at the run's start: that
+    refusal is the one given.
+    """
+    try:
+        for _ in yaml.scan(source, Loader=yaml.SafeLoader):
+            pass
+    except yaml.MarkedYAMLError as err:
+        if "codec can't decode" in (err.problem or ""):
+            return yaml_error(err, source)
+    code, message = syntax_problem("while scanning a tag", None)
+    return DecodeError([Violation("", message, code=code)])
+
+
 def _decode(raw: bytes, source: str, collect: bool) -> Decoded:
     """:func:`decode` of the bytes *raw*, whose text is *source* (without a leading BOM)."""
     budget = MAX_NODES  # read at each call: tests lower it to reach the bound cheaply
+    unprintable = _UNPRINTABLE.search(source)
+    if unprintable is not None:
+        # Refused before anything is read, whatever the text's length: libyaml
+        # decodes 16 KiB at a time, so past that a syntax error before the
+        # character would be met first (the Go library checks its input whole).
+        character = ord(unprintable.group())
+        reason = "special characters are not allowed"
+        raise yaml_error(yaml.reader.ReaderError("", 0, character, "utf-8", reason), source)
     boms = "\ufeff" in source
     if boms:
         check_inner_boms(source)
