@@ -481,7 +481,28 @@ func (w *reading) promptBeforeComment(value string) (Violation, bool) {
 	line, column := w.text.LineColumn(at + 1)
 	return Violation{FieldPath: "prompt", Message: withPath("prompt", "' #' ends the value: the rest of the line is a comment"),
 		Line: line, Column: column, Code: CodeCommentInValue, Hint: catalogue[CodeCommentInValue].Hints[0],
-		Severity: SeverityWarning}, true
+		Severity: SeverityWarning, Fix: w.wholeLineQuoted(p, line)}, true
+}
+
+// promptOnItsLine is what stands before a prompt written on its key's line, in
+// block style.
+var promptOnItsLine = regexp.MustCompile(`^ *prompt: +$`)
+
+// wholeLineQuoted is TS304's fix: the prompt at p and the rest of its
+// line, comment and all, double-quoted. Only for a prompt that starts on
+// its key's line, in block style, and ends on it (hashLine), as the
+// catalogue's fix does (prompt: "Fix issue #12 ..."). The Python
+// library's _whole_line_quoted is the same.
+func (w *reading) wholeLineQuoted(p walk.Position, hashLine int) *Fix {
+	data := w.text.Bytes()
+	start := w.text.Offset(p.Line, p.Column)
+	lineStart := w.text.LineStarts()[p.Line-1]
+	if hashLine != p.Line || start < lineStart || !promptOnItsLine.Match(data[lineStart:start]) {
+		return nil
+	}
+	whole := yamlscan.TrimLineBreak(w.text.Line(p.Line))[start-lineStart:]
+	old := strings.TrimRight(string(whole), " \t")
+	return replaceAt(w.text, p.Line, p.Column, old, strconv.Quote(old))
 }
 
 // A rawBreak is a character YAML 1.1 readers read as a line break, with

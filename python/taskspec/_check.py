@@ -49,9 +49,10 @@ from taskspec._codes import (
     YAML_BYTE_ORDER_MARK,
     YAML_LINE_BREAK,
 )
-from taskspec._errors import DecodeError, InvalidDocumentError, ValidationError, Violation
+from taskspec._errors import DecodeError, Fix, InvalidDocumentError, ValidationError, Violation
 from taskspec._rules import KIND_CODES
 from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS, RAW_BREAKS, editor_position
+from taskspec.bridge._fixes import replace_at
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
 
@@ -389,9 +390,30 @@ def _comments_in_values(
                         hint=CATALOGUE[COMMENT_IN_VALUE].hints[0],
                         code=COMMENT_IN_VALUE,
                         severity=WARNING,
+                        fix=_whole_line_quoted(source, starts, line, column, hash_line),
                     )
                 )
     return found
+
+
+#: What stands before a prompt written on its key's line, in block style.
+_PROMPT_KEY: Final = re.compile(r" *prompt: +")
+
+
+def _whole_line_quoted(
+    source: str, starts: Sequence[int], line: int, column: int, hash_line: int
+) -> Fix | None:
+    """TS304's fix: the prompt and the rest of its line, comment and all, double-quoted.
+
+    Only for a prompt that starts on its key's line, in block style, and
+    ends on it (the catalogue's fix, ``prompt: "Fix issue #12 ..."``).
+    """
+    start = starts[line - 1] + column - 1
+    if hash_line != line or not _PROMPT_KEY.fullmatch(source, starts[line - 1], start):
+        return None
+    after = LINE_BREAK.search(source, start)
+    whole = source[start : after.start() if after else len(source)].rstrip(" \t")
+    return replace_at(source, line, column, whole, go_quote(whole))
 
 
 def _line_of(starts: Sequence[int], offset: int) -> int:

@@ -8,7 +8,7 @@ are plain values, so that each piece can be read and tested alone:
 - :func:`fixes`: the edits that fix a problem: its own fix, worked out by
   the libraries (a misspelt key or enum value, a value to quote, which may
   also become a block scalar), or for a problem without one, what its code
-  proposes (a tab to replace, an escape, a prompt cut short by ``' #'``);
+  proposes on its line (a tab to replace, an escape);
 - :func:`hover`: a key's documentation from the proto's comments (through
   the JSON Schema generated from them), whether agents see it and its rule,
   or, on an enum value, the values it can take.
@@ -33,8 +33,6 @@ __all__ = ["Edit", "Fix", "fixes", "hover", "problem_span"]
 
 #: The codes whose problem starts at a key: the span is the key.
 _KEY_CODES: Final = frozenset({UNKNOWN_KEY, DUPLICATE_KEY})
-#: The code of a plain prompt cut short by ' #'.
-_COMMENT_IN_VALUE: Final = "TS304"
 #: The code of an escape that does not exist.
 _BAD_ESCAPE: Final = "TS016"
 #: A block mapping key on its line: indentation, list dashes, key, and what follows.
@@ -95,52 +93,6 @@ def problem_span(lines: Sequence[str], line: int, column: int, code: str) -> tup
     return line - 1, start, end
 
 
-def _quoted(text: str) -> str:
-    """*text* as a YAML double-quoted scalar (JSON's escapes are YAML's)."""
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _key_line(lines: Sequence[str], line: int) -> int:
-    """The 0-based line of the key whose value holds 0-based *line*: itself, or one above."""
-    for at in range(line, -1, -1):
-        match = _KEY_LINE.match(lines[at])
-        if match and match.group("rest").strip():
-            return at
-        if at < line and lines[at].strip() and not lines[at].startswith(" "):
-            break  # a top-level line that is not the value's key: give up
-    return -1
-
-
-def _prompt_fixes(lines: Sequence[str], line: int) -> list[Fix]:
-    """Quote the plain value on or above 0-based *line*, or make it a block scalar."""
-    at = _key_line(lines, line)
-    if at < 0:
-        return []
-    match = _KEY_LINE.match(lines[at])
-    assert match is not None
-    key_col = len(match.group("lead"))
-    rest = match.group("rest")
-    value_col = match.start("rest") + len(rest) - len(rest.lstrip())
-    words = [lines[at][value_col:].rstrip()]
-    last = at
-    for below in range(at + 1, len(lines)):
-        text = lines[below]
-        if not text.strip():
-            continue
-        if len(text) - len(text.lstrip(" ")) <= key_col:
-            break
-        words.append(text.strip())
-        last = below
-    value = " ".join(words)
-    end = len(lines[last])
-    pad = " " * (key_col + INDENT)
-    block = "|-\n" + pad + value
-    return [
-        Fix("Quote the value", (Edit(at, value_col, last, end, _quoted(value)),), preferred=True),
-        Fix("Write the value as a block scalar (|)", (Edit(at, value_col, last, end, block),)),
-    ]
-
-
 def _tab_fix(lines: Sequence[str], line: int) -> list[Fix]:
     text = lines[line]
     lead = len(text) - len(text.lstrip(" \t"))
@@ -171,8 +123,8 @@ def fixes(
     the problem: a misspelt key or enum value, a value to quote. It is the
     preferred quick fix, and the only edit made of a suggestion; a value to
     quote may also become a block scalar, in the same span. A problem
-    without one gets the fixes its code has (a tab, an escape, a prompt cut
-    short by ``' #'``), on its own line.
+    without one gets the fixes its code has (a tab, an escape), on its own
+    line.
     """
     if not 0 <= line < len(lines):
         return []
@@ -180,8 +132,6 @@ def fixes(
         return _data_fixes(lines, fix)
     if code == TAB_INDENT:
         return _tab_fix(lines, line)
-    if code == _COMMENT_IN_VALUE:
-        return _prompt_fixes(lines, line)
     if code == _BAD_ESCAPE:
         return _escape_fixes(lines, line)
     return []
