@@ -111,3 +111,38 @@ func TestEachFixOfTheProblemTableRemovesItsProblem(t *testing.T) {
 		t.Errorf("the problem table holds %d fixes, want at least 20", fixes)
 	}
 }
+
+// TestApplyFixesWritesEachFixInItsSpanAlone: a fix replaces its span and
+// nothing else; of two fixes that overlap, the one later in the text is
+// written; a fix outside the text is passed over. The Python library's
+// apply_fixes is held to the same cases (tests/test_fixes.py).
+func TestApplyFixesWritesEachFixInItsSpanAlone(t *testing.T) {
+	text := []byte("task_id: t1\nlanguag: go\n")
+	problems := Check(text)
+	var own Violation
+	for _, v := range problems {
+		if v.Fix != nil {
+			own = v
+		}
+	}
+	if want := (Fix{Text: "language", StartLine: 2, StartColumn: 1, EndLine: 2, EndColumn: 8}); own.Fix == nil || *own.Fix != want {
+		t.Fatalf("the fix is %+v, want %+v", own.Fix, want)
+	}
+	for _, c := range []struct {
+		fixes []Fix
+		want  string
+	}{
+		{[]Fix{{"X", 1, 1, 1, 3}}, "Xsk_id: t1\nlanguag: go\n"},
+		{[]Fix{*own.Fix, {"Y", 2, 3, 2, 6}}, "task_id: t1\nlaYag: go\n"},
+		{[]Fix{{"Z", 9, 1, 9, 2}}, string(text)},
+		{[]Fix{{"Z", 1, 20, 1, 21}}, string(text)},
+	} {
+		var vs []Violation
+		for _, f := range c.fixes {
+			vs = append(vs, Violation{Fix: &f})
+		}
+		if got := string(ApplyFixes(text, vs)); got != c.want {
+			t.Errorf("ApplyFixes(%+v) = %q, want %q", c.fixes, got, c.want)
+		}
+	}
+}

@@ -123,6 +123,8 @@ def test_a_fix_replaces_only_its_own_span() -> None:
     # A fix outside the text is passed over.
     far = Violation("", "", fix=Fix("Z", 9, 1, 9, 2))
     assert taskspec.apply_fixes(text, [far]) == text
+    past = Violation("", "", fix=Fix("Z", 1, 20, 1, 21))
+    assert taskspec.apply_fixes(text, [past]) == text
 
 
 def test_a_fix_survives_the_proto_pickling_and_equality() -> None:
