@@ -132,7 +132,7 @@ func ApplyFixes(data []byte, problems []Violation) []byte {
 	if rest, ok := bytes.CutPrefix(data, []byte(byteOrderMark)); ok {
 		return append([]byte(byteOrderMark), ApplyFixes(rest, problems)...)
 	}
-	text := source.New(data)
+	lines := editorLines(data)
 	type edit struct {
 		from, to int
 		text     string
@@ -143,50 +143,66 @@ func ApplyFixes(data []byte, problems []Violation) []byte {
 		if f == nil {
 			continue
 		}
-		from, to := editorOffset(text, f.StartLine, f.StartColumn), editorOffset(text, f.EndLine, f.EndColumn)
+		from, to := editorOffset(data, lines, f.StartLine, f.StartColumn), editorOffset(data, lines, f.EndLine, f.EndColumn)
 		if from < 0 || to < from {
 			continue
 		}
 		edits = append(edits, edit{from, to, f.Text})
 	}
+	// Last first, to choose which of overlapping fixes is written.
 	slices.SortStableFunc(edits, func(a, b edit) int { return cmp.Compare(b.from, a.from) })
-	out := slices.Clone(data)
+	var kept []edit
 	limit := len(data) + 1
 	for _, e := range edits {
 		if e.to > limit || e.to == limit && e.from == limit {
-			continue // overlaps a fix already written
+			continue // overlaps a fix already taken
 		}
-		out = slices.Concat(out[:e.from], []byte(e.text), out[e.to:])
+		kept = append(kept, e)
 		limit = e.from
 	}
-	return out
+	// Then the text in one pass, first to last.
+	out := make([]byte, 0, len(data))
+	at := 0
+	for i := len(kept) - 1; i >= 0; i-- {
+		out = append(append(out, data[at:kept[i].from]...), kept[i].text...)
+		at = kept[i].to
+	}
+	return append(out, data[at:]...)
 }
 
-// editorOffset is the byte offset in text of an editor's 1-based line and
-// column (lines broken at "\n", "\r\n" and "\r" only), or -1 when the
-// text has no such place.
-func editorOffset(text *source.Text, line, column int) int {
-	data := text.Bytes()
-	at := 0
-	for l := 1; l < line; l++ {
-		i := bytes.IndexAny(data[at:], "\r\n")
-		if i < 0 {
-			return -1
-		}
-		at += i + 1
-		if data[at-1] == '\r' && at < len(data) && data[at] == '\n' {
-			at++
+// editorLines returns where each line of data starts, lines broken at
+// "\n", "\r\n" and "\r" only, as editors count them.
+func editorLines(data []byte) []int {
+	starts := []int{0}
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '\r':
+			if i+1 < len(data) && data[i+1] == '\n' {
+				i++
+			}
+			starts = append(starts, i+1)
+		case '\n':
+			starts = append(starts, i+1)
 		}
 	}
+	return starts
+}
+
+// editorOffset is the byte offset in data of an editor's 1-based line and
+// column (starts from editorLines), or -1 when the text has no such
+// place: a column may stand just past its line's last character, not in
+// its line break.
+func editorOffset(data []byte, starts []int, line, column int) int {
+	if line < 1 || line > len(starts) || column < 1 {
+		return -1
+	}
+	at := starts[line-1]
 	for c := 1; c < column; c++ {
 		if at >= len(data) || data[at] == '\n' || data[at] == '\r' {
 			return -1
 		}
 		_, size := utf8.DecodeRune(data[at:])
 		at += size
-	}
-	if line < 1 || column < 1 {
-		return -1
 	}
 	return at
 }

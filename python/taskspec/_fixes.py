@@ -70,15 +70,23 @@ def apply_fixes(text: str, problems: Iterable[Violation]) -> str:
         if start < 0 or end < start:
             continue
         edits.append((start, end, fix.text))
-    # Last first, so that each edit's offsets still hold; stable on a tie.
+    # Last first, to choose which of overlapping fixes is written; stable on a tie.
     edits.sort(key=lambda e: e[0], reverse=True)
+    kept: list[tuple[int, int, str]] = []
     limit = len(body) + 1
     for start, end, new in edits:
         if end > limit or (end == limit and start == limit):
-            continue  # overlaps a fix already written
-        body = body[:start] + new + body[end:]
+            continue  # overlaps a fix already taken
+        kept.append((start, end, new))
         limit = start
-    return bom + body
+    # Then the text in one pass, first to last.
+    pieces = [bom]
+    at = 0
+    for start, end, new in reversed(kept):
+        pieces += (body[at:start], new)
+        at = end
+    pieces.append(body[at:])
+    return "".join(pieces)
 
 
 def format_document(text: str) -> str:

@@ -11,25 +11,26 @@ not the text alone. The Go library places its fixes by the same rule.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from taskspec._errors import Fix
 from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS, editor_position
 
 __all__ = ["replace_at"]
 
 
+@lru_cache(maxsize=2)
+def _line_starts(source: str) -> list[int]:
+    """Where each line of *source* starts, as YAML counts lines; kept for the last texts."""
+    return [0, *(m.end() for m in LINE_BREAK.finditer(source))]
+
+
 def _offset(source: str, line: int, column: int) -> int:
     """The offset in *source* of the reader's 1-based *line* and *column*, or -1."""
-    if line < 1 or column < 1:
+    starts = _line_starts(source)
+    if not 0 < line <= len(starts) or column < 1:
         return -1
-    start = 0
-    if line > 1:
-        for n, match in enumerate(LINE_BREAK.finditer(source), 2):
-            if n == line:
-                start = match.end()
-                break
-        else:
-            return -1
-    return start + column - 1
+    return starts[line - 1] + column - 1
 
 
 def replace_at(source: str, line: int, column: int, old: str, new: str) -> Fix | None:
