@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	forms "github.com/taskspec/taskspec/go/internal/catalogue"
 )
 
 // An ArtifactPathError reports a solution artifact path that would lead
@@ -17,7 +19,7 @@ type ArtifactPathError struct {
 }
 
 func (e *ArtifactPathError) Error() string {
-	return errPrefix + "artifact path " + strconv.Quote(e.Path) + " is not allowed: " + e.Reason
+	return errPrefix + forms.MsgArtifactPathNotAllowed.Render(forms.Args{"value": strconv.Quote(e.Path), "reason": e.Reason})
 }
 
 // ArtifactPathProblem returns why path is not a local artifact path, or ""
@@ -31,14 +33,14 @@ func (e *ArtifactPathError) Error() string {
 // read as a separator too, so that a path means the same on every platform.
 func ArtifactPathProblem(path string) string {
 	if path == "" {
-		return "the path is empty: it names no file"
+		return forms.ReasonArtifactPathEmpty.Render(nil)
 	}
 	if strings.IndexByte(path, 0) >= 0 {
-		return "the path holds a NUL byte"
+		return forms.ReasonArtifactPathNul.Render(nil)
 	}
 	parts := strings.ReplaceAll(path, `\`, "/")
 	if strings.HasPrefix(parts, "/") || hasDrive(parts) {
-		return "the path is absolute: artifact paths are relative to the workspace"
+		return forms.ReasonArtifactPathAbsolute.Render(nil)
 	}
 	depth := 0
 	for _, part := range strings.Split(parts, "/") {
@@ -47,7 +49,7 @@ func ArtifactPathProblem(path string) string {
 		case "..":
 			depth--
 			if depth < 0 {
-				return "the path climbs out of the workspace with .."
+				return forms.ReasonArtifactPathClimbs.Render(nil)
 			}
 		default:
 			depth++
@@ -89,7 +91,7 @@ func ArtifactPath(workspace, path string) (string, error) {
 		if err == nil && filepath.IsLocal(rel) || rel == "." {
 			return joined, nil
 		}
-		problem = "the path leads out of the workspace through a symbolic link"
+		problem = forms.ReasonArtifactPathSymlink.Render(nil)
 	}
 	return "", &ArtifactPathError{Path: path, Reason: problem}
 }

@@ -47,12 +47,25 @@ type Kind struct {
 	Stage       string   // "decode", "validate", "lint", "format" or "file"
 	Messages    []string // every form of its message; {name} marks a value filled in
 	Hints       []string // every form of its hint, none when it has none
+	Reasons     []string // the sentences its messages' {reason} is filled in with, none when none
 	Explanation string   // why it is a problem and what to do about it
 	Example     string   // a document, or part of one, that has the problem
 	Fixed       string   // the same, fixed
 }
 
 const codePrefix = "PROBLEM_CODE_"
+
+// formTexts is the text of each form, in order.
+func formTexts(forms []*taskspecv1.Form) []string {
+	if len(forms) == 0 {
+		return nil
+	}
+	out := make([]string, len(forms))
+	for i, f := range forms {
+		out[i] = f.GetText()
+	}
+	return out
+}
 
 // catalogue holds every kind by code, read once at start-up; codeOrder
 // lists the codes in numeric order.
@@ -92,8 +105,9 @@ func kindOf(code Code, name string, opt *taskspecv1.ProblemKind) *Kind {
 		Title:       opt.GetTitle(),
 		Severity:    severityName(opt.GetSeverity()),
 		Stage:       opt.GetStage(),
-		Messages:    opt.GetMessages(),
-		Hints:       opt.GetHints(),
+		Messages:    formTexts(opt.GetMessageForms()),
+		Hints:       formTexts(opt.GetHintForms()),
+		Reasons:     formTexts(opt.GetReasons()),
 		Explanation: opt.GetExplanation(),
 		Example:     opt.GetExample(),
 		Fixed:       opt.GetFixed(),
@@ -157,7 +171,7 @@ func LookupProblem(code Code) (Kind, bool) {
 		return Kind{}, false
 	}
 	out := *k
-	out.Messages, out.Hints = slices.Clone(k.Messages), slices.Clone(k.Hints)
+	out.Messages, out.Hints, out.Reasons = slices.Clone(k.Messages), slices.Clone(k.Hints), slices.Clone(k.Reasons)
 	return out, true
 }
 
@@ -181,6 +195,12 @@ func Explain(code Code) (string, bool) {
 		b.WriteString("\nHints:\n")
 		for _, h := range k.Hints {
 			b.WriteString("    " + h + "\n")
+		}
+	}
+	if len(k.Reasons) > 0 {
+		b.WriteString("\nReasons:\n")
+		for _, r := range k.Reasons {
+			b.WriteString("    " + r + "\n")
 		}
 	}
 	b.WriteString("\nExample:\n" + indented(k.Example) + "\nFixed:\n" + indented(k.Fixed))

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	forms "github.com/taskspec/taskspec/go/internal/catalogue"
 )
 
 // Load reads, decodes and validates the spec in the file at path, in the
@@ -137,7 +138,7 @@ type FormatError struct {
 func (e *FormatError) Error() string {
 	text := e.Violation.String()
 	if text == "" {
-		text = "cannot tell the format of the file from its name"
+		text = forms.ReasonUnsupportedFormatNoExtension.Render(forms.Args{"name": "the file"})
 	}
 	if e.Path == "" {
 		return errPrefix + text
@@ -156,8 +157,9 @@ func formatOfName(name string) (Format, error) {
 		names[i] = e.ext
 	}
 	return "", &FormatError{Path: name, Violation: Violation{
-		Message:  fmt.Sprintf("cannot tell the format of %s from its extension", strconv.Quote(filepath.Base(name))),
-		Hint:     "expected one of: " + strings.Join(names, ", "),
+		Message: forms.MsgUnsupportedFormatPlain.Render(forms.Args{"reason": forms.ReasonUnsupportedFormatNoExtension.Render(
+			forms.Args{"name": strconv.Quote(filepath.Base(name))})}),
+		Hint:     forms.HintUnsupportedFormatOneOf.Render(forms.Args{"extensions": strings.Join(names, ", ")}),
 		Code:     CodeUnsupportedFormat,
 		Severity: SeverityError,
 	}}

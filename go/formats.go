@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	forms "github.com/taskspec/taskspec/go/internal/catalogue"
 	"github.com/taskspec/taskspec/go/internal/jsonread"
 )
 
@@ -146,14 +147,15 @@ func allProblems(err error, data []byte, f Format) error {
 // collect=True); JSON that cannot be read is still the error, alone.
 func readJSON(data []byte, problems *[]Violation) (*taskspecv1.TaskSpec, error) {
 	if len(data) > MaxDocumentBytes {
-		return nil, decodeError("", CodeLimit, fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
+		return nil, decodeError("", CodeLimit, forms.MsgLimitBytes.Render(forms.Args{"n": strconv.Itoa(MaxDocumentBytes)}))
 	}
 	bom := 0
 	if len(data) >= 3 && string(data[:3]) == byteOrderMark {
 		bom = 3
 	}
 	if at := invalidUTF8At(data[bom:]); at < len(data)-bom {
-		return nil, decodeError("", CodeEncoding, fmt.Sprintf("input is not valid UTF-8 (byte 0x%02x at offset %d)", data[bom+at], bom+at))
+		return nil, decodeError("", CodeEncoding, forms.MsgEncodingNotUTF8.Render(forms.Args{
+			"byte": fmt.Sprintf("0x%02x", data[bom+at]), "offset": strconv.Itoa(bom + at)}))
 	}
 	spec, found, stop := jsonread.Read(string(data[bom:]), MaxDepth)
 	switch {
@@ -194,11 +196,12 @@ func decodeBinpb(data []byte) (*taskspecv1.TaskSpec, error) {
 // data that is not protobuf at all is still the error.
 func readBinpb(data []byte, problems *[]Violation) (*taskspecv1.TaskSpec, error) {
 	if len(data) > MaxDocumentBytes {
-		return nil, decodeError("", CodeLimit, fmt.Sprintf("document is larger than %d bytes", MaxDocumentBytes))
+		return nil, decodeError("", CodeLimit, forms.MsgLimitBytes.Render(forms.Args{"n": strconv.Itoa(MaxDocumentBytes)}))
 	}
 	spec := &taskspecv1.TaskSpec{}
 	if err := proto.Unmarshal(data, spec); err != nil {
-		return nil, decodeError("", CodeBinarySyntax, "invalid binary TaskSpec: "+wireProblem(data, spec.ProtoReflect().Descriptor()))
+		return nil, decodeError("", CodeBinarySyntax, forms.MsgBinarySyntaxReason.Render(forms.Args{
+			"reason": wireProblem(data, spec.ProtoReflect().Descriptor())}))
 	}
 	if err := unknownFields(spec.ProtoReflect(), "", problems); err != nil {
 		return nil, err
@@ -215,12 +218,12 @@ func decodeError(path string, code Code, msg string) *DecodeError {
 
 // wireTypes names the wire types in messages.
 var wireTypes = map[protowire.Type]string{
-	protowire.VarintType:     "a varint",
-	protowire.Fixed64Type:    "a fixed 64-bit value",
-	protowire.BytesType:      "a length-delimited value",
-	protowire.StartGroupType: "a group start",
-	protowire.EndGroupType:   "a group end",
-	protowire.Fixed32Type:    "a fixed 32-bit value",
+	protowire.VarintType:     forms.WordWireVarint.Render(nil),
+	protowire.Fixed64Type:    forms.WordWireFixed64.Render(nil),
+	protowire.BytesType:      forms.WordWireBytes.Render(nil),
+	protowire.StartGroupType: forms.WordWireGroupStart.Render(nil),
+	protowire.EndGroupType:   forms.WordWireGroupEnd.Render(nil),
+	protowire.Fixed32Type:    forms.WordWireFixed32.Render(nil),
 }
 
 func expectedWire(fd protoreflect.FieldDescriptor) string {
@@ -236,7 +239,7 @@ func expectedWire(fd protoreflect.FieldDescriptor) string {
 		expected = wireTypes[protowire.VarintType]
 	}
 	if fd.IsList() {
-		return expected + " or a packed list"
+		return forms.WordOrPacked.Render(forms.Args{"want": expected})
 	}
 	return expected
 }
@@ -260,15 +263,14 @@ func unknownFields(m protoreflect.Message, path string, problems *[]Violation) e
 			if !ok {
 				name = strconv.Itoa(int(typ))
 			}
-			bad = decodeError(fieldPath, CodeWrongType, fmt.Sprintf("wrong wire type for field %s (number %d): %s, where %s was expected",
-				fieldPath, num, name, expectedWire(fd)))
+			bad = decodeError(fieldPath, CodeWrongType, forms.MsgWrongTypeWireType.Render(forms.Args{
+				"path": fieldPath, "n": strconv.Itoa(int(num)), "got": name, "want": expectedWire(fd)}))
 		} else {
-			where := ""
+			form, args := forms.MsgUnknownKeyWireNumber, forms.Args{"n": strconv.Itoa(int(num)), "wire": string(md.FullName())}
 			if path != "" {
-				where = " in " + path
+				form, args["path"] = forms.MsgUnknownKeyWireNumberIn, path
 			}
-			bad = decodeError(path, CodeUnknownKey, fmt.Sprintf("unknown field number %d%s (%s): the data is not a TaskSpec v1 or was written by a newer schema",
-				num, where, md.FullName()))
+			bad = decodeError(path, CodeUnknownKey, form.Render(args))
 		}
 		if problems == nil {
 			return bad
@@ -454,13 +456,19 @@ func checkSizeIn(spec *taskspecv1.TaskSpec, out []byte, f Format) error {
 			field, part = string(fd.Name()), len(b)-len(empty)
 		}
 	}
-	where := ""
+	return &WriteError{FieldPath: field, Message: tooLargeToWrite(formatNames[f], len(out), field, part)}
+}
+
+// tooLargeToWrite is TS006's message for a document of size bytes in
+// format, over the size a reader accepts, naming the top-level field that
+// adds the most (part bytes) when there is one.
+func tooLargeToWrite(format string, size int, field string, part int) string {
+	args := forms.Args{"format": format, "n": commas(size), "limit": commas(MaxDocumentBytes)}
+	reason := forms.ReasonLimitTooLarge
 	if field != "" {
-		where = fmt.Sprintf(" (%s takes %s of them)", field, commas(part))
+		reason, args["field"], args["part"] = forms.ReasonLimitTooLargeField, field, commas(part)
 	}
-	return &WriteError{FieldPath: field, Message: fmt.Sprintf(
-		"cannot write: the %s would be %s bytes, more than the %s a reader accepts%s",
-		formatNames[f], commas(len(out)), commas(MaxDocumentBytes), where)}
+	return forms.MsgLimitCannotWrite.Render(forms.Args{"reason": reason.Render(args)})
 }
 
 // fieldsByNumber is md's fields in field-number order, the order the

@@ -3,11 +3,13 @@ package taskspec
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	forms "github.com/taskspec/taskspec/go/internal/catalogue"
 )
 
 // portability returns what keeps spec from being portable, after the Go
@@ -39,7 +41,7 @@ func portability(spec *taskspecv1.TaskSpec) []Violation {
 func badStrings(m protoreflect.Message, path string, out []Violation) []Violation {
 	str := func(at, s string) {
 		if !utf8.ValidString(s) {
-			out = append(out, Violation{FieldPath: at, Message: at + " is not valid UTF-8",
+			out = append(out, Violation{FieldPath: at, Message: forms.MsgNotUTF8NotUTF8.Render(forms.Args{"path": at}),
 				Code: CodeNotUTF8, Severity: SeverityError})
 		}
 	}
@@ -83,7 +85,7 @@ func badStrings(m protoreflect.Message, path string, out []Violation) []Violatio
 }
 
 func tooLarge(n int) string {
-	return fmt.Sprintf("task spec is too large: its canonical YAML is %d bytes, more than the limit of %d", n, MaxDocumentBytes)
+	return forms.MsgTooLargeTooLarge.Render(forms.Args{"n": strconv.Itoa(n), "limit": strconv.Itoa(MaxDocumentBytes)})
 }
 
 // canonicalSize is the length of spec's canonical YAML, 0 when it cannot

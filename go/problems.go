@@ -15,6 +15,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	forms "github.com/taskspec/taskspec/go/internal/catalogue"
 	"github.com/taskspec/taskspec/go/internal/eval"
 	"github.com/taskspec/taskspec/go/internal/source"
 	"github.com/taskspec/taskspec/go/internal/walk"
@@ -221,7 +222,7 @@ func hiddenBy(problems []Violation) []string {
 			}
 		case v.Code != CodeDuplicateKey && v.FieldPath != "":
 			hidden = append(hidden, v.FieldPath)
-		case v.Code == CodeUnsupported && strings.HasPrefix(v.Message, "'?' in the plain scalar "):
+		case v.Code == CodeUnsupported && strings.HasPrefix(v.Message, forms.ReasonUnsupportedQuestionInFlow.Pieces()[0]):
 			// The top mapping, in flow style, could not be read: no rule.
 			hidden = append(hidden, "")
 		}
@@ -366,7 +367,7 @@ func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *reading) []Violati
 			continue
 		}
 		v := Violation{FieldPath: fmt.Sprintf("solution_artifacts[%d].path", i),
-			Message: "artifact path " + strconv.Quote(p) + " is not allowed: " + reason,
+			Message: forms.MsgArtifactPathNotAllowed.Render(forms.Args{"value": strconv.Quote(p), "reason": reason}),
 			Code:    CodeArtifactPath, Severity: SeverityWarning}
 		if w != nil {
 			if p, ok := w.pos.Get(v.FieldPath); ok {
@@ -382,9 +383,9 @@ func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *reading) []Violati
 	for i, cmd := range cmds {
 		if text := strings.Join(cmd, " "); words(cmd) >= 2 && strings.Contains(prompt, text) {
 			v := Violation{FieldPath: "prompt", Code: CodePromptHasCommand, Severity: SeverityWarning,
-				Message: "the prompt holds verification." + []string{"build_cmd", "test_cmd"}[i] +
-					" word for word: " + strconv.Quote(text),
-				Hint: "the agent sees the prompt but not the verification: say what must hold, not the command that checks it"}
+				Message: forms.MsgPromptHasCommandHolds.Render(forms.Args{
+					"path": "verification." + []string{"build_cmd", "test_cmd"}[i], "value": strconv.Quote(text)}),
+				Hint: forms.HintPromptHasCommandSayWhat.Render(nil)}
 			if w != nil {
 				if p, ok := w.pos.Get("prompt"); ok {
 					v.Line, v.Column = p.Line, p.Column
@@ -479,8 +480,8 @@ func (w *reading) promptBeforeComment(value string) (Violation, bool) {
 		return Violation{}, false
 	}
 	line, column := w.text.LineColumn(at + 1)
-	return Violation{FieldPath: "prompt", Message: withPath("prompt", "' #' ends the value: the rest of the line is a comment"),
-		Line: line, Column: column, Code: CodeCommentInValue, Hint: catalogue[CodeCommentInValue].Hints[0],
+	return Violation{FieldPath: "prompt", Message: pathForm(forms.MsgCommentInValueEnds, forms.MsgCommentInValueEnds, "prompt", nil),
+		Line: line, Column: column, Code: CodeCommentInValue, Hint: forms.HintCommentInValueQuote.Render(nil),
 		Severity: SeverityWarning, Fix: w.wholeLineQuoted(p, line)}, true
 }
 
@@ -512,9 +513,9 @@ type rawBreak struct{ text, name, escape, unicode string }
 // rawBreaks are the characters YAML 1.1 readers read as line breaks and
 // YAML 1.2 readers keep, with their names and escapes.
 var rawBreaks = [...]rawBreak{
-	{"\u0085", "NEL (U+0085)", `"\N"`, `\u0085`},
-	{"\u2028", "LINE SEPARATOR (U+2028)", `"\L"`, `\u2028`},
-	{"\u2029", "PARAGRAPH SEPARATOR (U+2029)", `"\P"`, `\u2029`},
+	{"\u0085", forms.WordNel.Render(nil), `"\N"`, `\u0085`},
+	{"\u2028", forms.WordLineSeparator.Render(nil), `"\L"`, `\u2028`},
+	{"\u2029", forms.WordParagraphSeparator.Render(nil), `"\P"`, `\u2029`},
 }
 
 // lineBreaks returns a TS302 warning for each raw NEL, LS and PS in the
@@ -547,9 +548,9 @@ func (w *reading) lineBreaks() []Violation {
 		}
 		line, column := w.text.LineColumn(at)
 		path := w.fieldBefore(line, column)
-		msg := "a raw " + b.name + " in the text is a line break to YAML 1.1 readers"
-		out = append(out, Violation{FieldPath: path, Message: withPath(path, msg), Line: line, Column: column,
-			Code: CodeYAMLLineBreak, Hint: "write it as an escape in a double-quoted string (" + b.escape + "), or remove it",
+		msg := pathForm(forms.MsgYAMLLineBreakAtPath, forms.MsgYAMLLineBreakPlain, path, forms.Args{"what": b.name})
+		out = append(out, Violation{FieldPath: path, Message: msg, Line: line, Column: column,
+			Code: CodeYAMLLineBreak, Hint: forms.HintYAMLLineBreakEscape.Render(forms.Args{"value": b.escape}),
 			Severity: SeverityWarning})
 	}
 }
@@ -613,13 +614,11 @@ func (w *reading) byteOrderMarks() []Violation {
 		if k >= 0 {
 			path = fields[k].path
 		}
-		out = append(out, Violation{FieldPath: path, Message: withPath(path, bomWarning), Line: line, Column: column,
-			Code: CodeYAMLByteOrderMark, Hint: `taskspec fmt writes it as the escape "\uFEFF"`, Severity: SeverityWarning})
+		msg := pathForm(forms.MsgYAMLByteOrderMarkAtPath, forms.MsgYAMLByteOrderMarkPlain, path, nil)
+		out = append(out, Violation{FieldPath: path, Message: msg, Line: line, Column: column,
+			Code: CodeYAMLByteOrderMark, Hint: forms.HintYAMLByteOrderMarkEscape.Render(nil), Severity: SeverityWarning})
 	}
 }
-
-// bomWarning is the message of TS305.
-const bomWarning = "a raw byte order mark (U+FEFF) in the text can make the Go package (yaml.v3 v3.0.4) misread the lines after it"
 
 // fieldBefore is the deepest field whose value starts before line and
 // column: the one starting last, on a tie the deeper, then the greater
@@ -647,6 +646,22 @@ func byPosition(a, b Violation) int {
 	return a.Column - b.Column
 }
 
+// pathForm renders at, a form that starts "{path}: ", with path shown as
+// withPath shows it; or plain, for the document as a whole (path "").
+func pathForm(at, plain forms.Form, path string, args forms.Args) string {
+	if path == "" {
+		return plain.Render(args)
+	}
+	if utf8.RuneCountInString(path) > 2*wording.QuoteChars {
+		path = wording.Clip(path)
+	}
+	with := forms.Args{"path": path}
+	for k, v := range args {
+		with[k] = v
+	}
+	return at.Render(with)
+}
+
 // withPath is a message at path: "path: reason", or the reason alone for
 // the document as a whole. A path a long key makes long is cut in the
 // message, as the Python library cuts it; the problem keeps it whole.
@@ -661,7 +676,7 @@ func withPath(path, reason string) string {
 }
 
 // errEmptyDocument is a text with no document in it.
-var errEmptyDocument = &StrictError{Reason: "empty document: expected a TaskSpec mapping"}
+var errEmptyDocument = &StrictError{Reason: forms.MsgWrongTypeEmptyDocument.Render(nil)}
 
 // alone turns the refusal of a document that cannot be read at all into
 // its one problem. code is the code of the refusal when it is a
@@ -834,7 +849,7 @@ func promptHint(v Violation, data []byte) string {
 	case v.Code >= CodeCannotStartValue && v.Code <= CodeAnchorAliasTag:
 	case v.Code == CodeWrongType && (strings.HasSuffix(v.Message, "expected a string, got a sequence") ||
 		strings.HasSuffix(v.Message, "expected a string, got a mapping")):
-	case v.Code == CodeUnsupported && strings.Contains(v.Message, "unsupported tag ") && strings.Contains(v.Message, "for a string field"):
+	case v.Code == CodeUnsupported && stringTagRefusal(v.Message):
 	default:
 		return ""
 	}
@@ -848,7 +863,7 @@ func promptHint(v Violation, data []byte) string {
 		first, _ := utf8.DecodeRuneInString(value)
 		switch {
 		case strings.ContainsRune(promptStart, first), strings.HasPrefix(value, "- "):
-			return "a value that starts with " + strconv.Quote(string(first)) + " must be quoted, or written as a block scalar (|)"
+			return forms.HintMappingValueQuoteValue.Render(forms.Args{"value": strconv.Quote(string(first))})
 		case v.Code == CodeMappingValue && strings.Contains(value, ": "):
 			return catalogue[CodeMappingValue].Hints[0]
 		case v.Code == CodeMappingValue:
@@ -859,6 +874,12 @@ func promptHint(v Violation, data []byte) string {
 		return fixedHint(v.Code)
 	}
 	return ""
+}
+
+// stringTagRefusal is whether msg refuses a tag on a string field (TS004).
+func stringTagRefusal(msg string) bool {
+	p := forms.ReasonUnsupportedStringTag.Pieces()
+	return strings.Contains(msg, p[0]) && strings.Contains(msg, p[len(p)-1])
 }
 
 // controlAt returns the offset of the first character no YAML reader

@@ -1,11 +1,12 @@
 package taskspec
 
 import (
-	"fmt"
 	"strconv"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	forms "github.com/taskspec/taskspec/go/internal/catalogue"
 )
 
 // wireProblem returns why data, which protobuf refused, is not a message
@@ -18,22 +19,22 @@ func wireProblem(data []byte, md protoreflect.MessageDescriptor) string {
 	if p := wireWalk(data, md, "", 0); p != "" {
 		return p
 	}
-	return "the data is not a protobuf message"
+	return forms.ReasonBinarySyntaxNotProtobuf.Render(nil)
 }
 
 func wireWalk(data []byte, md protoreflect.MessageDescriptor, path string, depth int) string {
 	if depth > 100 {
-		return "messages are nested too deeply"
+		return forms.ReasonBinarySyntaxTooDeep.Render(nil)
 	}
 	for at := 0; at < len(data); {
 		tag, next, ok := wireVarint(data, at)
 		at = next
 		if !ok {
-			return "the data ends inside a field's tag"
+			return forms.ReasonBinarySyntaxTagCut.Render(nil)
 		}
 		number, wire := tag>>3, tag&7
 		if number == 0 {
-			return "a field has the number 0"
+			return forms.ReasonBinarySyntaxFieldZero.Render(nil)
 		}
 		var fd protoreflect.FieldDescriptor
 		if number <= 1<<29 {
@@ -46,26 +47,26 @@ func wireWalk(data []byte, md protoreflect.MessageDescriptor, path string, depth
 		switch wire {
 		case 0:
 			if _, at, ok = wireVarint(data, at); !ok {
-				return fmt.Sprintf("the data ends inside field %s's varint", name)
+				return forms.ReasonBinarySyntaxVarintCut.Render(forms.Args{"field": name})
 			}
 		case 1:
 			if at+8 > len(data) {
-				return fmt.Sprintf("the data ends inside field %s's fixed 64-bit value", name)
+				return forms.ReasonBinarySyntaxFixed64Cut.Render(forms.Args{"field": name})
 			}
 			at += 8
 		case 5:
 			if at+4 > len(data) {
-				return fmt.Sprintf("the data ends inside field %s's fixed 32-bit value", name)
+				return forms.ReasonBinarySyntaxFixed32Cut.Render(forms.Args{"field": name})
 			}
 			at += 4
 		case 2:
 			size, next, ok := wireVarint(data, at)
 			at = next
 			if !ok {
-				return fmt.Sprintf("the data ends inside field %s's length", name)
+				return forms.ReasonBinarySyntaxLengthCut.Render(forms.Args{"field": name})
 			}
 			if size > uint64(len(data)-at) {
-				return fmt.Sprintf("field %s is longer than the data", name)
+				return forms.ReasonBinarySyntaxTooLong.Render(forms.Args{"field": name})
 			}
 			body := data[at : at+int(size)]
 			at += int(size)
@@ -75,12 +76,12 @@ func wireWalk(data []byte, md protoreflect.MessageDescriptor, path string, depth
 					return p
 				}
 			case fd != nil && fd.Kind() == protoreflect.StringKind && !utf8.Valid(body):
-				return fmt.Sprintf("field %s is not valid UTF-8", name)
+				return forms.ReasonBinarySyntaxNotUTF8.Render(forms.Args{"field": name})
 			}
 		case 3, 4:
-			return fmt.Sprintf("field %s is a group, which a TaskSpec has none of", name)
+			return forms.ReasonBinarySyntaxGroup.Render(forms.Args{"field": name})
 		default:
-			return fmt.Sprintf("field %s has the wire type %d, which does not exist", name, wire)
+			return forms.ReasonBinarySyntaxNoWireType.Render(forms.Args{"field": name, "n": strconv.FormatUint(wire, 10)})
 		}
 	}
 	return ""

@@ -1,7 +1,6 @@
 package taskspec
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -9,6 +8,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	forms "github.com/taskspec/taskspec/go/internal/catalogue"
 	"github.com/taskspec/taskspec/go/internal/eval"
 )
 
@@ -44,9 +44,9 @@ func checkWritable(m *eval.TaskSpec) error {
 			field, part = key, n
 		}
 	})
-	return &WriteError{FieldPath: field, Message: fmt.Sprintf(
-		"cannot write: the YAML would have %s nodes, more than the %s a reader accepts (%s has %s of them)",
-		commas(count), commas(MaxNodes), field, commas(part))}
+	reason := forms.ReasonLimitTooManyNodes.Render(forms.Args{
+		"n": commas(count), "limit": commas(MaxNodes), "field": field, "part": commas(part)})
+	return &WriteError{FieldPath: field, Message: forms.MsgLimitCannotWrite.Render(forms.Args{"reason": reason})}
 }
 
 // checkSize refuses data, spec written as YAML, when it is over the size a
@@ -56,13 +56,7 @@ func checkSize(spec *taskspecv1.TaskSpec, data []byte) error {
 		return nil
 	}
 	field, part := largestField(spec)
-	where := ""
-	if field != "" {
-		where = fmt.Sprintf(" (%s takes %s of them)", field, commas(part))
-	}
-	return &WriteError{FieldPath: field, Message: fmt.Sprintf(
-		"cannot write: the YAML would be %s bytes, more than the %s a reader accepts%s",
-		commas(len(data)), commas(MaxDocumentBytes), where)}
+	return &WriteError{FieldPath: field, Message: tooLargeToWrite(formatNames[YAML], len(data), field, part)}
 }
 
 // largestField returns the set top-level field of spec that adds the most

@@ -23,6 +23,7 @@ scratch copy shares the project's venv (read only) and Go's build cache.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -294,3 +295,91 @@ def test_a_new_enum_value_changes_no_vector(tmp_path: Path) -> None:
         if path.is_file():
             relative = path.relative_to(ROOT)
             assert (repo / relative).read_bytes() == path.read_bytes(), relative
+
+
+#: Forms reworded by the rewording procedure: (code, list, old text, new
+#: text, a document that has the problem, its format). Each is rendered
+#: from the catalogue by both libraries: a syntax problem, a JSON one and a
+#: warning. (An unknown key and TS004's reasons are rendered so by the
+#: Python library; the Go library's read path still words them itself.)
+_REWORDED = (
+    (
+        "TS014",
+        "invalid YAML: a mapping value is not allowed here",
+        "invalid YAML: ': ' cannot start a mapping value here",
+        "task_id: t1\nprompt: Note: keep the API\n",
+        "yaml",
+    ),
+    (
+        "TS020",
+        "invalid JSON: expected ':'",
+        "invalid JSON: a key must be followed by ':'",
+        '{"taskId" "t1"}',
+        "json",
+    ),
+    (
+        "TS305",
+        "{path}: a raw byte order mark (U+FEFF) in the text can make the Go package"
+        " (yaml.v3 v3.0.4) misread the lines after it",
+        "{path}: a raw U+FEFF in the text can make yaml.v3 misread the lines after it",
+        'task_spec_version: 1\ntask_id: t1\nlanguage: go\nprompt: "a\ufeffb"\n'
+        "verification:\n    test_cmd: [go, test]\n",
+        "yaml",
+    ),
+)
+
+_GO_PRINTER = """package taskspec_test
+
+import (
+	"fmt"
+	"os"
+	"testing"
+
+	taskspec "github.com/taskspec/taskspec/go"
+)
+
+func TestPrintWords(t *testing.T) {
+	data, _ := os.ReadFile(os.Getenv("WORDS_INPUT"))
+	format, _ := taskspec.ParseFormat(os.Getenv("WORDS_FORMAT"))
+	for _, v := range taskspec.CheckFormat(data, format) {
+		fmt.Printf("WORDS %s %s\\n", v.Code, v.Message)
+	}
+}
+"""
+
+
+def test_rewording_a_form_is_one_proto_edit(tmp_path: Path) -> None:
+    """CONTRIBUTING's rewording: one form changed in problems.proto, then
+    ``make generate`` and ``make problems``; both libraries print the new
+    words, and the shared problem table is re-recorded with them."""
+    repo = _copy_repo(tmp_path / "repo")
+    env = {k: v for k, v in os.environ.items() if k != "TASKSPEC_PROCEDURES"}
+    env.update(PYTHONPATH=str(repo / "python"))
+    catalogue = repo / "proto/taskspec/v1/problems.proto"
+    for _, old, new, _, _ in _REWORDED:
+        _replace(catalogue, f"text: {json.dumps(old)}", f"text: {json.dumps(new)}")
+    make = ["make", "-o", ".venv/.stamp", "--no-print-directory"]
+    _run([*make, "generate"], repo, env)
+    _run([*make, "problems"], repo, env)
+    (repo / "go/zz_words_test.go").write_text(_GO_PRINTER)  # an observer, not an edit
+    python = str(repo / ".venv" / "bin" / "python")
+    for code, _, new, document, fmt in _REWORDED:
+        words = new.replace("{path}", "prompt")
+        (tmp_path / "input").write_text(document)
+        env.update(WORDS_INPUT=str(tmp_path / "input"), WORDS_FORMAT=fmt)
+        said = subprocess.run(
+            [python, "-c", "import os, taskspec\n"
+             "for v in taskspec.check(open(os.environ['WORDS_INPUT']).read(),"
+             " os.environ['WORDS_FORMAT']):\n    print('WORDS', v.code, v.message)"],
+            cwd=repo, env=env, capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+        assert f"WORDS {code} {words}" in said.splitlines(), said
+        said = subprocess.run(
+            ["go", "test", "-count=1", "-run", "TestPrintWords", "-v", "."],
+            cwd=repo / "go", env=env, capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+        assert f"WORDS {code} {words}" in said.splitlines(), said
+    table = (repo / "tests/contract/problems.json").read_text()
+    for _, old, new, _, _ in _REWORDED[:2]:
+        assert json.dumps(new)[1:-1] in table
+        assert json.dumps(old)[1:-1] not in table

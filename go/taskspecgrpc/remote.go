@@ -115,11 +115,10 @@ func remoteError(lang taskspecv1.Language, err error) *RemoteError {
 // overLimitMessage says that a message of size bytes is over limit, in the
 // Python client's words.
 func overLimitMessage(size, limit int64) string {
-	ours := ""
 	if limit == maxMessageBytes {
-		ours = fmt.Sprintf(" (the task spec document limit of %d bytes plus 64 KiB)", taskspec.MaxDocumentBytes)
+		return wordsOverOurLimit(strconv.FormatInt(size, 10), strconv.FormatInt(limit, 10), strconv.Itoa(taskspec.MaxDocumentBytes))
 	}
-	return fmt.Sprintf("a message of %d bytes is over the limit of %d bytes%s", size, limit, ours)
+	return wordsOverLimit(strconv.FormatInt(size, 10), strconv.FormatInt(limit, 10))
 }
 
 // languageText is l's spelling, or its digits for a number the schema does
@@ -187,7 +186,7 @@ func (g *remoteGenerator) Generate(ctx context.Context, opts *taskspecv1.Generat
 	}
 	spec := resp.GetTaskSpec()
 	if spec == nil {
-		return nil, &RemoteError{Language: g.language, Code: codes.Internal, Message: "server returned no task spec"}
+		return nil, &RemoteError{Language: g.language, Code: codes.Internal, Message: wordsNoSpec("server")}
 	}
 	if message, problems := specProblems(spec, g.language, "server"); message != "" {
 		return nil, &RemoteError{Language: g.language, Code: codes.FailedPrecondition, Message: message, Violations: problems}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -185,14 +186,11 @@ func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.Generate
 		case s.slots <- struct{}{}:
 			defer func() { <-s.slots }()
 		default:
-			return nil, status.Errorf(codes.ResourceExhausted,
-				"the server is running %d generator calls, its limit; try again later", s.maxCalls)
+			return nil, status.Error(codes.ResourceExhausted, wordsBusyCalls(strconv.Itoa(s.maxCalls)))
 		}
 	}
 	if s.maxAbandoned > 0 && s.abandoned.Load() >= int64(s.maxAbandoned) {
-		return nil, status.Errorf(codes.ResourceExhausted,
-			"the server has %d generators still running after their calls were answered, its limit; try again later",
-			s.maxAbandoned)
+		return nil, status.Error(codes.ResourceExhausted, wordsBusyGenerators(strconv.Itoa(s.maxAbandoned)))
 	}
 	if _, ok := ctx.Deadline(); !ok && s.timeout > 0 {
 		var cancel context.CancelFunc
@@ -202,9 +200,9 @@ func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.Generate
 	lang := req.GetLanguage()
 	name, ok := taskspec.LanguageString(lang)
 	if !ok || lang == taskspecv1.Language_LANGUAGE_UNSPECIFIED {
-		bad := fmt.Sprintf("language %d is not defined in taskspec.v1.Language", int32(lang))
+		bad := wordsLanguageUndefined(strconv.Itoa(int(lang)))
 		if lang == taskspecv1.Language_LANGUAGE_UNSPECIFIED {
-			bad = "language is required"
+			bad = wordsLanguageRequired()
 		}
 		return nil, problemStatus(codes.InvalidArgument, bad, []taskspec.Violation{
 			{FieldPath: "language", Message: bad, Code: codeDefinedValue, Severity: taskspec.SeverityError},
@@ -285,7 +283,7 @@ func (s *generatorServer) Generate(ctx context.Context, req *taskspecv1.Generate
 	}
 	if spec == nil {
 		log.ErrorContext(ctx, "generator returned no task spec", "elapsed", time.Since(started))
-		return nil, status.Error(codes.Internal, who+" returned no task spec")
+		return nil, status.Error(codes.Internal, wordsNoSpec(who))
 	}
 	if message, problems := specProblems(spec, lang, who); message != "" {
 		log.ErrorContext(ctx, "generator returned a task spec it may not", "elapsed", time.Since(started),
@@ -348,12 +346,12 @@ var codeDefinedValue = taskspec.CodeDefined
 func specProblems(spec *taskspecv1.TaskSpec, lang taskspecv1.Language, who string) (string, []taskspec.Violation) {
 	if vs := taskspec.Violations(spec); len(vs) > 0 {
 		kept, left := statusProblems(vs)
-		return who + " returned an invalid task spec: " + listProblems(kept, left), kept
+		return wordsInvalidSpec(who, listProblems(kept, left)), kept
 	}
 	if spec.GetLanguage() != lang {
 		got, _ := taskspec.LanguageString(spec.GetLanguage())
 		want, _ := taskspec.LanguageString(lang)
-		return fmt.Sprintf("%s returned a task spec for language %q, not %q", who, got, want), []taskspec.Violation{{
+		return wordsWrongLanguage(who, strconv.Quote(got), strconv.Quote(want)), []taskspec.Violation{{
 			FieldPath: "language", Message: fmt.Sprintf("language %q is not %q, the language asked for", got, want),
 			Code: codeDefinedValue, Severity: taskspec.SeverityError,
 		}}

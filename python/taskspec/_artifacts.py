@@ -23,6 +23,15 @@ import re
 from typing import TYPE_CHECKING, Final
 
 from taskspec._errors import TaskSpecError, Violation
+from taskspec._forms_gen import (
+    MSG_ARTIFACT_PATH_NOT_ALLOWED,
+    REASON_ARTIFACT_PATH_ABSOLUTE,
+    REASON_ARTIFACT_PATH_CLIMBS,
+    REASON_ARTIFACT_PATH_EMPTY,
+    REASON_ARTIFACT_PATH_NUL,
+    REASON_ARTIFACT_PATH_SYMLINK,
+)
+from taskspec._words import render
 from taskspec.bridge._gostr import go_quote
 
 if TYPE_CHECKING:
@@ -37,18 +46,18 @@ _DRIVE: Final = re.compile(r"^[A-Za-z]:")
 def local_path_problem(path: str) -> str:
     """Why *path* is not a local path, or "" when it is."""
     if path == "":
-        return "the path is empty: it names no file"
+        return render(REASON_ARTIFACT_PATH_EMPTY)
     if "\x00" in path:
-        return "the path holds a NUL byte"
+        return render(REASON_ARTIFACT_PATH_NUL)
     parts = path.replace("\\", "/")
     if parts.startswith("/") or _DRIVE.match(parts):
-        return "the path is absolute: artifact paths are relative to the workspace"
+        return render(REASON_ARTIFACT_PATH_ABSOLUTE)
     depth = 0
     for part in parts.split("/"):
         if part == "..":
             depth -= 1
             if depth < 0:
-                return "the path climbs out of the workspace with .."
+                return render(REASON_ARTIFACT_PATH_CLIMBS)
         elif part not in ("", "."):
             depth += 1
     return ""
@@ -81,14 +90,14 @@ def artifact_path(workspace: str | os.PathLike[str], path: str) -> Path:
         real_root = os.path.realpath(root)
         real = os.path.realpath(joined)
         if os.path.commonpath([real_root, real]) != real_root:
-            problem = "the path leads out of the workspace through a symbolic link"
+            problem = render(REASON_ARTIFACT_PATH_SYMLINK)
         else:
             return joined
     raise TaskSpecError(
         [
             Violation(
                 "solution_artifacts.path",
-                f"artifact path {go_quote(path)} is not allowed: {problem}",
+                render(MSG_ARTIFACT_PATH_NOT_ALLOWED, value=go_quote(path), reason=problem),
             )
         ]
     )

@@ -50,7 +50,22 @@ from taskspec._codes import (
     YAML_LINE_BREAK,
 )
 from taskspec._errors import DecodeError, Fix, InvalidDocumentError, ValidationError, Violation
+from taskspec._forms_gen import (
+    HINT_COMMENT_IN_VALUE_QUOTE,
+    HINT_PROMPT_HAS_COMMAND_SAY_WHAT,
+    HINT_YAML_BYTE_ORDER_MARK_ESCAPE,
+    HINT_YAML_LINE_BREAK_ESCAPE,
+    MSG_ARTIFACT_PATH_NOT_ALLOWED,
+    MSG_COMMENT_IN_VALUE_ENDS,
+    MSG_PROMPT_HAS_COMMAND_HOLDS,
+    MSG_YAML_BYTE_ORDER_MARK_AT_PATH,
+    MSG_YAML_BYTE_ORDER_MARK_PLAIN,
+    MSG_YAML_LINE_BREAK_AT_PATH,
+    MSG_YAML_LINE_BREAK_PLAIN,
+    REASON_UNSUPPORTED_QUESTION_IN_FLOW,
+)
 from taskspec._rules import KIND_CODES
+from taskspec._words import pieces, render
 from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS, RAW_BREAKS, editor_position
 from taskspec.bridge._fixes import replace_at
 from taskspec.bridge._gostr import go_quote
@@ -219,7 +234,7 @@ def _hidden(problems: Sequence[Violation]) -> tuple[str, ...]:
 
 #: The refusal of a '?' in a plain scalar inside the top mapping, written
 #: in flow style: the mapping is not read, so no rule is checked.
-_UNREAD_ROOT: Final = "'?' in the plain scalar "
+_UNREAD_ROOT: Final = pieces(REASON_UNSUPPORTED_QUESTION_IN_FLOW)[0]
 
 
 def _under(path: str, fields: Iterable[str]) -> bool:
@@ -300,7 +315,9 @@ def _artifact_paths(
         found.append(
             Violation(
                 path,
-                f"artifact path {go_quote(artifact.path)} is not allowed: {problem}",
+                render(
+                    MSG_ARTIFACT_PATH_NOT_ALLOWED, value=go_quote(artifact.path), reason=problem
+                ),
                 line,
                 column,
                 code=ARTIFACT_PATH,
@@ -329,10 +346,14 @@ def _prompt_commands(
             found.append(
                 Violation(
                     "prompt",
-                    f"the prompt holds verification.{name} word for word: {go_quote(text)}",
+                    render(
+                        MSG_PROMPT_HAS_COMMAND_HOLDS,
+                        path=f"verification.{name}",
+                        value=go_quote(text),
+                    ),
                     line,
                     column,
-                    hint=CATALOGUE[PROMPT_HAS_COMMAND].hints[0],
+                    hint=render(HINT_PROMPT_HAS_COMMAND_SAY_WHAT),
                     code=PROMPT_HAS_COMMAND,
                     severity=WARNING,
                 )
@@ -384,10 +405,10 @@ def _comments_in_values(
                 found.append(
                     Violation(
                         path,
-                        f"{_shown(path)}: ' #' ends the value: the rest of the line is a comment",
+                        render(MSG_COMMENT_IN_VALUE_ENDS, path=_shown(path)),
                         hash_line,
                         at + 2 - starts[hash_line - 1],
-                        hint=CATALOGUE[COMMENT_IN_VALUE].hints[0],
+                        hint=render(HINT_COMMENT_IN_VALUE_QUOTE),
                         code=COMMENT_IN_VALUE,
                         severity=WARNING,
                         fix=_whole_line_quoted(source, starts, line, column, hash_line),
@@ -447,14 +468,17 @@ def _raw_breaks(source: str, positions: Mapping[str, Position]) -> list[Violatio
             index = bisect_left(starts, (at, -1)) - 1
             path = fields[index][2] if index >= 0 else ""
             what, escape, _ = _RAW_BREAKS[char]
-            shown = f"{_shown(path)}: " if path else ""
+            message = (
+                render(MSG_YAML_LINE_BREAK_AT_PATH, path=_shown(path), what=what)
+                if path
+                else render(MSG_YAML_LINE_BREAK_PLAIN, what=what)
+            )
             found.append(
                 Violation(
                     path,
-                    f"{shown}a raw {what} in the text is a line break to YAML 1.1 readers",
+                    message,
                     *at,
-                    hint=f"write it as an escape in a double-quoted string ({escape}),"
-                    " or remove it",
+                    hint=render(HINT_YAML_LINE_BREAK_ESCAPE, value=escape),
                     code=YAML_LINE_BREAK,
                     severity=WARNING,
                 )
@@ -488,27 +512,23 @@ def _byte_order_marks(source: str, positions: Mapping[str, Position]) -> list[Vi
         at = (line, index - line_start + 1)
         i = bisect_left(starts, (at, -1)) - 1
         path = fields[i][2] if i >= 0 else ""
-        shown = f"{_shown(path)}: " if path else ""
+        message = (
+            render(MSG_YAML_BYTE_ORDER_MARK_AT_PATH, path=_shown(path))
+            if path
+            else render(MSG_YAML_BYTE_ORDER_MARK_PLAIN)
+        )
         found.append(
             Violation(
                 path,
-                f"{shown}{_BOM_MESSAGE}",
+                message,
                 *at,
-                hint=_BOM_HINT,
+                hint=render(HINT_YAML_BYTE_ORDER_MARK_ESCAPE),
                 code=YAML_BYTE_ORDER_MARK,
                 severity=WARNING,
             )
         )
         index = source.find("\ufeff", index + 1)
     return found
-
-
-#: TS305's message and hint.
-_BOM_MESSAGE: Final = (
-    "a raw byte order mark (U+FEFF) in the text can make the Go package (yaml.v3 v3.0.4)"
-    " misread the lines after it"
-)
-_BOM_HINT: Final = 'taskspec fmt writes it as the escape "\\uFEFF"'
 
 
 def _shown(path: str) -> str:

@@ -96,9 +96,12 @@ class Kind:
         "example",
         "explanation",
         "fixed",
+        "hint_forms",
         "hints",
+        "message_forms",
         "messages",
         "name",
+        "reasons",
         "severity",
         "stage",
         "title",
@@ -112,8 +115,18 @@ class Kind:
         self.title: str = kind.title
         self.severity: str = _SEVERITY.get(kind.severity, "")
         self.stage: str = kind.stage
-        self.messages: tuple[str, ...] = tuple(kind.messages)
-        self.hints: tuple[str, ...] = tuple(kind.hints)
+        #: Every form of its message, by id, in the catalogue's order.
+        self.message_forms: Mapping[str, str] = MappingProxyType(
+            {f.id: f.text for f in kind.message_forms}
+        )
+        #: Every form of its hint, by id.
+        self.hint_forms: Mapping[str, str] = MappingProxyType(
+            {f.id: f.text for f in kind.hint_forms}
+        )
+        #: The sentences its messages' {reason} is filled in with, by id.
+        self.reasons: Mapping[str, str] = MappingProxyType({f.id: f.text for f in kind.reasons})
+        self.messages: tuple[str, ...] = tuple(self.message_forms.values())
+        self.hints: tuple[str, ...] = tuple(self.hint_forms.values())
         self.explanation: str = kind.explanation
         self.example: str = kind.example
         self.fixed: str = kind.fixed
@@ -220,6 +233,8 @@ def explain(code: str) -> str:
     ]
     if kind.hints:
         parts += ["", "Hints:", *(f"    {h}" for h in kind.hints)]
+    if kind.reasons:
+        parts += ["", "Reasons:", *(f"    {r}" for r in kind.reasons.values())]
     parts += ["", "Example:", *_indented(kind.example), "", "Fixed:", *_indented(kind.fixed)]
     return "\n".join(parts) + "\n"
 

@@ -61,9 +61,76 @@ from taskspec._errors import (
     require_document,
     require_task_spec,
 )
+from taskspec._forms_gen import (
+    HINT_UNKNOWN_KEY_DID_YOU_MEAN,
+    HINT_UNKNOWN_KEY_ONE_OF,
+    HINT_UNSUPPORTED_FORMAT_ONE_OF,
+    HINT_WRONG_TYPE_ONE_OF,
+    MSG_BINARY_SYNTAX_REASON,
+    MSG_DUPLICATE_KEY_FIELD_TWICE,
+    MSG_ENCODING_LONE_SURROGATE,
+    MSG_ENCODING_NOT_UTF8,
+    MSG_JSON_SYNTAX_ARRAY_END,
+    MSG_JSON_SYNTAX_COLON,
+    MSG_JSON_SYNTAX_CONTROL,
+    MSG_JSON_SYNTAX_ESCAPE,
+    MSG_JSON_SYNTAX_OBJECT_END,
+    MSG_JSON_SYNTAX_PROPERTY_NAME,
+    MSG_JSON_SYNTAX_REASON,
+    MSG_JSON_SYNTAX_STOPPED,
+    MSG_JSON_SYNTAX_STRING_NOT_CLOSED,
+    MSG_JSON_SYNTAX_TEXT_AFTER_DOCUMENT,
+    MSG_JSON_SYNTAX_VALUE,
+    MSG_LIMIT_DEPTH,
+    MSG_UNKNOWN_KEY_IN_PARENT,
+    MSG_UNKNOWN_KEY_PLAIN,
+    MSG_UNKNOWN_KEY_WIRE_NUMBER,
+    MSG_UNKNOWN_KEY_WIRE_NUMBER_IN,
+    MSG_UNSUPPORTED_FORMAT_PLAIN,
+    MSG_WRONG_TYPE_ENUM_NAME,
+    MSG_WRONG_TYPE_EXPECTED,
+    MSG_WRONG_TYPE_JSON_INTEGER_RANGE,
+    MSG_WRONG_TYPE_JSON_TOP,
+    MSG_WRONG_TYPE_JSON_VALUE,
+    MSG_WRONG_TYPE_WIRE_TYPE,
+    REASON_BINARY_SYNTAX_FIELD_ZERO,
+    REASON_BINARY_SYNTAX_FIXED32_CUT,
+    REASON_BINARY_SYNTAX_FIXED64_CUT,
+    REASON_BINARY_SYNTAX_GROUP,
+    REASON_BINARY_SYNTAX_LENGTH_CUT,
+    REASON_BINARY_SYNTAX_NO_WIRE_TYPE,
+    REASON_BINARY_SYNTAX_NOT_PROTOBUF,
+    REASON_BINARY_SYNTAX_NOT_UTF8,
+    REASON_BINARY_SYNTAX_TAG_CUT,
+    REASON_BINARY_SYNTAX_TOO_DEEP,
+    REASON_BINARY_SYNTAX_TOO_LONG,
+    REASON_BINARY_SYNTAX_VARINT_CUT,
+    REASON_JSON_SYNTAX_DUPLICATE_KEY,
+    REASON_JSON_SYNTAX_NOT_A_VALUE,
+    REASON_UNSUPPORTED_FORMAT_NO_EXTENSION,
+    WORD_A_BOOLEAN,
+    WORD_A_NUMBER,
+    WORD_A_STRING,
+    WORD_AN_ARRAY,
+    WORD_AN_ENUM_NAME,
+    WORD_AN_INTEGER,
+    WORD_AN_OBJECT,
+    WORD_CLIPPED,
+    WORD_NULL,
+    WORD_NUMBER,
+    WORD_OR_PACKED,
+    WORD_STRING,
+    WORD_WIRE_BYTES,
+    WORD_WIRE_FIXED32,
+    WORD_WIRE_FIXED64,
+    WORD_WIRE_GROUP_END,
+    WORD_WIRE_GROUP_START,
+    WORD_WIRE_VARINT,
+)
 from taskspec._gowire import go_binary, go_json, is_map
 from taskspec._limits import MAX_DEPTH
 from taskspec._suggest import suggest
+from taskspec._words import render
 from taskspec._writable import check_nodes, check_size
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
@@ -128,8 +195,11 @@ def file_format(path: str | os.PathLike[str], fmt: Format | str | None = None) -
         [
             Violation(
                 "",
-                f"cannot tell the format of {go_quote(name)} from its extension",
-                hint=f"expected one of: {', '.join(_EXTENSIONS)}",
+                render(
+                    MSG_UNSUPPORTED_FORMAT_PLAIN,
+                    reason=render(REASON_UNSUPPORTED_FORMAT_NO_EXTENSION, name=go_quote(name)),
+                ),
+                hint=render(HINT_UNSUPPORTED_FORMAT_ONE_OF, extensions=", ".join(_EXTENSIONS)),
                 code=UNSUPPORTED_FORMAT,
             )
         ]
@@ -188,7 +258,7 @@ def _too_deep_error(text: str, at: int) -> DecodeError:
     """The refusal of *text* at offset *at*, the bracket that nests it past MAX_DEPTH."""
     line = text.count("\n", 0, at) + 1
     column = at - text.rfind("\n", 0, at)
-    message = f"document is nested deeper than {MAX_DEPTH} levels"
+    message = render(MSG_LIMIT_DEPTH, n=MAX_DEPTH)
     return DecodeError([Violation("", message, line, column, code=LIMIT)])
 
 
@@ -238,7 +308,7 @@ def read_json(
             [
                 Violation(
                     "",
-                    f"input is not valid UTF-8 (byte 0x{data[offset]:02x} at offset {offset})",
+                    render(MSG_ENCODING_NOT_UTF8, byte=f"0x{data[offset]:02x}", offset=offset),
                     code=ENCODING,
                 )
             ]
@@ -282,7 +352,7 @@ def read_json(
             [
                 Violation(
                     "",
-                    f"expected a JSON object at the top, got {_json_kind(obj)}",
+                    render(MSG_WRONG_TYPE_JSON_TOP, got=_json_kind(obj)),
                     code=WRONG_TYPE,
                 )
             ]
@@ -295,9 +365,7 @@ def read_json(
         json_format.ParseDict(obj, spec, ignore_unknown_fields=False)
     except (json_format.Error, TypeError, ValueError) as err:  # pragma: no cover - checked above
         where = _json_format_path(err) or "the document"
-        v = Violation(
-            "", f"invalid TaskSpec JSON: a value of {where} cannot be read", code=WRONG_TYPE
-        )
+        v = Violation("", render(MSG_WRONG_TYPE_JSON_VALUE, path=where), code=WRONG_TYPE)
         if not collect:
             raise DecodeError([v]) from None
         problems.append(v)
@@ -306,22 +374,24 @@ def read_json(
 
 
 def _json_error(reason: str) -> DecodeError:
-    return DecodeError([Violation("", f"invalid JSON: {reason}", code=JSON_SYNTAX)])
+    return DecodeError(
+        [Violation("", render(MSG_JSON_SYNTAX_REASON, reason=reason), code=JSON_SYNTAX)]
+    )
 
 
 #: Python's json messages, by their start, as the catalogue words them.
 _JSON_MESSAGES: Final = (
-    ("Expecting value", "expected a value"),
-    ("Expecting property name", "expected a property name in double quotes"),
-    ("Expecting ':'", "expected ':'"),
-    ("Unterminated string", "a string is not closed"),
-    ("Invalid control character", "a control character must be escaped in a string"),
-    ("Invalid \\", "unknown escape in a string"),
-    ("Extra data", "text after the end of the document"),
-    ("Illegal trailing comma before end of object", "expected a property name in double quotes"),
-    ("Illegal trailing comma before end of array", "expected a value"),
+    ("Expecting value", MSG_JSON_SYNTAX_VALUE),
+    ("Expecting property name", MSG_JSON_SYNTAX_PROPERTY_NAME),
+    ("Expecting ':'", MSG_JSON_SYNTAX_COLON),
+    ("Unterminated string", MSG_JSON_SYNTAX_STRING_NOT_CLOSED),
+    ("Invalid control character", MSG_JSON_SYNTAX_CONTROL),
+    ("Invalid \\", MSG_JSON_SYNTAX_ESCAPE),
+    ("Extra data", MSG_JSON_SYNTAX_TEXT_AFTER_DOCUMENT),
+    ("Illegal trailing comma before end of object", MSG_JSON_SYNTAX_PROPERTY_NAME),
+    ("Illegal trailing comma before end of array", MSG_JSON_SYNTAX_VALUE),
     # A second byte order mark: no value can start with one.
-    ("Unexpected UTF-8 BOM", "expected a value"),
+    ("Unexpected UTF-8 BOM", MSG_JSON_SYNTAX_VALUE),
 )
 
 
@@ -351,12 +421,12 @@ def _json_message(msg: str, text: str, pos: int) -> str:
     array or object open at *pos*.
     """
     if msg.startswith("Expecting ',' delimiter"):
-        closer = "]" if _open_at(text, pos) == "[" else "}"
-        return f"invalid JSON: expected ',' or '{closer}'"
-    for start, words in _JSON_MESSAGES:
+        in_array = _open_at(text, pos) == "["
+        return render(MSG_JSON_SYNTAX_ARRAY_END if in_array else MSG_JSON_SYNTAX_OBJECT_END)
+    for start, form in _JSON_MESSAGES:
         if msg.startswith(start):
-            return f"invalid JSON: {words}"
-    return "invalid JSON: the text cannot be read past this point"
+            return render(form)
+    return render(MSG_JSON_SYNTAX_STOPPED)
 
 
 def _open_at(text: str, pos: int) -> str:
@@ -410,28 +480,35 @@ def read_binpb(
         spec.ParseFromString(data)
     except pb_message.Error:
         raise DecodeError(
-            [Violation("", f"invalid binary TaskSpec: {_binpb_reason(data)}", code=BINARY_SYNTAX)]
+            [
+                Violation(
+                    "",
+                    render(MSG_BINARY_SYNTAX_REASON, reason=_binpb_reason(data)),
+                    code=BINARY_SYNTAX,
+                )
+            ]
         ) from None
     problems: list[Violation] = []
     for path, number, message_name, wire_type in _unknown_fields(spec, ""):
-        where = f" in {path}" if path else ""
         known = _field_by_number(message_name, number)
         if known is not None:
             field_path = f"{path}.{known.name}" if path else known.name
-            v = Violation(
-                field_path,
-                f"wrong wire type for field {field_path} (number {number}):"
-                f" {_WIRE_TYPES.get(wire_type, str(wire_type))}, where"
-                f" {_expected_wire(known)} was expected",
-                code=WRONG_TYPE,
+            got = render(_WIRE_TYPES[wire_type]) if wire_type in _WIRE_TYPES else str(wire_type)
+            message = render(
+                MSG_WRONG_TYPE_WIRE_TYPE,
+                path=field_path,
+                n=number,
+                got=got,
+                want=_expected_wire(known),
             )
+            v = Violation(field_path, message, code=WRONG_TYPE)
         else:
-            v = Violation(
-                path,
-                f"unknown field number {number}{where} ({message_name}): "
-                "the data is not a TaskSpec v1 or was written by a newer schema",
-                code=UNKNOWN_KEY,
+            message = (
+                render(MSG_UNKNOWN_KEY_WIRE_NUMBER_IN, n=number, path=path, wire=message_name)
+                if path
+                else render(MSG_UNKNOWN_KEY_WIRE_NUMBER, n=number, wire=message_name)
             )
+            v = Violation(path, message, code=UNKNOWN_KEY)
         if not collect:
             raise DecodeError([v])
         problems.append(v)
@@ -445,42 +522,42 @@ def _binpb_reason(data: bytes) -> str:
     that cannot be read is found by walking the encoding here.
     """
     desc = cast(Descriptor, taskspec_pb2.TaskSpec.DESCRIPTOR)
-    return _wire_problem(data, desc, "", 0) or "the data is not a protobuf message"
+    return _wire_problem(data, desc, "", 0) or render(REASON_BINARY_SYNTAX_NOT_PROTOBUF)
 
 
 def _wire_problem(data: bytes, desc: Descriptor, path: str, depth: int) -> str:
     """The first problem of the wire encoding of a *desc* message at *path*, or ""."""
     if depth > 100:
-        return "messages are nested too deeply"
+        return render(REASON_BINARY_SYNTAX_TOO_DEEP)
     at = 0
     end = len(data)
     while at < end:
         tag, at = _varint(data, at)
         if tag is None:
-            return "the data ends inside a field's tag"
+            return render(REASON_BINARY_SYNTAX_TAG_CUT)
         number, wire = tag >> 3, tag & 7
         if number == 0:
-            return "a field has the number 0"
+            return render(REASON_BINARY_SYNTAX_FIELD_ZERO)
         fd = desc.fields_by_number.get(number)
         name = (f"{path}.{fd.name}" if path else fd.name) if fd is not None else str(number)
         if wire == 0:
             value, at = _varint(data, at)
             if value is None:
-                return f"the data ends inside field {name}'s varint"
+                return render(REASON_BINARY_SYNTAX_VARINT_CUT, field=name)
         elif wire == 1:
             if at + 8 > end:
-                return f"the data ends inside field {name}'s fixed 64-bit value"
+                return render(REASON_BINARY_SYNTAX_FIXED64_CUT, field=name)
             at += 8
         elif wire == 5:
             if at + 4 > end:
-                return f"the data ends inside field {name}'s fixed 32-bit value"
+                return render(REASON_BINARY_SYNTAX_FIXED32_CUT, field=name)
             at += 4
         elif wire == 2:
             size, at = _varint(data, at)
             if size is None:
-                return f"the data ends inside field {name}'s length"
+                return render(REASON_BINARY_SYNTAX_LENGTH_CUT, field=name)
             if at + size > end:
-                return f"field {name} is longer than the data"
+                return render(REASON_BINARY_SYNTAX_TOO_LONG, field=name)
             body = data[at : at + size]
             at += size
             if fd is not None and fd.message_type is not None:
@@ -491,11 +568,11 @@ def _wire_problem(data: bytes, desc: Descriptor, path: str, depth: int) -> str:
                 try:
                     body.decode("utf-8")
                 except UnicodeDecodeError:
-                    return f"field {name} is not valid UTF-8"
+                    return render(REASON_BINARY_SYNTAX_NOT_UTF8, field=name)
         elif wire in (3, 4):
-            return f"field {name} is a group, which a TaskSpec has none of"
+            return render(REASON_BINARY_SYNTAX_GROUP, field=name)
         else:
-            return f"field {name} has the wire type {wire}, which does not exist"
+            return render(REASON_BINARY_SYNTAX_NO_WIRE_TYPE, field=name, n=wire)
     return ""
 
 
@@ -596,7 +673,7 @@ _QUOTE_CHARS: Final = 80
 
 
 def _clipped(text: str, limit: int = _QUOTE_CHARS) -> str:
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+    return text if len(text) <= limit else render(WORD_CLIPPED, text=text[:limit], n=len(text))
 
 
 class _JSONValueError(ValueError):
@@ -618,14 +695,14 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     for key, value in pairs:
         same = _as_decoded(key)
         if same in seen:
-            raise _JSONValueError(f"duplicate key {_quoted(same)}")
+            raise _JSONValueError(render(REASON_JSON_SYNTAX_DUPLICATE_KEY, key=_quoted(same)))
         seen.add(same)
         out[key] = value
     return out
 
 
 def _no_constants(name: str) -> NoReturn:
-    raise _JSONValueError(f"{name} is not a JSON value")
+    raise _JSONValueError(render(REASON_JSON_SYNTAX_NOT_A_VALUE, name=name))
 
 
 class _LongInteger:
@@ -687,16 +764,16 @@ def _number_text(value: object) -> str | None:
 def _json_kind(value: object) -> str:
     """What a decoded JSON *value* is, for "expected X, got Y" messages."""
     if value is None:
-        return "null"
+        return render(WORD_NULL)
     if isinstance(value, bool):
-        return "a boolean"
+        return render(WORD_A_BOOLEAN)
     if isinstance(value, (int, float, _LongInteger)):
-        return "a number"
+        return render(WORD_A_NUMBER)
     if isinstance(value, str):
-        return "a string"
+        return render(WORD_A_STRING)
     if isinstance(value, dict):
-        return "an object"
-    return "an array"
+        return render(WORD_AN_OBJECT)
+    return render(WORD_AN_ARRAY)
 
 
 @cache
@@ -730,7 +807,9 @@ def _check_fields(
             shown = _as_decoded(key)
             problem = Violation(
                 f"{path}.{shown}" if path else shown,
-                f"unknown field {_quoted(shown)}{f' in {path}' if path else ''}",
+                render(MSG_UNKNOWN_KEY_IN_PARENT, key=_quoted(shown), parent=path)
+                if path
+                else render(MSG_UNKNOWN_KEY_PLAIN, key=_quoted(shown)),
                 hint=_unknown_key_hint(shown, desc),
                 code=UNKNOWN_KEY,
             )
@@ -739,8 +818,12 @@ def _check_fields(
             if fd.name in seen:
                 problem = Violation(
                     field_path,
-                    f"field {field_path} is given twice, as {_quoted(seen[fd.name])}"
-                    f" and {_quoted(key)}",
+                    render(
+                        MSG_DUPLICATE_KEY_FIELD_TWICE,
+                        path=field_path,
+                        first=_quoted(seen[fd.name]),
+                        second=_quoted(key),
+                    ),
                     code=DUPLICATE_KEY,
                 )
             else:
@@ -762,8 +845,10 @@ def _unknown_key_hint(key: str, desc: Descriptor) -> str:
     """
     guess = suggest(key, [f.name for f in desc.fields])
     if guess is not None:
-        return f"did you mean {go_quote(desc.fields_by_name[guess].json_name)}?"
-    return "expected one of: " + ", ".join(f.json_name for f in desc.fields)
+        return render(
+            HINT_UNKNOWN_KEY_DID_YOU_MEAN, key=go_quote(desc.fields_by_name[guess].json_name)
+        )
+    return render(HINT_UNKNOWN_KEY_ONE_OF, fields=", ".join(f.json_name for f in desc.fields))
 
 
 def _check_value(
@@ -774,7 +859,7 @@ def _check_value(
         return None  # proto3 JSON: null is the field's default
     if is_map(fd):
         if not isinstance(value, dict):
-            return _wrong(path, "an object", value)
+            return _wrong(path, render(WORD_AN_OBJECT), value)
         value_fd = cast(Descriptor, fd.message_type).fields_by_name["value"]
         for k, item in value.items():
             surrogate = _surrogate_problem(k, path)
@@ -786,7 +871,7 @@ def _check_value(
         return None
     if fd.is_repeated:
         if not isinstance(value, list):
-            return _wrong(path, "an array", value)
+            return _wrong(path, render(WORD_AN_ARRAY), value)
         for i, item in enumerate(value):
             wrong = _item_problem(fd, item, f"{path}[{i}]", problems, collect)
             if wrong is not None:
@@ -801,9 +886,10 @@ def _item_problem(
     if fd.message_type is None:
         return _scalar_problem(fd, value, path)
     if not isinstance(value, dict):
-        return Violation(
-            path, f"{path}: expected an object, got {_json_kind(value)}", code=WRONG_TYPE
+        message = render(
+            MSG_WRONG_TYPE_EXPECTED, path=path, want=render(WORD_AN_OBJECT), got=_json_kind(value)
         )
+        return Violation(path, message, code=WRONG_TYPE)
     _check_fields(value, fd.message_type, path, problems, collect)
     return None
 
@@ -821,7 +907,7 @@ def _scalar_problem(fd: FieldDescriptor, value: Any, path: str) -> Violation | N
     """The problem of a string, integer or enum *value* for field *fd*, or None."""
     if fd.type == FieldDescriptor.TYPE_STRING:
         if not isinstance(value, str):
-            return _wrong(path, "a string", value)
+            return _wrong(path, render(WORD_A_STRING), value)
         return _surrogate_problem(value, path)
     if fd.enum_type is not None:
         if isinstance(value, str):
@@ -833,14 +919,20 @@ def _scalar_problem(fd: FieldDescriptor, value: Any, path: str) -> Violation | N
                 return None
             return Violation(
                 path,
-                f"{path}: expected a {fd.enum_type.full_name} value name,"
-                f" got the string {_quoted(value)}",
-                hint="expected one of: " + ", ".join(v.name for v in fd.enum_type.values),
+                render(
+                    MSG_WRONG_TYPE_ENUM_NAME,
+                    path=path,
+                    enum=fd.enum_type.full_name,
+                    value=_quoted(value),
+                ),
+                hint=render(
+                    HINT_WRONG_TYPE_ONE_OF, values=", ".join(v.name for v in fd.enum_type.values)
+                ),
                 code=WRONG_TYPE,
             )
         if isinstance(value, int) and not isinstance(value, bool) and -(2**31) <= value < 2**31:
             return None
-        return _wrong(path, "an enum value name", value)
+        return _wrong(path, render(WORD_AN_ENUM_NAME), value)
     low, high, name = _INT_RANGES.get(fd.type, (-(2**63), 2**63 - 1, "int64"))
     number: int | None = None
     if isinstance(value, bool):
@@ -856,12 +948,13 @@ def _scalar_problem(fd: FieldDescriptor, value: Any, path: str) -> Violation | N
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
     if number is None:
-        return _wrong(path, "an integer", value)
+        return _wrong(path, render(WORD_AN_INTEGER), value)
     if not low <= number <= high:
         shown = value if isinstance(value, str) else _number_text(value) or str(number)
-        return Violation(
-            path, f"{path}: integer {_quoted(shown)} is out of the {name} range", code=WRONG_TYPE
+        message = render(
+            MSG_WRONG_TYPE_JSON_INTEGER_RANGE, path=path, value=_quoted(shown), type=name
         )
+        return Violation(path, message, code=WRONG_TYPE)
     return None
 
 
@@ -881,25 +974,27 @@ def _surrogate_problem(text: str, path: str) -> Violation | None:
         return None
     return Violation(
         path,
-        f"{path}: the string holds a lone surrogate"
-        f" ({go_quote(surrogate.group()).strip(chr(34))}), which UTF-8 cannot carry",
+        render(
+            MSG_ENCODING_LONE_SURROGATE,
+            path=path,
+            value=go_quote(surrogate.group()).strip(chr(34)),
+        ),
         code=ENCODING,
     )
 
 
 def _wrong(path: str, expected: str, value: Any) -> Violation:
-    return Violation(
-        path, f"{path}: expected {expected}, got {_json_shown(value)}", code=WRONG_TYPE
-    )
+    message = render(MSG_WRONG_TYPE_EXPECTED, path=path, want=expected, got=_json_shown(value))
+    return Violation(path, message, code=WRONG_TYPE)
 
 
 def _json_shown(value: Any) -> str:
     """*value* for a message: its kind, and a string's or number's text."""
     if isinstance(value, str):
-        return f"the string {_quoted(_as_decoded(value))}"
+        return render(WORD_STRING, value=_quoted(_as_decoded(value)))
     number = _number_text(value)
     if number is not None:
-        return f"the number {_clipped(number)}"
+        return render(WORD_NUMBER, value=_clipped(number))
     return _json_kind(value)
 
 
@@ -907,7 +1002,7 @@ def _quoted(text: str) -> str:
     """*text* quoted as Go's ``%q`` quotes it, cut past _QUOTE_CHARS characters."""
     if len(text) <= _QUOTE_CHARS:
         return go_quote(text)
-    return f"{go_quote(text[:_QUOTE_CHARS])}... ({len(text)} characters)"
+    return render(WORD_CLIPPED, text=go_quote(text[:_QUOTE_CHARS]), n=len(text))
 
 
 def _json_format_path(err: Exception) -> str:
@@ -923,12 +1018,12 @@ def _json_format_path(err: Exception) -> str:
 
 #: The wire types of the protobuf encoding, as messages name them.
 _WIRE_TYPES: Final = {
-    0: "a varint",
-    1: "a fixed 64-bit value",
-    2: "a length-delimited value",
-    3: "a group start",
-    4: "a group end",
-    5: "a fixed 32-bit value",
+    0: WORD_WIRE_VARINT,
+    1: WORD_WIRE_FIXED64,
+    2: WORD_WIRE_BYTES,
+    3: WORD_WIRE_GROUP_START,
+    4: WORD_WIRE_GROUP_END,
+    5: WORD_WIRE_FIXED32,
 }
 
 
@@ -944,23 +1039,23 @@ def _expected_wire(fd: FieldDescriptor) -> str:
     if fd.type in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES) or (
         fd.message_type is not None
     ):
-        return _WIRE_TYPES[2]
+        return render(_WIRE_TYPES[2])
     if fd.type in (
         FieldDescriptor.TYPE_DOUBLE,
         FieldDescriptor.TYPE_FIXED64,
         FieldDescriptor.TYPE_SFIXED64,
     ):
-        expected = _WIRE_TYPES[1]
+        expected = render(_WIRE_TYPES[1])
     elif fd.type in (
         FieldDescriptor.TYPE_FLOAT,
         FieldDescriptor.TYPE_FIXED32,
         FieldDescriptor.TYPE_SFIXED32,
     ):
-        expected = _WIRE_TYPES[5]
+        expected = render(_WIRE_TYPES[5])
     else:
-        expected = _WIRE_TYPES[0]
+        expected = render(_WIRE_TYPES[0])
     # A repeated scalar may also come packed, length-delimited.
-    return f"{expected} or a packed list" if fd.is_repeated else expected
+    return render(WORD_OR_PACKED, want=expected) if fd.is_repeated else expected
 
 
 def _unknown_fields(msg: pb_message.Message, path: str) -> Iterator[tuple[str, int, str, int]]:

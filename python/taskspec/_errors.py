@@ -17,7 +17,9 @@ from collections.abc import Sequence
 from typing import Any, Final, NoReturn
 
 from taskspec._codes import ENCODING, ERROR, LIMIT, WARNING
+from taskspec._forms_gen import MSG_ENCODING_LONE_SURROGATE_INPUT, MSG_LIMIT_BYTES
 from taskspec._limits import MAX_DOCUMENT_BYTES
+from taskspec._words import render
 from taskspec.v1 import problems_pb2, taskspec_pb2
 
 __all__ = [
@@ -416,13 +418,13 @@ def require_document(data: object) -> bytes:
         try:
             raw = data.encode("utf-8")
         except UnicodeEncodeError as err:
-            message = f"input is not valid Unicode (lone surrogate at character {err.start})"
+            message = render(MSG_ENCODING_LONE_SURROGATE_INPUT, n=err.start)
             raise DecodeError([Violation("", message, code=ENCODING)]) from None
     elif isinstance(data, (bytes, bytearray, memoryview)):
         raw = bytes(data)
     else:
         raise DecodeError(f"expected bytes or str, got {type(data).__name__}")
     if len(raw) > MAX_DOCUMENT_BYTES:
-        message = f"document is larger than {MAX_DOCUMENT_BYTES} bytes"
+        message = render(MSG_LIMIT_BYTES, n=MAX_DOCUMENT_BYTES)
         raise DecodeError([Violation("", message, code=LIMIT)])
     return raw

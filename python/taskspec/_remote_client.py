@@ -20,6 +20,7 @@ import grpc
 
 from taskspec._enums import Language
 from taskspec._errors import TaskSpecError
+from taskspec._forms_gen import SERVICE_NO_SPEC
 from taskspec._remote_call import _CURRENT, _check_timeout
 from taskspec._remote_status import (
     MESSAGE_OPTIONS,
@@ -29,6 +30,7 @@ from taskspec._remote_status import (
     _rpc_error,
     _spec_problems,
 )
+from taskspec._words import render
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import generator_service_pb2 as service_pb2
 from taskspec.v1 import generator_service_pb2_grpc as service_grpc
@@ -121,7 +123,7 @@ class RemoteGenerator:
                 )
             raise error from err
         if not response.HasField("task_spec"):
-            raise RemoteError(grpc.StatusCode.INTERNAL, f"{self._target} returned no task spec")
+            raise RemoteError(grpc.StatusCode.INTERNAL, render(SERVICE_NO_SPEC, who=self._target))
         spec: taskspec_pb2.TaskSpec = response.task_spec
         # The server validated the spec already; a server that does not keep
         # the contract must not get an invalid spec into this process either.

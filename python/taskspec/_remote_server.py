@@ -40,6 +40,12 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from taskspec._enums import Language
 from taskspec._errors import TaskSpecError, Violation
+from taskspec._forms_gen import (
+    SERVICE_BUSY_CALLS,
+    SERVICE_BUSY_GENERATORS,
+    SERVICE_LANGUAGE_REQUIRED,
+    SERVICE_LANGUAGE_UNDEFINED,
+)
 from taskspec._registry import Generator, Registry
 from taskspec._remote_call import _CURRENT, CallContext, _check_timeout
 from taskspec._remote_status import (
@@ -54,6 +60,7 @@ from taskspec._remote_status import (
     _proto,
     _spec_problems,
 )
+from taskspec._words import render
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import generator_service_pb2 as service_pb2
 from taskspec.v1 import generator_service_pb2_grpc as service_grpc
@@ -75,14 +82,6 @@ DEFAULT_MAX_CONCURRENT_CALLS: Final = 64
 #: with ``RESOURCE_EXHAUSTED`` until one of them returns.
 DEFAULT_MAX_ABANDONED_CALLS: Final = 64
 
-#: The message of a call refused because *limit* generator calls are in flight.
-_TOO_MANY_CALLS: Final = "the server is running {limit} generator calls, its limit; try again later"
-
-#: The message of a call refused because *limit* generators run on past their answers.
-_TOO_MANY_ABANDONED: Final = (
-    "the server has {limit} generators still running after their calls were answered, "
-    "its limit; try again later"
-)
 
 # How long a call that has ended waits for its generator to return before
 # answering without it: long enough for one that watches current_call() to
@@ -266,9 +265,9 @@ class _GeneratorServicer:
         refusal = None
         with self._lock:
             if self._in_flight >= self._max_calls:
-                refusal = _TOO_MANY_CALLS.format(limit=self._max_calls)
+                refusal = render(SERVICE_BUSY_CALLS, n=self._max_calls)
             elif self._abandoned >= self._max_abandoned:
-                refusal = _TOO_MANY_ABANDONED.format(limit=self._max_abandoned)
+                refusal = render(SERVICE_BUSY_GENERATORS, n=self._max_abandoned)
             else:
                 self._in_flight += 1
         if refusal is not None:
@@ -290,9 +289,9 @@ class _GeneratorServicer:
             language = Language.from_proto(number)
         except ValueError:
             bad = (
-                "language is required"
+                render(SERVICE_LANGUAGE_REQUIRED)
                 if number == taskspec_pb2.LANGUAGE_UNSPECIFIED
-                else f"language {number} is not defined in taskspec.v1.Language"
+                else render(SERVICE_LANGUAGE_UNDEFINED, n=number)
             )
             _abort_with_problems(
                 context,

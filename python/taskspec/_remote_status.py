@@ -27,7 +27,15 @@ from taskspec._api import validate
 from taskspec._codes import code_of
 from taskspec._enums import Language
 from taskspec._errors import TaskSpecError, ValidationError, Violation, and_more
+from taskspec._forms_gen import (
+    MSG_DEFINED_NOT_ASKED,
+    SERVICE_INVALID_SPEC,
+    SERVICE_OVER_LIMIT,
+    SERVICE_OVER_OUR_LIMIT,
+    SERVICE_WRONG_LANGUAGE,
+)
 from taskspec._limits import MAX_DOCUMENT_BYTES
+from taskspec._words import render
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import problems_pb2, taskspec_pb2
 
@@ -222,15 +230,15 @@ def _spec_problems(
         validate(spec)
     except ValidationError as err:
         kept, left = _bounded(err.violations)
-        return f"{who} returned an invalid task spec: {_listed(kept, left)}", kept
+        return render(SERVICE_INVALID_SPEC, who=who, problems=_listed(kept, left)), kept
     if spec.language != _proto(language):
         got, want = _language_name(spec.language), go_quote(language.value)
         return (
-            f"{who} returned a task spec for language {got}, not {want}",
+            render(SERVICE_WRONG_LANGUAGE, who=who, got=got, want=want),
             [
                 Violation(
                     "language",
-                    f"language {got} is not {want}, the language asked for",
+                    render(MSG_DEFINED_NOT_ASKED, value=got, want=want),
                     code=_DEFINED,
                 )
             ],
@@ -374,9 +382,6 @@ def _rpc_error(err: grpc.RpcError) -> RemoteError:
 
 def _over_limit(size: int, limit: int) -> str:
     """The words for a message of *size* bytes that gRPC refused at *limit*, as Go says them."""
-    ours = (
-        f" (the task spec document limit of {MAX_DOCUMENT_BYTES} bytes plus 64 KiB)"
-        if limit == MAX_MESSAGE_BYTES
-        else ""
-    )
-    return f"a message of {size} bytes is over the limit of {limit} bytes{ours}"
+    if limit == MAX_MESSAGE_BYTES:
+        return render(SERVICE_OVER_OUR_LIMIT, size=size, limit=limit, document=MAX_DOCUMENT_BYTES)
+    return render(SERVICE_OVER_LIMIT, size=size, limit=limit)

@@ -23,9 +23,11 @@ from typing import Any, Final
 from taskspec import _rules
 from taskspec._codes import TOO_LARGE
 from taskspec._errors import TaskSpecError, ValidationError, Violation, require_task_spec
+from taskspec._forms_gen import MSG_TOO_LARGE_TOO_LARGE
 from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec._rules import CURRENT_TASK_SPEC_VERSION
 from taskspec._suggest import suggest
+from taskspec._words import render
 from taskspec.bridge import _layout
 from taskspec.bridge._fixes import replace_at
 from taskspec.bridge._gostr import go_quote
@@ -231,10 +233,7 @@ def _too_large(spec: taskspec_pb2.TaskSpec) -> Violation | None:
         return None  # not writable at all (an undefined enum): a rule says so already
     if size <= MAX_DOCUMENT_BYTES:
         return None
-    message = (
-        f"task spec is too large: its canonical YAML is {size} bytes, more than the limit"
-        f" of {MAX_DOCUMENT_BYTES}"
-    )
+    message = render(MSG_TOO_LARGE_TOO_LARGE, n=size, limit=MAX_DOCUMENT_BYTES)
     return Violation("", message, code=TOO_LARGE)
 
 

@@ -24,7 +24,15 @@ from typing import Any, Final
 from taskspec._codes import LIMIT
 from taskspec._contract import ContractError
 from taskspec._errors import TaskSpecError, Violation
+from taskspec._forms_gen import (
+    MSG_LIMIT_CANNOT_WRITE,
+    REASON_LIMIT_TOO_LARGE,
+    REASON_LIMIT_TOO_LARGE_COMMENTS,
+    REASON_LIMIT_TOO_LARGE_FIELD,
+    REASON_LIMIT_TOO_MANY_NODES,
+)
 from taskspec._limits import MAX_DEPTH, MAX_DOCUMENT_BYTES, MAX_NODES
+from taskspec._words import render
 from taskspec.bridge import _emit
 from taskspec.v1 import taskspec_pb2
 
@@ -56,8 +64,16 @@ def check_nodes(spec: taskspec_pb2.TaskSpec) -> None:
         [
             Violation(
                 field,
-                f"cannot write: the YAML would have {count:,} nodes, more than the"
-                f" {MAX_NODES:,} a reader accepts ({field} has {part:,} of them)",
+                render(
+                    MSG_LIMIT_CANNOT_WRITE,
+                    reason=render(
+                        REASON_LIMIT_TOO_MANY_NODES,
+                        n=f"{count:,}",
+                        limit=f"{MAX_NODES:,}",
+                        field=field,
+                        part=f"{part:,}",
+                    ),
+                ),
                 code=LIMIT,
             )
         ]
@@ -76,17 +92,22 @@ def check_size(spec: taskspec_pb2.TaskSpec, data: bytes, fmt: str, *, comments: 
     if len(data) <= MAX_DOCUMENT_BYTES:
         return data
     name = _NAMES.get(fmt, fmt)
+    sizes = {"format": name, "n": f"{len(data):,}", "limit": f"{MAX_DOCUMENT_BYTES:,}"}
     if comments:
-        field, where = "", f" (the comments kept take {comments:,} of them)"
+        field = ""
+        reason = render(REASON_LIMIT_TOO_LARGE_COMMENTS, part=f"{comments:,}", **sizes)
     else:
         field, part = _largest_field(spec, fmt)
-        where = f" ({field} takes {part:,} of them)" if field else ""
+        reason = (
+            render(REASON_LIMIT_TOO_LARGE_FIELD, field=field, part=f"{part:,}", **sizes)
+            if field
+            else render(REASON_LIMIT_TOO_LARGE, **sizes)
+        )
     raise TaskSpecError(
         [
             Violation(
                 field,
-                f"cannot write: the {name} would be {len(data):,} bytes, more than the"
-                f" {MAX_DOCUMENT_BYTES:,} a reader accepts{where}",
+                render(MSG_LIMIT_CANNOT_WRITE, reason=reason),
                 code=LIMIT,
             )
         ]

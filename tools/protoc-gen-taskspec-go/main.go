@@ -114,6 +114,12 @@ func generate(gen *protogen.Plugin) error {
 			if err := c.codesGo(gen); err != nil {
 				return err
 			}
+			if err := c.formsGo(gen); err != nil {
+				return err
+			}
+			if err := serviceWordsGo(gen); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

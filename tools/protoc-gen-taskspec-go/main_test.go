@@ -65,8 +65,8 @@ func TestOutputIsTheCommittedCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out) != 5 {
-		t.Fatalf("wrote %d files, want 5", len(out))
+	if len(out) != 7 {
+		t.Fatalf("wrote %d files, want 7", len(out))
 	}
 	for name, content := range out {
 		want, err := os.ReadFile(filepath.Join("..", "..", "go", filepath.FromSlash(name)))
@@ -415,5 +415,34 @@ func TestTwoCodesWithOneNameFail(t *testing.T) {
 	_, err := run(t, req)
 	if err == nil || !strings.Contains(err.Error(), "are both CodeUnknownKey: rename one") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// A row of the parser-problem table that names a form its code does not
+// have stops generation, naming the form.
+func TestAParserRowNamingNoFormFails(t *testing.T) {
+	req := request(t, nil)
+	for _, f := range req.GetProtoFile() {
+		if f.GetName() != problemsFile {
+			continue
+		}
+		for _, e := range f.GetEnumType() {
+			if e.GetName() != "ProblemCode" {
+				continue
+			}
+			tables := proto.Clone(proto.GetExtension(e.GetOptions(), taskspecv1.E_ProblemTables).(*taskspecv1.ProblemTables)).(*taskspecv1.ProblemTables)
+			tables.ParserProblems = append(tables.ParserProblems, &taskspecv1.ParserProblem{
+				Parser: "yaml.v3", Phrases: []string{"x"}, Code: taskspecv1.ProblemCode_PROBLEM_CODE_SYNTAX, Form: "no_such_form"})
+			e.Options = proto.Clone(e.GetOptions()).(*descriptorpb.EnumOptions)
+			proto.SetExtension(e.Options, taskspecv1.E_ProblemTables, tables)
+		}
+	}
+	gen, err := protogen.Options{}.New(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = generate(gen)
+	if err == nil || !strings.Contains(err.Error(), `"no_such_form"`) || !strings.Contains(err.Error(), "TS005") {
+		t.Fatalf("generate = %v, want an error naming TS005's form \"no_such_form\"", err)
 	}
 }

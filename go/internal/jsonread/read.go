@@ -26,6 +26,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	taskspecv1 "github.com/taskspec/taskspec/gen/go/taskspec/v1"
+	forms "github.com/taskspec/taskspec/go/internal/catalogue"
 	"github.com/taskspec/taskspec/go/internal/wording"
 )
 
@@ -78,10 +79,10 @@ func Read(text string, maxDepth int) (spec *taskspecv1.TaskSpec, problems []Prob
 		top = r.skip()
 	}
 	if r.peek(); r.i < len(r.s) {
-		r.stop(r.i, "text after the end of the document")
+		r.stop(r.i, forms.MsgJSONSyntaxTextAfterDocument)
 	}
 	if top.kind != '{' {
-		return nil, nil, &Problem{Message: "expected a JSON object at the top, got " + top.kindName(), Code: codeWrongType}
+		return nil, nil, &Problem{Message: forms.MsgWrongTypeJSONTop.Render(forms.Args{"got": top.kindName()}), Code: codeWrongType}
 	}
 	return spec, r.problems, nil
 }
@@ -100,9 +101,15 @@ type jsonReader struct {
 type jsonStop Problem
 
 // stop stops reading at offset at (-1: at no position), with the
-// catalogue's words for what is wrong there.
-func (r *jsonReader) stop(at int, words string) {
-	r.stopWith(at, codeJSONSyntax, "invalid JSON: "+words)
+// catalogue's message form for what is wrong there.
+func (r *jsonReader) stop(at int, form forms.Form) {
+	r.stopWith(at, codeJSONSyntax, form.Render(nil))
+}
+
+// stopFor stops reading at offset at (-1: at no position) for reason, one
+// of the catalogue's TS020 reasons rendered with args.
+func (r *jsonReader) stopFor(at int, reason forms.Form, args forms.Args) {
+	r.stopWith(at, codeJSONSyntax, forms.MsgJSONSyntaxReason.Render(forms.Args{"reason": reason.Render(args)}))
 }
 
 // stopWith stops reading at offset at (-1: at no position) with the
@@ -162,11 +169,11 @@ func (r *jsonReader) skip() jsonToken {
 		number := jsonNumber.FindString(rest)
 		for _, name := range [...]string{"NaN", "Infinity", "-Infinity"} {
 			if strings.HasPrefix(rest, name) {
-				r.stop(-1, name+" is not a JSON value")
+				r.stopFor(-1, forms.ReasonJSONSyntaxNotAValue, forms.Args{"name": name})
 			}
 		}
 		if number == "" {
-			r.stop(r.i, "expected a value")
+			r.stop(r.i, forms.MsgJSONSyntaxValue)
 		}
 		r.i += len(number)
 		return jsonToken{kind: '0', text: number}
@@ -183,11 +190,11 @@ func (r *jsonReader) object(member func(key string, lone rune)) {
 	twice, repeated := "", false
 	r.items('}', func(int) {
 		if r.peek() != '"' {
-			r.stop(r.i, "expected a property name in double quotes")
+			r.stop(r.i, forms.MsgJSONSyntaxPropertyName)
 		}
 		key, lone := r.str()
 		if r.peek() != ':' {
-			r.stop(r.i, "expected ':'")
+			r.stop(r.i, forms.MsgJSONSyntaxColon)
 		}
 		r.i++
 		member(key, lone)
@@ -197,7 +204,7 @@ func (r *jsonReader) object(member func(key string, lone rune)) {
 		}
 	})
 	if repeated {
-		r.stop(-1, "duplicate key "+wording.Quote(twice))
+		r.stopFor(-1, forms.ReasonJSONSyntaxDuplicateKey, forms.Args{"key": wording.Quote(twice)})
 	}
 }
 
@@ -209,7 +216,7 @@ func (r *jsonReader) array(item func(i int)) { r.items(']', item) }
 // calling each for every item or member.
 func (r *jsonReader) items(closer byte, each func(i int)) {
 	if r.depth++; r.depth > r.maxDepth {
-		r.stopWith(r.i, codeLimit, fmt.Sprintf("document is nested deeper than %d levels", r.maxDepth))
+		r.stopWith(r.i, codeLimit, forms.MsgLimitDepth.Render(forms.Args{"n": strconv.Itoa(r.maxDepth)}))
 	}
 	r.i++
 	if r.peek() != closer {
@@ -221,7 +228,10 @@ func (r *jsonReader) items(closer byte, each func(i int)) {
 			r.i++
 		}
 		if r.peek() != closer {
-			r.stop(r.i, "expected ',' or '"+string(closer)+"'")
+			if closer == ']' {
+				r.stop(r.i, forms.MsgJSONSyntaxArrayEnd)
+			}
+			r.stop(r.i, forms.MsgJSONSyntaxObjectEnd)
 		}
 	}
 	r.i++
@@ -241,12 +251,12 @@ func (r *jsonReader) str() (string, rune) {
 		}
 		switch {
 		case j == len(s) || j+1 == len(s) && s[j] == '\\':
-			r.stop(begin, "a string is not closed")
+			r.stop(begin, forms.MsgJSONSyntaxStringNotClosed)
 		case s[j] == '"' && i == begin+1:
 			r.i = j + 1
 			return s[i:j], 0 // no escape: the text as it is
 		case s[j] < 0x20:
-			r.stop(j, "a control character must be escaped in a string")
+			r.stop(j, forms.MsgJSONSyntaxControl)
 		}
 		b.WriteString(s[i:j])
 		if s[j] == '"' {
@@ -284,7 +294,7 @@ func (r *jsonReader) hex4(at int) rune {
 			return rune(n)
 		}
 	}
-	r.stop(at, "unknown escape in a string")
+	r.stop(at, forms.MsgJSONSyntaxEscape)
 	return 0
 }
 
@@ -305,15 +315,16 @@ func (r *jsonReader) message(m protoreflect.Message, path string) {
 		fd := fieldByJSONName(md, key)
 		switch {
 		case fd == nil:
-			msg := "unknown field " + wording.Quote(key)
+			msg := forms.MsgUnknownKeyPlain.Render(forms.Args{"key": wording.Quote(key)})
 			if path != "" {
-				msg += " in " + path
+				msg = forms.MsgUnknownKeyInParent.Render(forms.Args{"key": wording.Quote(key), "parent": path})
 			}
 			r.problem(wording.Path(path, key), codeUnknownKey, msg, unknownJSONKeyHint(key, md))
 			r.skip()
 		case given[fd.Index()] != "":
 			at := wording.Path(path, string(fd.Name()))
-			r.problem(at, codeDuplicateKey, fmt.Sprintf("field %s is given twice, as %s and %s", at, wording.Quote(given[fd.Index()]), wording.Quote(key)), "")
+			r.problem(at, codeDuplicateKey, forms.MsgDuplicateKeyFieldTwice.Render(forms.Args{
+				"path": at, "first": wording.Quote(given[fd.Index()]), "second": wording.Quote(key)}), "")
 			r.skip()
 		default:
 			given[fd.Index()] = key
@@ -334,9 +345,9 @@ func unknownJSONKeyHint(key string, md protoreflect.MessageDescriptor) string {
 		jsonNames[j] = md.Fields().Get(j).JSONName()
 	}
 	if guess := wording.Guess(key, names); guess != "" {
-		return "did you mean " + strconv.Quote(md.Fields().ByName(protoreflect.Name(guess)).JSONName()) + "?"
+		return forms.HintUnknownKeyDidYouMean.Render(forms.Args{"key": strconv.Quote(md.Fields().ByName(protoreflect.Name(guess)).JSONName())})
 	}
-	return "expected one of: " + strings.Join(jsonNames, ", ")
+	return forms.HintUnknownKeyOneOf.Render(forms.Args{"fields": strings.Join(jsonNames, ", ")})
 }
 
 // field reads the value at the cursor into field fd of m, at path. null
@@ -427,7 +438,7 @@ func (r *jsonReader) scalar(fd protoreflect.FieldDescriptor, t jsonToken, path s
 		if n, err := strconv.ParseInt(t.text, 10, 32); t.kind == '0' && err == nil {
 			return protoreflect.ValueOfEnum(protoreflect.EnumNumber(n)), true
 		} else if t.kind != '"' {
-			return r.wrong(path, "an enum value name", t.shown())
+			return r.wrong(path, forms.WordAnEnumName.Render(nil), t.shown())
 		} else if t.lone != 0 {
 			r.lone(path, t.lone)
 			return protoreflect.Value{}, false
@@ -439,8 +450,9 @@ func (r *jsonReader) scalar(fd protoreflect.FieldDescriptor, t jsonToken, path s
 		for i := range names {
 			names[i] = string(values.Get(i).Name())
 		}
-		r.problem(path, codeWrongType, fmt.Sprintf("%s: expected a %s value name, got the string %s", path, fd.Enum().FullName(), wording.Quote(t.text)),
-			"expected one of: "+strings.Join(names, ", "))
+		r.problem(path, codeWrongType, forms.MsgWrongTypeEnumName.Render(forms.Args{
+			"path": path, "enum": string(fd.Enum().FullName()), "value": wording.Quote(t.text)}),
+			forms.HintWrongTypeOneOf.Render(forms.Args{"values": strings.Join(names, ", ")}))
 		return protoreflect.Value{}, false
 	}
 	// An int64: a number or a string of digits, integral (1.0 and 1e3 are
@@ -450,7 +462,7 @@ func (r *jsonReader) scalar(fd protoreflect.FieldDescriptor, t jsonToken, path s
 	case t.kind == '0' && strings.ContainsAny(text, ".eE"):
 		f, _ := strconv.ParseFloat(text, 64)
 		if math.IsInf(f, 0) || f != math.Trunc(f) {
-			return r.wrong(path, "an integer", t.shown())
+			return r.wrong(path, forms.WordAnInteger.Render(nil), t.shown())
 		}
 		if -(1<<63) <= f && f < 1<<63 {
 			return protoreflect.ValueOfInt64(int64(f)), true
@@ -460,9 +472,10 @@ func (r *jsonReader) scalar(fd protoreflect.FieldDescriptor, t jsonToken, path s
 			return protoreflect.ValueOfInt64(n), true
 		}
 	default:
-		return r.wrong(path, "an integer", t.shown())
+		return r.wrong(path, forms.WordAnInteger.Render(nil), t.shown())
 	}
-	r.problem(path, codeWrongType, fmt.Sprintf("%s: integer %s is out of the int64 range", path, wording.Quote(text)), "")
+	r.problem(path, codeWrongType, forms.MsgWrongTypeJSONIntegerRange.Render(forms.Args{
+		"path": path, "value": wording.Quote(text), "type": "int64"}), "")
 	return protoreflect.Value{}, false
 }
 
@@ -471,28 +484,33 @@ var jsonInteger = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)$`)
 // lone records a string at path, a value, an enum's name or a map's key,
 // that holds the unpaired surrogate escape c, which UTF-8 cannot carry.
 func (r *jsonReader) lone(path string, c rune) {
-	r.problem(path, codeEncoding, fmt.Sprintf("%s: the string holds a lone surrogate (\\u%04x), which UTF-8 cannot carry", path, c), "")
+	r.problem(path, codeEncoding, forms.MsgEncodingLoneSurrogate.Render(forms.Args{
+		"path": path, "value": fmt.Sprintf("\\u%04x", c)}), "")
 }
 
 // wrong records a value of the wrong type: `path: expected X, got Y`.
 func (r *jsonReader) wrong(path, expected, got string) (protoreflect.Value, bool) {
-	r.problem(path, codeWrongType, path+": expected "+expected+", got "+got, "")
+	r.problem(path, codeWrongType, forms.MsgWrongTypeExpected.Render(forms.Args{"path": path, "want": expected, "got": got}), "")
 	return protoreflect.Value{}, false
 }
 
 // kindName is what t is, for a message.
 func (t jsonToken) kindName() string { return jsonKinds[t.kind] }
 
-var jsonKinds = map[byte]string{'n': "null", 't': "a boolean", 'f': "a boolean", '0': "a number", '"': "a string", '[': "an array", '{': "an object"}
+var jsonKinds = map[byte]string{
+	'n': forms.WordNull.Render(nil), 't': forms.WordABoolean.Render(nil), 'f': forms.WordABoolean.Render(nil),
+	'0': forms.WordANumber.Render(nil), '"': forms.WordAString.Render(nil), '[': forms.WordAnArray.Render(nil),
+	'{': forms.WordAnObject.Render(nil),
+}
 
 // shown is t for a message: its kind, and a string's or a number's text
 // as the document writes it (1E2, not its value 100).
 func (t jsonToken) shown() string {
 	switch t.kind {
 	case '"':
-		return "the string " + wording.Quote(t.text)
+		return forms.WordString.Render(forms.Args{"value": wording.Quote(t.text)})
 	case '0':
-		return "the number " + wording.Clip(t.text)
+		return forms.WordNumber.Render(forms.Args{"value": wording.Clip(t.text)})
 	}
 	return t.kindName()
 }

@@ -21,6 +21,9 @@ from bisect import bisect_right
 from functools import lru_cache
 from typing import Final
 
+from taskspec._forms_gen import WORD_LINE_SEPARATOR, WORD_NEL, WORD_PARAGRAPH_SEPARATOR
+from taskspec._words import render
+
 __all__ = [
     "EDITOR_BREAK",
     "LINE_BREAK",
@@ -39,9 +42,9 @@ YAML_ONLY_BREAKS: Final = "\x85\u2028\u2029"
 #: Each of YAML_ONLY_BREAKS by name, with its escapes in a double-quoted
 #: string: YAML's short one and the one by number.
 RAW_BREAKS: Final = {
-    "\x85": ("NEL (U+0085)", '"\\N"', "\\u0085"),
-    "\u2028": ("LINE SEPARATOR (U+2028)", '"\\L"', "\\u2028"),
-    "\u2029": ("PARAGRAPH SEPARATOR (U+2029)", '"\\P"', "\\u2029"),
+    "\x85": (render(WORD_NEL), '"\\N"', "\\u0085"),
+    "\u2028": (render(WORD_LINE_SEPARATOR), '"\\L"', "\\u2028"),
+    "\u2029": (render(WORD_PARAGRAPH_SEPARATOR), '"\\P"', "\\u2029"),
 }
 #: One line break, as editors, GitHub and the Language Server Protocol count lines.
 EDITOR_BREAK: Final = re.compile("\r\n|[\r\n]")

@@ -41,8 +41,9 @@ from typing import Final
 import yaml
 from yaml.nodes import MappingNode, ScalarNode
 
-from taskspec._codes import RAW_LINE_BREAK, WRONG_TYPE
+from taskspec._codes import RAW_LINE_BREAK
 from taskspec._errors import DecodeError, Violation
+from taskspec._forms_gen import MSG_WRONG_TYPE_EMPTY_DOCUMENT, MSG_WRONG_TYPE_TOP_NOT_MAPPING
 from taskspec._limits import MAX_NODES
 from taskspec.bridge._decode_load import (
     check_bom_values,
@@ -222,9 +223,7 @@ def _decode(raw: bytes, source: str, collect: bool) -> Decoded:
     check_events(raw, source)
     root = compose(raw, source)
     if root is None:
-        raise DecodeError(
-            [Violation("", "empty document: expected a TaskSpec mapping", code=WRONG_TYPE)]
-        )
+        raise fail("", MSG_WRONG_TYPE_EMPTY_DOCUMENT, None)
     if boms:
         # Last of the refusals of the text, once it is read, before the walk.
         check_bom_values(raw, source)
@@ -232,7 +231,7 @@ def _decode(raw: bytes, source: str, collect: bool) -> Decoded:
     if type(root) is not MappingNode and not (type(root) is ScalarNode and is_null(root)):
         # A null document ("---", "~") decodes to the zero spec, as in Go, and
         # then fails Validate with Go's message.
-        raise fail("", f"expected a mapping at the top of the document, got {describe(root)}", root)
+        raise fail("", MSG_WRONG_TYPE_TOP_NOT_MAPPING, root, got=describe(root))
     try:
         walker.document(root)
     except DecodeError as err:

@@ -33,14 +33,28 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from taskspec._codes import CONTROL_CHARACTER, ENCODING, LIMIT, SYNTAX, TAB_INDENT, UNSUPPORTED
 from taskspec._errors import DecodeError, Violation, require_document
+from taskspec._forms_gen import (
+    MSG_ENCODING_NOT_UTF8,
+    MSG_ENCODING_UTF16,
+    MSG_LIMIT_DEPTH,
+    MSG_LIMIT_NODES,
+    MSG_UNSUPPORTED_PLAIN,
+    REASON_UNSUPPORTED_COLON_IN_FLOW,
+    REASON_UNSUPPORTED_LINE_START_BOM,
+    REASON_UNSUPPORTED_MORE_DOCUMENTS,
+    REASON_UNSUPPORTED_OUTSIDE_VALUE_BOM,
+    REASON_UNSUPPORTED_TWO_BOMS,
+    REASON_UNSUPPORTED_YAML_VERSION,
+)
 from taskspec._limits import MAX_DEPTH
+from taskspec._words import Form, render
 from taskspec.bridge._breaks import LINE_ENDS
 from taskspec.bridge._gostr import go_quote
 from taskspec.bridge._syntax import (
-    CONTROL_CHARACTER_MESSAGE,
     LINE_BREAK,
     TAB,
     TEXT_AFTER_DOCUMENT,
+    control_character_message,
     prompt_fix,
     prompt_hint,
     syntax_problem,
@@ -186,6 +200,12 @@ def _at(message: str, mark: Any, code: str = SYNTAX, source: str = "") -> Decode
     return DecodeError([Violation("", message, line, column, hint, code, fix=fix)])
 
 
+def _refused(reason: Form, line: int, column: int) -> DecodeError:
+    """TS004 for the document as a whole, for *reason*, at *line* and *column*."""
+    message = render(MSG_UNSUPPORTED_PLAIN, reason=render(reason))
+    return DecodeError([Violation("", message, line, column, code=UNSUPPORTED)])
+
+
 def source_of(data: bytes | bytearray | memoryview | str) -> tuple[bytes, str]:
     """The bytes libyaml parses and the text the walk slices, both for *data*.
 
@@ -195,19 +215,9 @@ def source_of(data: bytes | bytearray | memoryview | str) -> tuple[bytes, str]:
     """
     raw = require_document(data)
     if raw.startswith(_WIDE_BOMS):
-        raise DecodeError([Violation("", WIDE_ENCODING, 1, 1, code=ENCODING)])
+        raise DecodeError([Violation("", render(MSG_ENCODING_UTF16), 1, 1, code=ENCODING)])
     if raw.startswith(_TWO_BOMS):
-        raise DecodeError(
-            [
-                Violation(
-                    "",
-                    "two byte order marks at the start: yaml.v3 misreads the document; remove one",
-                    1,
-                    1,
-                    code=UNSUPPORTED,
-                )
-            ]
-        )
+        raise _refused(REASON_UNSUPPORTED_TWO_BOMS, 1, 1)
     if isinstance(data, str):
         return raw, data
     try:
@@ -228,7 +238,7 @@ def _utf8_error(data: bytes, err: UnicodeDecodeError) -> DecodeError:
         [
             Violation(
                 "",
-                f"input is not valid UTF-8 (byte 0x{data[offset]:02x} at offset {offset})",
+                render(MSG_ENCODING_NOT_UTF8, byte=f"0x{data[offset]:02x}", offset=offset),
                 line,
                 column,
                 code=ENCODING,
@@ -237,12 +247,6 @@ def _utf8_error(data: bytes, err: UnicodeDecodeError) -> DecodeError:
     )
 
 
-#: The strictness messages for what libyaml cannot read but yaml.v3 reads;
-#: the Go library words them the same (tests/conformance/stricter_cases.json).
-MORE_THAN_ONE_DOCUMENT: Final = (
-    "more than one YAML document: the Go package reads the first and ignores the rest silently"
-)
-WIDE_ENCODING: Final = "UTF-16 and UTF-32 input is not supported: sidecars are UTF-8"
 _WIDE_BOMS: Final = (b"\xfe\xff", b"\xff\xfe", b"\x00\x00\xfe\xff")
 
 
@@ -261,7 +265,7 @@ def yaml_error(err: yaml.YAMLError, source: str = "") -> DecodeError:
     if isinstance(err, yaml.MarkedYAMLError):
         mark = err.problem_mark or err.context_mark
         if err.context == "expected a single document in the stream":
-            return _at(MORE_THAN_ONE_DOCUMENT, mark, UNSUPPORTED)
+            return _at(render(REASON_UNSUPPORTED_MORE_DOCUMENTS), mark, UNSUPPORTED)
         if err.problem == "did not find expected <document start>" and not _directive_before(
             source, mark
         ):
@@ -278,10 +282,7 @@ def yaml_error(err: yaml.YAMLError, source: str = "") -> DecodeError:
             and err.problem == "found unexpected ':'"
         ):
             text = _folded(source[start.index : mark.index + 1])
-            message = (
-                f"the plain scalar {go_quote(text)} ends in ':' inside [] or {{}}: YAML readers"
-                " disagree on it; quote the string"
-            )
+            message = render(REASON_UNSUPPORTED_COLON_IN_FLOW, value=go_quote(text))
             return _at(message, start, UNSUPPORTED)
         tab = _tab_at(err, mark, source)
         if tab is not None:
@@ -291,7 +292,7 @@ def yaml_error(err: yaml.YAMLError, source: str = "") -> DecodeError:
         code, message = syntax_problem(err.context, err.problem)
         return _at(message, mark, code, source)
     if isinstance(err, yaml.reader.ReaderError):
-        message = f"{CONTROL_CHARACTER_MESSAGE} (character #x{err.character:04X})"
+        message = control_character_message(err.character)
         # libyaml's offset counts bytes; the character is the text's first
         # one that YAML refuses, so its first occurrence is where it stands.
         index = source.find(chr(err.character)) if source else -1
@@ -451,14 +452,14 @@ def _first_bound(data: bytes, budget: int) -> DecodeError | None:
                 budget -= 1
                 depth += 1
                 if depth > MAX_DEPTH:
-                    message = f"document is nested deeper than {MAX_DEPTH} levels"
+                    message = render(MSG_LIMIT_DEPTH, n=MAX_DEPTH)
                     return _at(message, event.start_mark, LIMIT)
             elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
                 depth -= 1
             elif event is None or kind is yaml.StreamEndEvent or kind is yaml.DocumentEndEvent:
                 return None  # later documents are rejected by the composer
             if budget < 0:
-                return _at(f"document has more than {limit} nodes", event.start_mark, LIMIT)
+                return _at(render(MSG_LIMIT_NODES, n=limit), event.start_mark, LIMIT)
     finally:
         parser.dispose()
 
@@ -482,10 +483,7 @@ def check_yaml_version(data: bytes | str, source: str = "") -> None:
                 version = event.version
                 if version is not None and tuple(version) != (1, 1):
                     major, minor = version
-                    message = (
-                        f"%YAML {major}.{minor} is not supported: yaml.v3 reads only"
-                        " YAML 1.1 documents (%YAML 1.1, or no directive)"
-                    )
+                    message = render(REASON_UNSUPPORTED_YAML_VERSION, version=f"{major}.{minor}")
                     raise _at(message, event.start_mark, UNSUPPORTED)
                 return
     except yaml.YAMLError as err:
@@ -493,18 +491,6 @@ def check_yaml_version(data: bytes | str, source: str = "") -> None:
     finally:
         parser.dispose()
 
-
-#: The refusal of a byte order mark that starts a line.
-LINE_START_BOM: Final = (
-    "byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it"
-)
-
-#: The refusal of a byte order mark past the start of a line, outside a
-#: quoted or block scalar.
-OUTSIDE_VALUE_BOM: Final = (
-    "byte order mark outside a quoted or block value: yaml.v3 can skip a character after it;"
-    " remove it, or write it as the escape \\uFEFF in a double-quoted string"
-)
 
 #: The end of a line: LF, CR LF or CR.
 _LINE_END: Final = re.compile(r"\r\n?|\n")
@@ -526,7 +512,7 @@ def check_inner_boms(source: str) -> None:
     while index != -1:
         if index == 0 or source[index - 1] in LINE_ENDS:
             line, column = char_position(source, index)
-            raise DecodeError([Violation("", LINE_START_BOM, line, column, code=UNSUPPORTED)])
+            raise _refused(REASON_UNSUPPORTED_LINE_START_BOM, line, column)
         index = source.find("\ufeff", index + 1)
 
 
@@ -571,7 +557,7 @@ def check_bom_values(data: bytes, source: str) -> None:
         i = bisect_right(starts, at) - 1
         if i < 0 or at >= spans[i][1]:
             line, column = char_position(source, at)
-            raise DecodeError([Violation("", OUTSIDE_VALUE_BOM, line, column, code=UNSUPPORTED)])
+            raise _refused(REASON_UNSUPPORTED_OUTSIDE_VALUE_BOM, line, column)
 
 
 def compose(data: bytes, source: str = "") -> Node | None:
@@ -600,7 +586,7 @@ def _compose_with(loader_type: type[CParser], data: bytes, source: str) -> Node 
         raise yaml_error(err, source) from None
     except RecursionError:
         raise DecodeError(
-            [Violation("", f"document is nested deeper than {MAX_DEPTH} levels", code=LIMIT)]
+            [Violation("", render(MSG_LIMIT_DEPTH, n=MAX_DEPTH), code=LIMIT)]
         ) from None
     finally:
         loader.dispose()

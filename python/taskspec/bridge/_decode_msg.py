@@ -15,16 +15,40 @@ from typing import Final
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from taskspec._codes import UNKNOWN_KEY, WRONG_TYPE
+from taskspec._codes import UNKNOWN_KEY
 from taskspec._errors import DecodeError, Violation
+from taskspec._forms_gen import (
+    HINT_UNKNOWN_KEY_DID_YOU_MEAN,
+    HINT_UNKNOWN_KEY_ONE_OF,
+    MSG_UNKNOWN_KEY_AT_PATH,
+    MSG_UNKNOWN_KEY_AT_PATH_IN_PARENT,
+    MSG_UNSUPPORTED_AT_PATH,
+    WORD_CLIPPED,
+    WORD_MAPPING,
+    WORD_SCALAR,
+    WORD_SEQUENCE,
+    WORD_STRING,
+    WORD_TAGGED,
+)
 from taskspec._suggest import suggest
+from taskspec._words import Form, render, render_at
 from taskspec.bridge._decode_load import PLAIN, QUOTED, TAG_PREFIX, position
 from taskspec.bridge._fixes import replace_at
 from taskspec.bridge._gostr import go_quote
 from taskspec.bridge._layout import MessageInfo
 from taskspec.bridge._resolve import resolve
 
-__all__ = ["clip", "describe", "fail", "join", "q", "short_tag", "shown_path", "unknown_field"]
+__all__ = [
+    "clip",
+    "describe",
+    "fail",
+    "join",
+    "q",
+    "refuse",
+    "short_tag",
+    "shown_path",
+    "unknown_field",
+]
 
 #: Most characters of an offending value a decode message quotes. A value
 #: can be megabytes long; a message quoting all of it buries the problem.
@@ -35,7 +59,7 @@ def clip(text: str) -> str:
     """*text* for a message: past _QUOTE_CHARS characters, cut with its length."""
     if len(text) <= _QUOTE_CHARS:
         return text
-    return f"{text[:_QUOTE_CHARS]}... ({len(text)} characters)"
+    return render(WORD_CLIPPED, text=text[:_QUOTE_CHARS], n=len(text))
 
 
 def q(text: str) -> str:
@@ -46,7 +70,7 @@ def q(text: str) -> str:
     """
     if len(text) <= _QUOTE_CHARS:
         return go_quote(text)
-    return f"{go_quote(text[:_QUOTE_CHARS])}... ({len(text)} characters)"
+    return render(WORD_CLIPPED, text=go_quote(text[:_QUOTE_CHARS]), n=len(text))
 
 
 def short_tag(tag: str) -> str:
@@ -68,15 +92,21 @@ def join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
-def fail(path: str, message: str, node: Node | None, code: str = WRONG_TYPE) -> DecodeError:
+def fail(path: str, form: Form, node: Node | None, **args: object) -> DecodeError:
     """The error for a problem at *path*, placed at *node* (or nowhere, for None).
 
-    *code* is the kind of problem (:mod:`taskspec._codes`); most are a value
-    of the wrong type.
+    The message is *form* of the catalogue (one that starts ``{path}: ``,
+    or has no ``{path}``) rendered with *args*, at *path* as shown; its code
+    is the form's.
     """
     line, column = position(node) if node is not None else (0, 0)
-    where = f"{shown_path(path)}: " if path else ""
-    return DecodeError([Violation(path, f"{where}{message}", line, column, code=code)])
+    message = render_at(form, shown_path(path) if path else "", **args)
+    return DecodeError([Violation(path, message, line, column, code=form.code)])
+
+
+def refuse(path: str, reason: Form, node: Node | None, **args: object) -> DecodeError:
+    """TS004 at *path*: YAML that readers disagree on, for *reason* rendered with *args*."""
+    return fail(path, MSG_UNSUPPORTED_AT_PATH, node, reason=render(reason, **args))
 
 
 def unknown_field(
@@ -89,18 +119,21 @@ def unknown_field(
     With the document's *source*, a key written as it reads gets the fix
     that writes the likely field's name in its place.
     """
-    where = f" in {path}" if path else ""
     sub = join(path, key)
     guess = suggest(key, info.by_name)
     line, column = position(node)
     # The path the message starts with: none for the empty key at the top.
-    shown = f"{shown_path(sub)}: " if sub else ""
-    message = f"{shown}unknown field {q(key)}{where}"
+    if path:
+        message = render_at(
+            MSG_UNKNOWN_KEY_AT_PATH_IN_PARENT, shown_path(sub), key=q(key), parent=path
+        )
+    else:
+        message = render_at(MSG_UNKNOWN_KEY_AT_PATH, shown_path(sub), key=q(key))
     fix = None
     if guess is None:
-        hint = f"expected one of: {info.expected}"
+        hint = render(HINT_UNKNOWN_KEY_ONE_OF, fields=info.expected)
     else:
-        hint = f"did you mean {go_quote(guess)}?"
+        hint = render(HINT_UNKNOWN_KEY_DID_YOU_MEAN, key=go_quote(guess))
         fix = replace_at(source, line, column, key, guess) if source else None
     return DecodeError([Violation(sub, message, line, column, hint, UNKNOWN_KEY, fix=fix)])
 
@@ -108,22 +141,20 @@ def unknown_field(
 def describe(node: Node) -> str:
     """What *node* is, for "expected X, got Y" messages (``the integer '5'``, ``a mapping``)."""
     if isinstance(node, MappingNode):
-        return "a mapping"
+        return render(WORD_MAPPING)
     if isinstance(node, SequenceNode):
-        return "a sequence"
+        return render(WORD_SEQUENCE)
     tag = node.tag
     if tag == QUOTED:
-        return f"the string {q(node.value)}"
-    if tag.startswith(TAG_PREFIX):
-        return f"!!{tag[len(TAG_PREFIX) :]} {q(node.value)}"
+        return render(WORD_STRING, value=q(node.value))
     if tag != PLAIN:
-        return f"{tag} {q(node.value)}"
+        return render(WORD_TAGGED, tag=short_tag(tag), value=q(node.value))
     if isinstance(node, ScalarNode) and node.style:
         # libyaml reports '! "~"' as untagged; its quotes make it a string.
-        return f"the string {q(node.value)}"
+        return render(WORD_STRING, value=q(node.value))
     rtag, _ = resolve(node.value)
     kind = rtag[2:]
     # A plain "<<" is a merge key only as a key; as a value it is a string.
     if kind in ("str", "merge"):
-        return f"the string {q(node.value)}"
-    return f"the {kind} {q(node.value)}"
+        return render(WORD_STRING, value=q(node.value))
+    return render(WORD_SCALAR, kind=kind, value=q(node.value))

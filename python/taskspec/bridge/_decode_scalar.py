@@ -22,10 +22,23 @@ from typing import Final
 
 from yaml.nodes import Node, ScalarNode
 
-from taskspec._codes import UNSUPPORTED
+from taskspec._errors import DecodeError
+from taskspec._forms_gen import (
+    MSG_WRONG_TYPE_EXPECTED,
+    MSG_WRONG_TYPE_FLOAT64,
+    MSG_WRONG_TYPE_INTEGER_RANGE,
+    MSG_WRONG_TYPE_NOT_INT,
+    MSG_WRONG_TYPE_NUMBER_RANGE,
+    REASON_UNSUPPORTED_STRING_TAG,
+    REASON_UNSUPPORTED_TAGGED_STRING_INT,
+    WORD_A_STRING,
+    WORD_AN_INTEGER,
+    WORD_NON_INTEGRAL,
+)
 from taskspec._limits import INT64_MAX, INT64_MIN
+from taskspec._words import render
 from taskspec.bridge._decode_load import PLAIN, QUOTED, SCALAR, TAG_PREFIX
-from taskspec.bridge._decode_msg import describe, fail, q, short_tag
+from taskspec.bridge._decode_msg import describe, fail, q, refuse, short_tag
 from taskspec.bridge._resolve import resolve
 
 __all__ = ["integer", "is_null", "null_text", "string"]
@@ -79,7 +92,9 @@ def _has_bang_tag(node: ScalarNode, source: str) -> bool:
 def string(node: Node, path: str, source: str) -> str:
     """*node* read for a string field at *path* (null reads as "")."""
     if type(node) is not SCALAR:
-        raise fail(path, f"expected a string, got {describe(node)}", node)
+        raise fail(
+            path, MSG_WRONG_TYPE_EXPECTED, node, want=render(WORD_A_STRING), got=describe(node)
+        )
     tag = node.tag
     if tag == PLAIN:
         value: str = node.value
@@ -88,26 +103,28 @@ def string(node: Node, path: str, source: str) -> str:
         return str(node.value)
     if tag == _NULL_TAG and null_text(node.value):
         return ""
-    raise fail(path, f"unsupported tag {q(short_tag(tag))} for a string field", node, UNSUPPORTED)
+    raise refuse(path, REASON_UNSUPPORTED_STRING_TAG, node, tag=q(short_tag(tag)))
 
 
 def integer(node: Node, path: str, source: str) -> int:
     """*node* read for an integer field at *path*, exactly the int64 yaml.v3 would store."""
     if type(node) is not SCALAR:
-        raise fail(path, f"expected an integer, got {describe(node)}", node)
+        raise fail(
+            path, MSG_WRONG_TYPE_EXPECTED, node, want=render(WORD_AN_INTEGER), got=describe(node)
+        )
     tag = node.tag
     value: str = node.value
     if tag == PLAIN:
         if _has_bang_tag(node, source):
-            raise fail(
-                path, f"expected an integer, got the tagged string {q(value)}", node, UNSUPPORTED
-            )
+            raise refuse(path, REASON_UNSUPPORTED_TAGGED_STRING_INT, node, value=q(value))
     elif tag in (_INT_TAG, _FLOAT_TAG):
         pass
     elif tag == _NULL_TAG and null_text(value):
         return 0
     else:
-        raise fail(path, f"expected an integer, got {describe(node)}", node)
+        raise fail(
+            path, MSG_WRONG_TYPE_EXPECTED, node, want=render(WORD_AN_INTEGER), got=describe(node)
+        )
     if (
         tag != _FLOAT_TAG
         and value.isdigit()
@@ -121,7 +138,7 @@ def integer(node: Node, path: str, source: str) -> int:
         return 0
     if tag == _INT_TAG and rtag != "!!int":
         # yaml.v3 converts an !!int into a !!float, never the reverse.
-        raise fail(path, f"cannot read {q(value)} as an !!int: it is a {rtag[2:]}", node)
+        raise fail(path, MSG_WRONG_TYPE_NOT_INT, node, value=q(value), got=rtag[2:])
     exact: int | Decimal | None = None
     if tag == _FLOAT_TAG and rtag == "!!int":
         assert isinstance(resolved, int)
@@ -130,11 +147,19 @@ def integer(node: Node, path: str, source: str) -> int:
         assert isinstance(resolved, int)
         if INT64_MIN <= resolved <= INT64_MAX:
             return resolved
-        raise fail(path, f"integer {q(value)} is out of the int64 range", node)
+        raise fail(path, MSG_WRONG_TYPE_INTEGER_RANGE, node, value=q(value))
     if rtag == "!!float":
         assert isinstance(resolved, float)
         return _integral_float(value, resolved, exact, path, node)
-    raise fail(path, f"expected an integer, got {describe(node)}", node)
+    raise fail(
+        path, MSG_WRONG_TYPE_EXPECTED, node, want=render(WORD_AN_INTEGER), got=describe(node)
+    )
+
+
+def _fraction(path: str, value: str, node: Node) -> DecodeError:
+    """A non-integral number where an integer goes."""
+    got = render(WORD_NON_INTEGRAL, value=q(value))
+    return fail(path, MSG_WRONG_TYPE_EXPECTED, node, want=render(WORD_AN_INTEGER), got=got)
 
 
 def _integral_float(
@@ -148,9 +173,9 @@ def _integral_float(
     written, so each is rejected here.
     """
     if math.isinf(number):
-        raise fail(path, f"number {q(value)} is out of the int64 range", node)
+        raise fail(path, MSG_WRONG_TYPE_NUMBER_RANGE, node, value=q(value))
     if math.isnan(number) or number != int(number):
-        raise fail(path, f"expected an integer, got the non-integral number {q(value)}", node)
+        raise _fraction(path, value, node)
     if exact is None:
         try:
             exact = Decimal(value.replace("_", ""))
@@ -160,21 +185,15 @@ def _integral_float(
             # fraction, as the Go library also says.
             mantissa = value.replace("_", "").lower().partition("e")[0]
             if number == 0 and any(c in "123456789" for c in mantissa):
-                raise fail(
-                    path, f"expected an integer, got the non-integral number {q(value)}", node
-                ) from None
+                raise _fraction(path, value, node) from None
             exact = None
     result = int(number)
     if exact is not None and exact != result:
         if isinstance(exact, Decimal) and exact != exact.to_integral_value():
-            raise fail(path, f"expected an integer, got the non-integral number {q(value)}", node)
+            raise _fraction(path, value, node)
         if INT64_MIN <= exact <= INT64_MAX:
-            raise fail(
-                path,
-                f"number {q(value)} does not survive float64, which yaml.v3 reads it through",
-                node,
-            )
-        raise fail(path, f"number {q(value)} is out of the int64 range", node)
+            raise fail(path, MSG_WRONG_TYPE_FLOAT64, node, value=q(value))
+        raise fail(path, MSG_WRONG_TYPE_NUMBER_RANGE, node, value=q(value))
     if not INT64_MIN <= result <= INT64_MAX:
-        raise fail(path, f"number {q(value)} is out of the int64 range", node)
+        raise fail(path, MSG_WRONG_TYPE_NUMBER_RANGE, node, value=q(value))
     return result

@@ -45,8 +45,14 @@ from yaml.events import (
     StreamEndEvent,
 )
 
-from taskspec._codes import BAD_ESCAPE, CATALOGUE, UNSUPPORTED
+from taskspec._codes import BAD_ESCAPE, UNSUPPORTED
 from taskspec._errors import DecodeError, Violation
+from taskspec._forms_gen import (
+    MSG_BAD_ESCAPE_UNKNOWN,
+    REASON_UNSUPPORTED_TAG_NUL,
+    REASON_UNSUPPORTED_TAG_THEN_COMMA,
+)
+from taskspec._words import render
 from taskspec.bridge._breaks import LINE_ENDS
 from taskspec.bridge._decode_load import char_position, mark_position, yaml_error
 from taskspec.bridge._decode_msg import q
@@ -66,18 +72,12 @@ _BLANKS: Final = frozenset(" \t" + LINE_ENDS)
 
 def tag_then_comma(tag: str) -> str:
     """The refusal of *tag*, as written, followed by ',' with no space."""
-    return (
-        f"the tag {q(tag)} is followed by ',' with no space: YAML readers disagree on where"
-        " it ends; put a space after the tag"
-    )
+    return render(REASON_UNSUPPORTED_TAG_THEN_COMMA, tag=q(tag))
 
 
 def tag_with_nul(tag: str) -> str:
     """The refusal of *tag*, as written, which holds the escape ``%00``."""
-    return (
-        f"the tag {q(tag)} holds %00, a NUL byte: YAML readers disagree on where it ends;"
-        " remove the %00"
-    )
+    return render(REASON_UNSUPPORTED_TAG_NUL, tag=q(tag))
 
 
 def _tag_start(source: str, at: int) -> int:
@@ -204,6 +204,6 @@ def _slash_escape(source: str, start: int, end: int) -> int:
 def _bad_escape(source: str, at: int) -> DecodeError:
     """The syntax problem of the escape ``\\/`` at offset *at*, where yaml.v3 stops."""
     line, column = char_position(source, at)
-    message = CATALOGUE[BAD_ESCAPE].messages[0]
+    message = render(MSG_BAD_ESCAPE_UNKNOWN)
     hint = prompt_hint(BAD_ESCAPE, message, source, line)
     return DecodeError([Violation("", message, line, column, hint, BAD_ESCAPE)])

@@ -27,11 +27,26 @@ from typing import Any, Final
 
 from yaml.nodes import Node, ScalarNode
 
-from taskspec._codes import DUPLICATE_KEY, LIMIT, UNSUPPORTED
 from taskspec._errors import DecodeError, Violation
+from taskspec._forms_gen import (
+    MSG_DUPLICATE_KEY_AT_PATH,
+    MSG_LIMIT_EXPANDS,
+    MSG_WRONG_TYPE_EXPECTED,
+    MSG_WRONG_TYPE_EXPECTED_MAPPING_FOR,
+    MSG_WRONG_TYPE_KEY_NOT_STRING_AT_PATH,
+    REASON_UNSUPPORTED_EMPTY_TAG_ITEM,
+    REASON_UNSUPPORTED_MERGE_KEY,
+    REASON_UNSUPPORTED_NULL_ITEM,
+    REASON_UNSUPPORTED_NULL_KEY,
+    REASON_UNSUPPORTED_QUESTION_IN_FLOW,
+    WORD_EMPTY_KEY,
+    WORD_MAPPING,
+    WORD_SEQUENCE,
+)
+from taskspec._words import render
 from taskspec.bridge._breaks import editor_position
 from taskspec.bridge._decode_load import MAPPING, PLAIN, SCALAR, SEQUENCE, position
-from taskspec.bridge._decode_msg import clip, describe, fail, join, q, unknown_field
+from taskspec.bridge._decode_msg import clip, describe, fail, join, q, refuse, unknown_field
 from taskspec.bridge._decode_scalar import integer, is_null, null_text, string
 from taskspec.bridge._gostr import go_quote
 from taskspec.bridge._layout import (
@@ -121,11 +136,6 @@ def _plan(info: MessageInfo) -> _Plan:
 _ROOT: Final = _plan(TASK_SPEC)
 
 
-#: A merge key anywhere: YAML 1.1's "<<", which YAML 1.2 does not have and
-#: readers read differently.
-MERGE_KEY: Final = "merge keys (<<) are not supported; quote the key to mean the string"
-
-
 def _bang_empty(node: Node) -> bool:
     """Whether *node* is the empty plain scalar tagged ``!`` alone: "" to YAML, null to yaml.v3."""
     return type(node) is SCALAR and node.tag == "!" and node.value == "" and not node.style
@@ -164,7 +174,7 @@ class Walker:
     def _count(self, node: Node) -> None:
         self.budget -= 1
         if self.budget < 0:
-            raise fail("", f"document expands to more than {self.limit} nodes", node, LIMIT)
+            raise fail("", MSG_LIMIT_EXPANDS, node, n=self.limit)
 
     def document(self, root: Node) -> None:
         """Walk *root*, the document's top node (a mapping, or null), into ``out.spec``."""
@@ -180,7 +190,9 @@ class Walker:
             if type(node) is SCALAR and is_null(node):
                 return
             what = path or "the document"
-            raise fail(path, f"expected a mapping for {what}, got {describe(node)}", node)
+            raise fail(
+                path, MSG_WRONG_TYPE_EXPECTED_MAPPING_FOR, node, field=what, got=describe(node)
+            )
         pairs: list[tuple[Node, Node]] = node.value
         if node.flow_style:
             self._check_flow_scalars(node, [n for pair in pairs for n in pair], path)
@@ -203,9 +215,10 @@ class Walker:
                     line = editor_position(self.source, seen[key].start_mark.line + 1, 0)[0]
                     raise fail(
                         join(path, key),
-                        f"duplicate key {q(key)} (first defined at line {line})",
+                        MSG_DUPLICATE_KEY_AT_PATH,
                         _second(key_node, seen[key], value_node),
-                        DUPLICATE_KEY,
+                        key=q(key),
+                        line=line,
                     )
                 seen[key] = key_node
                 sub = join(path, key)
@@ -217,13 +230,15 @@ class Walker:
     def _key(self, key_node: Node, plan: _Plan, path: str) -> tuple[str, _Field]:
         """The field a mapping key names, or the error that it names none."""
         if type(key_node) is not SCALAR:
-            raise fail(path, f"mapping keys must be strings, got {describe(key_node)}", key_node)
+            raise fail(
+                path, MSG_WRONG_TYPE_KEY_NOT_STRING_AT_PATH, key_node, got=describe(key_node)
+            )
         if is_null(key_node):
             raise self._null_key(path, key_node)
         plain = key_node.tag == PLAIN and not key_node.style
         key = key_node.value if plain else string(key_node, path, self.source)
         if key == "<<" and plain:
-            raise fail(path, MERGE_KEY, key_node, UNSUPPORTED)
+            raise refuse(path, REASON_UNSUPPORTED_MERGE_KEY, key_node)
         fd = plan.fields.get(key)
         if fd is None:
             raise unknown_field(path, key, plan.info, key_node, self.source)
@@ -231,37 +246,19 @@ class Walker:
 
     @staticmethod
     def _null_key(path: str, key_node: ScalarNode) -> DecodeError:
-        shown = clip(key_node.value) or "an empty key"
-        return fail(
-            path,
-            f"null key ({shown}) is not allowed: yaml.v3 skips such an entry silently;"
-            " quote the key to mean a string",
-            key_node,
-            UNSUPPORTED,
-        )
+        shown = clip(key_node.value) or render(WORD_EMPTY_KEY)
+        return refuse(path, REASON_UNSUPPORTED_NULL_KEY, key_node, key=shown)
 
     @staticmethod
     def _not_null_item(node: Node, path: str, empty: str) -> None:
         if type(node) is SCALAR and is_null(node):
-            raise fail(
-                path,
-                "null item is not allowed: yaml.v3 drops it from the list silently;"
-                f" write {empty} for an empty item",
-                node,
-                UNSUPPORTED,
-            )
+            raise refuse(path, REASON_UNSUPPORTED_NULL_ITEM, node, empty=empty)
 
     @staticmethod
     def _not_bang_item(node: Node, path: str) -> None:
         """Refuse ``- !``: the empty string to YAML, which yaml.v3 reads as null and drops."""
         if _bang_empty(node):
-            raise fail(
-                path,
-                "the non-specific tag ! alone is the empty string, which yaml.v3 reads as null"
-                " and drops from the list silently; write '' for an empty item",
-                node,
-                UNSUPPORTED,
-            )
+            raise refuse(path, REASON_UNSUPPORTED_EMPTY_TAG_ITEM, node)
 
     def field(self, node: Node, fd: _Field, msg: Any, path: str) -> None:
         kind = fd.kind
@@ -338,33 +335,31 @@ class Walker:
                 and "?" in child.value
                 and start <= child.start_mark.index < end
             ):
-                raise fail(
-                    path,
-                    f"'?' in the plain scalar {q(child.value)} inside [] or {{}}: yaml.v3 cannot"
-                    " read it; quote the string",
-                    child,
-                    UNSUPPORTED,
-                )
+                raise refuse(path, REASON_UNSUPPORTED_QUESTION_IN_FLOW, child, value=q(child.value))
 
     def _sequence(self, node: Node, path: str) -> list[Node]:
         if type(node) is SEQUENCE:
             items: list[Node] = node.value
             self.budget -= len(items)
             if self.budget < 0:
-                raise fail(path, f"document expands to more than {self.limit} nodes", node, LIMIT)
+                raise fail(path, MSG_LIMIT_EXPANDS, node, n=self.limit)
             if node.flow_style:
                 self._check_flow_scalars(node, items, path)
             return items
         if type(node) is SCALAR and is_null(node):
             return []
-        raise fail(path, f"expected a sequence, got {describe(node)}", node)
+        raise fail(
+            path, MSG_WRONG_TYPE_EXPECTED, node, want=render(WORD_SEQUENCE), got=describe(node)
+        )
 
     def _int_map(self, node: Node, target: Any, path: str) -> None:
         target.clear()
         if type(node) is not MAPPING:
             if type(node) is SCALAR and is_null(node):
                 return
-            raise fail(path, f"expected a mapping, got {describe(node)}", node)
+            raise fail(
+                path, MSG_WRONG_TYPE_EXPECTED, node, want=render(WORD_MAPPING), got=describe(node)
+            )
         if node.flow_style:
             self._check_flow_scalars(node, [n for pair in node.value for n in pair], path)
         seen: dict[str, Node] = {}
@@ -380,9 +375,11 @@ class Walker:
     ) -> None:
         """One entry of a map of integers (difficulty_signals) into *target*."""
         if type(key_node) is not SCALAR:
-            raise fail(path, f"mapping keys must be strings, got {describe(key_node)}", key_node)
+            raise fail(
+                path, MSG_WRONG_TYPE_KEY_NOT_STRING_AT_PATH, key_node, got=describe(key_node)
+            )
         if key_node.tag == PLAIN and not key_node.style and key_node.value == "<<":
-            raise fail(path, MERGE_KEY, key_node, UNSUPPORTED)
+            raise refuse(path, REASON_UNSUPPORTED_MERGE_KEY, key_node)
         if is_null(key_node) or _bang_empty(key_node):
             # "? !" is the empty string to YAML, but null to yaml.v3, which
             # skips the entry: refused as the null key it is to Go.
@@ -391,7 +388,7 @@ class Walker:
         sub = f"{path}[{go_quote(key)}]"
         if key in seen:
             line = editor_position(self.source, seen[key].start_mark.line + 1, 0)[0]
-            message = f"duplicate key {q(key)} (first defined at line {line})"
-            raise fail(sub, message, _second(key_node, seen[key], value_node), DUPLICATE_KEY)
+            at = _second(key_node, seen[key], value_node)
+            raise fail(sub, MSG_DUPLICATE_KEY_AT_PATH, at, key=q(key), line=line)
         seen[key] = key_node
         target[key] = integer(value_node, sub, self.source)

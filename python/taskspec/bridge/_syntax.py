@@ -20,7 +20,6 @@ which libyaml counts lines by and the decoder's other scans share.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from functools import cache
 from typing import Final
 
@@ -33,7 +32,6 @@ from taskspec._codes import (
     DIRECTIVE,
     INDENTATION,
     MAPPING_VALUE,
-    RAW_LINE_BREAK,
     SYNTAX,
     TAB_INDENT,
     UNCLOSED_FLOW,
@@ -42,16 +40,34 @@ from taskspec._codes import (
     WRONG_TYPE,
 )
 from taskspec._errors import Fix
+from taskspec._forms_gen import (
+    HINT_MAPPING_VALUE_QUOTE_COLON,
+    HINT_MAPPING_VALUE_QUOTE_VALUE,
+    HINT_MAPPING_VALUE_TOO_DEEP,
+    HINT_RAW_LINE_BREAK_ESCAPE,
+    LIBYAML_PROBLEMS,
+    MSG_CONTROL_CHARACTER_CHARACTER,
+    MSG_RAW_LINE_BREAK_BREAKS,
+    MSG_SYNTAX_STOPPED,
+    MSG_SYNTAX_TEXT_AFTER_DOCUMENT,
+    MSG_TAB_INDENT_TAB,
+    MSG_WRONG_TYPE_EXPECTED,
+    REASON_UNSUPPORTED_STRING_TAG,
+    WORD_A_STRING,
+    WORD_MAPPING,
+    WORD_SEQUENCE,
+)
+from taskspec._words import pieces, render, render_at
 from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS, RAW_BREAKS
 from taskspec.bridge._fixes import replace_at
 from taskspec.bridge._gostr import go_quote
 
 __all__ = [
-    "CONTROL_CHARACTER_MESSAGE",
     "LINE_BREAK",
     "LINE_ENDS",
     "TAB",
     "TEXT_AFTER_DOCUMENT",
+    "control_character_message",
     "line_text",
     "prompt_fix",
     "prompt_hint",
@@ -62,90 +78,33 @@ __all__ = [
 
 #: The message of a tab where YAML takes only spaces (our tab rule, and
 #: libyaml's two problems that name a tab).
-TAB: Final = "invalid YAML: a tab character cannot indent YAML"
+TAB: Final = render(MSG_TAB_INDENT_TAB)
 #: The message of text right after the root node with no marker to start a
 #: second document ("did not find expected <document start>" with no
 #: directive before it).
-TEXT_AFTER_DOCUMENT: Final = "invalid YAML: text after the end of the document"
-#: The message of a raw control character, with the character's number.
-CONTROL_CHARACTER_MESSAGE: Final = "invalid YAML: control characters are not allowed"
+TEXT_AFTER_DOCUMENT: Final = render(MSG_SYNTAX_TEXT_AFTER_DOCUMENT)
 
-_FALLBACK: Final = (SYNTAX, "invalid YAML: the document cannot be read past this point")
+_FALLBACK: Final = MSG_SYNTAX_STOPPED
 
-_CANNOT_START: Final = "invalid YAML: a character here cannot start a value"
-_QUOTE: Final = "invalid YAML: a quoted value is not closed"
-_QUOTE_MARKER: Final = "invalid YAML: a quoted value is not closed before a document marker"
-_LIST: Final = "invalid YAML: a [ list is not closed with ]"
-_MAPPING: Final = "invalid YAML: a { mapping is not closed with }"
-_VALUE_HERE: Final = "invalid YAML: a mapping value is not allowed here"
-_KEY: Final = "invalid YAML: expected a key at this indentation"
-_ITEM: Final = "invalid YAML: expected a list item ('- ') at this indentation"
-_NODE: Final = "invalid YAML: expected a value at this indentation"
-_COLON: Final = "invalid YAML: a key must be followed by ':'"
-_ITEM_ON_KEY_LINE: Final = "invalid YAML: a list item ('- ') cannot start on its key's line"
-_ESCAPE: Final = "invalid YAML: unknown escape in a double-quoted value"
-_UNICODE: Final = "invalid YAML: invalid Unicode escape in a double-quoted value"
-_HEADER: Final = "invalid YAML: a block scalar header (| or >) must end its line"
-_INDICATOR: Final = "invalid YAML: a block scalar's indentation indicator must be 1 to 9"
-_DIRECTIVE: Final = "invalid YAML: a %YAML or %TAG directive cannot be read"
-_DOCUMENT_START: Final = "invalid YAML: a directive must be followed by a document start (---)"
-_ALIAS: Final = "invalid YAML: an alias (*name) names no anchor"
-_NAME: Final = "invalid YAML: an anchor (&) or alias (*) has no name"
-_TAG: Final = "invalid YAML: a tag (!) cannot be read"
 
-#: The design's table: (context prefix, problem prefix, code, message); the
-#: first row that matches wins. An empty context matches any context, an
-#: empty problem any problem; a problem prefix also matches a context (the
-#: composer says some problems as its context).
-_TABLE: Final[Sequence[tuple[str, str, str, str]]] = (
-    ("", "found a tab character", TAB_INDENT, TAB),
-    ("", "found character that cannot start any token", CANNOT_START_VALUE, _CANNOT_START),
-    ("while scanning a quoted scalar", "found unexpected end of stream", UNCLOSED_QUOTE, _QUOTE),
-    ("while scanning a quoted scalar", "found unexpected document indicator", UNCLOSED_QUOTE,
-     _QUOTE_MARKER),
-    ("", "did not find expected ',' or ']'", UNCLOSED_FLOW, _LIST),
-    ("", "did not find expected ',' or '}'", UNCLOSED_FLOW, _MAPPING),
-    ("", "mapping values are not allowed in this context", MAPPING_VALUE, _VALUE_HERE),
-    ("", "did not find expected key", INDENTATION, _KEY),
-    ("", "did not find expected '-' indicator", INDENTATION, _ITEM),
-    ("", "did not find expected node content", INDENTATION, _NODE),
-    ("", "could not find expected ':'", INDENTATION, _COLON),
-    ("", "block sequence entries are not allowed in this context", INDENTATION,
-     _ITEM_ON_KEY_LINE),
-    ("", "found unknown escape character", BAD_ESCAPE, _ESCAPE),
-    ("", "did not find expected hexdecimal number", BAD_ESCAPE, _ESCAPE),
-    ("", "found invalid Unicode character escape code", BAD_ESCAPE, _UNICODE),
-    ("while scanning a block scalar", "did not find expected comment or line break",
-     BLOCK_SCALAR_HEADER, _HEADER),
-    ("", "found an indentation indicator equal to 0", BLOCK_SCALAR_HEADER, _INDICATOR),
-    ("while scanning a directive", "", DIRECTIVE, _DIRECTIVE),
-    ("while scanning a %YAML directive", "", DIRECTIVE, _DIRECTIVE),
-    ("while scanning a %TAG directive", "", DIRECTIVE, _DIRECTIVE),
-    ("while parsing a %YAML directive", "", DIRECTIVE, _DIRECTIVE),
-    ("while parsing a %TAG directive", "", DIRECTIVE, _DIRECTIVE),
-    ("", "found duplicate %YAML directive", DIRECTIVE, _DIRECTIVE),
-    ("", "found duplicate %TAG directive", DIRECTIVE, _DIRECTIVE),
-    ("", "found incompatible YAML document", DIRECTIVE, _DIRECTIVE),
-    ("", "did not find expected <document start>", DIRECTIVE, _DOCUMENT_START),
-    ("", "found undefined alias", ANCHOR_ALIAS_TAG, _ALIAS),
-    ("while scanning an anchor", "", ANCHOR_ALIAS_TAG, _NAME),
-    ("while scanning an alias", "", ANCHOR_ALIAS_TAG, _NAME),
-    ("while scanning a tag", "", ANCHOR_ALIAS_TAG, _TAG),
-    ("", "found undefined tag handle", ANCHOR_ALIAS_TAG, _TAG),
-)  # fmt: skip
+def control_character_message(character: int) -> str:
+    """The message of raw control character *character* (TS008)."""
+    return render(MSG_CONTROL_CHARACTER_CHARACTER, n=f"#x{character:04X}")
 
 
 def syntax_problem(context: str | None, problem: str | None) -> tuple[str, str]:
     """The (code, message) of the libyaml problem *problem* met *context* (either may be None)."""
     context = context or ""
     problem = problem or ""
-    for where, what, code, message in _TABLE:
+    form = _FALLBACK
+    for where, phrases, row in LIBYAML_PROBLEMS:
         if where and not context.startswith(where):
             continue
-        if what and not (problem.startswith(what) or context.startswith(what)):
+        if phrases and not (problem.startswith(phrases) or context.startswith(phrases)):
             continue
-        return code, message
-    return _FALLBACK
+        form = row
+        break
+    return form.code, render(form)
 
 
 def line_text(source: str, line: int) -> str:
@@ -180,9 +139,11 @@ _PROMPT_CODES: Final = frozenset(
         ANCHOR_ALIAS_TAG,
     }
 )
-_WRONG_TYPE_SHAPES: Final = (
-    "expected a string, got a sequence",
-    "expected a string, got a mapping",
+#: The words of TS004's unsupported tag on a string field, around the tag.
+_STRING_TAG: Final = pieces(REASON_UNSUPPORTED_STRING_TAG)
+_WRONG_TYPE_SHAPES: Final = tuple(
+    render_at(MSG_WRONG_TYPE_EXPECTED, "", want=render(WORD_A_STRING), got=render(got))
+    for got in (WORD_SEQUENCE, WORD_MAPPING)
 )
 
 
@@ -211,7 +172,10 @@ def _applies(code: str, message: str) -> bool:
         return True
     if code == WRONG_TYPE:
         return message.endswith(_WRONG_TYPE_SHAPES)
-    return code == UNSUPPORTED and "unsupported tag" in message and "for a string field" in message
+    if code != UNSUPPORTED:
+        return False
+    before, after = _STRING_TAG
+    return before in message and after in message
 
 
 def prompt_hint(code: str, message: str, source: str, line: int) -> str:
@@ -238,14 +202,11 @@ def prompt_hint(code: str, message: str, source: str, line: int) -> str:
     if match is not None:
         value = match.group(2)
         if value[0] in _INDICATORS or value.startswith("- "):
-            return (
-                f"a value that starts with {go_quote(value[0])} must be quoted,"
-                " or written as a block scalar (|)"
-            )
+            return render(HINT_MAPPING_VALUE_QUOTE_VALUE, value=go_quote(value[0]))
         if code == MAPPING_VALUE:
             if ": " in value:
-                return "a value that holds ': ' must be quoted, or written as a block scalar (|)"
-            return "check the indentation of this key: it is deeper than its siblings"
+                return render(HINT_MAPPING_VALUE_QUOTE_COLON)
+            return render(HINT_MAPPING_VALUE_TOO_DEEP)
     return _fixed_hint(code) if code in _PROMPT_CODES else ""
 
 
@@ -361,8 +322,7 @@ def raw_break_problem(code: str, source: str, line: int) -> tuple[str, str, int,
         char, column = ends.get(at, ("", 0))
         if char in RAW_BREAKS:
             what, _, escape = RAW_BREAKS[char]
-            kind = CATALOGUE[RAW_LINE_BREAK]
-            message = kind.messages[0].replace("{what}", what)
-            hint = kind.hints[0].replace("{value}", escape)
+            message = render(MSG_RAW_LINE_BREAK_BREAKS, what=what)
+            hint = render(HINT_RAW_LINE_BREAK_ESCAPE, value=escape)
             return message, hint, at, column
     return None

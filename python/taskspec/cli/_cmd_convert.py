@@ -12,6 +12,8 @@ import sys
 from typing import Final
 
 from taskspec._convert import Format, convert, format_for_path
+from taskspec._forms_gen import REASON_UNSUPPORTED_FORMAT_NO_EXTENSION
+from taskspec._words import render
 from taskspec.cli._kit import (
     EXIT_INVALID,
     EXIT_OK,
@@ -67,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         guessed = format_for_path(args.path)
         if guessed is None:
-            return _usage(f"cannot tell the format of {args.path} from its extension; use --from")
+            reason = render(REASON_UNSUPPORTED_FORMAT_NO_EXTENSION, name=args.path)
+            return _usage(f"{reason}; use --from")
         source = guessed
     # Checked before reading, so that a refused command never waits on stdin.
     if target is Format.BINPB and sys.stdout.isatty():

@@ -97,6 +97,8 @@ PROBLEM_CODE_NOT_READABLE: ProblemCode
 PROBLEM_CODE_UNCHANGED: ProblemCode
 PROBLEM_CODE_UNSUPPORTED_FORMAT: ProblemCode
 PROBLEM_CODE_INTERNAL: ProblemCode
+PROBLEM_TABLES_FIELD_NUMBER: _ClassVar[int]
+problem_tables: _descriptor.FieldDescriptor
 PROBLEM_FIELD_NUMBER: _ClassVar[int]
 problem: _descriptor.FieldDescriptor
 
@@ -141,7 +143,7 @@ class Problems(_message.Message):
     def __init__(self, problems: _Optional[_Iterable[_Union[Problem, _Mapping]]] = ...) -> None: ...
 
 class ProblemKind(_message.Message):
-    __slots__ = ("title", "severity", "stage", "messages", "hints", "explanation", "example", "fixed")
+    __slots__ = ("title", "severity", "stage", "messages", "hints", "explanation", "example", "fixed", "message_forms", "hint_forms", "reasons")
     TITLE_FIELD_NUMBER: _ClassVar[int]
     SEVERITY_FIELD_NUMBER: _ClassVar[int]
     STAGE_FIELD_NUMBER: _ClassVar[int]
@@ -150,6 +152,9 @@ class ProblemKind(_message.Message):
     EXPLANATION_FIELD_NUMBER: _ClassVar[int]
     EXAMPLE_FIELD_NUMBER: _ClassVar[int]
     FIXED_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FORMS_FIELD_NUMBER: _ClassVar[int]
+    HINT_FORMS_FIELD_NUMBER: _ClassVar[int]
+    REASONS_FIELD_NUMBER: _ClassVar[int]
     title: str
     severity: Severity
     stage: str
@@ -158,4 +163,39 @@ class ProblemKind(_message.Message):
     explanation: str
     example: str
     fixed: str
-    def __init__(self, title: _Optional[str] = ..., severity: _Optional[_Union[Severity, _Literal["SEVERITY_UNSPECIFIED", "SEVERITY_ERROR", "SEVERITY_WARNING"]]] = ..., stage: _Optional[str] = ..., messages: _Optional[_Iterable[str]] = ..., hints: _Optional[_Iterable[str]] = ..., explanation: _Optional[str] = ..., example: _Optional[str] = ..., fixed: _Optional[str] = ...) -> None: ...
+    message_forms: _containers.RepeatedCompositeFieldContainer[Form]
+    hint_forms: _containers.RepeatedCompositeFieldContainer[Form]
+    reasons: _containers.RepeatedCompositeFieldContainer[Form]
+    def __init__(self, title: _Optional[str] = ..., severity: _Optional[_Union[Severity, _Literal["SEVERITY_UNSPECIFIED", "SEVERITY_ERROR", "SEVERITY_WARNING"]]] = ..., stage: _Optional[str] = ..., messages: _Optional[_Iterable[str]] = ..., hints: _Optional[_Iterable[str]] = ..., explanation: _Optional[str] = ..., example: _Optional[str] = ..., fixed: _Optional[str] = ..., message_forms: _Optional[_Iterable[_Union[Form, _Mapping]]] = ..., hint_forms: _Optional[_Iterable[_Union[Form, _Mapping]]] = ..., reasons: _Optional[_Iterable[_Union[Form, _Mapping]]] = ...) -> None: ...
+
+class Form(_message.Message):
+    __slots__ = ("id", "text")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    text: str
+    def __init__(self, id: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
+
+class ParserProblem(_message.Message):
+    __slots__ = ("parser", "context", "phrases", "code", "form")
+    PARSER_FIELD_NUMBER: _ClassVar[int]
+    CONTEXT_FIELD_NUMBER: _ClassVar[int]
+    PHRASES_FIELD_NUMBER: _ClassVar[int]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    FORM_FIELD_NUMBER: _ClassVar[int]
+    parser: str
+    context: str
+    phrases: _containers.RepeatedScalarFieldContainer[str]
+    code: ProblemCode
+    form: str
+    def __init__(self, parser: _Optional[str] = ..., context: _Optional[str] = ..., phrases: _Optional[_Iterable[str]] = ..., code: _Optional[_Union[ProblemCode, _Literal["PROBLEM_CODE_UNSPECIFIED", "PROBLEM_CODE_UNKNOWN_KEY", "PROBLEM_CODE_DUPLICATE_KEY", "PROBLEM_CODE_WRONG_TYPE", "PROBLEM_CODE_UNSUPPORTED", "PROBLEM_CODE_SYNTAX", "PROBLEM_CODE_LIMIT", "PROBLEM_CODE_ENCODING", "PROBLEM_CODE_CONTROL_CHARACTER", "PROBLEM_CODE_RAW_LINE_BREAK", "PROBLEM_CODE_TAB_INDENT", "PROBLEM_CODE_CANNOT_START_VALUE", "PROBLEM_CODE_UNCLOSED_QUOTE", "PROBLEM_CODE_UNCLOSED_FLOW", "PROBLEM_CODE_MAPPING_VALUE", "PROBLEM_CODE_INDENTATION", "PROBLEM_CODE_BAD_ESCAPE", "PROBLEM_CODE_BLOCK_SCALAR_HEADER", "PROBLEM_CODE_DIRECTIVE", "PROBLEM_CODE_ANCHOR_ALIAS_TAG", "PROBLEM_CODE_JSON_SYNTAX", "PROBLEM_CODE_BINARY_SYNTAX", "PROBLEM_CODE_NOT_BLANK", "PROBLEM_CODE_NOT_EMPTY", "PROBLEM_CODE_DEFINED", "PROBLEM_CODE_AT_LEAST", "PROBLEM_CODE_EQUALS", "PROBLEM_CODE_NOT_UTF8", "PROBLEM_CODE_TOO_LARGE", "PROBLEM_CODE_COMMENT", "PROBLEM_CODE_ARTIFACT_PATH", "PROBLEM_CODE_YAML_LINE_BREAK", "PROBLEM_CODE_PROMPT_HAS_COMMAND", "PROBLEM_CODE_COMMENT_IN_VALUE", "PROBLEM_CODE_YAML_BYTE_ORDER_MARK", "PROBLEM_CODE_NOT_READABLE", "PROBLEM_CODE_UNCHANGED", "PROBLEM_CODE_UNSUPPORTED_FORMAT", "PROBLEM_CODE_INTERNAL"]]] = ..., form: _Optional[str] = ...) -> None: ...
+
+class ProblemTables(_message.Message):
+    __slots__ = ("parser_problems", "words", "service_messages")
+    PARSER_PROBLEMS_FIELD_NUMBER: _ClassVar[int]
+    WORDS_FIELD_NUMBER: _ClassVar[int]
+    SERVICE_MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    parser_problems: _containers.RepeatedCompositeFieldContainer[ParserProblem]
+    words: _containers.RepeatedCompositeFieldContainer[Form]
+    service_messages: _containers.RepeatedCompositeFieldContainer[Form]
+    def __init__(self, parser_problems: _Optional[_Iterable[_Union[ParserProblem, _Mapping]]] = ..., words: _Optional[_Iterable[_Union[Form, _Mapping]]] = ..., service_messages: _Optional[_Iterable[_Union[Form, _Mapping]]] = ...) -> None: ...

@@ -1046,43 +1046,48 @@ const file_taskspec_v1_options_proto_rawDesc = "" +
 	"\x05int64\x18\x02 \x01(\v2\x17.taskspec.v1.Int64RulesH\x00R\x05int64\x12,\n" +
 	"\x04enum\x18\x03 \x01(\v2\x16.taskspec.v1.EnumRulesH\x00R\x04enum\x128\n" +
 	"\brepeated\x18\x04 \x01(\v2\x1a.taskspec.v1.RepeatedRulesH\x00R\brepeatedB\x06\n" +
-	"\x04type\"\xc6\x05\n" +
+	"\x04type\"\xd6\x05\n" +
 	"\vStringRules\x128\n" +
-	"\tnot_blank\x18\x01 \x01(\v2\x13.taskspec.v1.DemandB\x06\xda\xf3\x18\x02\beR\bnotBlank\x12\xb6\x02\n" +
-	"\amin_len\x18\x02 \x01(\v2\x12.taskspec.v1.BoundB\x88\x02\xda\xf3\x18\x83\x02\bl\x12\xfe\x01\n" +
-	"&string shorter than its minimum length\x10\x01\x1a\bvalidate\"\x06{rule}2\x92\x01The string must have at least the field's number of characters (Unicode code points, not bytes). The message is the Go package's Validate message.:\vtask_id: a\n" +
+	"\tnot_blank\x18\x01 \x01(\v2\x13.taskspec.v1.DemandB\x06\xda\xf3\x18\x02\beR\bnotBlank\x12\xbe\x02\n" +
+	"\amin_len\x18\x02 \x01(\v2\x12.taskspec.v1.BoundB\x90\x02\xda\xf3\x18\x8b\x02\bl\x12\x86\x02\n" +
+	"&string shorter than its minimum length\x10\x01\x1a\bvalidate2\x92\x01The string must have at least the field's number of characters (Unicode code points, not bytes). The message is the Go package's Validate message.:\vtask_id: a\n" +
 	"B\x1etask_id: kg-go-impl-mathx-gcd\n" +
-	"R\x06minLen\x12\xc3\x02\n" +
-	"\amax_len\x18\x03 \x01(\v2\x12.taskspec.v1.BoundB\x95\x02\xda\xf3\x18\x90\x02\bm\x12\x8b\x02\n" +
-	"%string longer than its maximum length\x10\x01\x1a\bvalidate\"\x06{rule}2\x91\x01The string must have at most the field's number of characters (Unicode code points, not bytes). The message is the Go package's Validate message.:\x1atask_id: (300 characters)\n" +
+	"J\x0e\n" +
+	"\x04rule\x12\x06{rule}R\x06minLen\x12\xcb\x02\n" +
+	"\amax_len\x18\x03 \x01(\v2\x12.taskspec.v1.BoundB\x9d\x02\xda\xf3\x18\x98\x02\bm\x12\x93\x02\n" +
+	"%string longer than its maximum length\x10\x01\x1a\bvalidate2\x91\x01The string must have at most the field's number of characters (Unicode code points, not bytes). The message is the Go package's Validate message.:\x1atask_id: (300 characters)\n" +
 	"B\x1etask_id: kg-go-impl-mathx-gcd\n" +
-	"R\x06maxLen\"\x9b\x03\n" +
+	"J\x0e\n" +
+	"\x04rule\x12\x06{rule}R\x06maxLen\"\xa3\x03\n" +
 	"\n" +
 	"Int64Rules\x122\n" +
 	"\x06equals\x18\x01 \x01(\v2\x12.taskspec.v1.BoundB\x06\xda\xf3\x18\x02\biR\x06equals\x125\n" +
-	"\bat_least\x18\x02 \x01(\v2\x12.taskspec.v1.BoundB\x06\xda\xf3\x18\x02\bhR\aatLeast\x12\xa1\x02\n" +
-	"\aat_most\x18\x03 \x01(\v2\x12.taskspec.v1.BoundB\xf3\x01\xda\xf3\x18\xee\x01\bn\x12\xe9\x01\n" +
-	"\x19integer above its maximum\x10\x01\x1a\bvalidate\"\x06{rule}2`The integer must be at most the field's bound. The message is the Go package's Validate message.:-verification:\n" +
+	"\bat_least\x18\x02 \x01(\v2\x12.taskspec.v1.BoundB\x06\xda\xf3\x18\x02\bhR\aatLeast\x12\xa9\x02\n" +
+	"\aat_most\x18\x03 \x01(\v2\x12.taskspec.v1.BoundB\xfb\x01\xda\xf3\x18\xf6\x01\bn\x12\xf1\x01\n" +
+	"\x19integer above its maximum\x10\x01\x1a\bvalidate2`The integer must be at most the field's bound. The message is the Go package's Validate message.:-verification:\n" +
 	"    timeout_seconds: 999999999\n" +
 	"B'verification:\n" +
 	"    timeout_seconds: 300\n" +
-	"R\x06atMost\"B\n" +
+	"J\x0e\n" +
+	"\x04rule\x12\x06{rule}R\x06atMost\"B\n" +
 	"\tEnumRules\x125\n" +
-	"\adefined\x18\x01 \x01(\v2\x13.taskspec.v1.DemandB\x06\xda\xf3\x18\x02\bgR\adefined\"\xf4\x05\n" +
+	"\adefined\x18\x01 \x01(\v2\x13.taskspec.v1.DemandB\x06\xda\xf3\x18\x02\bgR\adefined\"\x84\x06\n" +
 	"\rRepeatedRules\x128\n" +
-	"\tnot_empty\x18\x01 \x01(\v2\x13.taskspec.v1.DemandB\x06\xda\xf3\x18\x02\bfR\bnotEmpty\x12\xb4\x02\n" +
-	"\tmin_items\x18\x02 \x01(\v2\x12.taskspec.v1.BoundB\x82\x02\xda\xf3\x18\xfd\x01\bo\x12\xf8\x01\n" +
-	"&list with fewer items than its minimum\x10\x01\x1a\bvalidate\"\x06{rule}2jThe list must have at least the field's number of items. The message is the Go package's Validate message.:#verification:\n" +
+	"\tnot_empty\x18\x01 \x01(\v2\x13.taskspec.v1.DemandB\x06\xda\xf3\x18\x02\bfR\bnotEmpty\x12\xbc\x02\n" +
+	"\tmin_items\x18\x02 \x01(\v2\x12.taskspec.v1.BoundB\x8a\x02\xda\xf3\x18\x85\x02\bo\x12\x80\x02\n" +
+	"&list with fewer items than its minimum\x10\x01\x1a\bvalidate2jThe list must have at least the field's number of items. The message is the Go package's Validate message.:#verification:\n" +
 	"    test_cmd: [make]\n" +
 	"B)verification:\n" +
 	"    test_cmd: [make, test]\n" +
-	"R\bminItems\x12\xc1\x02\n" +
-	"\tmax_items\x18\x03 \x01(\v2\x12.taskspec.v1.BoundB\x8f\x02\xda\xf3\x18\x8a\x02\bp\x12\x85\x02\n" +
-	"%list with more items than its maximum\x10\x01\x1a\bvalidate\"\x06{rule}2iThe list must have at most the field's number of items. The message is the Go package's Validate message.:0verification:\n" +
+	"J\x0e\n" +
+	"\x04rule\x12\x06{rule}R\bminItems\x12\xc9\x02\n" +
+	"\tmax_items\x18\x03 \x01(\v2\x12.taskspec.v1.BoundB\x97\x02\xda\xf3\x18\x92\x02\bp\x12\x8d\x02\n" +
+	"%list with more items than its maximum\x10\x01\x1a\bvalidate2iThe list must have at most the field's number of items. The message is the Go package's Validate message.:0verification:\n" +
 	"    build_cmd: (10,000 arguments)\n" +
 	"B+verification:\n" +
 	"    build_cmd: [make, build]\n" +
-	"R\bmaxItems\x12.\n" +
+	"J\x0e\n" +
+	"\x04rule\x12\x06{rule}R\bmaxItems\x12.\n" +
 	"\x05items\x18\x04 \x01(\v2\x18.taskspec.v1.StringRulesR\x05items\"\"\n" +
 	"\x06Demand\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\"7\n" +

@@ -551,19 +551,29 @@ type ProblemKind struct {
 	// warning about a valid spec), "format" (taskspec fmt refuses) or "file"
 	// (the file, not its content).
 	Stage string `protobuf:"bytes,3,opt,name=stage,proto3" json:"stage,omitempty"`
-	// Every form its message takes. {name} stands for a value the problem
-	// fills in: {path} a field path as shown, {key} a quoted key, {value} a
-	// quoted value, {n} a number, {what} a kind of YAML node ("a sequence",
-	// "the string \"x\""), {reason} a sentence of this catalogue's.
+	// Unused: the forms of the message are message_forms.
+	//
+	// Deprecated: Marked as deprecated in taskspec/v1/problems.proto.
 	Messages []string `protobuf:"bytes,4,rep,name=messages,proto3" json:"messages,omitempty"`
-	// Every form its hint takes, in the same notation; none when it has none.
+	// Unused: the forms of the hint are hint_forms.
+	//
+	// Deprecated: Marked as deprecated in taskspec/v1/problems.proto.
 	Hints []string `protobuf:"bytes,5,rep,name=hints,proto3" json:"hints,omitempty"`
 	// Why it is a problem, and what to do about it, in a few sentences.
 	Explanation string `protobuf:"bytes,6,opt,name=explanation,proto3" json:"explanation,omitempty"`
 	// A document, or part of one, that has the problem.
 	Example string `protobuf:"bytes,7,opt,name=example,proto3" json:"example,omitempty"`
 	// The same, fixed.
-	Fixed         string `protobuf:"bytes,8,opt,name=fixed,proto3" json:"fixed,omitempty"`
+	Fixed string `protobuf:"bytes,8,opt,name=fixed,proto3" json:"fixed,omitempty"`
+	// Every form its message takes, each with the id code renders it by.
+	// {path} is a field path as shown, {key} a quoted key, {value} a quoted
+	// value, {n} a number, {reason} one of the reasons below.
+	MessageForms []*Form `protobuf:"bytes,9,rep,name=message_forms,json=messageForms,proto3" json:"message_forms,omitempty"`
+	// Every form its hint takes, in the same notation; none when it has none.
+	HintForms []*Form `protobuf:"bytes,10,rep,name=hint_forms,json=hintForms,proto3" json:"hint_forms,omitempty"`
+	// The sentences a message form's {reason} is filled in with, each with
+	// its id: why a TS004 document is refused, why a file cannot be read.
+	Reasons       []*Form `protobuf:"bytes,11,rep,name=reasons,proto3" json:"reasons,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -619,6 +629,7 @@ func (x *ProblemKind) GetStage() string {
 	return ""
 }
 
+// Deprecated: Marked as deprecated in taskspec/v1/problems.proto.
 func (x *ProblemKind) GetMessages() []string {
 	if x != nil {
 		return x.Messages
@@ -626,6 +637,7 @@ func (x *ProblemKind) GetMessages() []string {
 	return nil
 }
 
+// Deprecated: Marked as deprecated in taskspec/v1/problems.proto.
 func (x *ProblemKind) GetHints() []string {
 	if x != nil {
 		return x.Hints
@@ -654,7 +666,253 @@ func (x *ProblemKind) GetFixed() string {
 	return ""
 }
 
+func (x *ProblemKind) GetMessageForms() []*Form {
+	if x != nil {
+		return x.MessageForms
+	}
+	return nil
+}
+
+func (x *ProblemKind) GetHintForms() []*Form {
+	if x != nil {
+		return x.HintForms
+	}
+	return nil
+}
+
+func (x *ProblemKind) GetReasons() []*Form {
+	if x != nil {
+		return x.Reasons
+	}
+	return nil
+}
+
+// Form is one form of a problem's words, declared once here and rendered
+// by both libraries from its id and its arguments. The text is written as
+// shown, but for {name}: a name of lower case letters, digits and _ in
+// braces stands for the argument of that name, filled in when the form is
+// rendered. Any other brace is itself ("a { mapping is not closed with }").
+type Form struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The name code gives the form by: lower case words joined by _, unique
+	// among the forms of its list ("did_you_mean").
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// The words, with {name} for each argument.
+	Text          string `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Form) Reset() {
+	*x = Form{}
+	mi := &file_taskspec_v1_problems_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Form) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Form) ProtoMessage() {}
+
+func (x *Form) ProtoReflect() protoreflect.Message {
+	mi := &file_taskspec_v1_problems_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Form.ProtoReflect.Descriptor instead.
+func (*Form) Descriptor() ([]byte, []int) {
+	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Form) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *Form) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+// ParserProblem maps one problem a YAML parser reports, in the parser's
+// own words, to the code and message form a library reports it as. The
+// first row of a parser that matches wins.
+type ParserProblem struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The parser whose words these are: "libyaml" (read by the Python
+	// library, matched by prefix) or "yaml.v3" (read by the Go library,
+	// matched by a phrase the text holds).
+	Parser string `protobuf:"bytes,1,opt,name=parser,proto3" json:"parser,omitempty"`
+	// libyaml: the start of the context the problem was met in ("while
+	// scanning a quoted scalar"); "" for any context.
+	Context string `protobuf:"bytes,2,opt,name=context,proto3" json:"context,omitempty"`
+	// The phrases of the problem, any of which matches: libyaml's start the
+	// problem, or its context when the parser words the problem so; yaml.v3's
+	// stand anywhere in its text. None matches any problem.
+	Phrases []string `protobuf:"bytes,3,rep,name=phrases,proto3" json:"phrases,omitempty"`
+	// The code the problem is reported with.
+	Code ProblemCode `protobuf:"varint,4,opt,name=code,proto3,enum=taskspec.v1.ProblemCode" json:"code,omitempty"`
+	// The id of the code's message form it is reported with.
+	Form          string `protobuf:"bytes,5,opt,name=form,proto3" json:"form,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ParserProblem) Reset() {
+	*x = ParserProblem{}
+	mi := &file_taskspec_v1_problems_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ParserProblem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ParserProblem) ProtoMessage() {}
+
+func (x *ParserProblem) ProtoReflect() protoreflect.Message {
+	mi := &file_taskspec_v1_problems_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ParserProblem.ProtoReflect.Descriptor instead.
+func (*ParserProblem) Descriptor() ([]byte, []int) {
+	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *ParserProblem) GetParser() string {
+	if x != nil {
+		return x.Parser
+	}
+	return ""
+}
+
+func (x *ParserProblem) GetContext() string {
+	if x != nil {
+		return x.Context
+	}
+	return ""
+}
+
+func (x *ParserProblem) GetPhrases() []string {
+	if x != nil {
+		return x.Phrases
+	}
+	return nil
+}
+
+func (x *ParserProblem) GetCode() ProblemCode {
+	if x != nil {
+		return x.Code
+	}
+	return ProblemCode_PROBLEM_CODE_UNSPECIFIED
+}
+
+func (x *ParserProblem) GetForm() string {
+	if x != nil {
+		return x.Form
+	}
+	return ""
+}
+
+// ProblemTables is the catalogue's data beside its entries: how parser
+// problems map to codes, and the words messages share whatever their code.
+type ProblemTables struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// How each parser's problems map to codes and forms, in the order they
+	// are tried.
+	ParserProblems []*ParserProblem `protobuf:"bytes,1,rep,name=parser_problems,json=parserProblems,proto3" json:"parser_problems,omitempty"`
+	// The phrases inside messages that vary by type, such as what a node is
+	// in "expected X, got Y" ("a sequence", "the string \"x\"").
+	Words []*Form `protobuf:"bytes,2,rep,name=words,proto3" json:"words,omitempty"`
+	// The words of the GeneratorService's errors, which are gRPC statuses
+	// (each may carry Problems in its details) rather than problems.
+	ServiceMessages []*Form `protobuf:"bytes,3,rep,name=service_messages,json=serviceMessages,proto3" json:"service_messages,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *ProblemTables) Reset() {
+	*x = ProblemTables{}
+	mi := &file_taskspec_v1_problems_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProblemTables) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProblemTables) ProtoMessage() {}
+
+func (x *ProblemTables) ProtoReflect() protoreflect.Message {
+	mi := &file_taskspec_v1_problems_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProblemTables.ProtoReflect.Descriptor instead.
+func (*ProblemTables) Descriptor() ([]byte, []int) {
+	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *ProblemTables) GetParserProblems() []*ParserProblem {
+	if x != nil {
+		return x.ParserProblems
+	}
+	return nil
+}
+
+func (x *ProblemTables) GetWords() []*Form {
+	if x != nil {
+		return x.Words
+	}
+	return nil
+}
+
+func (x *ProblemTables) GetServiceMessages() []*Form {
+	if x != nil {
+		return x.ServiceMessages
+	}
+	return nil
+}
+
 var file_taskspec_v1_problems_proto_extTypes = []protoimpl.ExtensionInfo{
+	{
+		ExtendedType:  (*descriptorpb.EnumOptions)(nil),
+		ExtensionType: (*ProblemTables)(nil),
+		Field:         51004,
+		Name:          "taskspec.v1.problem_tables",
+		Tag:           "bytes,51004,opt,name=problem_tables",
+		Filename:      "taskspec/v1/problems.proto",
+	},
 	{
 		ExtendedType:  (*descriptorpb.EnumValueOptions)(nil),
 		ExtensionType: (*ProblemKind)(nil),
@@ -665,13 +923,21 @@ var file_taskspec_v1_problems_proto_extTypes = []protoimpl.ExtensionInfo{
 	},
 }
 
+// Extension fields to descriptorpb.EnumOptions.
+var (
+	// The catalogue's tables, on ProblemCode.
+	//
+	// optional taskspec.v1.ProblemTables problem_tables = 51004;
+	E_ProblemTables = &file_taskspec_v1_problems_proto_extTypes[0]
+)
+
 // Extension fields to descriptorpb.EnumValueOptions.
 var (
 	// The catalogue entry of a ProblemCode value. Required on every value but
 	// PROBLEM_CODE_UNSPECIFIED.
 	//
 	// optional taskspec.v1.ProblemKind problem = 51002;
-	E_Problem = &file_taskspec_v1_problems_proto_extTypes[0]
+	E_Problem = &file_taskspec_v1_problems_proto_extTypes[1]
 )
 
 var File_taskspec_v1_problems_proto protoreflect.FileDescriptor
@@ -698,201 +964,555 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\n" +
 	"end_column\x18\x05 \x01(\x05R\tendColumn\"<\n" +
 	"\bProblems\x120\n" +
-	"\bproblems\x18\x01 \x03(\v2\x14.taskspec.v1.ProblemR\bproblems\"\xf0\x01\n" +
+	"\bproblems\x18\x01 \x03(\v2\x14.taskspec.v1.ProblemR\bproblems\"\x8f\x03\n" +
 	"\vProblemKind\x12\x14\n" +
 	"\x05title\x18\x01 \x01(\tR\x05title\x121\n" +
 	"\bseverity\x18\x02 \x01(\x0e2\x15.taskspec.v1.SeverityR\bseverity\x12\x14\n" +
-	"\x05stage\x18\x03 \x01(\tR\x05stage\x12\x1a\n" +
-	"\bmessages\x18\x04 \x03(\tR\bmessages\x12\x14\n" +
-	"\x05hints\x18\x05 \x03(\tR\x05hints\x12 \n" +
+	"\x05stage\x18\x03 \x01(\tR\x05stage\x12\x1e\n" +
+	"\bmessages\x18\x04 \x03(\tB\x02\x18\x01R\bmessages\x12\x18\n" +
+	"\x05hints\x18\x05 \x03(\tB\x02\x18\x01R\x05hints\x12 \n" +
 	"\vexplanation\x18\x06 \x01(\tR\vexplanation\x12\x18\n" +
 	"\aexample\x18\a \x01(\tR\aexample\x12\x14\n" +
-	"\x05fixed\x18\b \x01(\tR\x05fixed*N\n" +
+	"\x05fixed\x18\b \x01(\tR\x05fixed\x126\n" +
+	"\rmessage_forms\x18\t \x03(\v2\x11.taskspec.v1.FormR\fmessageForms\x120\n" +
+	"\n" +
+	"hint_forms\x18\n" +
+	" \x03(\v2\x11.taskspec.v1.FormR\thintForms\x12+\n" +
+	"\areasons\x18\v \x03(\v2\x11.taskspec.v1.FormR\areasons\"*\n" +
+	"\x04Form\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\"\x9d\x01\n" +
+	"\rParserProblem\x12\x16\n" +
+	"\x06parser\x18\x01 \x01(\tR\x06parser\x12\x18\n" +
+	"\acontext\x18\x02 \x01(\tR\acontext\x12\x18\n" +
+	"\aphrases\x18\x03 \x03(\tR\aphrases\x12,\n" +
+	"\x04code\x18\x04 \x01(\x0e2\x18.taskspec.v1.ProblemCodeR\x04code\x12\x12\n" +
+	"\x04form\x18\x05 \x01(\tR\x04form\"\xbb\x01\n" +
+	"\rProblemTables\x12C\n" +
+	"\x0fparser_problems\x18\x01 \x03(\v2\x1a.taskspec.v1.ParserProblemR\x0eparserProblems\x12'\n" +
+	"\x05words\x18\x02 \x03(\v2\x11.taskspec.v1.FormR\x05words\x12<\n" +
+	"\x10service_messages\x18\x03 \x03(\v2\x11.taskspec.v1.FormR\x0fserviceMessages*N\n" +
 	"\bSeverity\x12\x18\n" +
 	"\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEVERITY_ERROR\x10\x01\x12\x14\n" +
-	"\x10SEVERITY_WARNING\x10\x02*\xe5\xa5\x01\n" +
+	"\x10SEVERITY_WARNING\x10\x02*\xea\xf5\x01\n" +
 	"\vProblemCode\x12\x1c\n" +
-	"\x18PROBLEM_CODE_UNSPECIFIED\x10\x00\x12\xf1\x06\n" +
-	"\x18PROBLEM_CODE_UNKNOWN_KEY\x10\x01\x1a\xd2\x06\xd2\xf3\x18\xcd\x06\n" +
-	"\vunknown key\x10\x01\x1a\x06decode\"\x1b{path}: unknown field {key}\"'{path}: unknown field {key} in {parent}\"\x13unknown field {key}\"\x1funknown field {key} in {parent}\"aunknown field number {n} ({what}): the data is not a TaskSpec v1 or was written by a newer schema\"kunknown field number {n} in {path} ({what}): the data is not a TaskSpec v1 or was written by a newer schema\"[{path}: unknown field {key}; the data is not a TaskSpec v1 or was written by a newer schema*\x13did you mean {key}?*\x19expected one of: {fields}2\x87\x02A key that names no field of its mapping is refused, at every level, so that a sidecar written for another version, or a misspelt key, is never read as if the key were not there. The hint names the field you most likely meant, or lists the fields the mapping has.:\x1dtask_id: t1\n" +
+	"\x18PROBLEM_CODE_UNSPECIFIED\x10\x00\x12\xee\a\n" +
+	"\x18PROBLEM_CODE_UNKNOWN_KEY\x10\x01\x1a\xcf\a\xd2\xf3\x18\xca\a\n" +
+	"\vunknown key\x10\x01\x1a\x06decode2\x87\x02A key that names no field of its mapping is refused, at every level, so that a sidecar written for another version, or a misspelt key, is never read as if the key were not there. The hint names the field you most likely meant, or lists the fields the mapping has.:\x1dtask_id: t1\n" +
 	"timeout_secs: 60\n" +
 	"B2task_id: t1\n" +
 	"verification:\n" +
 	"    timeout_seconds: 60\n" +
-	"\x12\xa1\x03\n" +
-	"\x1aPROBLEM_CODE_DUPLICATE_KEY\x10\x02\x1a\x80\x03\xd2\xf3\x18\xfb\x02\n" +
-	"\rduplicate key\x10\x01\x1a\x06decode\"7{path}: duplicate key {key} (first defined at line {n})\"6{path}: field {key} is given twice, as {key} and {key}\"/field {path} is given twice, as {key} and {key}2\x95\x01A key given twice in one mapping has two values, and readers differ on which wins. It is refused, also when one of the two is spelt through an alias.:\x18task_id: t1\n" +
+	"J&\n" +
+	"\aat_path\x12\x1b{path}: unknown field {key}J<\n" +
+	"\x11at_path_in_parent\x12'{path}: unknown field {key} in {parent}J\x1c\n" +
+	"\x05plain\x12\x13unknown field {key}J,\n" +
+	"\tin_parent\x12\x1funknown field {key} in {parent}Jp\n" +
+	"\vwire_number\x12aunknown field number {n} ({wire}): the data is not a TaskSpec v1 or was written by a newer schemaJ}\n" +
+	"\x0ewire_number_in\x12kunknown field number {n} in {path} ({wire}): the data is not a TaskSpec v1 or was written by a newer schemaJg\n" +
+	"\bjson_key\x12[{path}: unknown field {key}; the data is not a TaskSpec v1 or was written by a newer schemaR#\n" +
+	"\fdid_you_mean\x12\x13did you mean {key}?R#\n" +
+	"\x06one_of\x12\x19expected one of: {fields}\x12\xe1\x03\n" +
+	"\x1aPROBLEM_CODE_DUPLICATE_KEY\x10\x02\x1a\xc0\x03\xd2\xf3\x18\xbb\x03\n" +
+	"\rduplicate key\x10\x01\x1a\x06decode2\x95\x01A key given twice in one mapping has two values, and readers differ on which wins. It is refused, also when one of the two is spelt through an alias.:\x18task_id: t1\n" +
 	"task_id: t2\n" +
 	"B\ftask_id: t2\n" +
-	"\x12\xd8\t\n" +
-	"\x17PROBLEM_CODE_WRONG_TYPE\x10\x03\x1a\xba\t\xd2\xf3\x18\xb5\t\n" +
-	"\x17value of the wrong type\x10\x01\x1a\x06decode\"#{path}: expected {what}, got {what}\"1{path}: expected a mapping for {path}, got {what}\"9expected a mapping at the top of the document, got {what}\"+empty document: expected a TaskSpec mapping\"0{path}: mapping keys must be strings, got {what}\"(mapping keys must be strings, got {what}\"7{path}: cannot read {value} as an !!int: it is a {what}\"1{path}: integer {value} is out of the int64 range\"0{path}: number {value} is out of the int64 range\"O{path}: number {value} does not survive float64, which yaml.v3 reads it through\"-expected a JSON object at the top, got {what}\"Pwrong wire type for field {path} (number {n}): {what}, where {what} was expected\"7invalid TaskSpec JSON: a value of {path} cannot be read*Qa value that starts with {value} must be quoted, or written as a block scalar (|)*\x19expected one of: {values}2\x80\x02Each field holds one type: a string, an integer, a list or a mapping. A value of another type, or an integer that an int64 cannot hold exactly, is refused rather than converted. Quote a value to make it a string; write digits without quotes for an integer.:*verification:\n" +
+	"JE\n" +
+	"\aat_path\x12:{path}: duplicate key {key} (first defined at line {line})JT\n" +
+	"\x13field_twice_at_path\x12={path}: field {field} is given twice, as {first} and {second}JC\n" +
+	"\vfield_twice\x124field {path} is given twice, as {first} and {second}\x12\xd2\f\n" +
+	"\x17PROBLEM_CODE_WRONG_TYPE\x10\x03\x1a\xb4\f\xd2\xf3\x18\xaf\f\n" +
+	"\x17value of the wrong type\x10\x01\x1a\x06decode2\x80\x02Each field holds one type: a string, an integer, a list or a mapping. A value of another type, or an integer that an int64 cannot hold exactly, is refused rather than converted. Quote a value to make it a string; write digits without quotes for an integer.:*verification:\n" +
 	"    test_cmd: go test ./...\n" +
 	"B.verification:\n" +
 	"    test_cmd: [go, test, ./...]\n" +
-	"\x12\xf3\x04\n" +
-	"\x18PROBLEM_CODE_UNSUPPORTED\x10\x04\x1a\xd4\x04\xd2\xf3\x18\xcf\x04\n" +
-	"0YAML that readers disagree on or that loses data\x10\x01\x1a\x06decode\"\x10{path}: {reason}\"\b{reason}*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xc7\x02Some YAML is read differently by different readers, or is read by the Go package with data silently lost: a null key or list item, a merge key (<<), a tag, a fraction in an integer field, a second document, a byte order mark at the start of a line. taskspec refuses it, with the reason, so that every reader sees the same task.:*verification:\n" +
+	"J.\n" +
+	"\bexpected\x12\"{path}: expected {want}, got {got}JI\n" +
+	"\x14expected_mapping_for\x121{path}: expected a mapping for {field}, got {got}JK\n" +
+	"\x0ftop_not_mapping\x128expected a mapping at the top of the document, got {got}J=\n" +
+	"\x0eempty_document\x12+empty document: expected a TaskSpec mappingJI\n" +
+	"\x16key_not_string_at_path\x12/{path}: mapping keys must be strings, got {got}J9\n" +
+	"\x0ekey_not_string\x12'mapping keys must be strings, got {got}JA\n" +
+	"\anot_int\x126{path}: cannot read {value} as an !!int: it is a {got}JB\n" +
+	"\rinteger_range\x121{path}: integer {value} is out of the int64 rangeJ@\n" +
+	"\fnumber_range\x120{path}: number {value} is out of the int64 rangeJZ\n" +
+	"\afloat64\x12O{path}: number {value} does not survive float64, which yaml.v3 reads it throughJ8\n" +
+	"\bjson_top\x12,expected a JSON object at the top, got {got}J\\\n" +
+	"\twire_type\x12Owrong wire type for field {path} (number {n}): {got}, where {want} was expectedJE\n" +
+	"\n" +
+	"json_value\x127invalid TaskSpec JSON: a value of {path} cannot be readJI\n" +
+	"\tenum_name\x12<{path}: expected a {enum} value name, got the string {value}JH\n" +
+	"\x12json_integer_range\x122{path}: integer {value} is out of the {type} rangeR`\n" +
+	"\vquote_value\x12Qa value that starts with {value} must be quoted, or written as a block scalar (|)R#\n" +
+	"\x06one_of\x12\x19expected one of: {values}\x12\xa4\x12\n" +
+	"\x18PROBLEM_CODE_UNSUPPORTED\x10\x04\x1a\x85\x12\xd2\xf3\x18\x80\x12\n" +
+	"0YAML that readers disagree on or that loses data\x10\x01\x1a\x06decode2\xc7\x02Some YAML is read differently by different readers, or is read by the Go package with data silently lost: a null key or list item, a merge key (<<), a tag, a fraction in an integer field, a second document, a byte order mark at the start of a line. taskspec refuses it, with the reason, so that every reader sees the same task.:*verification:\n" +
 	"    test_cmd: [go, ~, test]\n" +
 	"B,verification:\n" +
 	"    test_cmd: [go, \"~\", test]\n" +
-	"\x12\xca\x03\n" +
-	"\x13PROBLEM_CODE_SYNTAX\x10\x05\x1a\xb0\x03\xd2\xf3\x18\xab\x03\n" +
-	"\x18YAML that cannot be read\x10\x01\x1a\x06decode\"9invalid YAML: the document cannot be read past this point\"0invalid YAML: text after the end of the document2\xf5\x01The text is not YAML. This code is for the syntax errors no finer code names, and for text after the end of the document's root value (a second document must start with ---, and taskspec reads one); the position is where the YAML reader stopped.:\x12task_id: t1\n" +
+	"J\x1b\n" +
+	"\aat_path\x12\x10{path}: {reason}J\x11\n" +
+	"\x05plain\x12\b{reason}R`\n" +
+	"\vquote_value\x12Qa value that starts with {value} must be quoted, or written as a block scalar (|)ZP\n" +
+	"\tmerge_key\x12Cmerge keys (<<) are not supported; quote the key to mean the stringZq\n" +
+	"\bnull_key\x12enull key ({key}) is not allowed: yaml.v3 skips such an entry silently; quote the key to mean a stringZo\n" +
+	"\tnull_item\x12bnull item is not allowed: yaml.v3 drops it from the list silently; write {empty} for an empty itemZ\x9d\x01\n" +
+	"\x0eempty_tag_item\x12\x8a\x01the non-specific tag ! alone is the empty string, which yaml.v3 reads as null and drops from the list silently; write '' for an empty itemZm\n" +
+	"\x10question_in_flow\x12Y'?' in the plain scalar {value} inside [] or {}: yaml.v3 cannot read it; quote the stringZt\n" +
+	"\rcolon_in_flow\x12cthe plain scalar {value} ends in ':' inside [] or {}: YAML readers disagree on it; quote the stringZ\x83\x01\n" +
+	"\x0etag_then_comma\x12qthe tag {tag} is followed by ',' with no space: YAML readers disagree on where it ends; put a space after the tagZf\n" +
+	"\atag_nul\x12[the tag {tag} holds %00, a NUL byte: YAML readers disagree on where it ends; remove the %00Z6\n" +
+	"\n" +
+	"string_tag\x12(unsupported tag {tag} for a string fieldZG\n" +
+	"\x11tagged_string_int\x122expected an integer, got the tagged string {value}Zk\n" +
+	"\x0emore_documents\x12Ymore than one YAML document: the Go package reads the first and ignores the rest silentlyZX\n" +
+	"\btwo_boms\x12Ltwo byte order marks at the start: yaml.v3 misreads the document; remove oneZt\n" +
+	"\fyaml_version\x12d%YAML {version} is not supported: yaml.v3 reads only YAML 1.1 documents (%YAML 1.1, or no directive)Zo\n" +
+	"\x0eline_start_bom\x12]byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove itZ\xb3\x01\n" +
+	"\x11outside_value_bom\x12\x9d\x01byte order mark outside a quoted or block value: yaml.v3 can skip a character after it; remove it, or write it as the escape \\uFEFF in a double-quoted string\x12\xec\x03\n" +
+	"\x13PROBLEM_CODE_SYNTAX\x10\x05\x1a\xd2\x03\xd2\xf3\x18\xcd\x03\n" +
+	"\x18YAML that cannot be read\x10\x01\x1a\x06decode2\xf5\x01The text is not YAML. This code is for the syntax errors no finer code names, and for text after the end of the document's root value (a second document must start with ---, and taskspec reads one); the position is where the YAML reader stopped.:\x12task_id: t1\n" +
 	"---- \n" +
 	"B\ftask_id: t1\n" +
-	"\x12\xfe\x04\n" +
-	"\x12PROBLEM_CODE_LIMIT\x10\x06\x1a\xe5\x04\xd2\xf3\x18\xe0\x04\n" +
-	")document over a size, depth or node limit\x10\x01\x1a\x06decode\"!document is larger than {n} bytes\")document is nested deeper than {n} levels\" document has more than {n} nodes\"'document expands to more than {n} nodes\"\x16cannot write: {reason}2\xe3\x01Readers bound the size of a document (16 MiB), its nesting (64 levels) and its nodes (100,000, alias expansions included), so that a hostile document stays cheap to refuse. No real sidecar comes near them. It is reported alone.:\x83\x01a: &a [x, x, x, x, x, x, x, x, x, x]\n" +
+	"JD\n" +
+	"\astopped\x129invalid YAML: the document cannot be read past this pointJG\n" +
+	"\x13text_after_document\x120invalid YAML: text after the end of the document\x12\x83\t\n" +
+	"\x12PROBLEM_CODE_LIMIT\x10\x06\x1a\xea\b\xd2\xf3\x18\xe5\b\n" +
+	")document over a size, depth or node limit\x10\x01\x1a\x06decode2\xe3\x01Readers bound the size of a document (16 MiB), its nesting (64 levels) and its nodes (100,000, alias expansions included), so that a hostile document stays cheap to refuse. No real sidecar comes near them. It is reported alone.:\x83\x01a: &a [x, x, x, x, x, x, x, x, x, x]\n" +
 	"b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n" +
 	"# ... and so on, each level ten times the last\n" +
 	"B\ftask_id: t1\n" +
-	"\x12\x84\x04\n" +
-	"\x15PROBLEM_CODE_ENCODING\x10\a\x1a\xe8\x03\xd2\xf3\x18\xe3\x03\n" +
-	"\x16text that is not UTF-8\x10\x01\x1a\x06decode\"1input is not valid UTF-8 (byte {n} at offset {n})\"<input is not valid Unicode (lone surrogate at character {n})\"<UTF-16 and UTF-32 input is not supported: sidecars are UTF-8\"M{path}: the string holds a lone surrogate ({value}), which UTF-8 cannot carry2\x8c\x01Sidecars are UTF-8. Text in another encoding is refused rather than guessed at, since a guess can change the prompt. Save the file as UTF-8.:\x1aprompt: caf\\xe9 (Latin-1)\n" +
+	"J*\n" +
+	"\x05bytes\x12!document is larger than {n} bytesJ2\n" +
+	"\x05depth\x12)document is nested deeper than {n} levelsJ)\n" +
+	"\x05nodes\x12 document has more than {n} nodesJ2\n" +
+	"\aexpands\x12'document expands to more than {n} nodesJ&\n" +
+	"\fcannot_write\x12\x16cannot write: {reason}Zt\n" +
+	"\x0etoo_many_nodes\x12bthe YAML would have {n} nodes, more than the {limit} a reader accepts ({field} has {part} of them)ZT\n" +
+	"\ttoo_large\x12Gthe {format} would be {n} bytes, more than the {limit} a reader acceptsZy\n" +
+	"\x0ftoo_large_field\x12fthe {format} would be {n} bytes, more than the {limit} a reader accepts ({field} takes {part} of them)Z\x85\x01\n" +
+	"\x12too_large_comments\x12othe {format} would be {n} bytes, more than the {limit} a reader accepts (the comments kept take {part} of them)\x12\xcb\x04\n" +
+	"\x15PROBLEM_CODE_ENCODING\x10\a\x1a\xaf\x04\xd2\xf3\x18\xaa\x04\n" +
+	"\x16text that is not UTF-8\x10\x01\x1a\x06decode2\x8c\x01Sidecars are UTF-8. Text in another encoding is refused rather than guessed at, since a guess can change the prompt. Save the file as UTF-8.:\x1aprompt: caf\\xe9 (Latin-1)\n" +
 	"B\x16prompt: café (UTF-8)\n" +
-	"\x12\xbb\x03\n" +
-	"\x1ePROBLEM_CODE_CONTROL_CHARACTER\x10\b\x1a\x96\x03\xd2\xf3\x18\x91\x03\n" +
-	"\x1dcontrol character in the text\x10\x01\x1a\x06decode\"@invalid YAML: control characters are not allowed (character {n})*?write it as an escape in a double-quoted string, such as \"\\x07\"2\x9a\x01YAML does not allow raw control characters (other than tab and line breaks) in a document. Write the character as an escape inside a double-quoted string.:'prompt: ring the bell \\x07 (a raw BEL)\n" +
+	"JE\n" +
+	"\bnot_utf8\x129input is not valid UTF-8 (byte {byte} at offset {offset})JT\n" +
+	"\x14lone_surrogate_input\x12<input is not valid Unicode (lone surrogate at character {n})JE\n" +
+	"\x05utf16\x12<UTF-16 and UTF-32 input is not supported: sidecars are UTF-8J_\n" +
+	"\x0elone_surrogate\x12M{path}: the string holds a lone surrogate ({value}), which UTF-8 cannot carry\x12\xd2\x03\n" +
+	"\x1ePROBLEM_CODE_CONTROL_CHARACTER\x10\b\x1a\xad\x03\xd2\xf3\x18\xa8\x03\n" +
+	"\x1dcontrol character in the text\x10\x01\x1a\x06decode2\x9a\x01YAML does not allow raw control characters (other than tab and line breaks) in a document. Write the character as an escape inside a double-quoted string.:'prompt: ring the bell \\x07 (a raw BEL)\n" +
 	"B\x1dprompt: \"ring the bell \\x07\"\n" +
-	"\x12\xa5\x06\n" +
-	"\x1bPROBLEM_CODE_RAW_LINE_BREAK\x10\t\x1a\x83\x06\xd2\xf3\x18\xfe\x05\n" +
-	",raw NEL, LS or PS that breaks a line of YAML\x10\x01\x1a\x06decode\"Sinvalid YAML: a raw {what} breaks the line here, and what follows it cannot be read*8write it as \"{value}\" inside double quotes, or remove it2\xe3\x03YAML 1.1 readers (libyaml, yaml.v3, and so both libraries and the Go package) end a line at NEL (U+0085), LINE SEPARATOR (U+2028) and PARAGRAPH SEPARATOR (U+2029), which editors show as text inside the line. Outside quotes (in a plain value, a key, a comment or a block scalar) the text after the character is read as a new line, where it often cannot stand. The problem is at the character itself, on the line an editor shows it on; inside quotes it is read, and gets warning TS302.:1prompt: wait\\u2028then go (a raw LINE SEPARATOR)\n" +
+	"JM\n" +
+	"\tcharacter\x12@invalid YAML: control characters are not allowed (character {n})RI\n" +
+	"\x06escape\x12?write it as an escape in a double-quoted string, such as \"\\x07\"\x12\xb9\x06\n" +
+	"\x1bPROBLEM_CODE_RAW_LINE_BREAK\x10\t\x1a\x97\x06\xd2\xf3\x18\x92\x06\n" +
+	",raw NEL, LS or PS that breaks a line of YAML\x10\x01\x1a\x06decode2\xe3\x03YAML 1.1 readers (libyaml, yaml.v3, and so both libraries and the Go package) end a line at NEL (U+0085), LINE SEPARATOR (U+2028) and PARAGRAPH SEPARATOR (U+2029), which editors show as text inside the line. Outside quotes (in a plain value, a key, a comment or a block scalar) the text after the character is read as a new line, where it often cannot stand. The problem is at the character itself, on the line an editor shows it on; inside quotes it is read, and gets warning TS302.:1prompt: wait\\u2028then go (a raw LINE SEPARATOR)\n" +
 	"B\x1cprompt: \"wait\\u2028then go\"\n" +
-	"\x12\xeb\x02\n" +
+	"J]\n" +
+	"\x06breaks\x12Sinvalid YAML: a raw {what} breaks the line here, and what follows it cannot be readRB\n" +
+	"\x06escape\x128write it as \"{value}\" inside double quotes, or remove it\x12\xfc\x02\n" +
 	"\x17PROBLEM_CODE_TAB_INDENT\x10\n" +
-	"\x1a\xcd\x02\xd2\xf3\x18\xc8\x02\n" +
-	"\x10tab that indents\x10\x01\x1a\x06decode\"0invalid YAML: a tab character cannot indent YAML*\x1breplace the tab with spaces2\x8b\x01YAML indents with spaces only. A tab at the start of a line, where indentation is, is read differently by different readers, or not at all.:$verification:\n" +
+	"\x1a\xde\x02\xd2\xf3\x18\xd9\x02\n" +
+	"\x10tab that indents\x10\x01\x1a\x06decode2\x8b\x01YAML indents with spaces only. A tab at the start of a line, where indentation is, is read differently by different readers, or not at all.:$verification:\n" +
 	"\ttest_cmd: [go, test]\n" +
 	"B'verification:\n" +
 	"    test_cmd: [go, test]\n" +
-	"\x12\xf5\x03\n" +
-	"\x1fPROBLEM_CODE_CANNOT_START_VALUE\x10\v\x1a\xcf\x03\xd2\xf3\x18\xca\x03\n" +
-	"#character that cannot start a value\x10\x01\x1a\x06decode\"3invalid YAML: a character here cannot start a value*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xc7\x01Some characters are reserved by YAML and cannot start a plain (unquoted) value: a backtick and @ among them. Prompts and commands often start with one. Quote the value, or write it as a block scalar.:\x1fprompt: `gcd` must handle zero\n" +
+	"J7\n" +
+	"\x03tab\x120invalid YAML: a tab character cannot indent YAMLR%\n" +
+	"\x06spaces\x12\x1breplace the tab with spaces\x12\x94\x04\n" +
+	"\x1fPROBLEM_CODE_CANNOT_START_VALUE\x10\v\x1a\xee\x03\xd2\xf3\x18\xe9\x03\n" +
+	"#character that cannot start a value\x10\x01\x1a\x06decode2\xc7\x01Some characters are reserved by YAML and cannot start a plain (unquoted) value: a backtick and @ among them. Prompts and commands often start with one. Quote the value, or write it as a block scalar.:\x1fprompt: `gcd` must handle zero\n" +
 	"B&prompt: |-\n" +
 	"    `gcd` must handle zero\n" +
-	"\x12\xee\x03\n" +
-	"\x1bPROBLEM_CODE_UNCLOSED_QUOTE\x10\f\x1a\xcc\x03\xd2\xf3\x18\xc7\x03\n" +
-	"\x1fquoted value that is not closed\x10\x01\x1a\x06decode\"*invalid YAML: a quoted value is not closed\"Cinvalid YAML: a quoted value is not closed before a document marker*Iclose the quote; inside \"...\" write \\\" for a quote, inside '...' write ''2\xb2\x01A value that starts with a quote runs to the matching quote. A quote inside it must be escaped (\\\" in double quotes, '' in single quotes), or the value written as a block scalar.:\x12prompt: \"say \"hi\"\n" +
+	"JC\n" +
+	"\fcannot_start\x123invalid YAML: a character here cannot start a valueR`\n" +
+	"\vquote_value\x12Qa value that starts with {value} must be quoted, or written as a block scalar (|)\x12\x98\x04\n" +
+	"\x1bPROBLEM_CODE_UNCLOSED_QUOTE\x10\f\x1a\xf6\x03\xd2\xf3\x18\xf1\x03\n" +
+	"\x1fquoted value that is not closed\x10\x01\x1a\x06decode2\xb2\x01A value that starts with a quote runs to the matching quote. A quote inside it must be escaped (\\\" in double quotes, '' in single quotes), or the value written as a block scalar.:\x12prompt: \"say \"hi\"\n" +
 	"B\x15prompt: \"say \\\"hi\\\"\"\n" +
-	"\x12\xca\x04\n" +
-	"\x1aPROBLEM_CODE_UNCLOSED_FLOW\x10\r\x1a\xa9\x04\xd2\xf3\x18\xa4\x04\n" +
-	"\x19[ or { that is not closed\x10\x01\x1a\x06decode\"+invalid YAML: a [ list is not closed with ]\".invalid YAML: a { mapping is not closed with }*3close it, or quote the value if the bracket is text*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xc6\x01A value that starts with [ or { is a list or mapping written on one line (flow style), and must be closed. A prompt or command that starts with a bracket must be quoted or written as a block scalar.:&verification:\n" +
+	"J8\n" +
+	"\n" +
+	"not_closed\x12*invalid YAML: a quoted value is not closedJV\n" +
+	"\x0fdocument_marker\x12Cinvalid YAML: a quoted value is not closed before a document markerRR\n" +
+	"\x05close\x12Iclose the quote; inside \"...\" write \\\" for a quote, inside '...' write ''\x12\xf5\x04\n" +
+	"\x1aPROBLEM_CODE_UNCLOSED_FLOW\x10\r\x1a\xd4\x04\xd2\xf3\x18\xcf\x04\n" +
+	"\x19[ or { that is not closed\x10\x01\x1a\x06decode2\xc6\x01A value that starts with [ or { is a list or mapping written on one line (flow style), and must be closed. A prompt or command that starts with a bracket must be quoted or written as a block scalar.:&verification:\n" +
 	"    test_cmd: [go, test\n" +
 	"B'verification:\n" +
 	"    test_cmd: [go, test]\n" +
-	"\x12\xfb\x04\n" +
-	"\x1aPROBLEM_CODE_MAPPING_VALUE\x10\x0e\x1a\xda\x04\xd2\xf3\x18\xd5\x04\n" +
-	"&': ' where no mapping value is allowed\x10\x01\x1a\x06decode\"1invalid YAML: a mapping value is not allowed here*Ha value that holds ': ' must be quoted, or written as a block scalar (|)*Acheck the indentation of this key: it is deeper than its siblings*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xd1\x01A colon followed by a space starts a mapping value. Inside a plain value it is refused, and so is a key indented deeper than the keys beside it. Quote the value or write it as a block scalar; or align the key.:\x1bprompt: Note: keep the API\n" +
+	"J3\n" +
+	"\x04list\x12+invalid YAML: a [ list is not closed with ]J9\n" +
+	"\amapping\x12.invalid YAML: a { mapping is not closed with }R<\n" +
+	"\x05close\x123close it, or quote the value if the bracket is textR`\n" +
+	"\vquote_value\x12Qa value that starts with {value} must be quoted, or written as a block scalar (|)\x12\xb4\x05\n" +
+	"\x1aPROBLEM_CODE_MAPPING_VALUE\x10\x0e\x1a\x93\x05\xd2\xf3\x18\x8e\x05\n" +
+	"&': ' where no mapping value is allowed\x10\x01\x1a\x06decode2\xd1\x01A colon followed by a space starts a mapping value. Inside a plain value it is refused, and so is a key indented deeper than the keys beside it. Quote the value or write it as a block scalar; or align the key.:\x1bprompt: Note: keep the API\n" +
 	"B\x1dprompt: \"Note: keep the API\"\n" +
-	"\x12\xb3\x06\n" +
-	"\x18PROBLEM_CODE_INDENTATION\x10\x0f\x1a\x94\x06\xd2\xf3\x18\x8f\x06\n" +
-	"\x16block indented wrongly\x10\x01\x1a\x06decode\"0invalid YAML: expected a key at this indentation\"=invalid YAML: expected a list item ('- ') at this indentation\"2invalid YAML: expected a value at this indentation\"+invalid YAML: a key must be followed by ':'\"?invalid YAML: a list item ('- ') cannot start on its key's line*4align this line with the keys or items it belongs to*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xda\x01In block style, the indentation says what belongs to what: keys of one mapping share one indentation, and so do the items of one list. A line indented otherwise, or text after a closed quote or bracket, cannot be read.:7generated_from:\n" +
+	"J@\n" +
+	"\vnot_allowed\x121invalid YAML: a mapping value is not allowed hereRW\n" +
+	"\vquote_colon\x12Ha value that holds ': ' must be quoted, or written as a block scalar (|)RM\n" +
+	"\btoo_deep\x12Acheck the indentation of this key: it is deeper than its siblingsR`\n" +
+	"\vquote_value\x12Qa value that starts with {value} must be quoted, or written as a block scalar (|)\x12\x80\a\n" +
+	"\x18PROBLEM_CODE_INDENTATION\x10\x0f\x1a\xe1\x06\xd2\xf3\x18\xdc\x06\n" +
+	"\x16block indented wrongly\x10\x01\x1a\x06decode2\xda\x01In block style, the indentation says what belongs to what: keys of one mapping share one indentation, and so do the items of one list. A line indented otherwise, or text after a closed quote or bracket, cannot be read.:7generated_from:\n" +
 	"    kind: kg_template\n" +
 	"  template_id: t\n" +
 	"B9generated_from:\n" +
 	"    kind: kg_template\n" +
 	"    template_id: t\n" +
-	"\x12\x9a\x04\n" +
-	"\x17PROBLEM_CODE_BAD_ESCAPE\x10\x10\x1a\xfc\x03\xd2\xf3\x18\xf7\x03\n" +
-	"\x1aescape that does not exist\x10\x01\x1a\x06decode\"5invalid YAML: unknown escape in a double-quoted value\"=invalid YAML: invalid Unicode escape in a double-quoted value*Kwrite \\\\ for a backslash, or use single quotes, where a backslash is itself2\xcb\x01Inside double quotes a backslash starts an escape, and only YAML's escapes exist (\\n, \\t, \\\\, \\\", \\xXX, \\uXXXX, ...). A Windows path or a regular expression usually wants single quotes or a block scalar.:\x1eprompt: \"edit C:\\src\\main.go\"\n" +
+	"J7\n" +
+	"\x03key\x120invalid YAML: expected a key at this indentationJE\n" +
+	"\x04item\x12=invalid YAML: expected a list item ('- ') at this indentationJ;\n" +
+	"\x05value\x122invalid YAML: expected a value at this indentationJ4\n" +
+	"\x05colon\x12+invalid YAML: a key must be followed by ':'JS\n" +
+	"\x10item_on_key_line\x12?invalid YAML: a list item ('- ') cannot start on its key's lineR=\n" +
+	"\x05align\x124align this line with the keys or items it belongs toR`\n" +
+	"\vquote_value\x12Qa value that starts with {value} must be quoted, or written as a block scalar (|)\x12\xbd\x04\n" +
+	"\x17PROBLEM_CODE_BAD_ESCAPE\x10\x10\x1a\x9f\x04\xd2\xf3\x18\x9a\x04\n" +
+	"\x1aescape that does not exist\x10\x01\x1a\x06decode2\xcb\x01Inside double quotes a backslash starts an escape, and only YAML's escapes exist (\\n, \\t, \\\\, \\\", \\xXX, \\uXXXX, ...). A Windows path or a regular expression usually wants single quotes or a block scalar.:\x1eprompt: \"edit C:\\src\\main.go\"\n" +
 	"B\x1eprompt: 'edit C:\\src\\main.go'\n" +
-	"\x12\xee\x04\n" +
-	" PROBLEM_CODE_BLOCK_SCALAR_HEADER\x10\x11\x1a\xc7\x04\xd2\xf3\x18\xc2\x04\n" +
-	"'block scalar header that cannot be read\x10\x01\x1a\x06decode\">invalid YAML: a block scalar header (| or >) must end its line\"Cinvalid YAML: a block scalar's indentation indicator must be 1 to 9*Ostart the text on the next line, indented; or quote the value if | or > is text*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\xb2\x01A value that starts with | or > is a block scalar: its header (|, |-, >+2, ...) ends the line and the text follows on the lines below, indented. Text after the header is refused.:\x14prompt: | use pipes\n" +
+	"J@\n" +
+	"\aunknown\x125invalid YAML: unknown escape in a double-quoted valueJH\n" +
+	"\aunicode\x12=invalid YAML: invalid Unicode escape in a double-quoted valueRX\n" +
+	"\tbackslash\x12Kwrite \\\\ for a backslash, or use single quotes, where a backslash is itself\x12\xa1\x05\n" +
+	" PROBLEM_CODE_BLOCK_SCALAR_HEADER\x10\x11\x1a\xfa\x04\xd2\xf3\x18\xf5\x04\n" +
+	"'block scalar header that cannot be read\x10\x01\x1a\x06decode2\xb2\x01A value that starts with | or > is a block scalar: its header (|, |-, >+2, ...) ends the line and the text follows on the lines below, indented. Text after the header is refused.:\x14prompt: | use pipes\n" +
 	"B\x19prompt: |-\n" +
 	"    use pipes\n" +
-	"\x12\xaf\x04\n" +
-	"\x16PROBLEM_CODE_DIRECTIVE\x10\x12\x1a\x92\x04\xd2\xf3\x18\x8d\x04\n" +
-	"\x1ddirective that cannot be read\x10\x01\x1a\x06decode\"6invalid YAML: a %YAML or %TAG directive cannot be read\"Dinvalid YAML: a directive must be followed by a document start (---)*Fa line that starts with % is a directive: quote the value if % is text*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\x94\x01A line that starts with % is a YAML directive, and must be %YAML 1.1 or a %TAG directive followed by ---. A value that starts with % must be quoted.:\x16%YAML 1.1\n" +
+	"JH\n" +
+	"\x06header\x12>invalid YAML: a block scalar header (| or >) must end its lineJP\n" +
+	"\tindicator\x12Cinvalid YAML: a block scalar's indentation indicator must be 1 to 9R\\\n" +
+	"\tnext_line\x12Ostart the text on the next line, indented; or quote the value if | or > is textR`\n" +
+	"\vquote_value\x12Qa value that starts with {value} must be quoted, or written as a block scalar (|)\x12\xe8\x04\n" +
+	"\x16PROBLEM_CODE_DIRECTIVE\x10\x12\x1a\xcb\x04\xd2\xf3\x18\xc6\x04\n" +
+	"\x1ddirective that cannot be read\x10\x01\x1a\x06decode2\x94\x01A line that starts with % is a YAML directive, and must be %YAML 1.1 or a %TAG directive followed by ---. A value that starts with % must be quoted.:\x16%YAML 1.1\n" +
 	"task_id: t1\n" +
 	"B\x1a%YAML 1.1\n" +
 	"---\n" +
 	"task_id: t1\n" +
-	"\x12\x83\x04\n" +
-	"\x1dPROBLEM_CODE_ANCHOR_ALIAS_TAG\x10\x13\x1a\xdf\x03\xd2\xf3\x18\xda\x03\n" +
-	"(anchor, alias or tag that cannot be read\x10\x01\x1a\x06decode\".invalid YAML: an alias (*name) names no anchor\"4invalid YAML: an anchor (&) or alias (*) has no name\"&invalid YAML: a tag (!) cannot be read*Qa value that starts with {value} must be quoted, or written as a block scalar (|)2\x86\x01&name sets an anchor, *name refers to it, and ! starts a tag. A value that starts with one of these characters as text must be quoted.:\x1bprompt: *bold* is required\n" +
+	"JC\n" +
+	"\tdirective\x126invalid YAML: a %YAML or %TAG directive cannot be readJV\n" +
+	"\x0edocument_start\x12Dinvalid YAML: a directive must be followed by a document start (---)RQ\n" +
+	"\apercent\x12Fa line that starts with % is a directive: quote the value if % is textR`\n" +
+	"\vquote_value\x12Qa value that starts with {value} must be quoted, or written as a block scalar (|)\x12\xaa\x04\n" +
+	"\x1dPROBLEM_CODE_ANCHOR_ALIAS_TAG\x10\x13\x1a\x86\x04\xd2\xf3\x18\x81\x04\n" +
+	"(anchor, alias or tag that cannot be read\x10\x01\x1a\x06decode2\x86\x01&name sets an anchor, *name refers to it, and ! starts a tag. A value that starts with one of these characters as text must be quoted.:\x1bprompt: *bold* is required\n" +
 	"B\x1dprompt: \"*bold* is required\"\n" +
-	"\x12\x9f\x05\n" +
-	"\x18PROBLEM_CODE_JSON_SYNTAX\x10\x14\x1a\x80\x05\xd2\xf3\x18\xfb\x04\n" +
-	"\x18JSON that cannot be read\x10\x01\x1a\x06decode\"\x1einvalid JSON: expected a value\"7invalid JSON: expected a property name in double quotes\"\x1ainvalid JSON: expected ':'\"!invalid JSON: expected ',' or '}'\"!invalid JSON: expected ',' or ']'\"$invalid JSON: a string is not closed\"=invalid JSON: a control character must be escaped in a string\"(invalid JSON: unknown escape in a string\"0invalid JSON: text after the end of the document\"\x16invalid JSON: {reason}2\x99\x01A .json file is read as proto3 JSON, the form taskspec convert writes. It must be one JSON object. The position is where the JSON stopped being readable.:\x12{\"taskId\": \"t1\",}\n" +
+	"J7\n" +
+	"\x05alias\x12.invalid YAML: an alias (*name) names no anchorJ<\n" +
+	"\x04name\x124invalid YAML: an anchor (&) or alias (*) has no nameJ-\n" +
+	"\x03tag\x12&invalid YAML: a tag (!) cannot be readR`\n" +
+	"\vquote_value\x12Qa value that starts with {value} must be quoted, or written as a block scalar (|)\x12\xbb\a\n" +
+	"\x18PROBLEM_CODE_JSON_SYNTAX\x10\x14\x1a\x9c\a\xd2\xf3\x18\x97\a\n" +
+	"\x18JSON that cannot be read\x10\x01\x1a\x06decode2\x99\x01A .json file is read as proto3 JSON, the form taskspec convert writes. It must be one JSON object. The position is where the JSON stopped being readable.:\x12{\"taskId\": \"t1\",}\n" +
 	"B\x11{\"taskId\": \"t1\"}\n" +
-	"\x12\x88\x03\n" +
-	"\x1aPROBLEM_CODE_BINARY_SYNTAX\x10\x15\x1a\xe7\x02\xd2\xf3\x18\xe2\x02\n" +
-	"#binary protobuf that cannot be read\x10\x01\x1a\x06decode\"!invalid binary TaskSpec: {reason}2\xb6\x01A .binpb file is read as the binary protobuf encoding of a TaskSpec. Data cut short, or that is not protobuf at all, is refused. Write it with taskspec convert or a protobuf library.:,(a .binpb file cut in the middle of a field)B'(the file as taskspec convert wrote it)\x12\xaa\x02\n" +
-	"\x16PROBLEM_CODE_NOT_BLANK\x10e\x1a\x8d\x02\xd2\xf3\x18\x88\x02\n" +
-	" required string missing or blank\x10\x01\x1a\bvalidate\"\x06{rule}*\x14key {key} is missing*\x1ekey {key} is missing in {path}2jThe field must hold a character that is not white space. The message is the Go package's Validate message.:\x0etask_id: \"  \"\n" +
+	"J'\n" +
+	"\x05value\x12\x1einvalid JSON: expected a valueJH\n" +
+	"\rproperty_name\x127invalid JSON: expected a property name in double quotesJ#\n" +
+	"\x05colon\x12\x1ainvalid JSON: expected ':'J/\n" +
+	"\n" +
+	"object_end\x12!invalid JSON: expected ',' or '}'J.\n" +
+	"\tarray_end\x12!invalid JSON: expected ',' or ']'J9\n" +
+	"\x11string_not_closed\x12$invalid JSON: a string is not closedJH\n" +
+	"\acontrol\x12=invalid JSON: a control character must be escaped in a stringJ2\n" +
+	"\x06escape\x12(invalid JSON: unknown escape in a stringJG\n" +
+	"\x13text_after_document\x120invalid JSON: text after the end of the documentJ \n" +
+	"\x06reason\x12\x16invalid JSON: {reason}J@\n" +
+	"\astopped\x125invalid JSON: the text cannot be read past this pointZ)\n" +
+	"\vnot_a_value\x12\x1a{name} is not a JSON valueZ$\n" +
+	"\rduplicate_key\x12\x13duplicate key {key}\x12\xbc\b\n" +
+	"\x1aPROBLEM_CODE_BINARY_SYNTAX\x10\x15\x1a\x9b\b\xd2\xf3\x18\x96\b\n" +
+	"#binary protobuf that cannot be read\x10\x01\x1a\x06decode2\xb6\x01A .binpb file is read as the binary protobuf encoding of a TaskSpec. Data cut short, or that is not protobuf at all, is refused. Write it with taskspec convert or a protobuf library.:,(a .binpb file cut in the middle of a field)B'(the file as taskspec convert wrote it)J+\n" +
+	"\x06reason\x12!invalid binary TaskSpec: {reason}Z2\n" +
+	"\fnot_protobuf\x12\"the data is not a protobuf messageZ*\n" +
+	"\btoo_deep\x12\x1emessages are nested too deeplyZ-\n" +
+	"\atag_cut\x12\"the data ends inside a field's tagZ&\n" +
+	"\n" +
+	"field_zero\x12\x18a field has the number 0Z9\n" +
+	"\n" +
+	"varint_cut\x12+the data ends inside field {field}'s varintZF\n" +
+	"\vfixed64_cut\x127the data ends inside field {field}'s fixed 64-bit valueZF\n" +
+	"\vfixed32_cut\x127the data ends inside field {field}'s fixed 32-bit valueZ9\n" +
+	"\n" +
+	"length_cut\x12+the data ends inside field {field}'s lengthZ1\n" +
+	"\btoo_long\x12%field {field} is longer than the dataZ,\n" +
+	"\bnot_utf8\x12 field {field} is not valid UTF-8Z?\n" +
+	"\x05group\x126field {field} is a group, which a TaskSpec has none ofZI\n" +
+	"\fno_wire_type\x129field {field} has the wire type {n}, which does not exist\x12\xcb\x02\n" +
+	"\x16PROBLEM_CODE_NOT_BLANK\x10e\x1a\xae\x02\xd2\xf3\x18\xa9\x02\n" +
+	" required string missing or blank\x10\x01\x1a\bvalidate2jThe field must hold a character that is not white space. The message is the Go package's Validate message.:\x0etask_id: \"  \"\n" +
 	"B\x1etask_id: kg-go-impl-mathx-gcd\n" +
-	"\x12\xb6\x02\n" +
-	"\x16PROBLEM_CODE_NOT_EMPTY\x10f\x1a\x99\x02\xd2\xf3\x18\x94\x02\n" +
-	"\x1erequired list missing or empty\x10\x01\x1a\bvalidate\"\x06{rule}*\x14key {key} is missing*\x1ekey {key} is missing in {path}2WThe list must have at least one item. The message is the Go package's Validate message.:\x1fverification:\n" +
+	"J\x0e\n" +
+	"\x04rule\x12\x06{rule}R\x1f\n" +
+	"\amissing\x12\x14key {key} is missingR,\n" +
+	"\n" +
+	"missing_in\x12\x1ekey {key} is missing in {path}\x12\xd7\x02\n" +
+	"\x16PROBLEM_CODE_NOT_EMPTY\x10f\x1a\xba\x02\xd2\xf3\x18\xb5\x02\n" +
+	"\x1erequired list missing or empty\x10\x01\x1a\bvalidate2WThe list must have at least one item. The message is the Go package's Validate message.:\x1fverification:\n" +
 	"    test_cmd: []\n" +
 	"B.verification:\n" +
 	"    test_cmd: [go, test, ./...]\n" +
-	"\x12\x97\x04\n" +
-	"\x14PROBLEM_CODE_DEFINED\x10g\x1a\xfc\x03\xd2\xf3\x18\xf7\x03\n" +
-	"+enum value missing or not one of its values\x10\x01\x1a\bvalidate\"\x06{rule}\"\x12{path} is required\"#{path} {n} is not defined in {enum}\"7language {value} is not {value}, the language asked for*\x15did you mean {value}?*\x19expected one of: {values}*\x14key {key} is missing*\x1ekey {key} is missing in {path}2\xb7\x01The field must spell one of its enum's values, in lower case as the YAML writes them. The message is the Go package's Validate message; the hint names the value you most likely meant.:\x11language: golang\n" +
+	"J\x0e\n" +
+	"\x04rule\x12\x06{rule}R\x1f\n" +
+	"\amissing\x12\x14key {key} is missingR,\n" +
+	"\n" +
+	"missing_in\x12\x1ekey {key} is missing in {path}\x12\xf9\x04\n" +
+	"\x14PROBLEM_CODE_DEFINED\x10g\x1a\xde\x04\xd2\xf3\x18\xd9\x04\n" +
+	"+enum value missing or not one of its values\x10\x01\x1a\bvalidate2\xb7\x01The field must spell one of its enum's values, in lower case as the YAML writes them. The message is the Go package's Validate message; the hint names the value you most likely meant.:\x11language: golang\n" +
 	"B\rlanguage: go\n" +
-	"\x12\x84\x02\n" +
-	"\x15PROBLEM_CODE_AT_LEAST\x10h\x1a\xe8\x01\xd2\xf3\x18\xe3\x01\n" +
-	"\x19integer below its minimum\x10\x01\x1a\bvalidate\"\x06{rule}2aThe integer must be at least the field's bound. The message is the Go package's Validate message.:&verification:\n" +
+	"J\x0e\n" +
+	"\x04rule\x12\x06{rule}J\x1e\n" +
+	"\brequired\x12\x12{path} is requiredJ2\n" +
+	"\vnot_defined\x12#{path} {n} is not defined in {enum}JC\n" +
+	"\tnot_asked\x126language {value} is not {want}, the language asked forR%\n" +
+	"\fdid_you_mean\x12\x15did you mean {value}?R#\n" +
+	"\x06one_of\x12\x19expected one of: {values}R\x1f\n" +
+	"\amissing\x12\x14key {key} is missingR,\n" +
+	"\n" +
+	"missing_in\x12\x1ekey {key} is missing in {path}\x12\x8c\x02\n" +
+	"\x15PROBLEM_CODE_AT_LEAST\x10h\x1a\xf0\x01\xd2\xf3\x18\xeb\x01\n" +
+	"\x19integer below its minimum\x10\x01\x1a\bvalidate2aThe integer must be at least the field's bound. The message is the Go package's Validate message.:&verification:\n" +
 	"    timeout_seconds: -5\n" +
 	"B'verification:\n" +
 	"    timeout_seconds: 300\n" +
-	"\x12\x85\x03\n" +
-	"\x13PROBLEM_CODE_EQUALS\x10i\x1a\xeb\x02\xd2\xf3\x18\xe6\x02\n" +
-	"(integer other than the one value allowed\x10\x01\x1a\bvalidate\"\x06{rule}*\x14key {key} is missing2\xe1\x01The integer must be exactly the field's one allowed value: task_spec_version is 1 in every v1 document, so that a reader never misreads a document written for another version. The message is the Go package's Validate message.:\x15task_spec_version: 2\n" +
+	"J\x0e\n" +
+	"\x04rule\x12\x06{rule}\x12\x98\x03\n" +
+	"\x13PROBLEM_CODE_EQUALS\x10i\x1a\xfe\x02\xd2\xf3\x18\xf9\x02\n" +
+	"(integer other than the one value allowed\x10\x01\x1a\bvalidate2\xe1\x01The integer must be exactly the field's one allowed value: task_spec_version is 1 in every v1 document, so that a reader never misreads a document written for another version. The message is the Go package's Validate message.:\x15task_spec_version: 2\n" +
 	"B\x15task_spec_version: 1\n" +
-	"\x12\xea\x02\n" +
-	"\x15PROBLEM_CODE_NOT_UTF8\x10j\x1a\xce\x02\xd2\xf3\x18\xc9\x02\n" +
-	"\x18string that is not UTF-8\x10\x01\x1a\bvalidate\"\x19{path} is not valid UTF-82\xcb\x01A Go string can hold any bytes, but a TaskSpec's strings are UTF-8: protobuf, YAML and the Python library cannot carry anything else. A spec with such a string is not valid, so it is never saved or sent.:\x1cspec.Prompt = \"caf\\xe9\" (Go)B\x1aspec.Prompt = \"café\" (Go)\x12\xe1\x03\n" +
-	"\x16PROBLEM_CODE_TOO_LARGE\x10k\x1a\xc4\x03\xd2\xf3\x18\xbf\x03\n" +
-	"\x1cspec too large to be written\x10\x01\x1a\bvalidate\"Stask spec is too large: its canonical YAML is {n} bytes, more than the limit of {n}2\xe7\x01A spec whose canonical YAML is over the document limit (16 MiB) could not be read back by any reader, so it is not valid: it is never saved or sent over the GeneratorService. Keep large data out of the spec and point to it instead.:\x18prompt: (20 MB of text)\n" +
+	"J\x0e\n" +
+	"\x04rule\x12\x06{rule}R\x1f\n" +
+	"\amissing\x12\x14key {key} is missing\x12\xf6\x02\n" +
+	"\x15PROBLEM_CODE_NOT_UTF8\x10j\x1a\xda\x02\xd2\xf3\x18\xd5\x02\n" +
+	"\x18string that is not UTF-8\x10\x01\x1a\bvalidate2\xcb\x01A Go string can hold any bytes, but a TaskSpec's strings are UTF-8: protobuf, YAML and the Python library cannot carry anything else. A spec with such a string is not valid, so it is never saved or sent.:\x1cspec.Prompt = \"caf\\xe9\" (Go)B\x1aspec.Prompt = \"café\" (Go)J%\n" +
+	"\bnot_utf8\x12\x19{path} is not valid UTF-8\x12\xf2\x03\n" +
+	"\x16PROBLEM_CODE_TOO_LARGE\x10k\x1a\xd5\x03\xd2\xf3\x18\xd0\x03\n" +
+	"\x1cspec too large to be written\x10\x01\x1a\bvalidate2\xe7\x01A spec whose canonical YAML is over the document limit (16 MiB) could not be read back by any reader, so it is not valid: it is never saved or sent over the GeneratorService. Keep large data out of the spec and point to it instead.:\x18prompt: (20 MB of text)\n" +
 	"B:prompt: Implement the function described in docs/task.md.\n" +
-	"\x12\x80\x05\n" +
-	"\x14PROBLEM_CODE_COMMENT\x10\xc9\x01\x1a\xe4\x04\xd2\xf3\x18\xdf\x04\n" +
-	"1comment that has no place in the canonical layout\x10\x01\x1a\x06format\"\x10{path}: {reason}\"\b{reason}*+move or delete it (or use --strip-comments)*6please report this, and use --strip-comments meanwhile2\xa4\x02taskspec fmt keeps comments where the canonical layout has a place for them: on their own lines above a key or item, or at the end of a line. A comment it cannot place, such as one inside a flow collection or a quoted value's lines, would be lost, so fmt leaves the file alone and says where.::verification:\n" +
+	"Jd\n" +
+	"\ttoo_large\x12Wtask spec is too large: its canonical YAML is {n} bytes, more than the limit of {limit}\x12\xa6\x05\n" +
+	"\x14PROBLEM_CODE_COMMENT\x10\xc9\x01\x1a\x8a\x05\xd2\xf3\x18\x85\x05\n" +
+	"1comment that has no place in the canonical layout\x10\x01\x1a\x06format2\xa4\x02taskspec fmt keeps comments where the canonical layout has a place for them: on their own lines above a key or item, or at the end of a line. A comment it cannot place, such as one inside a flow collection or a quoted value's lines, would be lost, so fmt leaves the file alone and says where.::verification:\n" +
 	"    test_cmd: [go, # the tool\n" +
 	"        test]\n" +
 	"B<verification:\n" +
 	"    # go is the tool\n" +
 	"    test_cmd: [go, test]\n" +
-	"\x12\xe8\x03\n" +
-	"\x1aPROBLEM_CODE_ARTIFACT_PATH\x10\xad\x02\x1a\xc6\x03\xd2\xf3\x18\xc1\x03\n" +
-	"-artifact path that leads out of the workspace\x10\x02\x1a\x04lint\".artifact path {value} is not allowed: {reason}2\xf5\x01A solution artifact's path is joined to the task's workspace. An absolute path, a .. step or a NUL byte could lead a harness outside it. The Go package accepts any string, so this is a warning; taskspec validate --strict-paths makes it an error.:1solution_artifacts:\n" +
+	"J\x1b\n" +
+	"\aat_path\x12\x10{path}: {reason}J\x11\n" +
+	"\x05plain\x12\b{reason}R3\n" +
+	"\x04move\x12+move or delete it (or use --strip-comments)R@\n" +
+	"\x06report\x126please report this, and use --strip-comments meanwhile\x12\x97\x06\n" +
+	"\x1aPROBLEM_CODE_ARTIFACT_PATH\x10\xad\x02\x1a\xf5\x05\xd2\xf3\x18\xf0\x05\n" +
+	"-artifact path that leads out of the workspace\x10\x02\x1a\x04lint2\xf5\x01A solution artifact's path is joined to the task's workspace. An absolute path, a .. step or a NUL byte could lead a harness outside it. The Go package accepts any string, so this is a warning; taskspec validate --strict-paths makes it an error.:1solution_artifacts:\n" +
 	"    - path: ../../etc/passwd\n" +
 	"B-solution_artifacts:\n" +
 	"    - path: mathx/gcd.go\n" +
-	"\x12\x9c\x05\n" +
-	"\x1cPROBLEM_CODE_YAML_LINE_BREAK\x10\xae\x02\x1a\xf8\x04\xd2\xf3\x18\xf3\x04\n" +
-	"\x1craw NEL, LS or PS in a value\x10\x02\x1a\x04lint\"D{path}: a raw {what} in the text is a line break to YAML 1.1 readers\"<a raw {what} in the text is a line break to YAML 1.1 readers*Gwrite it as an escape in a double-quoted string ({value}), or remove it2\xb5\x02YAML 1.1 readers (libyaml, yaml.v3, and so both libraries and the Go package) read NEL (U+0085), LINE SEPARATOR (U+2028) and PARAGRAPH SEPARATOR (U+2029) as line breaks, while JavaScript readers keep them as text: the value differs by reader. A NEL often comes from a Windows-1252 ellipsis decoded as Latin-1.:'prompt: wait\\u0085 then go (a raw NEL)\n" +
+	"J=\n" +
+	"\vnot_allowed\x12.artifact path {value} is not allowed: {reason}Z,\n" +
+	"\x05empty\x12#the path is empty: it names no fileZ \n" +
+	"\x03nul\x12\x19the path holds a NUL byteZN\n" +
+	"\babsolute\x12Bthe path is absolute: artifact paths are relative to the workspaceZ6\n" +
+	"\x06climbs\x12,the path climbs out of the workspace with ..ZF\n" +
+	"\asymlink\x12;the path leads out of the workspace through a symbolic link\x12\xba\x05\n" +
+	"\x1cPROBLEM_CODE_YAML_LINE_BREAK\x10\xae\x02\x1a\x96\x05\xd2\xf3\x18\x91\x05\n" +
+	"\x1craw NEL, LS or PS in a value\x10\x02\x1a\x04lint2\xb5\x02YAML 1.1 readers (libyaml, yaml.v3, and so both libraries and the Go package) read NEL (U+0085), LINE SEPARATOR (U+2028) and PARAGRAPH SEPARATOR (U+2029) as line breaks, while JavaScript readers keep them as text: the value differs by reader. A NEL often comes from a Windows-1252 ellipsis decoded as Latin-1.:'prompt: wait\\u0085 then go (a raw NEL)\n" +
 	"B\x1dprompt: \"wait\\u2026 then go\"\n" +
-	"\x12\xbe\x05\n" +
-	"\x1fPROBLEM_CODE_PROMPT_HAS_COMMAND\x10\xaf\x02\x1a\x97\x05\xd2\xf3\x18\x92\x05\n" +
-	"-prompt that gives away a verification command\x10\x02\x1a\x04lint\".the prompt holds {path} word for word: {value}*fthe agent sees the prompt but not the verification: say what must hold, not the command that checks it2\xff\x01The verification commands are hidden from the agent (taskspec show --agent, agent_view): they are how its work is judged. A prompt that spells out a command, its arguments joined by spaces, gives it away. Only a command of two words or more is looked for.:[prompt: Make go test ./mathx/... pass.\n" +
+	"JO\n" +
+	"\aat_path\x12D{path}: a raw {what} in the text is a line break to YAML 1.1 readersJE\n" +
+	"\x05plain\x12<a raw {what} in the text is a line break to YAML 1.1 readersRQ\n" +
+	"\x06escape\x12Gwrite it as an escape in a double-quoted string ({value}), or remove it\x12\xd3\x05\n" +
+	"\x1fPROBLEM_CODE_PROMPT_HAS_COMMAND\x10\xaf\x02\x1a\xac\x05\xd2\xf3\x18\xa7\x05\n" +
+	"-prompt that gives away a verification command\x10\x02\x1a\x04lint2\xff\x01The verification commands are hidden from the agent (taskspec show --agent, agent_view): they are how its work is judged. A prompt that spells out a command, its arguments joined by spaces, gives it away. Only a command of two words or more is looked for.:[prompt: Make go test ./mathx/... pass.\n" +
 	"verification:\n" +
 	"    test_cmd: [go, test, ./mathx/...]\n" +
 	"Bbprompt: Make the tests of package mathx pass.\n" +
 	"verification:\n" +
 	"    test_cmd: [go, test, ./mathx/...]\n" +
-	"\x12\x8e\x05\n" +
-	"\x1dPROBLEM_CODE_COMMENT_IN_VALUE\x10\xb0\x02\x1a\xe9\x04\xd2\xf3\x18\xe4\x04\n" +
-	"%' #' that ends a prompt written plain\x10\x02\x1a\x04lint\">{path}: ' #' ends the value: the rest of the line is a comment*Oquote the value, or write it as a block scalar (|), to keep the text after ' #'2\xd3\x02YAML ends a plain (unquoted) value at a blank followed by #: the rest of the line is a comment, and every reader drops it. So prompt: Fix issue #12 in the parser is the prompt \"Fix issue\". A comment meant as one stands apart, by convention with two spaces before the #; one space before it, after a prompt, is taken for text that was lost.:$prompt: Fix issue #12 in the parser\n" +
+	"J7\n" +
+	"\x05holds\x12.the prompt holds {path} word for word: {value}Rr\n" +
+	"\bsay_what\x12fthe agent sees the prompt but not the verification: say what must hold, not the command that checks it\x12\x9f\x05\n" +
+	"\x1dPROBLEM_CODE_COMMENT_IN_VALUE\x10\xb0\x02\x1a\xfa\x04\xd2\xf3\x18\xf5\x04\n" +
+	"%' #' that ends a prompt written plain\x10\x02\x1a\x04lint2\xd3\x02YAML ends a plain (unquoted) value at a blank followed by #: the rest of the line is a comment, and every reader drops it. So prompt: Fix issue #12 in the parser is the prompt \"Fix issue\". A comment meant as one stands apart, by convention with two spaces before the #; one space before it, after a prompt, is taken for text that was lost.:$prompt: Fix issue #12 in the parser\n" +
 	"B&prompt: \"Fix issue #12 in the parser\"\n" +
-	"\x12\xf6\t\n" +
-	"!PROBLEM_CODE_YAML_BYTE_ORDER_MARK\x10\xb1\x02\x1a\xcd\t\xd2\xf3\x18\xc8\t\n" +
-	"7raw byte order mark (U+FEFF) in a quoted or block value\x10\x02\x1a\x04lint\"v{path}: a raw byte order mark (U+FEFF) in the text can make the Go package (yaml.v3 v3.0.4) misread the lines after it\"na raw byte order mark (U+FEFF) in the text can make the Go package (yaml.v3 v3.0.4) misread the lines after it*-taskspec fmt writes it as the escape \"\\uFEFF\"2\x9f\x06Text pasted from a Windows file can hold U+FEFF, and JSON.stringify, json.dumps(ensure_ascii=False), ruamel.yaml, prettier and the npm yaml package write it raw. Inside a quoted (single or double) or block (literal or folded) value, libyaml and yaml.v3 both read it as part of the value, and so do both libraries. But yaml.v3 v3.0.4 tests for a byte order mark at the start of its read buffer rather than at the character it reads, so when one happens to sit there it can skip the first character of a later line, depending on byte offsets. Anywhere else (at the start of a line, in a plain value, a key written plain or a comment) it is an error: libyaml skips one that starts a line, yaml.v3 reads it as text. taskspec fmt writes the character as the escape \\uFEFF, which every reader reads alike.:+prompt: \"Fix the parser\ufeff\" (a raw U+FEFF)\n" +
+	"JF\n" +
+	"\x04ends\x12>{path}: ' #' ends the value: the rest of the line is a commentRX\n" +
+	"\x05quote\x12Oquote the value, or write it as a block scalar (|), to keep the text after ' #'\x12\x95\n" +
+	"\n" +
+	"!PROBLEM_CODE_YAML_BYTE_ORDER_MARK\x10\xb1\x02\x1a\xec\t\xd2\xf3\x18\xe7\t\n" +
+	"7raw byte order mark (U+FEFF) in a quoted or block value\x10\x02\x1a\x04lint2\x9f\x06Text pasted from a Windows file can hold U+FEFF, and JSON.stringify, json.dumps(ensure_ascii=False), ruamel.yaml, prettier and the npm yaml package write it raw. Inside a quoted (single or double) or block (literal or folded) value, libyaml and yaml.v3 both read it as part of the value, and so do both libraries. But yaml.v3 v3.0.4 tests for a byte order mark at the start of its read buffer rather than at the character it reads, so when one happens to sit there it can skip the first character of a later line, depending on byte offsets. Anywhere else (at the start of a line, in a plain value, a key written plain or a comment) it is an error: libyaml skips one that starts a line, yaml.v3 reads it as text. taskspec fmt writes the character as the escape \\uFEFF, which every reader reads alike.:+prompt: \"Fix the parser\ufeff\" (a raw U+FEFF)\n" +
 	"B\x1fprompt: \"Fix the parser\\uFEFF\"\n" +
-	"\x12\xe1\x02\n" +
-	"\x19PROBLEM_CODE_NOT_READABLE\x10\x85\a\x1a\xc0\x02\xd2\xf3\x18\xbb\x02\n" +
-	"0file or directory that cannot be read or written\x10\x01\x1a\x04file\"\x17cannot {what}: {reason}2\x8f\x01The file or directory could not be opened, read, listed or written; the reason is the operating system's. The run goes on with the other files.:'taskspec validate missing.taskspec.yamlB+taskspec validate examples/go.taskspec.yaml\x12\xe4\x02\n" +
-	"\x16PROBLEM_CODE_UNCHANGED\x10\x86\a\x1a\xc6\x02\xd2\xf3\x18\xc1\x02\n" +
-	"3file that changed while being formatted, left alone\x10\x01\x1a\x04file\"\b{reason}2\xab\x01taskspec fmt writes a file only if it still holds what fmt read. A file that changed in between (an editor saved it) is left alone, so that no edit is lost. Run fmt again.:/(an editor saves the file while fmt formats it)B\x19taskspec fmt FILE (again)\x12\xf3\x02\n" +
-	"\x1fPROBLEM_CODE_UNSUPPORTED_FORMAT\x10\x87\a\x1a\xcc\x02\xd2\xf3\x18\xc7\x02\n" +
-	"*file in a format the command does not take\x10\x01\x1a\x04file\"\b{reason}2\xbf\x01validate and show read a file by its extension: .json as proto3 JSON, .binpb as binary protobuf, anything else as YAML. fmt formats YAML sidecars only; convert turns JSON or binary into YAML.:\x16taskspec fmt spec.jsonB-taskspec convert spec.json spec.taskspec.yaml\x12\xcf\x01\n" +
-	"\x15PROBLEM_CODE_INTERNAL\x10\xe7\a\x1a\xb2\x01\xd2\xf3\x18\xad\x01\n" +
-	"!internal error: a bug in taskspec\x10\x01\x1a\x04file\"\x18internal error: {reason}2Vtaskspec failed in a way it should not. Please report it with the file that caused it.:\x06(none)B\x06(none):W\n" +
+	"J\x81\x01\n" +
+	"\aat_path\x12v{path}: a raw byte order mark (U+FEFF) in the text can make the Go package (yaml.v3 v3.0.4) misread the lines after itJw\n" +
+	"\x05plain\x12na raw byte order mark (U+FEFF) in the text can make the Go package (yaml.v3 v3.0.4) misread the lines after itR7\n" +
+	"\x06escape\x12-taskspec fmt writes it as the escape \"\\uFEFF\"\x12\xed\x02\n" +
+	"\x19PROBLEM_CODE_NOT_READABLE\x10\x85\a\x1a\xcc\x02\xd2\xf3\x18\xc7\x02\n" +
+	"0file or directory that cannot be read or written\x10\x01\x1a\x04file2\x8f\x01The file or directory could not be opened, read, listed or written; the reason is the operating system's. The run goes on with the other files.:'taskspec validate missing.taskspec.yamlB+taskspec validate examples/go.taskspec.yamlJ#\n" +
+	"\x06cannot\x12\x19cannot {action}: {reason}\x12\xed\x02\n" +
+	"\x16PROBLEM_CODE_UNCHANGED\x10\x86\a\x1a\xcf\x02\xd2\xf3\x18\xca\x02\n" +
+	"3file that changed while being formatted, left alone\x10\x01\x1a\x04file2\xab\x01taskspec fmt writes a file only if it still holds what fmt read. A file that changed in between (an editor saved it) is left alone, so that no edit is lost. Run fmt again.:/(an editor saves the file while fmt formats it)B\x19taskspec fmt FILE (again)J\x11\n" +
+	"\x05plain\x12\b{reason}\x12\xea\x03\n" +
+	"\x1fPROBLEM_CODE_UNSUPPORTED_FORMAT\x10\x87\a\x1a\xc3\x03\xd2\xf3\x18\xbe\x03\n" +
+	"*file in a format the command does not take\x10\x01\x1a\x04file2\xbf\x01validate and show read a file by its extension: .json as proto3 JSON, .binpb as binary protobuf, anything else as YAML. fmt formats YAML sidecars only; convert turns JSON or binary into YAML.:\x16taskspec fmt spec.jsonB-taskspec convert spec.json spec.taskspec.yamlJ\x11\n" +
+	"\x05plain\x12\b{reason}R'\n" +
+	"\x06one_of\x12\x1dexpected one of: {extensions}ZC\n" +
+	"\fno_extension\x123cannot tell the format of {name} from its extension\x12\xdb\x01\n" +
+	"\x15PROBLEM_CODE_INTERNAL\x10\xe7\a\x1a\xbe\x01\xd2\xf3\x18\xb9\x01\n" +
+	"!internal error: a bug in taskspec\x10\x01\x1a\x04file2Vtaskspec failed in a way it should not. Please report it with the file that caused it.:\x06(none)B\x06(none)J$\n" +
+	"\binternal\x12\x18internal error: {reason}\x1a\xc4'\xe2\xf3\x18\xbf'\n" +
+	"'\n" +
+	"\alibyaml\x1a\x15found a tab character \n" +
+	"*\x03tab\n" +
+	"F\n" +
+	"\alibyaml\x1a+found character that cannot start any token \v*\fcannot_start\n" +
+	"W\n" +
+	"\alibyaml\x12\x1ewhile scanning a quoted scalar\x1a\x1efound unexpected end of stream \f*\n" +
+	"not_closed\n" +
+	"a\n" +
+	"\alibyaml\x12\x1ewhile scanning a quoted scalar\x1a#found unexpected document indicator \f*\x0fdocument_marker\n" +
+	"3\n" +
+	"\alibyaml\x1a did not find expected ',' or ']' \r*\x04list\n" +
+	"6\n" +
+	"\alibyaml\x1a did not find expected ',' or '}' \r*\amapping\n" +
+	"H\n" +
+	"\alibyaml\x1a.mapping values are not allowed in this context \x0e*\vnot_allowed\n" +
+	"+\n" +
+	"\alibyaml\x1a\x19did not find expected key \x0f*\x03key\n" +
+	"6\n" +
+	"\alibyaml\x1a#did not find expected '-' indicator \x0f*\x04item\n" +
+	"6\n" +
+	"\alibyaml\x1a\"did not find expected node content \x0f*\x05value\n" +
+	"/\n" +
+	"\alibyaml\x1a\x1bcould not find expected ':' \x0f*\x05colon\n" +
+	"U\n" +
+	"\alibyaml\x1a6block sequence entries are not allowed in this context \x0f*\x10item_on_key_line\n" +
+	"4\n" +
+	"\alibyaml\x1a\x1efound unknown escape character \x10*\aunknown\n" +
+	"=\n" +
+	"\alibyaml\x1a'did not find expected hexdecimal number \x10*\aunknown\n" +
+	"A\n" +
+	"\alibyaml\x1a+found invalid Unicode character escape code \x10*\aunicode\n" +
+	"_\n" +
+	"\alibyaml\x12\x1dwhile scanning a block scalar\x1a+did not find expected comment or line break \x11*\x06header\n" +
+	"A\n" +
+	"\alibyaml\x1a)found an indentation indicator equal to 0 \x11*\tindicator\n" +
+	"2\n" +
+	"\alibyaml\x12\x1awhile scanning a directive \x12*\tdirective\n" +
+	"8\n" +
+	"\alibyaml\x12 while scanning a %YAML directive \x12*\tdirective\n" +
+	"7\n" +
+	"\alibyaml\x12\x1fwhile scanning a %TAG directive \x12*\tdirective\n" +
+	"7\n" +
+	"\alibyaml\x12\x1fwhile parsing a %YAML directive \x12*\tdirective\n" +
+	"6\n" +
+	"\alibyaml\x12\x1ewhile parsing a %TAG directive \x12*\tdirective\n" +
+	"7\n" +
+	"\alibyaml\x1a\x1ffound duplicate %YAML directive \x12*\tdirective\n" +
+	"6\n" +
+	"\alibyaml\x1a\x1efound duplicate %TAG directive \x12*\tdirective\n" +
+	"8\n" +
+	"\alibyaml\x1a found incompatible YAML document \x12*\tdirective\n" +
+	"C\n" +
+	"\alibyaml\x1a&did not find expected <document start> \x12*\x0edocument_start\n" +
+	")\n" +
+	"\alibyaml\x1a\x15found undefined alias \x13*\x05alias\n" +
+	"+\n" +
+	"\alibyaml\x12\x18while scanning an anchor \x13*\x04name\n" +
+	"*\n" +
+	"\alibyaml\x12\x17while scanning an alias \x13*\x04name\n" +
+	"&\n" +
+	"\alibyaml\x12\x14while scanning a tag \x13*\x03tag\n" +
+	",\n" +
+	"\alibyaml\x1a\x1afound undefined tag handle \x13*\x03tag\n" +
+	"\x1f\n" +
+	"\ayaml.v3\x1a\rtab character \n" +
+	"*\x03tab\n" +
+	"\xaa\x01\n" +
+	"\ayaml.v3\x1a\x1awhile scanning a directive\x1a\x05%YAML\x1a\x04%TAG\x1a\x1aincompatible YAML document\x1a did not find expected whitespace\x1a+found unexpected non-alphabetical character \x12*\tdirective\n" +
+	"H\n" +
+	"\ayaml.v3\x1a&did not find expected <document start> \x05*\x13text_after_document\n" +
+	"9\n" +
+	"\ayaml.v3\x1a\x0eunknown anchor\x1a\x15found undefined alias \x13*\x05alias\n" +
+	"\xaa\x01\n" +
+	"\ayaml.v3\x1a\x14while scanning a tag\x1a\x13while parsing a tag\x1a\x14undefined tag handle\x1a\x1ddid not find expected tag URI\x1a\x1ddid not find the expected '>'\x1a\x19did not find expected '!' \x13*\x03tag\n" +
+	"{\n" +
+	"\ayaml.v3\x1a\x18while scanning an anchor\x1a\x17while scanning an alias\x1a5did not find expected alphabetic or numeric character \x13*\x04name\n" +
+	"F\n" +
+	"\ayaml.v3\x1a+found character that cannot start any token \v*\fcannot_start\n" +
+	"7\n" +
+	"\ayaml.v3\x1a\x1efound unexpected end of stream \f*\n" +
+	"not_closed\n" +
+	"A\n" +
+	"\ayaml.v3\x1a#found unexpected document indicator \f*\x0fdocument_marker\n" +
+	"3\n" +
+	"\ayaml.v3\x1a did not find expected ',' or ']' \r*\x04list\n" +
+	"6\n" +
+	"\ayaml.v3\x1a did not find expected ',' or '}' \r*\amapping\n" +
+	"H\n" +
+	"\ayaml.v3\x1a.mapping values are not allowed in this context \x0e*\vnot_allowed\n" +
+	"+\n" +
+	"\ayaml.v3\x1a\x19did not find expected key \x0f*\x03key\n" +
+	"6\n" +
+	"\ayaml.v3\x1a#did not find expected '-' indicator \x0f*\x04item\n" +
+	"6\n" +
+	"\ayaml.v3\x1a\"did not find expected node content \x0f*\x05value\n" +
+	"/\n" +
+	"\ayaml.v3\x1a\x1bcould not find expected ':' \x0f*\x05colon\n" +
+	"U\n" +
+	"\ayaml.v3\x1a6block sequence entries are not allowed in this context \x0f*\x10item_on_key_line\n" +
+	"]\n" +
+	"\ayaml.v3\x1a\x1efound unknown escape character\x1a'did not find expected hexdecimal number \x10*\aunknown\n" +
+	"A\n" +
+	"\ayaml.v3\x1a+found invalid Unicode character escape code \x10*\aunicode\n" +
+	"A\n" +
+	"\ayaml.v3\x1a)found an indentation indicator equal to 0 \x11*\tindicator\n" +
+	"_\n" +
+	"\ayaml.v3\x1a\x1dwhile scanning a block scalar\x1a+did not find expected comment or line break \x11*\x06header\x12\x14\n" +
+	"\amapping\x12\ta mapping\x12\x16\n" +
+	"\bsequence\x12\n" +
+	"a sequence\x12\x1c\n" +
+	"\x06string\x12\x12the string {value}\x12\x1c\n" +
+	"\x06scalar\x12\x12the {kind} {value}\x12\x17\n" +
+	"\x06tagged\x12\r{tag} {value}\x12/\n" +
+	"\fnon_integral\x12\x1fthe non-integral number {value}\x12\x19\n" +
+	"\tempty_key\x12\fan empty key\x12\x16\n" +
+	"\tan_object\x12\tan object\x12\x14\n" +
+	"\ban_array\x12\ban array\x12\"\n" +
+	"\fan_enum_name\x12\x12an enum value name\x12\x14\n" +
+	"\ba_number\x12\ba number\x12\x16\n" +
+	"\ta_boolean\x12\ta boolean\x12\f\n" +
+	"\x04null\x12\x04null\x12\x1c\n" +
+	"\x06number\x12\x12the number {value}\x12\x17\n" +
+	"\vwire_varint\x12\ba varint\x12$\n" +
+	"\fwire_fixed64\x12\x14a fixed 64-bit value\x12&\n" +
+	"\n" +
+	"wire_bytes\x12\x18a length-delimited value\x12!\n" +
+	"\x10wire_group_start\x12\ra group start\x12\x1d\n" +
+	"\x0ewire_group_end\x12\va group end\x12$\n" +
+	"\fwire_fixed32\x12\x14a fixed 32-bit value\x12$\n" +
+	"\tor_packed\x12\x17{want} or a packed list\x12\x13\n" +
+	"\x03nel\x12\fNEL (U+0085)\x12)\n" +
+	"\x0eline_separator\x12\x17LINE SEPARATOR (U+2028)\x123\n" +
+	"\x13paragraph_separator\x12\x1cPARAGRAPH SEPARATOR (U+2029)\x12\x14\n" +
+	"\ba_string\x12\ba string\x12\x18\n" +
+	"\n" +
+	"an_integer\x12\n" +
+	"an integer\x12%\n" +
+	"\aclipped\x12\x1a{text}... ({n} characters)\x1aS\n" +
+	"\n" +
+	"busy_calls\x12Ethe server is running {n} generator calls, its limit; try again later\x1az\n" +
+	"\x0fbusy_generators\x12gthe server has {n} generators still running after their calls were answered, its limit; try again later\x1a)\n" +
+	"\x11language_required\x12\x14language is required\x1aI\n" +
+	"\x12language_undefined\x123language {n} is not defined in taskspec.v1.Language\x1a&\n" +
+	"\ano_spec\x12\x1b{who} returned no task spec\x1a?\n" +
+	"\finvalid_spec\x12/{who} returned an invalid task spec: {problems}\x1aK\n" +
+	"\x0ewrong_language\x129{who} returned a task spec for language {got}, not {want}\x1aJ\n" +
+	"\n" +
+	"over_limit\x12<a message of {size} bytes is over the limit of {limit} bytes\x1a\x8d\x01\n" +
+	"\x0eover_our_limit\x12{a message of {size} bytes is over the limit of {limit} bytes (the task spec document limit of {document} bytes plus 64 KiB):a\n" +
+	"\x0eproblem_tables\x12\x1c.google.protobuf.EnumOptions\x18\xbc\x8e\x03 \x01(\v2\x1a.taskspec.v1.ProblemTablesR\rproblemTables:W\n" +
 	"\aproblem\x12!.google.protobuf.EnumValueOptions\x18\xba\x8e\x03 \x01(\v2\x18.taskspec.v1.ProblemKindR\aproblemB^\n" +
 	"\x0fdev.taskspec.v1B\rProblemsProtoP\x01Z:github.com/taskspec/taskspec/gen/go/taskspec/v1;taskspecv1b\x06proto3"
 
@@ -909,7 +1529,7 @@ func file_taskspec_v1_problems_proto_rawDescGZIP() []byte {
 }
 
 var file_taskspec_v1_problems_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_taskspec_v1_problems_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_taskspec_v1_problems_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_taskspec_v1_problems_proto_goTypes = []any{
 	(Severity)(0),                         // 0: taskspec.v1.Severity
 	(ProblemCode)(0),                      // 1: taskspec.v1.ProblemCode
@@ -917,20 +1537,33 @@ var file_taskspec_v1_problems_proto_goTypes = []any{
 	(*Fix)(nil),                           // 3: taskspec.v1.Fix
 	(*Problems)(nil),                      // 4: taskspec.v1.Problems
 	(*ProblemKind)(nil),                   // 5: taskspec.v1.ProblemKind
-	(*descriptorpb.EnumValueOptions)(nil), // 6: google.protobuf.EnumValueOptions
+	(*Form)(nil),                          // 6: taskspec.v1.Form
+	(*ParserProblem)(nil),                 // 7: taskspec.v1.ParserProblem
+	(*ProblemTables)(nil),                 // 8: taskspec.v1.ProblemTables
+	(*descriptorpb.EnumOptions)(nil),      // 9: google.protobuf.EnumOptions
+	(*descriptorpb.EnumValueOptions)(nil), // 10: google.protobuf.EnumValueOptions
 }
 var file_taskspec_v1_problems_proto_depIdxs = []int32{
-	0, // 0: taskspec.v1.Problem.severity:type_name -> taskspec.v1.Severity
-	3, // 1: taskspec.v1.Problem.fix:type_name -> taskspec.v1.Fix
-	2, // 2: taskspec.v1.Problems.problems:type_name -> taskspec.v1.Problem
-	0, // 3: taskspec.v1.ProblemKind.severity:type_name -> taskspec.v1.Severity
-	6, // 4: taskspec.v1.problem:extendee -> google.protobuf.EnumValueOptions
-	5, // 5: taskspec.v1.problem:type_name -> taskspec.v1.ProblemKind
-	6, // [6:6] is the sub-list for method output_type
-	6, // [6:6] is the sub-list for method input_type
-	5, // [5:6] is the sub-list for extension type_name
-	4, // [4:5] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	0,  // 0: taskspec.v1.Problem.severity:type_name -> taskspec.v1.Severity
+	3,  // 1: taskspec.v1.Problem.fix:type_name -> taskspec.v1.Fix
+	2,  // 2: taskspec.v1.Problems.problems:type_name -> taskspec.v1.Problem
+	0,  // 3: taskspec.v1.ProblemKind.severity:type_name -> taskspec.v1.Severity
+	6,  // 4: taskspec.v1.ProblemKind.message_forms:type_name -> taskspec.v1.Form
+	6,  // 5: taskspec.v1.ProblemKind.hint_forms:type_name -> taskspec.v1.Form
+	6,  // 6: taskspec.v1.ProblemKind.reasons:type_name -> taskspec.v1.Form
+	1,  // 7: taskspec.v1.ParserProblem.code:type_name -> taskspec.v1.ProblemCode
+	7,  // 8: taskspec.v1.ProblemTables.parser_problems:type_name -> taskspec.v1.ParserProblem
+	6,  // 9: taskspec.v1.ProblemTables.words:type_name -> taskspec.v1.Form
+	6,  // 10: taskspec.v1.ProblemTables.service_messages:type_name -> taskspec.v1.Form
+	9,  // 11: taskspec.v1.problem_tables:extendee -> google.protobuf.EnumOptions
+	10, // 12: taskspec.v1.problem:extendee -> google.protobuf.EnumValueOptions
+	8,  // 13: taskspec.v1.problem_tables:type_name -> taskspec.v1.ProblemTables
+	5,  // 14: taskspec.v1.problem:type_name -> taskspec.v1.ProblemKind
+	15, // [15:15] is the sub-list for method output_type
+	15, // [15:15] is the sub-list for method input_type
+	13, // [13:15] is the sub-list for extension type_name
+	11, // [11:13] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_taskspec_v1_problems_proto_init() }
@@ -944,8 +1577,8 @@ func file_taskspec_v1_problems_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_taskspec_v1_problems_proto_rawDesc), len(file_taskspec_v1_problems_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   4,
-			NumExtensions: 1,
+			NumMessages:   7,
+			NumExtensions: 2,
 			NumServices:   0,
 		},
 		GoTypes:           file_taskspec_v1_problems_proto_goTypes,
