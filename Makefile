@@ -184,12 +184,13 @@ format: venv ## Format proto, Python and Go sources in place
 COPIED_FRAGMENTS_CEILING := 18
 
 .PHONY: lint
-lint: venv $(if $(HAVE_GO),$(STATICCHECK)) ## buf lint, buf format check, ruff, mypy --strict, gofmt, go vet and staticcheck
+lint: venv $(if $(HAVE_GO),$(STATICCHECK)) ## buf lint, buf format check, ruff, mypy --strict, import-linter (the layers), gofmt, go vet and staticcheck
 	$(BUF) lint
 	$(BUF) format --diff --exit-code
 	$(VENV)/bin/ruff check python tests scripts
 	$(VENV)/bin/ruff format --check python tests scripts
 	$(VENV)/bin/mypy python/taskspec tests scripts
+	$(VENV)/bin/lint-imports --no-cache
 	$(VPY) -m scripts.copied_fragments --ceiling $(COPIED_FRAGMENTS_CEILING)
 ifeq ($(HAVE_GO),yes)
 	test -z "$$(gofmt -l $(GO_MODULES))" || { gofmt -l $(GO_MODULES); exit 1; }
@@ -427,7 +428,12 @@ bench: venv conform compiled $(VENV)/.bench-stamp ## Benchmark parse/marshal aga
 	$(VPY) -m scripts.bench --json build/bench.json
 	$(VPY) -m scripts.plot_bench build/bench.json docs/benchmarks.png
 	@echo "figure: docs/benchmarks.png"
+	$(MAKE) --no-print-directory bench-keys
 	$(MAKE) --no-print-directory bench-validate
+
+.PHONY: bench-keys
+bench-keys: venv conform compiled ## Parse and marshal of documents with many odd signal keys, compiled build against Go: medians of alternating rounds
+	$(VPY) -m scripts.bench_keys --rounds 11
 
 .PHONY: bench-validate
 bench-validate: venv ## Time `taskspec validate` on 10,000 generated sidecars, jobs 1 vs all CPUs

@@ -50,6 +50,7 @@ COMPILED = [
     "python/taskspec/bridge/_resolve.py",
     "python/taskspec/bridge/_gostr.py",
     "python/taskspec/bridge/_decode_load.py",
+    "python/taskspec/bridge/_decode_bom.py",
     "python/taskspec/bridge/_decode_walk.py",
     "python/taskspec/bridge/_decode_scalar.py",
     "python/taskspec/bridge/_decode_msg.py",

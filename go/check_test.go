@@ -100,18 +100,18 @@ func TestCheckWarnsOfPathsAndRawLineBreaks(t *testing.T) {
 
 func TestCheckGivesSyntaxCodesAndPromptHints(t *testing.T) {
 	for doc, want := range map[string]string{
-		"prompt: `go test` fails\n":                              "TS011 line 1, column 0: invalid YAML: a character here cannot start a value; a value that starts with \"`\" must be quoted, or written as a block scalar (|)",
-		"prompt: @user fix it\n":                                 `TS011 line 1, column 0: invalid YAML: a character here cannot start a value; a value that starts with "@" must be quoted, or written as a block scalar (|)`,
-		"prompt: fix: the bug\n":                                 `TS014 line 1, column 0: invalid YAML: a mapping value is not allowed here; a value that holds ': ' must be quoted, or written as a block scalar (|)`,
-		"task_id: t\n  prompt: p\n":                              `TS014 line 2, column 0: invalid YAML: a mapping value is not allowed here; check the indentation of this key: it is deeper than its siblings`,
-		"prompt: \"open\n":                                       `TS012 line 2, column 0: invalid YAML: a quoted value is not closed; close the quote; inside "..." write \" for a quote, inside '...' write ''`,
-		"task_id: [a, b\n":                                       `TS013 line 2, column 0: invalid YAML: a [ list is not closed with ]; close it, or quote the value if the bracket is text`,
-		"prompt: \"a\\qb\"\n":                                    `TS016 line 1, column 0: invalid YAML: unknown escape in a double-quoted value; write \\ for a backslash, or use single quotes, where a backslash is itself`,
-		"task_id: t\nprompt: *nope\n":                            `TS019 line 2, column 0: invalid YAML: an alias (*name) names no anchor; a value that starts with "*" must be quoted, or written as a block scalar (|)`,
-		"task_id: t\n\tprompt: p\n":                              `TS010 line 2, column 0: invalid YAML: a tab character cannot indent YAML; replace the tab with spaces`,
+		"prompt: `go test` fails\n":                              "TS011 line 1, column 9: invalid YAML: a character here cannot start a value; a value that starts with \"`\" must be quoted, or written as a block scalar (|)",
+		"prompt: @user fix it\n":                                 `TS011 line 1, column 9: invalid YAML: a character here cannot start a value; a value that starts with "@" must be quoted, or written as a block scalar (|)`,
+		"prompt: fix: the bug\n":                                 `TS014 line 1, column 12: invalid YAML: a mapping value is not allowed here; a value that holds ': ' must be quoted, or written as a block scalar (|)`,
+		"task_id: t\n  prompt: p\n":                              `TS014 line 2, column 9: invalid YAML: a mapping value is not allowed here; check the indentation of this key: it is deeper than its siblings`,
+		"prompt: \"open\n":                                       `TS012 line 2, column 1: invalid YAML: a quoted value is not closed; close the quote; inside "..." write \" for a quote, inside '...' write ''`,
+		"task_id: [a, b\n":                                       `TS013 line 2, column 1: invalid YAML: a [ list is not closed with ]; close it, or quote the value if the bracket is text`,
+		"prompt: \"a\\qb\"\n":                                    `TS016 line 1, column 11: invalid YAML: unknown escape in a double-quoted value; write \\ for a backslash, or use single quotes, where a backslash is itself`,
+		"task_id: t\nprompt: *nope\n":                            `TS019 line 2, column 9: invalid YAML: an alias (*name) names no anchor; a value that starts with "*" must be quoted, or written as a block scalar (|)`,
+		"task_id: t\n\tprompt: p\n":                              `TS010 line 2, column 1: invalid YAML: a tab character cannot indent YAML; replace the tab with spaces`,
 		"task_id: \"a\x07\"\n":                                   `TS008 line 1, column 12: invalid YAML: control characters are not allowed (character #x0007)`,
 		"task_id: t1\nprompt: wait\u2028then go\nlanguage: go\n": `TS009 line 2, column 13: invalid YAML: a raw LINE SEPARATOR (U+2028) breaks the line here, and what follows it cannot be read; write it as "\u2028" inside double quotes, or remove it`,
-		"task_id: t\nprompt: |0\n  x\n":                          `TS017 line 2, column 0: invalid YAML: a block scalar's indentation indicator must be 1 to 9; a value that starts with "|" must be quoted, or written as a block scalar (|)`,
+		"task_id: t\nprompt: |0\n  x\n":                          `TS017 line 2, column 10: invalid YAML: a block scalar's indentation indicator must be 1 to 9; a value that starts with "|" must be quoted, or written as a block scalar (|)`,
 	} {
 		vs := taskspec.Check([]byte(doc))
 		if len(vs) != 1 {

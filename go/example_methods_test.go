@@ -43,7 +43,7 @@ func ExampleDecodeError_Error() {
 	_, err = taskspec.ParseJSON([]byte(`{"taskId": 7}`))
 	fmt.Println(err.Error())
 	// Output:
-	// taskspec: decode task spec: line 3, column 0: invalid YAML: a [ list is not closed with ]; close it, or quote the value if the bracket is text
+	// taskspec: decode task spec: line 3, column 1: invalid YAML: a [ list is not closed with ]; close it, or quote the value if the bracket is text
 	// taskspec: task_id: expected a string, got the number 7 (and 6 more problems)
 }
 

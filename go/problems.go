@@ -20,7 +20,6 @@ import (
 	"github.com/taskspec/taskspec/go/internal/source"
 	"github.com/taskspec/taskspec/go/internal/walk"
 	"github.com/taskspec/taskspec/go/internal/wording"
-	"github.com/taskspec/taskspec/go/internal/yamlrules"
 	"github.com/taskspec/taskspec/go/internal/yamlscan"
 )
 
@@ -683,7 +682,6 @@ var errEmptyDocument = &StrictError{Reason: forms.MsgWrongTypeEmptyDocument.Rend
 // StrictError, given where the refusal was found.
 func alone(err error, code Code, data []byte) *DecodeError {
 	src := source.New(data)
-	rules := yamlrules.For(src, nil)
 	v := Violation{Severity: SeverityError}
 	var strict *StrictError
 	var verr *ValidationError
@@ -696,6 +694,10 @@ func alone(err error, code Code, data []byte) *DecodeError {
 			v.Code, v.Message = syntaxProblem(rest)
 			if v.Code == CodeControlCharacter {
 				v.Message = strict.Reason
+			} else if rv, ok := readerSyntax(data); ok {
+				// libyaml's problem at libyaml's mark, as the Python
+				// library reports it.
+				v = rv
 			}
 		} else {
 			v.Code, v.Message = code, withPath(strict.FieldPath, strict.Reason)
@@ -706,19 +708,15 @@ func alone(err error, code Code, data []byte) *DecodeError {
 		s := notUTF8(data)
 		v.Line, v.Column, v.Code, v.Message = s.Line, s.Column, CodeEncoding, s.Reason
 	default:
-		text := strings.TrimPrefix(strings.TrimPrefix(err.Error(), decodePrefix), "yaml: ")
-		// Where libyaml, and so the Python library, reports it.
-		var problem string
-		v.Line, problem = rules.Syntax(text)
-		v.Code, v.Message = syntaxProblem(problem)
-		switch v.Code {
-		case CodeControlCharacter:
-			if r, found := yamlscan.FirstControl(data, len(data)); found {
-				v.Message = fmt.Sprintf("invalid YAML: control characters are not allowed (character #x%04X)", r)
-			}
-		case CodeLimit:
-			v.Line, v.Column = 0, 0
+		if rv, ok := readerSyntax(data); ok {
+			// libyaml's problem at libyaml's mark, as the Python library
+			// reports it.
+			v = rv
+			break
 		}
+		// The reader reads the text, yaml.v3 does not, and the library
+		// names no difference there.
+		v.Code, v.Message = syntaxProblem(strings.TrimPrefix(err.Error(), decodePrefix))
 	}
 	if v.Code == CodeControlCharacter {
 		// At the character, where libyaml's reader stops.
@@ -767,14 +765,14 @@ func rawBreakProblem(v Violation, text *source.Text) (Violation, bool) {
 	return Violation{}, false
 }
 
-// syntaxProblem maps a parser's problem text (libyaml's words, which
-// yaml.v3 shares) to its code and the catalogue's message, by the table of
-// docs/problems.md.
+// syntaxProblem maps a problem text to its code and the catalogue's
+// message: the stricter rules' refusals, in the catalogue's words, and
+// yaml.v3's bound on aliasing; anything else is TS005.
 func syntaxProblem(text string) (Code, string) {
 	for code := range syntaxCodes {
 		for _, msg := range catalogue[code].Messages {
 			if msg == "invalid YAML: "+text {
-				return code, msg // the stricter rules use the catalogue's words
+				return code, msg
 			}
 		}
 	}
@@ -785,49 +783,7 @@ func syntaxProblem(text string) (Code, string) {
 	case strings.Contains(text, "excessive aliasing"):
 		return CodeLimit, fmt.Sprintf("document expands to more than %d nodes", MaxNodes)
 	}
-	for _, row := range syntaxTable {
-		for _, phrase := range row.phrases {
-			if strings.Contains(text, phrase) {
-				return row.code, catalogue[row.code].Messages[row.message]
-			}
-		}
-	}
 	return CodeSyntax, catalogue[CodeSyntax].Messages[0]
-}
-
-// syntaxTable maps yaml.v3's problem texts to the catalogue's code and
-// message (by its index among the code's messages), as docs/problems.md
-// lists them. The first row with a phrase the text holds wins, so a more
-// specific phrase comes before a more general one.
-var syntaxTable = []struct {
-	phrases []string
-	code    Code
-	message int
-}{
-	{[]string{"tab character"}, CodeTabIndent, 0},
-	{[]string{"while scanning a directive", "%YAML", "%TAG", "incompatible YAML document",
-		"did not find expected whitespace", "found unexpected non-alphabetical character"}, CodeDirective, 0},
-	{[]string{"did not find expected <document start>"}, CodeSyntax, 1},
-	{[]string{"unknown anchor", "found undefined alias"}, CodeAnchorAliasTag, 0},
-	{[]string{"while scanning a tag", "while parsing a tag", "undefined tag handle",
-		"did not find expected tag URI", "did not find the expected '>'", "did not find expected '!'"}, CodeAnchorAliasTag, 2},
-	{[]string{"while scanning an anchor", "while scanning an alias",
-		"did not find expected alphabetic or numeric character"}, CodeAnchorAliasTag, 1},
-	{[]string{"found character that cannot start any token"}, CodeCannotStartValue, 0},
-	{[]string{"found unexpected end of stream"}, CodeUnclosedQuote, 0},
-	{[]string{"found unexpected document indicator"}, CodeUnclosedQuote, 1},
-	{[]string{"did not find expected ',' or ']'"}, CodeUnclosedFlow, 0},
-	{[]string{"did not find expected ',' or '}'"}, CodeUnclosedFlow, 1},
-	{[]string{"mapping values are not allowed in this context"}, CodeMappingValue, 0},
-	{[]string{"did not find expected key"}, CodeIndentation, 0},
-	{[]string{"did not find expected '-' indicator"}, CodeIndentation, 1},
-	{[]string{"did not find expected node content"}, CodeIndentation, 2},
-	{[]string{"could not find expected ':'"}, CodeIndentation, 3},
-	{[]string{"block sequence entries are not allowed in this context"}, CodeIndentation, 4},
-	{[]string{"found unknown escape character", "did not find expected hexdecimal number"}, CodeBadEscape, 0},
-	{[]string{"found invalid Unicode character escape code"}, CodeBadEscape, 1},
-	{[]string{"found an indentation indicator equal to 0"}, CodeBlockScalarHeader, 1},
-	{[]string{"while scanning a block scalar", "did not find expected comment or line break"}, CodeBlockScalarHeader, 0},
 }
 
 // promptStart are the characters that cannot start a plain value, or

@@ -1,6 +1,6 @@
 """A scratch copy of the schema with map fields the code has never seen, for Python and Go.
 
-The writers in :mod:`taskspec._convert` promise Go's bytes for every map
+The writers in :mod:`taskspec._json` and :mod:`taskspec._binpb` promise Go's bytes for every map
 field at every depth, found by walking descriptors. The proof is a schema
 with new maps: this module copies proto/taskspec/v1/taskspec.proto into a
 temporary directory and adds

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 import taskspec
 from taskspec import TaskSpec, TaskSpecError, ValidationError, agent_view
 from taskspec._agent import HIDDEN_FIELDS
+from taskspec._binpb import marshal_binpb
 from taskspec._contract import field_contract, reachable_fields
-from taskspec._convert import marshal_binpb, marshal_json
+from taskspec._json import marshal_json
 from taskspec.v1 import options_pb2
 from tests.cliutil import run_cli
 from tests.helpers import VALID_DOC, valid_spec

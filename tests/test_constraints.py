@@ -10,6 +10,8 @@ TS109 max_len, TS110 at_most, TS111 min_items, TS112 max_items.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -298,10 +300,12 @@ def test_the_schema_fragments() -> None:
     assert items == {"type": "string", "pattern": NOT_BLANK_PATTERN, "maxLength": 4}
 
 
-def test_the_int64_range_is_the_limits_one() -> None:
-    from taskspec import _constraints, _limits  # noqa: PLC0415
+def test_the_int64_range_is_written_once() -> None:
+    """The range has one home, a leaf (``_values``) that the contract and the bridge both use."""
+    from taskspec import _limits, _values  # noqa: PLC0415
 
-    assert (_constraints._INT64_MIN, _constraints._INT64_MAX) == (
-        _limits.INT64_MIN,
-        _limits.INT64_MAX,
-    )
+    spelt = re.compile(r"1 << 63|2 ?\*\* ?63 - 1|-\(2 ?\*\* ?63\)")
+    package = Path(_values.__file__).parent
+    homes = [p.name for p in package.rglob("*.py") if spelt.search(p.read_text(encoding="utf-8"))]
+    assert homes == ["_values.py"]
+    assert _limits.INT64_MIN is _values.INT64_MIN

@@ -227,12 +227,12 @@ def test_int64_extremes_survive_json() -> None:
     assert parse_json(marshal_json(spec)) == spec
 
 
-def test_the_whole_converter_is_public() -> None:
-    from taskspec import _convert  # noqa: PLC0415
+def test_the_whole_api_is_public() -> None:
+    from taskspec import _api  # noqa: PLC0415
 
-    for name in _convert.__all__:
+    for name in _api.__all__:
         assert name in taskspec.__all__
-        assert getattr(taskspec, name) is getattr(_convert, name)
+        assert getattr(taskspec, name) is getattr(_api, name)
 
 
 def test_format_for_path() -> None:

@@ -206,7 +206,7 @@ def test_base_doc_is_what_go_writes() -> None:
 
 
 def test_tables_are_complete() -> None:
-    assert (len(SCALARS), len(FIXED), len(KEY_ORDERS), len(KEY_FIXED)) == (863, 17, 25, 9)
+    assert (len(SCALARS), len(FIXED), len(KEY_ORDERS), len(KEY_FIXED)) == (863, 17, 32, 9)
     assert {position for _, position, _ in SCALARS} == set(POSITIONS)
 
 

@@ -317,3 +317,45 @@ def test_a_canonical_document_runs_no_size_bound(monkeypatch: pytest.MonkeyPatch
     assert _fastpath.parse_canonical(spaced) is None
     assert taskspec.parse_task_spec(spaced) == taskspec.parse_task_spec(VALID_DOC)
     assert calls, "the general reader ran no size bound"
+
+
+def test_no_canonical_document_is_measured_in_either_build(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stand-in for ``ByteSize`` that fails if called: the size bound never runs on the fast path.
+
+    The fast reader takes no text over the document limit, so a spec it
+    reads has canonical YAML within the limit and the size rule (TS107)
+    cannot fire. The stand-in is on the message class, which the compiled
+    build calls too. The general reader, and validate() of a spec built in
+    code, still measure.
+    """
+    real = TaskSpec.ByteSize
+
+    def never(self: TaskSpec) -> int:
+        raise AssertionError("the size bound ran for a canonical document")
+
+    fast = [p.read_bytes() for p in [*CANONICAL, *GOLDEN]]
+    fast = [d for d in fast if _fastpath.parse_canonical(d) is not None]
+    # (A document with a warning is read again by the general reader, for positions.)
+    clean = [d for d in fast if taskspec.check(d) == []]
+    assert len(clean) >= len(CANONICAL) // 2
+    monkeypatch.setattr(TaskSpec, "ByteSize", never)
+    for data in fast:
+        assert taskspec.parse_task_spec(data) == _fastpath.parse_canonical(data)
+    for data in clean:
+        assert taskspec.check(data) == []
+    calls: list[int] = []
+
+    def counted(self: TaskSpec) -> int:
+        calls.append(1)
+        return real(self)
+
+    monkeypatch.setattr(TaskSpec, "ByteSize", counted)
+    spaced = VALID_DOC.replace(b"task_id: ", b"task_id:  ", 1)  # the same spec, not canonical
+    assert _fastpath.parse_canonical(spaced) is None
+    assert taskspec.parse_task_spec(spaced) == valid_spec()
+    assert calls, "the general reader ran no size bound"
+    calls.clear()
+    taskspec.validate(valid_spec())
+    assert calls, "validate() of a built spec ran no size bound"

@@ -21,8 +21,7 @@ import pytest
 import taskspec
 from taskspec import Format, TaskSpec, TaskSpecError
 from taskspec._codes import CATALOGUE
-from taskspec._convert import _EXTENSIONS
-from taskspec._io import _is_yaml
+from taskspec._format import _EXTENSIONS
 from tests.conformance.gobridge import GoConsumer
 from tests.conftest import ROOT
 from tests.helpers import valid_spec
@@ -136,15 +135,6 @@ def test_json_over_the_size_limit_is_refused_though_its_yaml_fits(tmp_path: Path
         taskspec.save(tmp_path / "spec.json", spec)
     assert info.value.violations[0].field_path == "prompt"
     assert not list(tmp_path.iterdir())
-
-
-def test_the_yaml_shortcut_knows_the_yaml_extensions() -> None:
-    # load and save tell a YAML name apart without loading the converter.
-    for ext, fmt in _EXTENSIONS.items():
-        assert _is_yaml(f"a{ext}") is (fmt is Format.YAML)
-        assert _is_yaml(f"a{ext.upper()}") is (fmt is Format.YAML)
-    assert not _is_yaml("yaml")
-    assert not _is_yaml(".yaml")
 
 
 def test_load_refuses_a_fifo_with_a_known_extension_at_once(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from yaml._yaml import CParser
 
 import taskspec
-from taskspec import DecodeError, TaskSpecError, _convert, _limits
+from taskspec import DecodeError, TaskSpecError, _api, _limits
 from taskspec.bridge import _decode, _fastpath
 from taskspec.bridge._fastpath import parse_canonical
 from taskspec.bridge._gostr import go_quote
@@ -379,7 +379,7 @@ def test_functions_taking_a_spec_reject_anything_else_in_the_family(value: objec
 )
 def test_json_messages_quote_at_most_about_80_characters(doc: bytes) -> None:
     with pytest.raises(DecodeError) as info:
-        _convert.parse_json(doc)
+        _api.parse_json(doc)
     message = info.value.violations[0].message
     assert "x" * 161 not in message, message
     assert len(message) < 400, message

@@ -29,7 +29,7 @@ import pytest
 from google.protobuf import struct_pb2
 
 import taskspec
-from taskspec import _convert
+from taskspec import _binpb
 from tests.conftest import _require_go
 from tests.scratchproto import STRING_KEYS, Scratch, ToolMissingError, build, run_go, run_python
 
@@ -128,6 +128,6 @@ def test_unknown_fields_inside_map_values_are_found() -> None:
     msg = struct_pb2.Struct()
     msg.fields["a"].CopyFrom(value)
     # The key is quoted as Go quotes it, as in every field path.
-    assert list(_convert._unknown_fields(msg, "")) == [
+    assert list(_binpb._unknown_fields(msg, "")) == [
         ('fields["a"]', 111, "google.protobuf.Value", 0)
     ]

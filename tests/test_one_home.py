@@ -120,3 +120,52 @@ def test_every_field_kind_has_one_plan_and_one_fast_reader() -> None:
     plans = list(_emit._FIELD_PLANS.values())
     assert len(set(plans)) == len(plans)  # no plan serves two kinds
     assert set(_fastpath._READERS) == set(plans)
+
+
+class _Calls:
+    """A stand-in that counts the calls made to the function it wraps."""
+
+    def __init__(self, real: Any) -> None:
+        self.real, self.calls = real, 0
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls += 1
+        return self.real(*args, **kwargs)
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        VALID_DOC.replace(b"language: go\n", b"language: cobol\n"),  # the fast path declines it
+        VALID_DOC.replace(b"language: go\n", b""),  # the fast path reads it; a rule refuses it
+    ],
+)
+def test_a_refused_document_goes_through_the_fast_path_once(
+    monkeypatch: pytest.MonkeyPatch, doc: bytes
+) -> None:
+    from taskspec.bridge import _fastpath  # noqa: PLC0415
+
+    counted = _Calls(_fastpath.parse_canonical)
+    monkeypatch.setattr(_fastpath, "parse_canonical", counted)
+    with pytest.raises(taskspec.TaskSpecError) as info:
+        taskspec.parse_task_spec(doc)
+    assert info.value.violations[0].field_path == "language"
+    assert counted.calls == 1
+    # check() alone, which no reader has tried, reads it fast first, once.
+    counted.calls = 0
+    assert taskspec.check(doc)[0].field_path == "language"
+    assert counted.calls == 1
+
+
+def test_save_writes_the_yaml_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Validating for save measures the YAML it writes (TS107) rather than writing it twice."""
+    from taskspec._limits import MAX_DOCUMENT_BYTES  # noqa: PLC0415
+    from taskspec.bridge import _emit  # noqa: PLC0415
+
+    spec = taskspec.parse_task_spec(VALID_DOC)
+    spec.prompt = "x" * (MAX_DOCUMENT_BYTES // 2)  # past the cheap bound: measured
+    counted = _Calls(_emit.marshal)
+    monkeypatch.setattr(_emit, "marshal", counted)
+    taskspec.save(tmp_path / "spec.yaml", spec)
+    assert counted.calls == 1
+    assert taskspec.load(tmp_path / "spec.yaml") == spec

@@ -29,7 +29,8 @@ INIT = Path(taskspec.__file__)
 
 #: Modules that only some callers need; none of them may load with the package.
 OPTIONAL = (
-    "taskspec._convert",  # proto3 JSON and binary conversion
+    "taskspec._json",  # proto3 JSON
+    "taskspec._binpb",  # binary protobuf
     "taskspec._io",  # load/save and atomic writes
     "taskspec._jsonschema",
     "taskspec._registry",

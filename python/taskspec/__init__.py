@@ -23,20 +23,20 @@ if TYPE_CHECKING:
     from typing import Any
 
     from taskspec._agent import agent_view
-    from taskspec._api import marshal_yaml, parse_task_spec, signal_keys, validate
-    from taskspec._artifacts import artifact_path, is_local_path
-    from taskspec._check import check
-    from taskspec._convert import (
-        Format,
+    from taskspec._api import (
         convert,
-        format_for_path,
         marshal,
-        marshal_binpb,
-        marshal_json,
+        marshal_yaml,
         parse,
         parse_binpb,
         parse_json,
+        parse_task_spec,
+        signal_keys,
+        validate,
     )
+    from taskspec._artifacts import artifact_path, is_local_path
+    from taskspec._binpb import marshal_binpb
+    from taskspec._check import check
     from taskspec._difficulty import derive_difficulty
     from taskspec._enums import Difficulty, GeneratedKind, Language
     from taskspec._errors import (
@@ -48,7 +48,9 @@ if TYPE_CHECKING:
         Violation,
     )
     from taskspec._fixes import apply_fixes, format_document
+    from taskspec._format import Format, format_for_path
     from taskspec._io import load, save
+    from taskspec._json import marshal_json
     from taskspec._problem_code import Code
     from taskspec._registry import Generator, PluginFailure, Registry
     from taskspec._rules import CURRENT_TASK_SPEC_VERSION
@@ -118,7 +120,7 @@ _LAZY: dict[str, str] = {
     "DecodeError": "taskspec._errors",
     "Difficulty": "taskspec._enums",
     "Fix": "taskspec._errors",
-    "Format": "taskspec._convert",
+    "Format": "taskspec._format",
     "GenerateOptions": "taskspec.v1.taskspec_pb2",
     "GeneratedFrom": "taskspec.v1.taskspec_pb2",
     "GeneratedKind": "taskspec._enums",
@@ -138,19 +140,19 @@ _LAZY: dict[str, str] = {
     "apply_fixes": "taskspec._fixes",
     "artifact_path": "taskspec._artifacts",
     "check": "taskspec._check",
-    "convert": "taskspec._convert",
+    "convert": "taskspec._api",
     "derive_difficulty": "taskspec._difficulty",
     "format_document": "taskspec._fixes",
-    "format_for_path": "taskspec._convert",
+    "format_for_path": "taskspec._format",
     "is_local_path": "taskspec._artifacts",
     "load": "taskspec._io",
-    "marshal": "taskspec._convert",
-    "marshal_binpb": "taskspec._convert",
-    "marshal_json": "taskspec._convert",
+    "marshal": "taskspec._api",
+    "marshal_binpb": "taskspec._binpb",
+    "marshal_json": "taskspec._json",
     "marshal_yaml": "taskspec._api",
-    "parse": "taskspec._convert",
-    "parse_binpb": "taskspec._convert",
-    "parse_json": "taskspec._convert",
+    "parse": "taskspec._api",
+    "parse_binpb": "taskspec._api",
+    "parse_json": "taskspec._api",
     "parse_task_spec": "taskspec._api",
     "save": "taskspec._io",
     "signal_keys": "taskspec._api",
@@ -176,7 +178,9 @@ def __getattr__(name: str) -> Any:
     # (mypyc extension modules, built by ``make compiled``), False for the
     # pure-Python modules. Looked up on first use, like the names above.
     if name == "__compiled__":
-        compiled = _is_compiled()
+        from taskspec._version import is_compiled  # noqa: PLC0415
+
+        compiled = is_compiled()
         globals()[name] = compiled
         return compiled
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -184,11 +188,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__) | {"__compiled__", "__version__"})
-
-
-def _is_compiled() -> bool:
-    from importlib.machinery import ExtensionFileLoader  # noqa: PLC0415
-    from importlib.util import find_spec  # noqa: PLC0415
-
-    spec = find_spec("taskspec.bridge._emit")
-    return spec is not None and isinstance(spec.loader, ExtensionFileLoader)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Final, NoReturn
+from typing import Final, NoReturn
 
 from taskspec import _validate
 from taskspec._artifacts import local_path_problem
@@ -50,6 +50,7 @@ from taskspec._codes import (
     YAML_LINE_BREAK,
 )
 from taskspec._errors import DecodeError, Fix, InvalidDocumentError, ValidationError, Violation
+from taskspec._format import Data, Format, to_format
 from taskspec._forms_gen import (
     HINT_COMMENT_IN_VALUE_QUOTE,
     HINT_PROMPT_HAS_COMMAND_SAY_WHAT,
@@ -66,13 +67,11 @@ from taskspec._forms_gen import (
 )
 from taskspec._rules import KIND_CODES
 from taskspec._words import pieces, render
+from taskspec.bridge import _fastpath, _layout
 from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS, RAW_BREAKS, editor_position
 from taskspec.bridge._fixes import replace_at
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
-
-if TYPE_CHECKING:
-    from taskspec._convert import Data, Format
 
 __all__ = ["check", "raise_all"]
 
@@ -97,32 +96,39 @@ def check(
     decode problems are that format's, and positions are given where the
     reader knows them (0 otherwise).
     """
-    # Format is a StrEnum: its values are the names. YAML, the common case,
-    # does not import the converter (and protobuf's JSON support with it).
-    name = str(format)
-    if name == "yaml":
-        return _check_yaml(data, strict_paths)
-    from taskspec._convert import Format, _format, read_binpb, read_json  # noqa: PLC0415
+    return _collect(data, to_format(format), strict_paths, fast=True)
+
+
+def _collect(data: Data | str, fmt: Format, strict_paths: bool, *, fast: bool) -> list[Violation]:
+    """:func:`check`'s list; *fast* tries the canonical reader first (a reader that
+    failed has tried it already)."""
+    if fmt is Format.YAML:
+        return _check_yaml(data, strict_paths, fast)
+    # YAML, the common case, does not import protobuf's JSON support.
+    from taskspec import _binpb, _json  # noqa: PLC0415 - the other formats only
 
     try:
-        if _format(format) is Format.JSON:
-            spec, problems = read_json(data, collect=True)
+        if fmt is Format.JSON:
+            spec, problems = _json.read_json(data, collect=True)
         else:
             if isinstance(data, str):
                 raise DecodeError("binary protobuf must be bytes, got str")
-            spec, problems = read_binpb(data, collect=True)
+            spec, problems = _binpb.read_binpb(data, collect=True)
     except DecodeError as err:  # data that cannot be read: alone
         return list(err.violations)
     warnings = [*_artifact_paths(spec, {}, strict_paths), *_prompt_commands(spec, {})]
     return [*_with_rules(spec, problems, {}, {}), *warnings]
 
 
-def _check_yaml(data: Data | str, strict_paths: bool) -> list[Violation]:
-    if isinstance(data, (bytes, str)) and not _has_raw_break(data) and not _has_inner_bom(data):
+def _check_yaml(data: Data | str, strict_paths: bool, fast: bool) -> list[Violation]:
+    if (
+        fast
+        and isinstance(data, (bytes, str))
+        and not _has_raw_break(data)
+        and not _has_inner_bom(data)
+    ):
         # A canonical document, valid and with no artifact path to warn of,
         # costs what parse_task_spec costs: the fast reader, no composing.
-        from taskspec.bridge import _fastpath  # noqa: PLC0415
-
         spec = _fastpath.parse_canonical(data)
         if (
             spec is not None
@@ -253,8 +259,6 @@ def _meant(v: Violation) -> str | None:
     if quoted == v.hint or not (len(quoted) >= 2 and quoted[0] == quoted[-1] == '"'):
         return None
     name = quoted[1:-1]
-    from taskspec.bridge import _layout  # noqa: PLC0415
-
     parent = v.field_path.rpartition(".")[0]
     info: _layout.MessageInfo | None = _layout.TASK_SPEC
     for part in parent.split(".") if parent else ():
@@ -547,7 +551,7 @@ def raise_all(first: Violation, data: Data | str, fmt: Format | str) -> NoReturn
     :class:`InvalidDocumentError`, which is both, when there are problems of
     both kinds.
     """
-    problems = check(data, fmt)
+    problems = _collect(data, to_format(fmt), False, fast=False)
     key = (first.code, first.field_path, first.message)
     for i, v in enumerate(problems):
         if (v.code, v.field_path, v.message) == key:

@@ -31,12 +31,10 @@ import re
 from collections.abc import Callable, Mapping
 from operator import methodcaller
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
+from taskspec._values import INT64_MAX, INT64_MIN, EnumInfo
 from taskspec.bridge._gostr import _GO_SPACE
-
-if TYPE_CHECKING:
-    from taskspec.bridge._layout import EnumInfo
 
 __all__ = [
     "IMPLEMENTATIONS",
@@ -47,12 +45,6 @@ __all__ = [
     "never",
     "zero_breaks",
 ]
-
-# The int64 range of taskspec._limits, which cannot be imported here: it
-# reads the contract, and taskspec._contract imports this module. A test
-# pins the two to each other.
-_INT64_MIN: Final = -(1 << 63)
-_INT64_MAX: Final = (1 << 63) - 1
 
 #: A value no field holds, to build C-level tests that always or never pass.
 always: Final[Callable[[Any], object]] = functools.partial(operator.is_not, None)
@@ -84,9 +76,9 @@ def _not_blank_pattern() -> str:
 #: The ``pattern`` of a string that must not be blank after trimming.
 NOT_BLANK_PATTERN: Final = _not_blank_pattern()
 
-Test = Callable[[int | None, "EnumInfo | None"], Callable[[Any], object]]
+Test = Callable[[int | None, EnumInfo | None], Callable[[Any], object]]
 Schema = Callable[[int | None, str | None], dict[str, Any]]
-Samples = Callable[[int | None, "EnumInfo | None"], tuple[list[Any], list[Any]]]
+Samples = Callable[[int | None, EnumInfo | None], tuple[list[Any], list[Any]]]
 
 
 class Implementation:
@@ -134,7 +126,7 @@ def _ints(*values: int) -> list[int]:
     """*values* within int64, each once, in order."""
     out: list[int] = []
     for v in values:
-        if _INT64_MIN <= v <= _INT64_MAX and v not in out:
+        if INT64_MIN <= v <= INT64_MAX and v not in out:
             out.append(v)
     return out
 
@@ -188,17 +180,17 @@ def _max_len_samples(bound: int | None, _enum: EnumInfo | None) -> tuple[list[An
 
 def _equals_samples(bound: int | None, _enum: EnumInfo | None) -> tuple[list[Any], list[Any]]:
     b = _b(bound)
-    return [v for v in _ints(b - 1, b + 1, _INT64_MIN, _INT64_MAX) if v != b], [b]
+    return [v for v in _ints(b - 1, b + 1, INT64_MIN, INT64_MAX) if v != b], [b]
 
 
 def _at_least_samples(bound: int | None, _enum: EnumInfo | None) -> tuple[list[Any], list[Any]]:
     b = _b(bound)
-    return [v for v in _ints(b - 1, _INT64_MIN) if v < b], _ints(b, _INT64_MAX)
+    return [v for v in _ints(b - 1, INT64_MIN) if v < b], _ints(b, INT64_MAX)
 
 
 def _at_most_samples(bound: int | None, _enum: EnumInfo | None) -> tuple[list[Any], list[Any]]:
     b = _b(bound)
-    return [v for v in _ints(b + 1, _INT64_MAX) if v > b], _ints(b, _INT64_MIN)
+    return [v for v in _ints(b + 1, INT64_MAX) if v > b], _ints(b, INT64_MIN)
 
 
 # -- EnumRules ---------------------------------------------------------------
@@ -351,8 +343,6 @@ def zero_breaks(kind: str, bound: int | None) -> bool:
     breaking`` refuses such a constraint on a new field, since every
     document written before it would become invalid.
     """
-    from taskspec.bridge._layout import EnumInfo  # noqa: PLC0415 - _layout imports this module
-
     rules_message = kind.removeprefix(_PREFIX).partition(".")[0]
     enum = EnumInfo("", "", {0: ""}, {"": 0}) if rules_message == "EnumRules" else None
     return not IMPLEMENTATIONS[kind].test(bound, enum)(ZERO[rules_message])

@@ -46,15 +46,16 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
-from taskspec._api import marshal_yaml, parse_task_spec, validate
+from taskspec import _validate
+from taskspec._api import marshal, marshal_yaml, parse, validate
+from taskspec._errors import TaskSpecError, ValidationError
+from taskspec._format import Format, file_format
 from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec._writable import check_nodes, check_size
 from taskspec.v1 import taskspec_pb2
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-    from taskspec._convert import Format
 
 try:
     import fcntl
@@ -197,10 +198,6 @@ def load(path: StrPath, *, format: Format | str | None = None) -> taskspec_pb2.T
     :class:`~taskspec.DecodeError` or :class:`~taskspec.ValidationError`).
     """
     data = read_file(path)
-    if format is None and _is_yaml(path):
-        return parse_task_spec(data)
-    from taskspec._convert import file_format, parse  # noqa: PLC0415 - other formats only
-
     return parse(data, file_format(path, format))
 
 
@@ -225,31 +222,23 @@ def save(path: StrPath, spec: taskspec_pb2.TaskSpec, *, format: Format | str | N
     no temporary file remains. A symbolic link is written through: the file
     it points at gets the bytes.
     """
-    if format is None and _is_yaml(path):
-        fmt = "yaml"
-    else:
-        from taskspec._convert import file_format  # noqa: PLC0415 - other formats only
-
-        fmt = file_format(path, format).value
-    # Validate refuses a spec whose YAML is over the size limit (TS107);
-    # for YAML only the node count is left to check, for the others the size.
-    validate(spec)
-    if fmt == "yaml":
-        check_nodes(spec)
-        atomic_write(path, marshal_yaml(spec))
+    fmt = file_format(path, format).value
+    if fmt != "yaml":
+        validate(spec)
+        atomic_write(path, check_size(spec, marshal(spec, fmt), fmt))
         return
-    from taskspec._convert import marshal  # noqa: PLC0415
-
-    atomic_write(path, check_size(spec, marshal(spec, fmt), fmt))
-
-
-def _is_yaml(path: StrPath) -> bool:
-    """Whether the extension of *path* names YAML, told without loading the converter.
-
-    The extensions are :func:`~taskspec.format_for_path`'s, which a test
-    holds this to.
-    """
-    return os.path.splitext(os.fspath(path))[1].lower() in {".yaml", ".yml"}
+    # The YAML is written once: validating measures it for the size rule
+    # (TS107), and for YAML only the node count is left to check.
+    try:
+        data = marshal_yaml(spec)
+    except TaskSpecError:  # not writable at all: validating says why
+        validate(spec)
+        raise
+    broken = _validate.check(spec, written=data)
+    if broken:
+        raise ValidationError(broken)
+    check_nodes(spec)
+    atomic_write(path, data)
 
 
 def write_target(path: StrPath) -> Path:

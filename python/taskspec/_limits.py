@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Final
 
 from taskspec._contract import limits
+from taskspec._values import INT64_MAX, INT64_MIN, UINT64_MAX
 
 __all__ = [
     "INT64_MAX",
@@ -21,15 +22,6 @@ __all__ = [
     "MAX_NODES",
     "UINT64_MAX",
 ]
-
-#: The range of Go's ``int64`` and protobuf's ``int64``: every integer field
-#: of a TaskSpec holds one.
-INT64_MIN: Final = -(1 << 63)
-INT64_MAX: Final = (1 << 63) - 1
-
-#: The largest ``uint64``: yaml.v3 resolves plain integers up to it before
-#: Go's decoder refuses what does not fit the target field.
-UINT64_MAX: Final = (1 << 64) - 1
 
 #: Largest document accepted, in bytes. Sidecars are a few KiB; the bound
 #: keeps a hostile or mistaken input (a log file, a binary) from costing more

@@ -111,6 +111,7 @@ def check(
     positions: Mapping[str, Position] | None = None,
     *,
     canonical: bool = False,
+    written: bytes | None = None,
     source: str = "",
 ) -> list[Violation]:
     """Every contract violation of *spec*, in Go's order (that of :data:`_rules.RULES`).
@@ -122,14 +123,19 @@ def check(
     where to look. ``canonical`` says that *spec* was read from its own
     canonical YAML by the fast reader, which takes no text over the
     document limit: its canonical YAML is within the limit, and the size
-    rule (TS107) is not worked out. ``source``, the document's text as the
-    positions count in, gives a misspelt enum value written plain its fix.
+    rule (TS107) is not worked out. ``written`` is that YAML when a writer
+    holds it already, measured rather than written again. ``source``, the
+    document's text as the positions count in, gives a misspelt enum value
+    written plain its fix.
     """
     found = broken(_PLAN, spec, raw_enums, positions, source)
-    if not canonical and _could_be_too_large(spec):
+    too_large = None
+    if written is not None:
+        too_large = _size_problem(len(written))
+    elif not canonical and _could_be_too_large(spec):
         too_large = _too_large(spec)
-        if too_large is not None:
-            found.append(too_large)
+    if too_large is not None:
+        found.append(too_large)
     return found
 
 
@@ -231,6 +237,11 @@ def _too_large(spec: taskspec_pb2.TaskSpec) -> Violation | None:
         size = len(marshal(spec))
     except TaskSpecError:
         return None  # not writable at all (an undefined enum): a rule says so already
+    return _size_problem(size)
+
+
+def _size_problem(size: int) -> Violation | None:
+    """The TS107 problem of a spec whose canonical YAML is *size* bytes, if over the limit."""
     if size <= MAX_DOCUMENT_BYTES:
         return None
     message = render(MSG_TOO_LARGE_TOO_LARGE, n=size, limit=MAX_DOCUMENT_BYTES)

@@ -13,8 +13,10 @@ from __future__ import annotations
 import functools
 import os
 import sys
+from importlib.machinery import ExtensionFileLoader
+from importlib.util import find_spec
 
-__all__ = ["build", "version"]
+__all__ = ["build", "is_compiled", "version"]
 
 
 @functools.cache
@@ -66,12 +68,19 @@ def _from_metadata() -> str:
         return "0+unknown"
 
 
-def build() -> str:
+def build(compiled: bool) -> str:
     """Which build of the package is running: ``"compiled, mypyc"`` or ``"pure Python"``.
 
-    Read from ``taskspec.__compiled__``, which looks at the modules that are
-    actually imported, not at how the package was meant to be built.
+    *compiled* is ``taskspec.__compiled__`` (:func:`is_compiled`).
     """
-    import taskspec  # noqa: PLC0415 - the package is already imported by then
+    return "compiled, mypyc" if compiled else "pure Python"
 
-    return "compiled, mypyc" if taskspec.__compiled__ else "pure Python"
+
+def is_compiled() -> bool:
+    """Whether the YAML bridge's hot modules run compiled (mypyc extension modules).
+
+    Read from the modules that are actually imported, not from how the
+    package was meant to be built.
+    """
+    spec = find_spec("taskspec.bridge._emit")
+    return spec is not None and isinstance(spec.loader, ExtensionFileLoader)

@@ -19,6 +19,7 @@ reading the output back.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from taskspec._codes import LIMIT
@@ -120,17 +121,23 @@ def _largest_field(spec: taskspec_pb2.TaskSpec, fmt: str) -> tuple[str, int]:
     Only on the way to an error: each set field is written alone, and
     measured against an empty spec.
     """
-    from taskspec._convert import marshal  # noqa: PLC0415 - _convert imports this module
-
-    empty = len(marshal(taskspec_pb2.TaskSpec(), fmt))
+    marshal = _writer(fmt)
+    empty = len(marshal(taskspec_pb2.TaskSpec()))
     best = ("", 0)
     for fd, value in spec.ListFields():
         alone = taskspec_pb2.TaskSpec()
         _copy_field(alone, fd.name, fd, value)
-        size = len(marshal(alone, fmt)) - empty
+        size = len(marshal(alone)) - empty
         if size > best[1]:
             best = (fd.name, size)
     return best
+
+
+def _writer(fmt: str) -> Callable[[taskspec_pb2.TaskSpec], bytes]:
+    """The writer of the format named *fmt*, from the format layer."""
+    from taskspec import _binpb, _json  # noqa: PLC0415 - the other formats only, on an error
+
+    return {"json": _json.marshal_json, "binpb": _binpb.marshal_binpb}.get(fmt, _emit.marshal)
 
 
 def _copy_field(target: Any, name: str, fd: Any, value: Any) -> None:

@@ -235,6 +235,10 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
         ("empty", "", ""),
         ("comments-only", "", "# nothing here\n"),
         ("several-wrong-types", "task_id: kg-go-impl-mathx-gcd", "task_id: [a]\nlanguage_extra: 1"),
+        # The Go package holds kg_query as a pointer, which yaml.v3 leaves nil
+        # for a null-tagged node; generated_from, a value, reads as written.
+        ("null-tagged-pointer-message", "    kg_query:\n", "    kg_query: !!null\n"),
+        ("null-tagged-value-message", "generated_from:\n", "generated_from: !!null\n"),
     ):
         yield f"wrong-type-{name}", (edit(old, new) if old else new.encode())
     yield (
@@ -316,6 +320,9 @@ def _yaml_cases() -> Iterator[tuple[str, bytes]]:
     yield "syntax-tab-indent-key", edit("    edge_count: 9", "\tedge_count: 9")
     yield "syntax-tab-indent-item", edit("        - test\n", "    \t- test\n")
     yield "syntax-tab-after-item", edit("    kind: kg_template", "    kind: kg_template\n\t")
+    # A tab before a flow entry is a separator to both readers; before a '- ' it is not.
+    yield "syntax-tab-indent-flow-entry", edit(TEST_CMD, "    test_cmd: [go,\n\ttest, ./mathx/...]")
+    yield "syntax-tab-indent-flow-item", edit(TEST_CMD, "    test_cmd: [go,\n\t- test]")
     yield "syntax-unclosed-double-quote", edit(prompt, 'prompt: "Implement mathx.GCD.')
     yield "syntax-unclosed-single-quote", edit(prompt, "prompt: 'Implement mathx.GCD.")
     yield "syntax-quote-inside-double", edit(prompt, 'prompt: "say "hi" now"')
@@ -742,9 +749,9 @@ def record(check: Callable[[bytes, str], list[dict[str, object]]]) -> dict[str, 
         "description": (
             "Documents and every problem the contract says each has, in the Problem shape "
             "(proto/taskspec/v1/problems.proto). Python's taskspec.check, Go's CheckFormat and "
-            "taskspec validate --format json must give exactly these lists. For a YAML syntax "
-            "problem (codes TS005, TS008 to TS019) the column is not compared. Made by "
-            "tests/contract/problem_cases.py (make problems)."
+            "taskspec validate --format json must give exactly these lists, a YAML syntax "
+            "problem's line and column included. Made by tests/contract/problem_cases.py "
+            "(make problems)."
         ),
         "cases": [
             {"name": name, "format": fmt, **_document_fields(data), "problems": check(data, fmt)}

@@ -19,9 +19,9 @@ any bytes whatsoever:
   at one of the refusals that stand for a difference between the parsers'
   readings of the text (:data:`PARSE_STOPS`), possibly after problems it
   collected before it;
-  where both stop at such refusals, each may have met its own first. The
-  exact code and line of syntax problems are compared on
-  ``tests/contract/problems.json`` instead;
+  where both stop at such refusals, each may have met its own first. Where
+  both stop at a syntax problem, it is the same one, by code, line and
+  column: both read the text as libyaml does;
 - the same bytes read as proto3 JSON give the same problems in both,
   exactly (each JSON reader is a tokenizer of its own, so there is no
   parser's reading to differ on), and, when neither finds an error, the
@@ -192,9 +192,20 @@ def check(data: bytes, go: Any = None) -> None:
         assert any(_is_stop(p, syntax) for p in ours) and any(
             _is_stop(p, syntax) for p in theirs
         ), f"only one library stops at a syntax problem on {data[:200]!r}: {ours} != {theirs}"
+        if ours and theirs and ours[0]["code"] in syntax and theirs[0]["code"] in syntax:
+            # Both read the text as libyaml does, so a syntax problem is
+            # the same problem at the same place in both.
+            assert _where(ours[0]) == _where(theirs[0]), (
+                f"syntax problems differ on {data[:200]!r}: {ours[0]} != {theirs[0]}"
+            )
     else:
         assert ours == theirs, f"problems differ on {data[:200]!r}: {ours} != {theirs}"
     check_json(data, go)
+
+
+def _where(problem: dict[str, Any]) -> tuple[str, int, int]:
+    """The code, line and column of *problem*."""
+    return problem["code"], problem["line"], problem["column"]
 
 
 def check_json(data: bytes, go: Any) -> None:

@@ -62,12 +62,12 @@ def _marshal(spec: Any) -> bytes:
 def check(data: bytes) -> None:
     """Raise AssertionError (or let a stray exception out) when *data* breaks a promise."""
     # Imported here so that atheris can instrument the package first.
-    from taskspec import TaskSpecError, _api, _convert  # noqa: PLC0415
+    from taskspec import TaskSpecError, _api  # noqa: PLC0415
     from taskspec.bridge import _decode, _fastpath  # noqa: PLC0415
 
     # The converter's readers share the promise; the same bytes are hostile
     # JSON and binary protobuf as well.
-    for read in (_convert.parse_json, _convert.parse_binpb):
+    for read in (_api.parse_json, _api.parse_binpb):
         with contextlib.suppress(TaskSpecError):
             read(data)
     fast = _fastpath.parse_canonical(data)

@@ -821,6 +821,8 @@ func (c *contract) walkKind(w *walked) string {
 		return "{kind: kMessageList, sub: " + c.fieldsVar(w.field.Message) + "}"
 	case fd.IsList():
 		return "{kind: kStringList}"
+	case fd.Kind() == protoreflect.MessageKind && w.contract.GetPresence() == "PRESENCE_OMIT_UNSET":
+		return "{kind: kMessage, pointer: true, sub: " + c.fieldsVar(w.field.Message) + "}"
 	case fd.Kind() == protoreflect.MessageKind:
 		return "{kind: kMessage, sub: " + c.fieldsVar(w.field.Message) + "}"
 	case fd.Kind() == protoreflect.Int64Kind:

@@ -332,6 +332,9 @@ const (
 type field struct {
 	kind fieldKind
 	sub  map[string]field // for kMessage and kMessageList
+	// pointer: a kMessage field the Go package holds as a pointer, which
+	// yaml.v3 cannot decode a mapping tagged !!null into.
+	pointer bool
 }
 
 func (w *walker) mapping(n *yaml.Node, path string, fields map[string]field) {
@@ -681,7 +684,11 @@ func (w *walker) value(n *yaml.Node, path string, f field) {
 			w.wrong(n, path, "expected an integer, got %s", w.describe(n))
 		}
 	case kMessage:
-		if n.Kind == yaml.MappingNode {
+		if n.Kind == yaml.MappingNode && f.pointer && n.ShortTag() == "!!null" {
+			// yaml.v3's prepare leaves a null-tagged node's pointer nil, and
+			// its mapping then has nowhere to go: the Go package refuses it.
+			w.fail(n, codeWrongType, path, "expected a mapping for %s, got %s tagged !!null", path, w.describe(n))
+		} else if n.Kind == yaml.MappingNode {
 			w.mapping(n, path, f.sub)
 		} else if w.bangEmpty(n) {
 			w.fail(n, codeWrongType, path, `expected a mapping for %s, got the string ""`, path)

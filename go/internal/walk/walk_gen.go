@@ -24,7 +24,7 @@ var (
 	generatedFromFields = map[string]field{
 		"kind":        {kind: kString},
 		"template_id": {kind: kString},
-		"kg_query":    {kind: kMessage, sub: kgQueryFields},
+		"kg_query":    {kind: kMessage, pointer: true, sub: kgQueryFields},
 	}
 	kgQueryFields = map[string]field{
 		"intent":      {kind: kString},

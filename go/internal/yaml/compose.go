@@ -62,6 +62,17 @@ type Options struct {
 	// MaxDepth is the most collections the document may nest
 	// (budget.Limits.Depth).
 	MaxDepth int
+	// YAMLv3 refuses a text where yaml.v3 3.0.4 reads it otherwise than
+	// libyaml, with a DifferenceError at the routine where they part.
+	YAMLv3 bool
+	// NoTree reads and refuses the text as Parse does, but keeps no
+	// collection's children: for a caller that wants only the refusal, in
+	// memory that does not grow with the text.
+	NoTree bool
+	// Events reads the events only, as a pass over libyaml's parser
+	// events does: an alias to no anchor, which libyaml's loader refuses,
+	// is not refused.
+	Events bool
 }
 
 // A Document is the first document of a text, and what follows it.
@@ -87,6 +98,7 @@ func Parse(data []byte, opts Options) (*Document, error) {
 		return nil, rerr
 	}
 	c := composer{p: newParser(data, start), opts: opts, anchors: map[string]*Node{}}
+	c.p.s.yamlv3 = opts.YAMLv3
 	doc, err := c.document()
 	if err != nil {
 		return nil, err
@@ -195,7 +207,7 @@ func (c *composer) node(depth int) (*Node, bool) {
 		}
 		n.Kind, n.Value, n.Anchor, n.Tag = AliasNode, e.anchor, "", ""
 		target := c.anchors[e.anchor]
-		if target == nil {
+		if target == nil && !c.opts.Events {
 			c.err = &Error{Kind: ComposerError, Problem: "found undefined alias", ProblemMark: e.start}
 			return nil, false
 		}
@@ -230,7 +242,9 @@ func (c *composer) node(depth int) (*Node, bool) {
 		if child == nil {
 			return n, true
 		}
-		n.Content = append(n.Content, child)
+		if !c.opts.NoTree {
+			n.Content = append(n.Content, child)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package yaml
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -51,5 +52,57 @@ func TestNamedDifferences(t *testing.T) {
 	}
 	if n := doc.Root.Content[0]; n.Tag != "!" || theirs.Content[0].Tag != IntTag {
 		t.Errorf("bang-tag: our tag %q, yaml.v3's %q", n.Tag, theirs.Content[0].Tag)
+	}
+}
+
+// TestYAMLv3RefusesWhereYAMLv3ReadsOtherwise: with Options.YAMLv3 the
+// reader refuses at the routine where yaml.v3 parts from libyaml, with a
+// DifferenceError naming the difference and yaml.v3's problem at its mark;
+// without it, it reads the text as libyaml does.
+func TestYAMLv3RefusesWhereYAMLv3ReadsOtherwise(t *testing.T) {
+	text := []byte("k: \"a\\/b\"\n")
+	doc, err := Parse(text, Options{})
+	if err != nil || doc.Root.Content[0].Content[1].Value != "a/b" {
+		t.Fatalf("read without YAMLv3: %v", err)
+	}
+	_, err = Parse(text, Options{YAMLv3: true})
+	e, ok := err.(*Error)
+	if !ok || e.Kind != DifferenceError || e.Difference != "escape-slash" ||
+		e.Problem != "found unknown escape character" || e.ProblemMark.Column != 5 {
+		t.Errorf("got %#v, want the difference escape-slash at the backslash", err)
+	}
+	_, err = Parse([]byte("k: [&n !a,b]\n"), Options{YAMLv3: true})
+	e, ok = err.(*Error)
+	if !ok || e.Kind != DifferenceError || e.Difference != "tag-uri-flow-chars" ||
+		e.ContextMark.Column != 4 || e.ProblemMark.Column != 7 {
+		t.Errorf("got %#v, want the difference tag-uri-flow-chars at the node and its tag", err)
+	}
+}
+
+// TestNoTreeRefusesAsParseDoes: with Options.NoTree the reader gives the
+// same refusal, and keeps no collection's children.
+func TestNoTreeRefusesAsParseDoes(t *testing.T) {
+	for _, text := range []string{"a: [1, 2\n", "a: *x\n", "a: &x [1]\nb: *x\n---\nc\n"} {
+		want, werr := Parse([]byte(text), Options{})
+		got, gerr := Parse([]byte(text), Options{NoTree: true})
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+			t.Errorf("%q: got %v, want %v", text, gerr, werr)
+		}
+		if werr == nil && (*got.Next != *want.Next || len(got.Root.Content[0].Content) != 0) {
+			t.Errorf("%q: got %+v, want no children and the next document at %v", text, got.Root.Content[0], want.Next)
+		}
+	}
+}
+
+// TestEventsReadsAnAliasToNoAnchor: with Options.Events an alias to no
+// anchor, which libyaml's loader refuses, is read; a syntax error after it
+// is then the refusal.
+func TestEventsReadsAnAliasToNoAnchor(t *testing.T) {
+	if _, err := Parse([]byte("a: *x\n"), Options{Events: true}); err != nil {
+		t.Errorf("got %v", err)
+	}
+	_, err := Parse([]byte("a: *x\nb: c: d\n"), Options{Events: true})
+	if e, ok := err.(*Error); !ok || e.Kind != ScannerError || e.ProblemMark.Line != 1 {
+		t.Errorf("got %v, want the scanner's error on line 2", err)
 	}
 }

@@ -26,7 +26,12 @@
 // yaml.v3 (go.yaml.in/yaml/v3 v3.0.4) is a port of libyaml that reads some
 // texts differently. This package follows libyaml; each difference is
 // named, and documented, with an input that shows it, at the routine where
-// it arises, so that the library can refuse there:
+// it arises, so that the library can refuse there. With Options.YAMLv3
+// the reader refuses there itself, with a DifferenceError that names the
+// difference (so far "escape-slash" and "tag-uri-flow-chars", each raised
+// at the event of the node it is in, as the Python library finds them on
+// libyaml's events); the other differences are still refused by the
+// library outside the reader:
 //
 //   - "bom-at-index", "tab-among-comments", "indicator-tab": scanToNextToken
 //   - "block-end-mark": unrollIndent

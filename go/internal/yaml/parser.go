@@ -304,9 +304,10 @@ func (p *parser) parseNode(block, indentlessSequence bool) (event, bool) {
 	start, end := t.start, t.start
 	var anchor, handle, suffix string
 	var tagMark Mark
+	var tagDifference *Error
 	hasTag := false
 	takeTag := func() {
-		handle, suffix, tagMark, hasTag = t.handle, t.value, t.start, true
+		handle, suffix, tagMark, hasTag, tagDifference = t.handle, t.value, t.start, true, t.difference
 		end = t.end
 	}
 	if t.kind == tokAnchor {
@@ -353,6 +354,14 @@ func (p *parser) parseNode(block, indentlessSequence bool) (event, bool) {
 			}
 		}
 	}
+	if tagDifference != nil {
+		// Refused as the Python library refuses it on libyaml's events: at
+		// the node's event (ContextMark: where the node starts).
+		d := *tagDifference
+		d.Context, d.ContextMark = "while parsing a node", start
+		p.err = &d
+		return event{}, false
+	}
 	implicit := tag == ""
 	if indentlessSequence && t.kind == tokBlockEntry {
 		p.state = stateIndentlessSequenceEntry
@@ -360,6 +369,10 @@ func (p *parser) parseNode(block, indentlessSequence bool) (event, bool) {
 	}
 	switch t.kind {
 	case tokScalar:
+		if t.difference != nil {
+			p.err = t.difference
+			return event{}, false
+		}
 		p.state = p.popState()
 		e := event{kind: evScalar, start: start, end: t.end, anchor: anchor, tag: tag, value: t.value, style: t.style,
 			implicit: (t.style == PlainStyle && tag == "") || tag == "!"}

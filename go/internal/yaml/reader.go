@@ -25,14 +25,15 @@ type ErrorKind int
 
 // The stages that can refuse a text.
 const (
-	ReaderError   ErrorKind = iota + 1 // the bytes are not acceptable UTF-8 text
-	ScannerError                       // a token could not be read
-	ParserError                        // the tokens are not in a YAML order
-	ComposerError                      // an alias names no anchor
-	BudgetError                        // the document is past a node or depth budget
+	ReaderError     ErrorKind = iota + 1 // the bytes are not acceptable UTF-8 text
+	ScannerError                         // a token could not be read
+	ParserError                          // the tokens are not in a YAML order
+	ComposerError                        // an alias names no anchor
+	BudgetError                          // the document is past a node or depth budget
+	DifferenceError                      // yaml.v3 reads the text otherwise (Options.YAMLv3)
 )
 
-var kindNames = [...]string{"", "reader", "scanner", "parser", "composer", "budget"}
+var kindNames = [...]string{"", "reader", "scanner", "parser", "composer", "budget", "difference"}
 
 func (k ErrorKind) String() string {
 	if k < 0 || int(k) >= len(kindNames) {
@@ -52,6 +53,10 @@ type Error struct {
 	Context     string // empty when there is none
 	ContextMark Mark
 	Value       int // the refused character or octet, for a ReaderError
+	// Difference names, for a DifferenceError, the place yaml.v3 reads
+	// otherwise (see the package documentation); Problem and Context are
+	// then yaml.v3's.
+	Difference string
 }
 
 // Error formats the refusal as PyYAML prints a MarkedYAMLError (1-based).

@@ -199,7 +199,9 @@ func (s *scanner) scanFlowScalar(single bool) (token, bool) {
 	if single {
 		style = SingleQuotedStyle
 	}
-	return token{kind: tokScalar, start: start, end: s.mark, value: string(value), style: style}, true
+	difference := s.difference
+	s.difference = nil
+	return token{kind: tokScalar, start: start, end: s.mark, value: string(value), style: style, difference: difference}, true
 }
 
 // join folds the blanks and breaks between two runs of a flow or plain
@@ -253,6 +255,14 @@ func (s *scanner) scanEscape(start Mark, value []byte) ([]byte, bool) {
 	case '"':
 		value = append(value, '"')
 	case '/':
+		if s.yamlv3 && s.difference == nil {
+			// "escape-slash": yaml_parser_scan_flow_scalar reads it,
+			// yaml.v3's yaml_parser_scan_flow_scalar refuses it. Refused
+			// when the scalar's event is parsed, as the Python library
+			// refuses it on libyaml's events.
+			s.difference = &Error{Kind: DifferenceError, Difference: "escape-slash", Context: context,
+				ContextMark: start, Problem: "found unknown escape character", ProblemMark: s.mark}
+		}
 		value = append(value, '/')
 	case '\\':
 		value = append(value, '\\')

@@ -43,6 +43,9 @@ type token struct {
 	handle       string
 	style        Style
 	major, minor int
+	// difference is where yaml.v3 reads the token otherwise, with
+	// Options.YAMLv3: refused when its event is parsed.
+	difference *Error
 }
 
 // A simpleKey is yaml_simple_key_t: a place where a KEY token may have to
@@ -74,6 +77,11 @@ type scanner struct {
 	flowLevel        int
 
 	err *Error
+	// yamlv3 makes the scanner refuse where yaml.v3 reads otherwise
+	// (Options.YAMLv3), and difference is the first such place in the
+	// token being scanned.
+	yamlv3     bool
+	difference *Error
 }
 
 // at is the byte k bytes past the next character, or 0 past the end (the
@@ -845,7 +853,16 @@ func (s *scanner) scanTag() (token, bool) {
 	if !s.isBlankZAt(0) && (s.flowLevel == 0 || !s.check(',')) {
 		return token{}, s.scannerError("while scanning a tag", start, "did not find expected whitespace or line break")
 	}
-	return token{kind: tokTag, start: start, end: s.mark, handle: handle, value: suffix}, true
+	t := token{kind: tokTag, start: start, end: s.mark, handle: handle, value: suffix}
+	if s.yamlv3 && s.flowLevel > 0 && s.check(',') {
+		// "tag-uri-flow-chars": yaml_parser_scan_tag_uri ends the tag at
+		// the ','; yaml.v3's yaml_parser_scan_tag_uri reads it into the
+		// tag. Refused when the node's event is parsed (ProblemMark: the
+		// tag's start).
+		t.difference = &Error{Kind: DifferenceError, Difference: "tag-uri-flow-chars",
+			Problem: "found a tag followed by ','", ProblemMark: start}
+	}
+	return t, true
 }
 
 // scanTagHandle is yaml_parser_scan_tag_handle: "!", "!!" or "!name!"; in

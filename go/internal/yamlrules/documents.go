@@ -295,9 +295,9 @@ func closingBracket(data []byte, at int) int {
 	return -1
 }
 
-// moreThanOneDocument is the refusal of a second document that a "---"
+// MoreThanOneDocument is the refusal of a second document that a "---"
 // marker starts: both parsers read it, and yaml.v3 drops it silently.
-const moreThanOneDocument = "more than one YAML document: the Go package reads the first and ignores the rest silently"
+const MoreThanOneDocument = "more than one YAML document: the Go package reads the first and ignores the rest silently"
 
 // directiveWithoutStart and textAfterDocument are the catalogue's words
 // for the syntax errors libyaml's parser gives after the first document.
@@ -316,7 +316,7 @@ const (
 func (r *Rules) secondDocument(line int) *Problem {
 	text := yamlscan.TrimLineBreak(r.text.Line(line))
 	if (isMarker(text, "---") || len(text) > 0 && text[0] == '%') && contentBefore(r.text, line) {
-		return &Problem{Line: line, Column: 1, Message: moreThanOneDocument, Code: codeUnsupported}
+		return &Problem{Line: line, Column: 1, Message: MoreThanOneDocument, Code: codeUnsupported}
 	}
 	return &Problem{Line: line, Message: textAfterDocument, Code: codeSyntax}
 }
@@ -330,20 +330,4 @@ func contentBefore(t *source.Text, line int) bool {
 		}
 	}
 	return false
-}
-
-// directiveLine returns the last directive line ("%...") at or before
-// line, walking back over the lines, or 0 when a "..." end marker or the
-// start of the text comes first.
-func directiveLine(t *source.Text, line int) int {
-	for l := min(line, len(t.LineStarts())); l >= 1; l-- {
-		text := t.Line(l)
-		if bytes.HasPrefix(text, []byte("...")) {
-			return 0
-		}
-		if bytes.HasPrefix(text, []byte("%")) {
-			return l
-		}
-	}
-	return 0
 }

@@ -47,12 +47,12 @@ func (r *Rules) flowColons(doc *yaml.Node) *Problem {
 	if at := r.text.Offset(found.Line, found.Column); at >= 0 {
 		line, column = r.text.LineColumn(pastProperties(r.text.Bytes(), at))
 	}
-	return &Problem{Line: line, Column: column, Message: flowColonReason(found.Value), Code: codeUnsupported}
+	return &Problem{Line: line, Column: column, Message: FlowColonReason(found.Value), Code: codeUnsupported}
 }
 
-// flowColonReason is the refusal of a plain scalar ending in ':' inside []
+// FlowColonReason is the refusal of a plain scalar ending in ':' inside []
 // or {}, quoting its value.
-func flowColonReason(value string) string {
+func FlowColonReason(value string) string {
 	return fmt.Sprintf("the plain scalar %q ends in ':' inside [] or {}: YAML readers disagree on it; quote the string", value)
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	forms "github.com/taskspec/taskspec/go/internal/catalogue"
 	"github.com/taskspec/taskspec/go/internal/source"
 	"github.com/taskspec/taskspec/go/internal/yamlscan"
 )
@@ -465,6 +466,9 @@ func apostropheEscape(t *source.Text, doc *yaml.Node) *Problem {
 	})
 	return found
 }
+
+// badEscapeReason is the catalogue's words for an escape YAML does not have.
+var badEscapeReason = forms.MsgBadEscapeUnknown.Render(nil)
 
 // byteOrderMark is U+FEFF in UTF-8. libyaml's scanner skips one at the
 // start of a line as it looks for the next token; yaml.v3 reads one past the

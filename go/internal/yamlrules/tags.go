@@ -177,7 +177,7 @@ func tagEndingEarly(t *source.Text, doc *yaml.Node) (err *Problem) {
 						err = &Problem{Line: line, Column: column, Message: tagSyntaxError, Code: codeAnchorAliasTag}
 						return
 					case c == ',':
-						err = &Problem{Line: n.Line, Column: n.Column, Message: tagThenComma(string(t.Bytes()[start:end])), Code: codeUnsupported}
+						err = &Problem{Line: n.Line, Column: n.Column, Message: TagThenComma(string(t.Bytes()[start:end])), Code: codeUnsupported}
 						return
 					}
 				}
@@ -200,8 +200,8 @@ func tagEndingEarly(t *source.Text, doc *yaml.Node) (err *Problem) {
 	return err
 }
 
-// tagThenComma is the refusal of a tag that libyaml ends at a comma.
-func tagThenComma(tag string) string {
+// TagThenComma is the refusal of a tag that libyaml ends at a comma.
+func TagThenComma(tag string) string {
 	return fmt.Sprintf("the tag %s is followed by ',' with no space: YAML readers disagree on where it ends; put a space after the tag", wording.Quote(tag))
 }
 

@@ -45,10 +45,9 @@ from taskspec._codes import RAW_LINE_BREAK
 from taskspec._errors import DecodeError, Violation
 from taskspec._forms_gen import MSG_WRONG_TYPE_EMPTY_DOCUMENT, MSG_WRONG_TYPE_TOP_NOT_MAPPING
 from taskspec._limits import MAX_NODES
+from taskspec.bridge._decode_bom import check_bom_values, check_inner_boms
 from taskspec.bridge._decode_load import (
-    check_bom_values,
     check_bounds,
-    check_inner_boms,
     check_yaml_version,
     compose,
     source_of,

@@ -12,7 +12,7 @@ place that speaks libyaml's terms (marks, events, its errors):
   (:func:`check_bounds`), a ``%YAML`` directive yaml.v3 does not read
   (:func:`check_yaml_version`); before them, a byte order mark past the
   start of the text, which the readers read differently, is refused
-  (:func:`check_inner_boms`);
+  (:mod:`taskspec.bridge._decode_bom`);
 - :func:`compose` builds the node tree with libyaml's resolver turned off,
   so no constructor runs and no tag can instantiate anything;
 - every libyaml failure becomes a :class:`~taskspec.DecodeError` at its
@@ -22,7 +22,6 @@ place that speaks libyaml's terms (marks, events, its errors):
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from functools import partialmethod
 from typing import Any, Final
 
@@ -40,15 +39,12 @@ from taskspec._forms_gen import (
     MSG_LIMIT_NODES,
     MSG_UNSUPPORTED_PLAIN,
     REASON_UNSUPPORTED_COLON_IN_FLOW,
-    REASON_UNSUPPORTED_LINE_START_BOM,
     REASON_UNSUPPORTED_MORE_DOCUMENTS,
-    REASON_UNSUPPORTED_OUTSIDE_VALUE_BOM,
     REASON_UNSUPPORTED_TWO_BOMS,
     REASON_UNSUPPORTED_YAML_VERSION,
 )
 from taskspec._limits import MAX_DEPTH
 from taskspec._words import Form, render
-from taskspec.bridge._breaks import LINE_ENDS
 from taskspec.bridge._gostr import go_quote
 from taskspec.bridge._syntax import (
     LINE_BREAK,
@@ -68,13 +64,12 @@ __all__ = [
     "SEQUENCE",
     "TAG_PREFIX",
     "char_position",
-    "check_bom_values",
     "check_bounds",
-    "check_inner_boms",
     "check_yaml_version",
     "compose",
     "mark_position",
     "position",
+    "refused",
     "source_of",
     "yaml_error",
 ]
@@ -200,7 +195,7 @@ def _at(message: str, mark: Any, code: str = SYNTAX, source: str = "") -> Decode
     return DecodeError([Violation("", message, line, column, hint, code, fix=fix)])
 
 
-def _refused(reason: Form, line: int, column: int) -> DecodeError:
+def refused(reason: Form, line: int, column: int) -> DecodeError:
     """TS004 for the document as a whole, for *reason*, at *line* and *column*."""
     message = render(MSG_UNSUPPORTED_PLAIN, reason=render(reason))
     return DecodeError([Violation("", message, line, column, code=UNSUPPORTED)])
@@ -217,7 +212,7 @@ def source_of(data: bytes | bytearray | memoryview | str) -> tuple[bytes, str]:
     if raw.startswith(_WIDE_BOMS):
         raise DecodeError([Violation("", render(MSG_ENCODING_UTF16), 1, 1, code=ENCODING)])
     if raw.startswith(_TWO_BOMS):
-        raise _refused(REASON_UNSUPPORTED_TWO_BOMS, 1, 1)
+        raise refused(REASON_UNSUPPORTED_TWO_BOMS, 1, 1)
     if isinstance(data, str):
         return raw, data
     try:
@@ -490,74 +485,6 @@ def check_yaml_version(data: bytes | str, source: str = "") -> None:
         raise yaml_error(err, source) from None
     finally:
         parser.dispose()
-
-
-#: The end of a line: LF, CR LF or CR.
-_LINE_END: Final = re.compile(r"\r\n?|\n")
-
-#: The styles of the scalars a raw byte order mark may stand in.
-_BOM_STYLES: Final = frozenset({'"', "'", "|", ">"})
-
-
-def check_inner_boms(source: str) -> None:
-    """Reject a byte order mark that starts a line, past the start of the text.
-
-    *source* is the text without its leading mark. The readers disagree on
-    one: libyaml skips a mark that starts a line as if it were not there,
-    where yaml.v3 reads it as text. Checked before anything is read; a mark
-    past the start of its line is checked once the document is parsed
-    (:func:`check_bom_values`).
-    """
-    index = source.find("\ufeff")
-    while index != -1:
-        if index == 0 or source[index - 1] in LINE_ENDS:
-            line, column = char_position(source, index)
-            raise _refused(REASON_UNSUPPORTED_LINE_START_BOM, line, column)
-        index = source.find("\ufeff", index + 1)
-
-
-def check_bom_values(data: bytes, source: str) -> None:
-    """Reject a byte order mark outside a quoted or block scalar of the first document.
-
-    Inside a quoted (single or double) or block (literal or folded) scalar,
-    libyaml and yaml.v3 both read U+FEFF as part of the value, and so it is
-    read (and warned of, TS305). Anywhere else past the start of a line (a
-    plain scalar, a comment, a second document) it is refused: yaml.v3 tests
-    for a mark at the start of its read buffer rather than at the character
-    it reads, so it can skip the first character of a later line. *source*
-    is the text of *data* without a leading mark; a mark that starts a line
-    was refused before (:func:`check_inner_boms`). A syntax error stops the
-    check: the parse that follows reports it, as yaml.v3's parse does in Go.
-    """
-    marks = []
-    index = source.find("\ufeff")
-    while index != -1:
-        marks.append(index)
-        index = source.find("\ufeff", index + 1)
-    spans: list[tuple[int, int]] = []
-    parser = CParser(data)
-    try:
-        while True:
-            event: Any = parser.get_event()
-            kind = type(event)
-            if kind is yaml.ScalarEvent and event.style in _BOM_STYLES:
-                start = event.start_mark.index
-                if event.style in "|>":  # the value starts on the line after the header
-                    header_end = _LINE_END.search(source, start)
-                    start = header_end.end() if header_end else len(source)
-                spans.append((start, event.end_mark.index))
-            elif event is None or kind is yaml.StreamEndEvent or kind is yaml.DocumentEndEvent:
-                break
-    except yaml.YAMLError:
-        return
-    finally:
-        parser.dispose()
-    starts = [start for start, _ in spans]  # in document order, none inside another
-    for at in marks:
-        i = bisect_right(starts, at) - 1
-        if i < 0 or at >= spans[i][1]:
-            line, column = char_position(source, at)
-            raise _refused(REASON_UNSUPPORTED_OUTSIDE_VALUE_BOM, line, column)
 
 
 def compose(data: bytes, source: str = "") -> Node | None:

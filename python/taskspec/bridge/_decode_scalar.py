@@ -35,17 +35,17 @@ from taskspec._forms_gen import (
     WORD_AN_INTEGER,
     WORD_NON_INTEGRAL,
 )
-from taskspec._limits import INT64_MAX, INT64_MIN
+from taskspec._values import INT64_MAX, INT64_MIN
 from taskspec._words import render
 from taskspec.bridge._decode_load import PLAIN, QUOTED, SCALAR, TAG_PREFIX
 from taskspec.bridge._decode_msg import describe, fail, q, refuse, short_tag
 from taskspec.bridge._resolve import resolve
 
-__all__ = ["integer", "is_null", "null_text", "string"]
+__all__ = ["NULL_TAG", "integer", "is_null", "null_text", "string"]
 
 _INT_TAG: Final = TAG_PREFIX + "int"
 _FLOAT_TAG: Final = TAG_PREFIX + "float"
-_NULL_TAG: Final = TAG_PREFIX + "null"
+NULL_TAG: Final = TAG_PREFIX + "null"
 _STR_TAG: Final = TAG_PREFIX + "str"
 
 
@@ -67,7 +67,7 @@ def is_null(node: ScalarNode) -> bool:
     if tag == PLAIN:
         return not node.style and null_text(node.value)
     # "!!null x" is not null: yaml.v3 refuses to read it as one.
-    return tag == _NULL_TAG and null_text(node.value)
+    return tag == NULL_TAG and null_text(node.value)
 
 
 def _has_bang_tag(node: ScalarNode, source: str) -> bool:
@@ -101,7 +101,7 @@ def string(node: Node, path: str, source: str) -> str:
         return "" if not node.style and null_text(value) else value
     if tag in (QUOTED, _STR_TAG):
         return str(node.value)
-    if tag == _NULL_TAG and null_text(node.value):
+    if tag == NULL_TAG and null_text(node.value):
         return ""
     raise refuse(path, REASON_UNSUPPORTED_STRING_TAG, node, tag=q(short_tag(tag)))
 
@@ -119,7 +119,7 @@ def integer(node: Node, path: str, source: str) -> int:
             raise refuse(path, REASON_UNSUPPORTED_TAGGED_STRING_INT, node, value=q(value))
     elif tag in (_INT_TAG, _FLOAT_TAG):
         pass
-    elif tag == _NULL_TAG and null_text(value):
+    elif tag == NULL_TAG and null_text(value):
         return 0
     else:
         raise fail(

@@ -47,7 +47,7 @@ from taskspec._words import render
 from taskspec.bridge._breaks import editor_position
 from taskspec.bridge._decode_load import MAPPING, PLAIN, SCALAR, SEQUENCE, position
 from taskspec.bridge._decode_msg import clip, describe, fail, join, q, refuse, unknown_field
-from taskspec.bridge._decode_scalar import integer, is_null, null_text, string
+from taskspec.bridge._decode_scalar import NULL_TAG, integer, is_null, null_text, string
 from taskspec.bridge._gostr import go_quote
 from taskspec.bridge._layout import (
     K_ENUM,
@@ -110,11 +110,12 @@ class _Plan:
 class _Field:
     """One field as the walk reads it (see :class:`_Plan`)."""
 
-    __slots__ = ("kind", "message", "name", "values")
+    __slots__ = ("kind", "message", "name", "pointer", "values")
 
     def __init__(self, info: FieldInfo, message: _Plan | None) -> None:
         self.name: str = info.name
         self.kind: Kind = info.kind
+        self.pointer: bool = info.pointer
         self.values: dict[str, int] = dict(info.enum.from_string) if info.enum is not None else {}
         self.message = message
 
@@ -279,6 +280,11 @@ class Walker:
             if type(node) is SCALAR and is_null(node):
                 msg.ClearField(name)
                 return
+            if fd.pointer and type(node) is MAPPING and node.tag == NULL_TAG:
+                # yaml.v3's prepare leaves a null-tagged node's pointer nil, and
+                # its mapping then has nowhere to go: the Go package refuses it.
+                got = f"{describe(node)} tagged !!null"
+                raise fail(path, MSG_WRONG_TYPE_EXPECTED_MAPPING_FOR, node, field=path, got=got)
             sub = getattr(msg, name)
             sub.SetInParent()
             self.message(node, fd.message, sub, path)

@@ -385,7 +385,7 @@ def _mapping(info: MessageInfo, column: int, first: str) -> MappingPlan:
     return plan
 
 
-DOCUMENT: Final = _mapping(TASK_SPEC, 0, "")
+DOCUMENT: Final[MappingPlan] = _mapping(TASK_SPEC, 0, "")
 
 #: How deep the collections of any TaskSpec's YAML nest: it depends on the
 #: schema alone, not on the values.

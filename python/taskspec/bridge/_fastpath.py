@@ -48,7 +48,7 @@ from taskspec import _limits
 from taskspec._limits import MAX_DOCUMENT_BYTES
 from taskspec.bridge import _emit
 from taskspec.bridge._breaks import LINE_ENDS
-from taskspec.bridge._keyorder import sorted_items
+from taskspec.bridge._keyorder import in_order
 from taskspec.bridge._scalar import is_literal_value, is_plain_value, key_text, value_text
 from taskspec.v1 import taskspec_pb2
 
@@ -495,7 +495,7 @@ class _IntMap(_Field):
                 raise _NotCanonicalError
             target[key], pos = _integer(text, start + len(written))
             keys.append(key)
-        if not keys or [k for k, _ in sorted_items(target)] != keys:
+        if not keys or not in_order(keys):
             raise _NotCanonicalError  # empty, or not in the writer's key order
         return pos
 

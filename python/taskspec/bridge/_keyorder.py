@@ -8,9 +8,13 @@ generator needs the same comparison to tell which key sets Go orders
 deterministically, so the order has this one home:
 
 * :func:`key_less` is yaml.v3's comparison itself, rune for rune;
+* :func:`order_key` is a sort key equal to it wherever it is a total order,
+  which cuts each key into tokens once, not once per comparison;
 * :func:`sort_keys` sorts keys into the order yaml.v3 writes them;
 * :func:`sorted_items` does the same for a map's items, on the writer's
-  hot path.
+  hot path;
+* :func:`in_order` tells whether keys already are in that order, for the
+  fast reader, by comparing neighbours instead of sorting.
 """
 
 from __future__ import annotations
@@ -20,9 +24,9 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Final
 
-from taskspec._limits import INT64_MIN, UINT64_MAX
+from taskspec._values import INT64_MIN, UINT64_MAX
 
-__all__ = ["key_less", "sort_keys", "sorted_items"]
+__all__ = ["in_order", "key_less", "order_key", "sort_keys", "sorted_items"]
 
 _UNIDATA_15_LETTERS: Final = (
     (0x1123F, 0x11240), (0x11F02, 0x11F02), (0x11F04, 0x11F10), (0x11F12, 0x11F33),
@@ -67,6 +71,24 @@ def _is_digit(ch: str) -> bool:
     return _PATCH_UNICODE and ch > "\U00011000" and _in_ranges(ord(ch), _UNIDATA_15_DIGITS)
 
 
+def _letter(cp: int) -> bool:
+    """:func:`_is_letter` of the character *cp*, without a call for ASCII."""
+    if cp < 0x80:
+        return 0x61 <= cp <= 0x7A or 0x41 <= cp <= 0x5A
+    return _is_letter(chr(cp))
+
+
+def _digit(cp: int) -> bool:
+    """:func:`_is_digit` of the character *cp*, without a call for ASCII."""
+    if cp < 0x80:
+        return 0x30 <= cp <= 0x39
+    return _is_digit(chr(cp))
+
+
+#: Numbers this small are their own int64 wrap.
+_SHORT: Final = 10**18
+
+
 def _wrap64(n: int) -> int:
     return ((n - INT64_MIN) & UINT64_MAX) + INT64_MIN
 
@@ -83,38 +105,52 @@ def key_less(a: str, b: str) -> bool:
     with ``rune - '0'`` as the digit value, as Go does, so runs of other
     scripts' digits and overlong runs order exactly as in Go.
     """
-    for i, (ca, cb) in enumerate(zip(a, b)):  # noqa: B905 - lengths differ by design
-        if ca == cb:
-            continue
-        # Whether the last shared rune is a digit.
-        digits = i > 0 and _is_digit(a[i - 1])
-        al, bl = _is_letter(ca), _is_letter(cb)
-        if al and bl:
-            return ca < cb
-        if al or bl:
-            return al if digits else bl
-        an = bn = 0
-        if ca == "0" or cb == "0":
-            for j in range(i - 1, -1, -1):
-                if not _is_digit(a[j]):
-                    break
-                if a[j] != "0":
-                    an = bn = 1
-                    break
-        ai = i
-        while ai < len(a) and _is_digit(a[ai]):
-            an = _wrap64(an * 10 + ord(a[ai]) - 48)
-            ai += 1
-        bi = i
-        while bi < len(b) and _is_digit(b[bi]):
-            bn = _wrap64(bn * 10 + ord(b[bi]) - 48)
-            bi += 1
-        if an != bn:
-            return an < bn
-        if ai != bi:
-            return ai < bi
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and ord(a[i]) == ord(b[i]):
+        i += 1
+    if i == n:
+        return len(a) < len(b)
+    ca, cb = ord(a[i]), ord(b[i])
+    # Whether the last shared rune is a digit.
+    digits = i > 0 and _digit(ord(a[i - 1]))
+    al, bl = _letter(ca), _letter(cb)
+    if al and bl:
         return ca < cb
-    return len(a) < len(b)
+    if al or bl:
+        return al if digits else bl
+    an = bn = 0
+    if ca == 0x30 or cb == 0x30:
+        for j in range(i - 1, -1, -1):
+            c = ord(a[j])
+            if not _digit(c):
+                break
+            if c != 0x30:
+                an = bn = 1
+                break
+    # Wrapping once at the end is wrapping at each step (arithmetic modulo
+    # 2**64); a long run wraps as it goes, so that its number stays small.
+    ai = i
+    while ai < len(a) and _digit(ord(a[ai])):
+        an = an * 10 + ord(a[ai]) - 0x30
+        ai += 1
+        if ai - i > 18:
+            an = _wrap64(an)
+    bi = i
+    while bi < len(b) and _digit(ord(b[bi])):
+        bn = bn * 10 + ord(b[bi]) - 0x30
+        bi += 1
+        if bi - i > 18:
+            bn = _wrap64(bn)
+    if not 0 <= an < _SHORT:
+        an = _wrap64(an)
+    if not 0 <= bn < _SHORT:
+        bn = _wrap64(bn)
+    if an != bn:
+        return an < bn
+    if ai != bi:
+        return ai < bi
+    return ca < cb
 
 
 # yaml.v3's order is byte order for keys without digits (no digit runs to
@@ -123,57 +159,163 @@ def key_less(a: str, b: str) -> bool:
 _SIMPLE_KEYS = re.compile("[\x00-/:-@\\[-`a-z]*").fullmatch
 
 
-_TOKENS = re.compile("[0-9]+|.", re.S).findall
-# Where _token_key applies: no digit run long enough to overflow int64 ...
-_NO_LONG_RUNS = re.compile("(?:[0-9]{1,18}(?![0-9])|[^0-9])*", re.S).fullmatch
-# ... and no decimal digit but ASCII ones (Go gives others the value rune - '0').
-_OTHER_DIGIT = re.compile("(?![0-9])[\\d\U00011f50-\U00011f59\U0001e4f0-\U0001e4f9]").search
-_Token = tuple[int, int, int]
+def _total(keys: Iterable[str]) -> bool:
+    """Whether yaml.v3's comparison is a total order on *keys*.
 
-
-def _token_key(key: str) -> tuple[_Token, ...]:
-    """A sort key equal to :func:`key_less` for keys whose digits are short ASCII runs.
-
-    The key is split into digit runs and single characters, and a run of
-    digits, a letter or another character ranks by what precedes it, because
-    yaml.v3 decides "letter or not" by the previous rune: after a digit run a
-    letter comes before any other character, elsewhere other characters (a
-    digit run included) come first, and those before digit runs. Digit runs
-    compare as numbers, then shorter first ("1" before "01"). Sorting with a
-    key is much faster than with a comparison function, which matters
-    because every key set with a digit needs this order.
+    It is unless a key has a digit run of 19 or more digits (which overflow
+    int64) or a decimal digit but ASCII ones (Go gives those the value
+    rune - '0'). Only a key that long, or one not all ASCII, is read.
     """
-    out: list[_Token] = []
-    after_digits = False
-    for tok in _TOKENS(key):
-        c = tok[0]
-        if "0" <= c <= "9":
-            out.append((1, int(tok), len(tok)))
-            after_digits = True
+    for key in keys:
+        ascii_only = key.isascii()
+        if ascii_only and len(key) < 19:
             continue
-        if _is_letter(c):
-            out.append((0 if after_digits else 2, ord(c), 0))
-        else:
-            out.append((1 if after_digits else 0, ord(c), 0))
-        after_digits = False
-    return tuple(out)
+        run = 0
+        for i in range(len(key)):
+            c = ord(key[i])
+            if 0x30 <= c <= 0x39:
+                run += 1
+                if run >= 19:
+                    return False
+                continue
+            run = 0
+            if not ascii_only and c >= 0x80 and _is_digit(chr(c)):
+                return False
+    return True
+
+
+# The order key's tokens, as bytes. yaml.v3 puts, at the first difference of
+# two keys, other characters before a digit run and a digit run before
+# letters, except right after a digit run, where letters come before other
+# characters. Each token is coded in its rank (c' is the character's UTF-8):
+#
+#   not after a digit run                after a digit run
+#   \x01-\x42  other ASCII characters     \x01-\x34  ASCII letters
+#   \x43 c'    other characters           \x35 c'    letters
+#   \x44 ...   a digit run                \x36-\x77  other ASCII characters
+#   \x45-\x78  ASCII letters              \x78 c'    other characters
+#   c'         letters (U+0080 and up: a lead byte of \xc2 or more)
+#
+# UTF-8 keeps code point order and no character's bytes begin another's, so
+# within a rank the codes keep the characters' order, no token's code begins
+# another's, and comparing the codes as bytes compares the tokens.
+_OTHERS: Final = [c for c in range(0x80) if not chr(c).isalnum()]
+_LETTERS: Final = [c for c in range(0x80) if chr(c).isalpha()]
+_CODES: Final = bytes(range(0x100)).translate(
+    bytes.maketrans(
+        bytes(_OTHERS + _LETTERS),
+        bytes(range(0x01, 0x01 + len(_OTHERS))) + bytes(range(0x45, 0x45 + len(_LETTERS))),
+    )
+)
+_AFTER_DIGITS: Final = bytes(range(0x100)).translate(
+    bytes.maketrans(
+        bytes(_LETTERS + _OTHERS),
+        bytes(range(0x01, 0x01 + len(_LETTERS))) + bytes(range(0x36, 0x36 + len(_OTHERS))),
+    )
+)
+
+
+#: A digit run's code up to its digits, by the count of its digits after
+#: leading zeros, and a length's byte (runs of up to 18 digits: see _total).
+_RUN_HEADS: Final = tuple(bytes((0x44, n)) for n in range(19))
+_LENGTHS: Final = tuple(bytes((n,)) for n in range(19))
+
+
+def _text_key(text: str, after_digits: bool) -> bytes:
+    """The tokens of *text*, which holds no ASCII digit; *after_digits* if a run precedes it."""
+    if after_digits:
+        first = _after_digits(text[0])
+        return first + _text_key(text[1:], False) if len(text) > 1 else first
+    if text.isascii():
+        return text.encode("ascii").translate(_CODES)
+    return b"".join([_char_code(c) for c in text])
+
+
+def _char_code(c: str) -> bytes:
+    if c < "\x80":
+        return c.encode("ascii").translate(_CODES)
+    code = c.encode("utf-8", "surrogatepass")
+    return code if _is_letter(c) else b"\x43" + code
+
+
+def _after_digits(c: str) -> bytes:
+    if c < "\x80":
+        return c.encode("ascii").translate(_AFTER_DIGITS)
+    return (b"\x35" if _is_letter(c) else b"\x78") + c.encode("utf-8", "surrogatepass")
+
+
+def _run_key(run: str) -> bytes:
+    digits = run.lstrip("0")
+    if len(run) < len(_LENGTHS):
+        return _RUN_HEADS[len(digits)] + digits.encode("ascii") + _LENGTHS[len(run)]
+    return bytes((0x44, len(digits) & 0xFF)) + digits.encode("ascii") + bytes((len(run) & 0xFF,))
+
+
+def order_key(key: str) -> bytes:
+    """Bytes whose order is yaml.v3's order, for keys it orders consistently.
+
+    That is for keys without a digit run of 19 or more digits and without a
+    decimal digit but ASCII ones (see :func:`_total`). The key is cut once
+    into digit runs and single characters, and each is coded by its rank
+    (see the table above): a digit run compares as a number, then shorter
+    first ("1" before "01"), so it is written as the count of its digits
+    after leading zeros, those digits, and its length. The sort then
+    compares bytes, in C, instead of cutting two keys up again for each
+    comparison.
+    """
+    n = len(key)
+    out: list[bytes] = []
+    start = i = 0  # the text since the last run, and where the scan is
+    while i < n:
+        c = ord(key[i])
+        if c < 0x30 or c > 0x39:
+            i += 1
+            continue
+        end = i + 1
+        while end < n and 0x30 <= ord(key[end]) <= 0x39:
+            end += 1
+        if i > start:
+            out.append(_text_key(key[start:i], bool(out)))
+        out.append(_run_key(key[i:end]))
+        start = i = end
+    if start < n:
+        out.append(_text_key(key[start:], bool(out)))
+    return out[0] if len(out) == 1 else b"".join(out)
+
+
+def _order_key_of(item: tuple[str, int]) -> bytes:
+    return order_key(item[0])
 
 
 def sorted_items(m: Mapping[str, int]) -> list[tuple[str, int]]:
     """The items of a string-keyed map in yaml.v3's key order (see sort_keys).
 
     Three ways to the same order, fastest first: byte order where it agrees
-    (no digits, lower-case letters), a sort key (digits in short ASCII runs),
-    and yaml.v3's comparison itself for the rest.
+    (no digits, lower-case letters), a sort key (:func:`order_key`) where
+    yaml.v3's comparison is a total order, and the fixed order for the rest.
     """
     items = sorted(m.items())
-    joined = "".join([k for k, _ in items])
-    if _SIMPLE_KEYS(joined) is not None:
+    keys = [k for k, _ in items]
+    if _SIMPLE_KEYS("".join(keys)) is not None:
         return items
-    if _NO_LONG_RUNS(joined) is not None and _OTHER_DIGIT(joined) is None:
-        items.sort(key=lambda kv: _token_key(kv[0]))
+    if _total(keys):
+        items.sort(key=_order_key_of)
         return items
     return _merge_sort(items)
+
+
+def in_order(keys: list[str]) -> bool:
+    """Whether *keys* (distinct) are in the order :func:`sorted_items` puts them in.
+
+    Where yaml.v3's comparison is a total order, keys are in its order when
+    each is less than the next, so only neighbours are compared; a set of
+    keys that needs the fixed order is sorted to compare.
+    """
+    if _SIMPLE_KEYS("".join(keys)) is not None:
+        return all(keys[i - 1] < keys[i] for i in range(1, len(keys)))
+    if _total(keys):
+        return all(key_less(keys[i - 1], keys[i]) for i in range(1, len(keys)))
+    return sort_keys(keys) == keys
 
 
 def _merge_sort(items: list[tuple[str, int]]) -> list[tuple[str, int]]:

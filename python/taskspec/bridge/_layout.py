@@ -20,6 +20,7 @@ from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescript
 from google.protobuf.message import Message
 
 from taskspec._contract import field_contract, reachable_fields
+from taskspec._values import EnumInfo
 from taskspec.v1 import options_pb2, taskspec_pb2
 
 __all__ = [
@@ -86,33 +87,6 @@ K_STRING_LIST: Final = Kind.STRING_LIST
 
 # Plain classes rather than dataclasses: importing dataclasses (with inspect,
 # ast and dis) costs more than the rest of the validate path's own modules.
-
-
-class EnumInfo:
-    """Two-way table between proto enum numbers and canonical YAML strings.
-
-    The YAML spelling of a value is its proto name without the enum's
-    UPPER_SNAKE prefix, lower-cased: ``LANGUAGE_GO`` is ``"go"``,
-    ``GENERATED_KIND_KG_TEMPLATE`` is ``"kg_template"``. The UNSPECIFIED
-    value is ``""``, which is the Go zero value of the string type.
-    """
-
-    __slots__ = ("from_string", "full_name", "to_string", "yaml_name")
-
-    def __init__(
-        self,
-        full_name: str,
-        yaml_name: str,
-        to_string: Mapping[int, str],
-        from_string: Mapping[str, int],
-    ) -> None:
-        self.full_name = full_name
-        self.yaml_name = yaml_name
-        self.to_string = to_string
-        self.from_string = from_string
-
-    def __repr__(self) -> str:
-        return f"EnumInfo(full_name={self.full_name!r}, yaml_name={self.yaml_name!r})"
 
 
 class FieldInfo:

@@ -27,7 +27,7 @@ import math
 import re
 from typing import Final
 
-from taskspec._limits import INT64_MAX, INT64_MIN, UINT64_MAX
+from taskspec._values import INT64_MAX, INT64_MIN, UINT64_MAX
 
 __all__ = ["needs_quotes", "resolve"]
 

@@ -11,7 +11,8 @@ import argparse
 import sys
 from typing import Final
 
-from taskspec._convert import Format, convert, format_for_path
+from taskspec._api import convert
+from taskspec._format import Format, format_for_path
 from taskspec._forms_gen import REASON_UNSUPPORTED_FORMAT_NO_EXTENSION
 from taskspec._words import render
 from taskspec.cli._kit import (

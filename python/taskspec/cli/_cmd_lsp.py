@@ -7,14 +7,13 @@ it and exits 2. The server itself is :mod:`taskspec.cli._lsp`.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import gc
 import os
 import sys
-from collections.abc import Iterator
 from typing import Final
 
-__all__ = ["DESCRIPTION", "add_arguments", "frozen_imports", "run"]
+from taskspec.cli import frozen_imports
+
+__all__ = ["DESCRIPTION", "add_arguments", "run"]
 
 #: What ``taskspec lsp --help`` says the command does.
 DESCRIPTION: Final = (
@@ -36,22 +35,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="talk over stdin and stdout (the default and only transport; accepted for editors)",
     )
-
-
-@contextlib.contextmanager
-def frozen_imports() -> Iterator[None]:
-    """Import with the garbage collector off, and freeze what the imports leave.
-
-    lsprotocol defines some six hundred classes as it is imported: with the
-    collector off meanwhile the import is about a sixth faster, and frozen
-    after, those objects are skipped by every later collection.
-    """
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.enable()
 
 
 def run(args: argparse.Namespace) -> int:

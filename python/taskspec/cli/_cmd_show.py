@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Final
 
 from taskspec._agent import agent_view
-from taskspec._api import marshal_yaml, parse_task_spec
+from taskspec._api import marshal_yaml, parse, parse_task_spec
 from taskspec.cli._kit import (
     EXIT_INVALID,
     EXIT_OK,
@@ -51,12 +51,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _reader(fmt: str) -> Callable[[bytes], TaskSpec]:
-    """The parser of format *fmt*: YAML's own, without loading the converter, or convert's."""
-    if fmt == "yaml":
-        return parse_task_spec
-    from taskspec._convert import parse  # noqa: PLC0415 - JSON and binary only
-
-    return lambda data: parse(data, fmt)
+    """The parser of format *fmt*."""
+    return parse_task_spec if fmt == "yaml" else lambda data: parse(data, fmt)
 
 
 def run(args: argparse.Namespace) -> int:

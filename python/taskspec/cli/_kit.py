@@ -53,6 +53,7 @@ from typing import Any, TextIO, TypeVar
 
 from taskspec._codes import INTERNAL, NOT_READABLE, SYNTAX, UNCHANGED, WARNING, WRONG_TYPE
 from taskspec._errors import DecodeError, TaskSpecError, Violation
+from taskspec._format import format_for_path
 from taskspec._io import read_file, read_stream
 
 __all__ = [
@@ -171,21 +172,10 @@ def read_format(name: str) -> str:
     ``convert``'s rule (:func:`taskspec.format_for_path`: ``.json`` proto3
     JSON, ``.binpb`` or ``.pb`` binary protobuf), applied by ``validate``,
     ``show`` and ``fmt`` to every file, and to standard input by the name
-    ``--stdin-filename`` gives it. A YAML name is told apart here, without
-    loading the converter: a pre-commit run over YAML sidecars never pays
-    for it.
+    ``--stdin-filename`` gives it.
     """
-    ext = os.path.splitext(name)[1].lower()
-    if ext in _YAML_EXTENSIONS:
-        return "yaml"
-    from taskspec._convert import format_for_path  # noqa: PLC0415 - other files only
-
     fmt = format_for_path(name)
     return "yaml" if fmt is None else fmt.value
-
-
-#: Extensions read as YAML without asking the converter: the YAML ones, and none.
-_YAML_EXTENSIONS = frozenset({".yaml", ".yml", ""})
 
 
 def render(v: Violation) -> str:

@@ -35,7 +35,7 @@ from pygls.workspace import TextDocument
 
 import taskspec
 from taskspec._version import version
-from taskspec.cli._cmd_lsp import frozen_imports
+from taskspec.cli import frozen_imports
 
 if TYPE_CHECKING:
     from taskspec._errors import Violation
@@ -82,7 +82,7 @@ def is_sidecar(uri: str) -> bool:
     unsaved buffer) is checked. The server reads YAML: a JSON sidecar, which
     the walk checks as JSON, is left to ``taskspec validate``.
     """
-    from taskspec._convert import Format, format_for_path  # noqa: PLC0415
+    from taskspec._format import Format, format_for_path  # noqa: PLC0415
     from taskspec.cli._discover import ConfigError, Selection, _skipped  # noqa: PLC0415
 
     path = _path_of(uri)

@@ -60,9 +60,10 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
-        from taskspec._version import build, version  # noqa: PLC0415 - only --version pays
+        import taskspec  # noqa: PLC0415 - only --version pays
+        from taskspec._version import build, version  # noqa: PLC0415
 
-        print(f"taskspec {version()} ({build()})")
+        print(f"taskspec {version()} ({build(taskspec.__compiled__)})")
         parser.exit()
 
 
