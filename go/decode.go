@@ -208,9 +208,13 @@ func (w *reading) decode() (*eval.TaskSpec, error) {
 func (w *reading) walk(doc *yaml.Node) *walk.Result {
 	r := walk.Walk(doc, w.rules, MaxNodes)
 	for _, p := range r.Problems {
-		w.problems = append(w.problems, Violation{FieldPath: p.Path, Message: withPath(p.Path, p.Message),
+		v := Violation{FieldPath: p.Path, Message: withPath(p.Path, p.Message),
 			Line: p.Line, Column: p.Column, Code: codeOf(protoreflect.EnumNumber(p.Code)), Hint: p.Hint,
-			Severity: SeverityError})
+			Severity: SeverityError}
+		if p.Suggestion != "" {
+			v.Fix = replaceAt(w.text, p.Line, p.Column, p.Was, p.Suggestion)
+		}
+		w.problems = append(w.problems, v)
 	}
 	if p := r.First; p != nil {
 		w.err = &StrictError{FieldPath: p.Path, Line: p.Line, Column: p.Column, Reason: p.Message}

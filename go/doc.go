@@ -51,6 +51,10 @@
 //		fmt.Printf("%s %s: %s\n", v.Code, v.FieldPath, v)
 //	}
 //
+// A problem that has one safe fix (a misspelt key or enum value, a value
+// that must be quoted) carries it as a [Fix], and [ApplyFixes] writes a
+// document's fixes in, changing nothing else.
+//
 // The same TaskSpec has two other encodings, proto3 JSON and binary
 // protobuf ([Format]): [ParseJSON], [MarshalJSON], [ParseBinpb],
 // [MarshalBinpb], the format-generic [Parse], [Marshal] and [CheckFormat],

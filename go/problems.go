@@ -115,6 +115,7 @@ func examine(data []byte, forSpec bool) examined {
 	for i := range vs {
 		if vs[i].Hint == "" {
 			vs[i].Hint = promptHint(vs[i], data)
+			vs[i].Fix = promptFix(vs[i], w.text)
 		}
 	}
 	decodeFailed := len(vs) > 0
@@ -286,7 +287,13 @@ func (w *reading) placed(v Violation) Violation {
 	if p, ok := w.pos.Get(v.FieldPath); ok {
 		v.Line, v.Column = p.Line, p.Column
 		if strings.HasPrefix(v.Message, "invalid ") {
-			v.Hint = enumHint(v.FieldPath, w.enumText(v.FieldPath))
+			text := w.enumText(v.FieldPath)
+			if guess := enumGuess(v.FieldPath, text); guess != "" {
+				v.Hint = "did you mean " + strconv.Quote(guess) + "?"
+				v.Fix = replaceAt(w.text, p.Line, p.Column, text, guess)
+			} else {
+				v.Hint = ""
+			}
 		}
 		return v
 	}
@@ -325,14 +332,14 @@ func (w *reading) enumText(path string) string {
 	return w.values.Get(path)
 }
 
-// enumHint is the did-you-mean of a misspelt enum value, or "".
-func enumHint(path, text string) string {
+// enumGuess is the value a misspelt enum value most likely meant, or "".
+func enumGuess(path, text string) string {
 	for _, t := range enumTables {
 		if t.fieldPath() != path {
 			continue
 		}
 		if guess := wording.Guess(text, t.texts()); guess != "" {
-			return "did you mean " + strconv.Quote(guess) + "?"
+			return guess
 		}
 	}
 	return ""
@@ -474,7 +481,28 @@ func (w *reading) promptBeforeComment(value string) (Violation, bool) {
 	line, column := w.text.LineColumn(at + 1)
 	return Violation{FieldPath: "prompt", Message: pathForm(forms.MsgCommentInValueEnds, forms.MsgCommentInValueEnds, "prompt", nil),
 		Line: line, Column: column, Code: CodeCommentInValue, Hint: forms.HintCommentInValueQuote.Render(nil),
-		Severity: SeverityWarning}, true
+		Severity: SeverityWarning, Fix: w.wholeLineQuoted(p, line)}, true
+}
+
+// promptOnItsLine is what stands before a prompt written on its key's line, in
+// block style.
+var promptOnItsLine = regexp.MustCompile(`^ *prompt: +$`)
+
+// wholeLineQuoted is TS304's fix: the prompt at p and the rest of its
+// line, comment and all, double-quoted. Only for a prompt that starts on
+// its key's line, in block style, and ends on it (hashLine), as the
+// catalogue's fix does (prompt: "Fix issue #12 ..."). The Python
+// library's _whole_line_quoted is the same.
+func (w *reading) wholeLineQuoted(p walk.Position, hashLine int) *Fix {
+	data := w.text.Bytes()
+	start := w.text.Offset(p.Line, p.Column)
+	lineStart := w.text.LineStarts()[p.Line-1]
+	if hashLine != p.Line || start < lineStart || !promptOnItsLine.Match(data[lineStart:start]) {
+		return nil
+	}
+	whole := yamlscan.TrimLineBreak(w.text.Line(p.Line))[start-lineStart:]
+	old := strings.TrimRight(string(whole), " \t")
+	return replaceAt(w.text, p.Line, p.Column, old, strconv.Quote(old))
 }
 
 // A rawBreak is a character YAML 1.1 readers read as a line break, with
@@ -697,6 +725,7 @@ func alone(err error, code Code, data []byte) *DecodeError {
 		}
 	}
 	v.Hint = promptHint(v, data)
+	v.Fix = promptFix(v, src)
 	if p, ok := rawBreakProblem(v, src); ok {
 		v = p
 	}

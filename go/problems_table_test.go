@@ -31,6 +31,7 @@ type problemRecord struct {
 	Message   string   `json:"message"`
 	Hint      string   `json:"hint"`
 	Severity  Severity `json:"severity"`
+	Fix       *Fix     `json:"fix,omitempty"`
 }
 
 func loadProblemTable(t *testing.T) []problemCase {
@@ -72,7 +73,7 @@ func TestCheckGivesTheSharedTablesProblems(t *testing.T) {
 			}
 			got := []problemRecord{}
 			for _, v := range CheckFormat(c.document(t), format) {
-				got = append(got, problemRecord{v.Code, v.FieldPath, v.Line, v.Column, v.Message, v.Hint, v.Severity})
+				got = append(got, problemRecord{v.Code, v.FieldPath, v.Line, v.Column, v.Message, v.Hint, v.Severity, v.Fix})
 			}
 			want := c.Problems
 			if want == nil {

@@ -45,7 +45,8 @@ func andMore(more int) string {
 // a missing field, the position of its nearest enclosing mapping), and 0
 // for none; a Line with a Column of 0 is a line whose column is unknown.
 // Hint says how to fix it, or is "". Severity is "error" or "warning"; a
-// Violation with none is an error.
+// Violation with none is an error. Fix is the one safe edit that fixes it,
+// the hint's suggestion as data, or nil (see [Fix] and [ApplyFixes]).
 type Violation struct {
 	FieldPath string
 	Message   string
@@ -54,6 +55,7 @@ type Violation struct {
 	Code      Code
 	Hint      string
 	Severity  Severity
+	Fix       *Fix
 }
 
 // String renders the problem as the contract writes it as text:
@@ -81,7 +83,7 @@ func (v Violation) Proto() *taskspecv1.Problem {
 	}
 	return &taskspecv1.Problem{
 		Code: string(v.Code), FieldPath: v.FieldPath, Line: clampInt32(v.Line), Column: clampInt32(v.Column),
-		Message: v.Message, Hint: v.Hint, Severity: sev,
+		Message: v.Message, Hint: v.Hint, Severity: sev, Fix: v.Fix.proto(),
 	}
 }
 
@@ -99,7 +101,7 @@ func ViolationFromProto(p *taskspecv1.Problem) Violation {
 	}
 	return Violation{
 		FieldPath: p.GetFieldPath(), Message: p.GetMessage(), Line: int(p.GetLine()), Column: int(p.GetColumn()),
-		Code: Code(p.GetCode()), Hint: p.GetHint(), Severity: sev,
+		Code: Code(p.GetCode()), Hint: p.GetHint(), Severity: sev, Fix: fixFromProto(p.GetFix()),
 	}
 }
 

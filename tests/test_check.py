@@ -16,12 +16,13 @@ import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
+from types import EllipsisType
 from typing import Any, NoReturn
 
 import pytest
 
 import taskspec
-from taskspec import DecodeError, Format, TaskSpecError, ValidationError, Violation, _validate
+from taskspec import DecodeError, Fix, Format, TaskSpecError, ValidationError, Violation, _validate
 from taskspec._codes import CATALOGUE
 from taskspec._limits import INT64_MIN, MAX_DOCUMENT_BYTES
 from taskspec.bridge import _decode, _emit
@@ -74,11 +75,18 @@ def check_invalid(
     hint: str = "",
     severity: str = "error",
     fmt: Format = Format.YAML,
+    fix: Fix | EllipsisType | None = ...,
 ) -> list[Violation]:
-    """*doc*'s problems begin with exactly this one; the reader raises it first."""
+    """*doc*'s problems begin with exactly this one; the reader raises it first.
+
+    Its fix is compared when *fix* is given (None for none); the fixes
+    themselves are pinned by tests/contract/fixes.json and problems.json.
+    """
     problems = taskspec.check(doc, fmt)
-    want = Violation(path, message, line, column, hint, code, severity)
     assert problems, f"no problem for {doc!r}"
+    if isinstance(fix, EllipsisType):
+        fix = problems[0].fix
+    want = Violation(path, message, line, column, hint, code, severity, fix)
     assert problems[0] == want, problems
     error = DecodeError if CATALOGUE[code].stage == "decode" else ValidationError
     with pytest.raises(error) as info:
@@ -454,6 +462,10 @@ def test_a_prompt_mistake_gets_the_hint_that_names_the_fix(case: str) -> None:
         _prompt(line), code, line=14, column=column, message=message, hint=hint
     )
     assert len(problems) == 1
+    # The fix quotes the value, and the document is then valid.
+    value = line.removeprefix("prompt: ")
+    assert problems[0].fix == Fix(json.dumps(value), 14, 9, 14, 9 + len(value))
+    assert taskspec.check(taskspec.apply_fixes(_prompt(line), problems)) == []
 
 
 def test_a_tag_on_a_prompt_gets_the_hint_too() -> None:
@@ -535,15 +547,17 @@ def test_a_misspelt_section_key_is_one_problem(old: str, new: str, line: int, me
     parent = "generated_from" if old.startswith("    ") else ""
     path = f"{parent}.{key}" if parent else key
     where = f" in {parent}" if parent else ""
+    column = len(old) - len(old.lstrip(" ")) + 1
     check_only(
         doc,
         Violation(
             path,
             f'{path}: unknown field "{key}"{where}',
             line,
-            len(old) - len(old.lstrip(" ")) + 1,
+            column,
             f'did you mean "{meant}"?',
             "TS001",
+            fix=Fix(meant, line, column, line, column + len(key)),
         ),
     )
 
@@ -570,21 +584,19 @@ def test_the_issue_s_document_gives_every_problem_from_the_api() -> None:
     )
     problems = taskspec.check(doc)
     assert [(v.code, v.field_path, v.line, v.hint) for v in problems] == [
-        (
-            "TS001",
-            "verification.timeout_secs",
-            27,
-            f"expected one of: {VERIFICATION_FIELDS}",
-        ),
+        ("TS001", "verification.timeout_secs", 27, 'did you mean "timeout_seconds"?'),
         ("TS103", "language", 3, 'did you mean "go"?'),
         ("TS103", "difficulty", 4, 'did you mean "medium"?'),
     ]
+    # Each suggestion is a fix too, and the three make the document valid.
+    assert [v.fix.text for v in problems if v.fix] == ["timeout_seconds", "go", "medium"]
+    assert taskspec.check(taskspec.apply_fixes(doc, problems)) == []
     with pytest.raises(DecodeError) as info:
         taskspec.parse_task_spec(doc)
     assert info.value.violations == problems
     assert str(info.value) == (
         'line 27, column 5: verification.timeout_secs: unknown field "timeout_secs" in'
-        f" verification; expected one of: {VERIFICATION_FIELDS} (and 2 more problems)"
+        ' verification; did you mean "timeout_seconds"? (and 2 more problems)'
     )
 
 

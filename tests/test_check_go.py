@@ -44,7 +44,13 @@ def _documents() -> list[Path]:
 
 
 def _python(data: bytes, fmt: str) -> list[dict[str, Any]]:
-    return [{f: getattr(v, f) for f in FIELDS} for v in taskspec.check(data, fmt)]
+    return [
+        {
+            **{f: getattr(v, f) for f in FIELDS},
+            **({"fix": v.fix.to_dict()} if v.fix is not None else {}),
+        }
+        for v in taskspec.check(data, fmt)
+    ]
 
 
 def _differences(name: str, py: list[dict[str, Any]], go: list[dict[str, Any]]) -> str | None:

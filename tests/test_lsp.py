@@ -172,7 +172,11 @@ async def test_diagnostics_equal_the_cli_problems_on_the_shared_table(
         lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
         for diag, record in zip(got, want, strict=True):
             assert diag.code == record["code"], name
-            assert diag.message == record["message"], name
+            # The hint is in the message, which most editors show alone.
+            shown = (
+                f"{record['message']}; {record['hint']}" if record["hint"] else record["message"]
+            )
+            assert diag.message == shown, name
             assert diag.source == "taskspec"
             severity = (
                 types.DiagnosticSeverity.Warning
@@ -336,6 +340,41 @@ async def test_quick_fix_replaces_a_misspelt_enum_value(
     )
     assert fixed == VALID
     assert diags == []
+
+
+@pytest.mark.asyncio
+async def test_quick_fix_in_a_flow_mapping_edits_its_value_alone(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    # The diagnostic runs to the end of the line; the fix is the problem's
+    # own, which names the value's span and nothing after it.
+    text = VALID.replace(
+        "generated_from:\n    kind: kg_template", "generated_from: {kind: template}"
+    )
+    assert text != VALID
+    fixed, diags = await _fixed(
+        client, tmp_path / "taskspec.yaml", text, "TS103", 'Replace with "kg_template"'
+    )
+    assert fixed == text.replace("{kind: template}", "{kind: kg_template}")
+    assert diags == []
+
+
+@pytest.mark.asyncio
+async def test_a_suggestion_without_a_fix_offers_no_edit(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    # A quoted key is not its text: the hint names the field, but no fix is
+    # made of it, and so no quick fix either.
+    path = tmp_path / "taskspec.yaml"
+    diags = await open_doc(client, path, VALID.replace("task_id:", '"taskid":'))
+    (diag,) = [d for d in diags if d.code == "TS001"]
+    assert diag.message.endswith('; did you mean "task_id"?')
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            types.TextDocumentIdentifier(path.as_uri()), diag.range, types.CodeActionContext([diag])
+        )
+    )
+    assert not actions
 
 
 @pytest.mark.asyncio
@@ -512,7 +551,7 @@ async def test_formatting_refuses_a_lossy_edit_and_says_why(
     # The refusal was published before the answer.
     diags = list(client.diagnostics[path.as_uri()])
     assert [(d.code, d.message) for d in diags] == [
-        (v.code, v.message) for v in info.value.violations
+        (v.code, f"{v.message}; {v.hint}" if v.hint else v.message) for v in info.value.violations
     ]
     assert diags[0].code == "TS201"
     # An invalid document gets no edit either.
@@ -550,11 +589,14 @@ async def test_hover_shows_a_fields_documentation_visibility_and_rule(
     assert "**task_id**" in text
     assert schema["properties"]["task_id"]["description"] in text
     assert "shown to the agent" in text
-    assert '"task_id is required"' in text
+    assert "`task_id is required`" in text
+    language = await _hover(client, path, 2, 3)
+    assert '`invalid language "\u2026"`' in language
+    assert "%q" not in language and "%d" not in await _hover(client, path, 0, 3)
     test_cmd = await _hover(client, path, 8, 6)
     assert "**verification.test_cmd**" in test_cmd
     assert "hidden from the agent" in test_cmd
-    assert '"verification.test_cmd is required"' in test_cmd
+    assert "`verification.test_cmd is required`" in test_cmd
 
 
 @pytest.mark.asyncio

@@ -127,7 +127,7 @@ def test_neovim_shows_the_diagnostics_and_applies_a_quick_fix(tmp_path: Path) ->
     (diag,) = result["diagnostics"]
     assert diag["code"] == "TS001"
     assert diag["source"] == "taskspec"
-    assert diag["message"] == 'taskid: unknown field "taskid"'
+    assert diag["message"] == 'taskid: unknown field "taskid"; did you mean "task_id"?'
     assert (diag["lnum"], diag["col"]) == (1, 0)
     assert result["fixed"], result
     assert "\n".join(result["lines"]) + "\n" == VALID

@@ -80,6 +80,7 @@ def _record(v: Any) -> dict[str, Any]:
         "message": v.message,
         "hint": v.hint,
         "severity": v.severity,
+        **({"fix": v.fix.to_dict()} if v.fix is not None else {}),
     }
 
 

@@ -187,6 +187,14 @@ def test_json_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         "message": 'taskid: unknown field "taskid"',  # the hint is apart, as for an enum
         "hint": 'did you mean "task_id"?',
         "severity": "error",
+        # The suggestion as data: the key's span, and what to write there.
+        "fix": {
+            "text": "task_id",
+            "start_line": 2,
+            "start_column": 1,
+            "end_line": 2,
+            "end_column": 7,
+        },
     }
     assert records[2] == {
         "path": str(run_dir(tmp_path, 7) / "taskspec.yaml"),
@@ -197,6 +205,7 @@ def test_json_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         "message": 'invalid language "golang"',  # Go's wording, untouched
         "hint": 'did you mean "go"?',
         "severity": "error",
+        "fix": {"text": "go", "start_line": 3, "start_column": 11, "end_line": 3, "end_column": 17},
     }
     assert records[4] == {  # every key, always: no hint is ""
         "path": str(run_dir(tmp_path, 11) / "taskspec.yaml"),

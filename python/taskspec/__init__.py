@@ -41,11 +41,13 @@ if TYPE_CHECKING:
     from taskspec._enums import Difficulty, GeneratedKind, Language
     from taskspec._errors import (
         DecodeError,
+        Fix,
         InvalidDocumentError,
         TaskSpecError,
         ValidationError,
         Violation,
     )
+    from taskspec._fixes import apply_fixes, format_document
     from taskspec._format import Format, format_for_path
     from taskspec._io import load, save
     from taskspec._json import marshal_json
@@ -66,6 +68,7 @@ __all__ = [
     "Code",
     "DecodeError",
     "Difficulty",
+    "Fix",
     "Format",
     "GenerateOptions",
     "GeneratedFrom",
@@ -83,10 +86,12 @@ __all__ = [
     "Verification",
     "Violation",
     "agent_view",
+    "apply_fixes",
     "artifact_path",
     "check",
     "convert",
     "derive_difficulty",
+    "format_document",
     "format_for_path",
     "is_local_path",
     "load",
@@ -114,6 +119,7 @@ _LAZY: dict[str, str] = {
     "Code": "taskspec._problem_code",
     "DecodeError": "taskspec._errors",
     "Difficulty": "taskspec._enums",
+    "Fix": "taskspec._errors",
     "Format": "taskspec._format",
     "GenerateOptions": "taskspec.v1.taskspec_pb2",
     "GeneratedFrom": "taskspec.v1.taskspec_pb2",
@@ -131,10 +137,12 @@ _LAZY: dict[str, str] = {
     "Verification": "taskspec.v1.taskspec_pb2",
     "Violation": "taskspec._errors",
     "agent_view": "taskspec._agent",
+    "apply_fixes": "taskspec._fixes",
     "artifact_path": "taskspec._artifacts",
     "check": "taskspec._check",
     "convert": "taskspec._api",
     "derive_difficulty": "taskspec._difficulty",
+    "format_document": "taskspec._fixes",
     "format_for_path": "taskspec._format",
     "is_local_path": "taskspec._artifacts",
     "load": "taskspec._io",

@@ -49,7 +49,7 @@ from taskspec._codes import (
     YAML_BYTE_ORDER_MARK,
     YAML_LINE_BREAK,
 )
-from taskspec._errors import DecodeError, InvalidDocumentError, ValidationError, Violation
+from taskspec._errors import DecodeError, Fix, InvalidDocumentError, ValidationError, Violation
 from taskspec._format import Data, Format, to_format
 from taskspec._forms_gen import (
     HINT_COMMENT_IN_VALUE_QUOTE,
@@ -69,6 +69,7 @@ from taskspec._rules import KIND_CODES
 from taskspec._words import pieces, render
 from taskspec.bridge import _fastpath, _layout
 from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS, RAW_BREAKS, editor_position
+from taskspec.bridge._fixes import replace_at
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
 
@@ -143,11 +144,13 @@ def _check_yaml(data: Data | str, strict_paths: bool, fast: bool) -> list[Violat
         decoded = decode(data, collect=True)
     except DecodeError as err:  # YAML that cannot be read: alone
         return for_editors(data, err.violations)
-    found = _with_rules(decoded.spec, list(decoded.problems), decoded.raw_enums, decoded.positions)
-    warnings = _artifact_paths(decoded.spec, decoded.positions, strict_paths)
-    warnings += _prompt_commands(decoded.spec, decoded.positions)
     _, source = source_of(data)
     source = source.removeprefix("\ufeff")
+    found = _with_rules(
+        decoded.spec, list(decoded.problems), decoded.raw_enums, decoded.positions, source
+    )
+    warnings = _artifact_paths(decoded.spec, decoded.positions, strict_paths)
+    warnings += _prompt_commands(decoded.spec, decoded.positions)
     if _has_raw_break(source):
         warnings += _raw_breaks(source, decoded.positions)
     if "\ufeff" in source:
@@ -202,12 +205,13 @@ def _with_rules(
     problems: list[Violation],
     raw_enums: Mapping[str, str],
     positions: Mapping[str, Position],
+    source: str = "",
 ) -> list[Violation]:
     """*problems* (decode's, in document order), then the broken rules they leave."""
     hidden = _hidden(problems)
     rules = [
         _placed(v, positions) if positions else v
-        for v in _validate.check(spec, raw_enums, positions)
+        for v in _validate.check(spec, raw_enums, positions, source=source)
         if not _under(v.field_path, hidden)
     ]
     rules.sort(key=_position)  # stable: Go's order among rules at one place
@@ -411,9 +415,30 @@ def _comments_in_values(
                         hint=render(HINT_COMMENT_IN_VALUE_QUOTE),
                         code=COMMENT_IN_VALUE,
                         severity=WARNING,
+                        fix=_whole_line_quoted(source, starts, line, column, hash_line),
                     )
                 )
     return found
+
+
+#: What stands before a prompt written on its key's line, in block style.
+_PROMPT_KEY: Final = re.compile(r" *prompt: +")
+
+
+def _whole_line_quoted(
+    source: str, starts: Sequence[int], line: int, column: int, hash_line: int
+) -> Fix | None:
+    """TS304's fix: the prompt and the rest of its line, comment and all, double-quoted.
+
+    Only for a prompt that starts on its key's line, in block style, and
+    ends on it (the catalogue's fix, ``prompt: "Fix issue #12 ..."``).
+    """
+    start = starts[line - 1] + column - 1
+    if hash_line != line or not _PROMPT_KEY.fullmatch(source, starts[line - 1], start):
+        return None
+    after = LINE_BREAK.search(source, start)
+    whole = source[start : after.start() if after else len(source)].rstrip(" \t")
+    return replace_at(source, line, column, whole, go_quote(whole))
 
 
 def _line_of(starts: Sequence[int], offset: int) -> int:

@@ -24,6 +24,7 @@ from taskspec.v1 import problems_pb2, taskspec_pb2
 
 __all__ = [
     "DecodeError",
+    "Fix",
     "InvalidDocumentError",
     "TaskSpecError",
     "ValidationError",
@@ -31,6 +32,82 @@ __all__ = [
     "require_document",
     "require_task_spec",
 ]
+
+
+class Fix:
+    """One safe edit that fixes a problem: the contract's ``taskspec.v1.Fix``.
+
+    ``text`` replaces the characters from (``start_line``, ``start_column``)
+    up to, not including, (``end_line``, ``end_column``). Positions are as
+    editors count them: 1-based lines broken at ``\\n``, ``\\r\\n`` and
+    ``\\r`` only, 1-based columns counted in characters (code points).
+    """
+
+    __slots__ = ("end_column", "end_line", "start_column", "start_line", "text")
+    __match_args__ = ("text", "start_line", "start_column", "end_line", "end_column")
+
+    text: str
+    start_line: int
+    start_column: int
+    end_line: int
+    end_column: int
+
+    def __init__(
+        self, text: str, start_line: int, start_column: int, end_line: int, end_column: int
+    ) -> None:
+        init = object.__setattr__
+        init(self, "text", text)
+        init(self, "start_line", start_line)
+        init(self, "start_column", start_column)
+        init(self, "end_line", end_line)
+        init(self, "end_column", end_column)
+
+    def _fields(self) -> tuple[str, int, int, int, int]:
+        return (self.text, self.start_line, self.start_column, self.end_line, self.end_column)
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (
+            f"Fix(text={self.text!r}, start_line={self.start_line!r},"
+            f" start_column={self.start_column!r}, end_line={self.end_line!r},"
+            f" end_column={self.end_column!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Fix], tuple[str, int, int, int, int]]:
+        return (self.__class__, self._fields())
+
+    def to_proto(self) -> problems_pb2.Fix:
+        """This fix as the contract's ``taskspec.v1.Fix`` message."""
+        return problems_pb2.Fix(
+            text=self.text,
+            start_line=self.start_line,
+            start_column=self.start_column,
+            end_line=self.end_line,
+            end_column=self.end_column,
+        )
+
+    def to_dict(self) -> dict[str, str | int]:
+        """This fix as the CLI's JSON writes it."""
+        return {
+            "text": self.text,
+            "start_line": self.start_line,
+            "start_column": self.start_column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+        }
 
 
 class Violation:
@@ -43,6 +120,9 @@ class Violation:
     message that never had a source). ``message`` is what is wrong, in the
     catalogue's words (a broken rule's is the Go package's) and never holds
     the hint; ``hint`` is how to fix it ("did you mean ..."), or "".
+    ``fix`` is the one safe edit that fixes it, when there is one (the
+    hint's suggestion as data: see :class:`Fix` and
+    :func:`taskspec.apply_fixes`), else None.
     ``code`` is the kind of problem, a code of the catalogue
     (:data:`taskspec._codes.CATALOGUE`; ``TS001``: unknown key), or "" when
     none applies; ``severity`` is ``"error"`` or ``"warning"``. Every field
@@ -53,8 +133,17 @@ class Violation:
     # A frozen value, written out rather than made with dataclasses, whose
     # import (with inspect, ast and dis) costs more than the rest of the
     # validate path's own modules.
-    __slots__ = ("code", "column", "field_path", "hint", "line", "message", "severity")
-    __match_args__ = ("field_path", "message", "line", "column", "hint", "code", "severity")
+    __slots__ = ("code", "column", "field_path", "fix", "hint", "line", "message", "severity")
+    __match_args__ = (
+        "field_path",
+        "message",
+        "line",
+        "column",
+        "hint",
+        "code",
+        "severity",
+        "fix",
+    )
 
     field_path: str
     message: str
@@ -63,6 +152,7 @@ class Violation:
     hint: str
     code: str
     severity: str
+    fix: Fix | None
 
     def __init__(  # noqa: PLR0917 - the positional signature the dataclass had
         self,
@@ -73,6 +163,7 @@ class Violation:
         hint: str = "",
         code: str = "",
         severity: str = ERROR,
+        fix: Fix | None = None,
     ) -> None:
         init = object.__setattr__
         init(self, "field_path", field_path)
@@ -82,8 +173,9 @@ class Violation:
         init(self, "hint", hint)
         init(self, "code", code)
         init(self, "severity", severity)
+        init(self, "fix", fix)
 
-    def _fields(self) -> tuple[str, str, int, int, str, str, str]:
+    def _fields(self) -> tuple[str, str, int, int, str, str, str, Fix | None]:
         return (
             self.field_path,
             self.message,
@@ -92,6 +184,7 @@ class Violation:
             self.hint,
             self.code,
             self.severity,
+            self.fix,
         )
 
     def __setattr__(self, name: str, value: Any) -> NoReturn:
@@ -112,22 +205,36 @@ class Violation:
         return (
             f"Violation(field_path={self.field_path!r}, message={self.message!r},"
             f" line={self.line!r}, column={self.column!r}, hint={self.hint!r},"
-            f" code={self.code!r}, severity={self.severity!r})"
+            f" code={self.code!r}, severity={self.severity!r}"
+            + (f", fix={self.fix!r})" if self.fix is not None else ")")
         )
 
     def __reduce__(
         self,
-    ) -> tuple[type[Violation], tuple[str, str, int, int, str, str, str]]:
+    ) -> tuple[type[Violation], tuple[str, str, int, int, str, str, str, Fix | None]]:
         return (self.__class__, self._fields())
 
     def _moved(self, line: int, column: int) -> Violation:
         """The same violation at another position."""
         return Violation(
-            self.field_path, self.message, line, column, self.hint, self.code, self.severity
+            self.field_path,
+            self.message,
+            line,
+            column,
+            self.hint,
+            self.code,
+            self.severity,
+            self.fix,
         )
 
-    def _with(self, *, hint: str | None = None, severity: str | None = None) -> Violation:
-        """The same violation with another hint or severity."""
+    def _with(
+        self,
+        *,
+        hint: str | None = None,
+        severity: str | None = None,
+        fix: Fix | None = None,
+    ) -> Violation:
+        """The same violation with another hint, severity or fix."""
         return Violation(
             self.field_path,
             self.message,
@@ -136,6 +243,7 @@ class Violation:
             self.hint if hint is None else hint,
             self.code,
             self.severity if severity is None else severity,
+            self.fix if fix is None else fix,
         )
 
     def __str__(self) -> str:
@@ -154,6 +262,7 @@ class Violation:
             message=self.message,
             hint=self.hint,
             severity=_SEVERITY_NUMBER.get(self.severity, problems_pb2.SEVERITY_UNSPECIFIED),
+            fix=self.fix.to_proto() if self.fix is not None else None,
         )
 
     @classmethod
@@ -167,6 +276,15 @@ class Violation:
             p.hint,
             p.code,
             WARNING if p.severity == problems_pb2.SEVERITY_WARNING else ERROR,
+            Fix(
+                p.fix.text,
+                p.fix.start_line,
+                p.fix.start_column,
+                p.fix.end_line,
+                p.fix.end_column,
+            )
+            if p.HasField("fix")
+            else None,
         )
 
 

@@ -54,6 +54,7 @@ __all__ = [
     "formatter",
     "getter",
     "passes",
+    "shown_message",
     "when_set",
 ]
 
@@ -219,6 +220,33 @@ def formatter(rule: Rule) -> Callable[[Any], str]:
         return lambda _value: text
     verb = value_verb
     return lambda value: pattern.format(verb(value))
+
+
+def shown_message(rule: Rule) -> str:
+    """*rule*'s message as a person reads it in a problem, for documentation.
+
+    The bound is written in, and the offending value stands as a
+    placeholder: ``N`` for a number, ``"…"`` for a text
+    (``invalid language "…"``), never a Go verb.
+    """
+    args = (_VALUE, rule.bound)
+    out: list[str] = []
+    at = 0
+    uses = iter(_uses(rule.message)[0])
+    for match in _VERB.finditer(rule.message):
+        out.append(rule.message[at : match.start()])
+        at = match.end()
+        if match.group(2) == "%" and match.group(1) is None:
+            out.append("%")
+            continue
+        index, letter = next(uses)
+        arg = args[index]
+        if arg is _VALUE:
+            out.append("N" if letter == "d" else '"\u2026"')
+        else:
+            out.append(_VERBS[letter](arg))
+    out.append(rule.message[at:])
+    return "".join(out)
 
 
 def _uses(message: str) -> tuple[list[tuple[int, str]], bool]:

@@ -5,7 +5,8 @@ probably meant, not by the full list of valid ones. Suggestions are made
 only when they are likely right: a case or separator slip (``Go``,
 ``kg-template``), a known alias (``golang``, ``py``, ``ts``), one or two
 typing mistakes (``taskid``, ``pyhton``), or a unique key that the word
-begins or ends (``timeout`` for ``timeout_seconds``). A tie, or anything
+begins or ends (``timeout`` for ``timeout_seconds``), or that it
+shortens part by part (``timeout_secs``). A tie, or anything
 further away, gives no suggestion, because a wrong guess costs more than
 none.
 """
@@ -103,4 +104,24 @@ def suggest(word: str, candidates: Iterable[str]) -> str | None:
                 or (len(norm) >= 4 and c.lower().startswith(norm))
             ]
         )
+    if choice is None:
+        choice = _unique([c for c in options if _abbreviates(norm, c.lower())])
     return None if choice == word else choice
+
+
+def _abbreviates(word: str, name: str) -> bool:
+    """Whether *word* shortens each ``_`` part of *name* (``timeout_secs``, ``tmpl_id``).
+
+    Each part of *word* keeps the first letter of its part of *name* and
+    some of the others, in order; the two have as many parts, two or more.
+    """
+    parts, names = word.split("_"), name.split("_")
+    return len(parts) == len(names) > 1 and all(
+        p and p[0] == n[0] and _in_order(p, n) for p, n in zip(parts, names, strict=True)
+    )
+
+
+def _in_order(part: str, name: str) -> bool:
+    """Whether the letters of *part* all appear in *name*, in the same order."""
+    rest = iter(name)
+    return all(c in rest for c in part)

@@ -29,6 +29,7 @@ from taskspec._rules import CURRENT_TASK_SPEC_VERSION
 from taskspec._suggest import suggest
 from taskspec._words import render
 from taskspec.bridge import _layout
+from taskspec.bridge._fixes import replace_at
 from taskspec.bridge._gostr import go_quote
 from taskspec.v1 import taskspec_pb2
 
@@ -111,6 +112,7 @@ def check(
     *,
     canonical: bool = False,
     written: bytes | None = None,
+    source: str = "",
 ) -> list[Violation]:
     """Every contract violation of *spec*, in Go's order (that of :data:`_rules.RULES`).
 
@@ -122,9 +124,11 @@ def check(
     canonical YAML by the fast reader, which takes no text over the
     document limit: its canonical YAML is within the limit, and the size
     rule (TS107) is not worked out. ``written`` is that YAML when a writer
-    holds it already, measured rather than written again.
+    holds it already, measured rather than written again. ``source``, the
+    document's text as the positions count in, gives a misspelt enum value
+    written plain its fix.
     """
-    found = broken(_PLAN, spec, raw_enums, positions)
+    found = broken(_PLAN, spec, raw_enums, positions, source)
     too_large = None
     if written is not None:
         too_large = _size_problem(len(written))
@@ -157,8 +161,13 @@ def broken(
     spec: taskspec_pb2.TaskSpec,
     raw_enums: Mapping[str, str] | None = None,
     positions: Mapping[str, Position] | None = None,
+    source: str = "",
 ) -> list[Violation]:
-    """The broken rules of *plan* (as :func:`_plan` compiles them) in *spec*, in order."""
+    """The broken rules of *plan* (as :func:`_plan` compiles them) in *spec*, in order.
+
+    With the document's *source*, a misspelt enum value written plain gets
+    the fix that writes the likely value in its place.
+    """
     raw = raw_enums or _NO_TEXT
     found: list[Violation] = []
     for read, passes, report, items in plan:
@@ -170,6 +179,7 @@ def broken(
             continue
         path, enum, message, code = report
         hint = ""
+        guess = None
         if enum is not None:
             text = raw.get(path)
             if text is None:
@@ -182,7 +192,8 @@ def broken(
                 if guess is not None:
                     hint = f"did you mean {go_quote(guess)}?"
         line, column = positions.get(path, _NOWHERE) if positions else _NOWHERE
-        found.append(Violation(path, message(value), line, column, hint, code))
+        fix = replace_at(source, line, column, value, guess) if guess and source else None
+        found.append(Violation(path, message(value), line, column, hint, code, fix=fix))
     return found
 
 

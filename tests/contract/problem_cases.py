@@ -773,6 +773,7 @@ def _python_check(data: bytes, fmt: str) -> list[dict[str, object]]:
             "message": v.message,
             "hint": v.hint,
             "severity": v.severity,
+            **({"fix": v.fix.to_dict()} if v.fix is not None else {}),
         }
         for v in problems
     ]

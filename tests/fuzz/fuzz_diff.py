@@ -11,7 +11,7 @@ any bytes whatsoever:
   (``ValidationError`` / ``*ValidationError``) or a document they will not
   read (``DecodeError`` / ``*DecodeError``);
 - every problem of the document (``taskspec.check`` / ``Check``) is the
-  same in both, code, field path, line, column, message, hint and
+  same in both, code, field path, line, column, message, hint, fix and
   severity, in the same order, except where the parsers stop: which parser
   stops first, and where, may differ on hostile text, so where either
   library stops at a YAML syntax problem (which it reports alone), the
@@ -141,6 +141,7 @@ def _problems(data: bytes, fmt: str = "yaml") -> list[dict[str, Any]]:
             "message": v.message,
             "hint": v.hint,
             "severity": v.severity,
+            **({"fix": v.fix.to_dict()} if v.fix is not None else {}),
         }
         for v in check_all(data, fmt)
     ]

@@ -41,11 +41,14 @@ import (
 // A Problem is one problem the walk found: the field path it is at ("" for
 // the document as a whole), its message without the path, its code, a
 // hint ("" for none) and the 1-based line and column of its node (0 when
-// unknown).
+// unknown). A problem whose hint names what was likely meant (an unknown
+// key's did-you-mean) has it as data too: Suggestion, to be written in
+// place of Was, the text of its node.
 type Problem struct {
 	Path, Message, Hint string
 	Code                taskspecv1.ProblemCode
 	Line, Column        int
+	Was, Suggestion     string
 }
 
 // A Position is the 1-based line and column where a value starts.
@@ -918,12 +921,16 @@ func (w *walker) unknownKey(k *yaml.Node, path string, fields map[string]field) 
 	if path != "" {
 		msg += " in " + path
 	}
-	h := hint(k.Value, fields)
-	if h == "" {
+	guess := guessField(k.Value, fields)
+	h := ""
+	if guess != "" {
+		h = "did you mean " + strconv.Quote(guess) + "?"
+	} else {
 		h = "expected one of: " + strings.Join(mirrorKeys(path), ", ")
 	}
 	first := w.first == nil
-	w.add(Problem{Path: sub, Message: msg, Hint: h, Code: codeUnknownKey, Line: k.Line, Column: k.Column})
+	w.add(Problem{Path: sub, Message: msg, Hint: h, Code: codeUnknownKey, Line: k.Line, Column: k.Column,
+		Was: k.Value, Suggestion: guess})
 	if first {
 		w.firstPlain = true
 	}
@@ -971,15 +978,13 @@ func (w *walker) describe(n *yaml.Node) string {
 	return "the " + kind + " " + wording.Quote(n.Value)
 }
 
-// hint is the "did you mean" for an unknown key among fields, or "".
-func hint(key string, fields map[string]field) string {
+// guessField is the field of fields an unknown key most likely meant, or
+// "".
+func guessField(key string, fields map[string]field) string {
 	names := make([]string, 0, len(fields))
 	for name := range fields {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	if guess := wording.Guess(key, names); guess != "" {
-		return "did you mean " + strconv.Quote(guess) + "?"
-	}
-	return ""
+	return wording.Guess(key, names)
 }

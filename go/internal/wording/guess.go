@@ -6,11 +6,12 @@ import (
 
 // Guess returns the candidate word was most likely meant to be, or ""
 // when no guess is safe: a case or separator slip, one or two typing
-// mistakes (one below six characters), or a unique candidate that the word
-// begins or ends. A tie, or anything further away, gives nothing, because
-// a wrong guess costs more than none. It is the Python library's
-// taskspec._suggest.suggest for field names (which have no aliases), and
-// tests/contract/suggestions.json holds both to the same answers.
+// mistakes (one below six characters), a unique candidate that the word
+// begins or ends, or one it shortens part by part ("timeout_secs"). A tie,
+// or anything further away, gives nothing, because a wrong guess costs
+// more than none. It is the Python library's taskspec._suggest.suggest for
+// field names (which have no aliases), and tests/contract/suggestions.json
+// holds both to the same answers.
 func Guess(word string, candidates []string) string {
 	norm := strings.ReplaceAll(strings.ReplaceAll(strings.ToLower(strings.TrimSpace(word)), "-", "_"), " ", "_")
 	if norm == "" {
@@ -63,10 +64,50 @@ func Guess(word string, candidates []string) string {
 			choice = found[0]
 		}
 	}
+	if choice == "" {
+		var found []string
+		for _, c := range candidates {
+			if abbreviates(norm, strings.ToLower(c)) {
+				found = append(found, c)
+			}
+		}
+		if len(found) == 1 {
+			choice = found[0]
+		}
+	}
 	if choice == word {
 		return ""
 	}
 	return choice
+}
+
+// abbreviates reports whether word shortens each "_" part of name
+// ("timeout_secs" for "timeout_seconds"): the two have as many parts, two
+// or more, and each part of word keeps the first letter of its part of
+// name and some of the others, in order.
+func abbreviates(word, name string) bool {
+	parts, names := strings.Split(word, "_"), strings.Split(name, "_")
+	if len(parts) != len(names) || len(parts) < 2 {
+		return false
+	}
+	for i, p := range parts {
+		n := []rune(names[i])
+		r := []rune(p)
+		if len(r) == 0 || len(n) == 0 || r[0] != n[0] {
+			return false
+		}
+		j := 0
+		for _, c := range r {
+			for j < len(n) && n[j] != c {
+				j++
+			}
+			if j == len(n) {
+				return false
+			}
+			j++
+		}
+	}
+	return true
 }
 
 // aliases are the other names people give enum values, as the

@@ -57,7 +57,7 @@ from taskspec.bridge._decode_msg import describe, fail
 from taskspec.bridge._decode_scalar import is_null
 from taskspec.bridge._decode_tags import check_events
 from taskspec.bridge._decode_walk import Decoded, Walker
-from taskspec.bridge._syntax import prompt_hint, raw_break_problem, syntax_problem
+from taskspec.bridge._syntax import prompt_fix, prompt_hint, raw_break_problem, syntax_problem
 
 __all__ = [
     "STRICTER_THAN_GO",
@@ -250,5 +250,6 @@ def _hinted(violations: list[Violation], source: str) -> list[Violation]:
     out = []
     for v in violations:
         hint = prompt_hint(v.code, v.message, source, v.line) if not v.hint and v.line else ""
-        out.append(v._with(hint=hint) if hint else v)
+        fix = prompt_fix(v.code, v.message, source, v.line, v.column) if hint else None
+        out.append(v._with(hint=hint, fix=fix) if hint else v)
     return out

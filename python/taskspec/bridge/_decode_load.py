@@ -51,6 +51,7 @@ from taskspec.bridge._syntax import (
     TAB,
     TEXT_AFTER_DOCUMENT,
     control_character_message,
+    prompt_fix,
     prompt_hint,
     syntax_problem,
 )
@@ -190,7 +191,8 @@ def _at(message: str, mark: Any, code: str = SYNTAX, source: str = "") -> Decode
     """The error *message* of *code* at *mark*, with the prompt-mistake hint *source* gives."""
     line, column = mark_position(mark)
     hint = prompt_hint(code, message, source, line) if source else ""
-    return DecodeError([Violation("", message, line, column, hint, code)])
+    fix = prompt_fix(code, message, source, line, column) if hint else None
+    return DecodeError([Violation("", message, line, column, hint, code, fix=fix)])
 
 
 def refused(reason: Form, line: int, column: int) -> DecodeError:

@@ -33,6 +33,7 @@ from taskspec._forms_gen import (
 from taskspec._suggest import suggest
 from taskspec._words import Form, render, render_at
 from taskspec.bridge._decode_load import PLAIN, QUOTED, TAG_PREFIX, position
+from taskspec.bridge._fixes import replace_at
 from taskspec.bridge._gostr import go_quote
 from taskspec.bridge._layout import MessageInfo
 from taskspec.bridge._resolve import resolve
@@ -108,11 +109,15 @@ def refuse(path: str, reason: Form, node: Node | None, **args: object) -> Decode
     return fail(path, MSG_UNSUPPORTED_AT_PATH, node, reason=render(reason, **args))
 
 
-def unknown_field(path: str, key: str, info: MessageInfo, node: Node) -> DecodeError:
+def unknown_field(
+    path: str, key: str, info: MessageInfo, node: Node, source: str = ""
+) -> DecodeError:
     """An unknown key, with the field the writer most likely meant when there is one.
 
     The message says only that the key is unknown; the hint names the
     likely field, or, without one, lists every field the mapping takes.
+    With the document's *source*, a key written as it reads gets the fix
+    that writes the likely field's name in its place.
     """
     sub = join(path, key)
     guess = suggest(key, info.by_name)
@@ -124,11 +129,13 @@ def unknown_field(path: str, key: str, info: MessageInfo, node: Node) -> DecodeE
         )
     else:
         message = render_at(MSG_UNKNOWN_KEY_AT_PATH, shown_path(sub), key=q(key))
+    fix = None
     if guess is None:
         hint = render(HINT_UNKNOWN_KEY_ONE_OF, fields=info.expected)
     else:
         hint = render(HINT_UNKNOWN_KEY_DID_YOU_MEAN, key=go_quote(guess))
-    return DecodeError([Violation(sub, message, line, column, hint, UNKNOWN_KEY)])
+        fix = replace_at(source, line, column, key, guess) if source else None
+    return DecodeError([Violation(sub, message, line, column, hint, UNKNOWN_KEY, fix=fix)])
 
 
 def describe(node: Node) -> str:

@@ -242,7 +242,7 @@ class Walker:
             raise refuse(path, REASON_UNSUPPORTED_MERGE_KEY, key_node)
         fd = plan.fields.get(key)
         if fd is None:
-            raise unknown_field(path, key, plan.info, key_node)
+            raise unknown_field(path, key, plan.info, key_node, self.source)
         return key, fd
 
     @staticmethod

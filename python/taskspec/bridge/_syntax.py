@@ -20,6 +20,7 @@ which libyaml counts lines by and the decoder's other scans share.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Final
 
 from taskspec._codes import (
@@ -38,6 +39,7 @@ from taskspec._codes import (
     UNSUPPORTED,
     WRONG_TYPE,
 )
+from taskspec._errors import Fix
 from taskspec._forms_gen import (
     HINT_MAPPING_VALUE_QUOTE_COLON,
     HINT_MAPPING_VALUE_QUOTE_VALUE,
@@ -57,6 +59,7 @@ from taskspec._forms_gen import (
 )
 from taskspec._words import pieces, render, render_at
 from taskspec.bridge._breaks import LINE_BREAK, LINE_ENDS, RAW_BREAKS
+from taskspec.bridge._fixes import replace_at
 from taskspec.bridge._gostr import go_quote
 
 __all__ = [
@@ -66,6 +69,7 @@ __all__ = [
     "TEXT_AFTER_DOCUMENT",
     "control_character_message",
     "line_text",
+    "prompt_fix",
     "prompt_hint",
     "raw_break_problem",
     "syntax_problem",
@@ -204,6 +208,74 @@ def prompt_hint(code: str, message: str, source: str, line: int) -> str:
                 return render(HINT_MAPPING_VALUE_QUOTE_COLON)
             return render(HINT_MAPPING_VALUE_TOO_DEEP)
     return _fixed_hint(code) if code in _PROMPT_CODES else ""
+
+
+@cache
+def _string_fields() -> frozenset[str]:
+    """The names of the schema's string fields that hold one string: those a quote makes right."""
+    from taskspec.v1 import taskspec_pb2  # noqa: PLC0415
+
+    names: set[str] = set()
+    todo = [taskspec_pb2.TaskSpec.DESCRIPTOR]
+    seen = set()
+    while todo:
+        desc = todo.pop()
+        if desc.full_name in seen:
+            continue
+        seen.add(desc.full_name)
+        for fd in desc.fields:
+            if fd.message_type is not None:
+                if not fd.message_type.GetOptions().map_entry:
+                    todo.append(fd.message_type)
+            elif fd.type == fd.TYPE_STRING and not fd.is_repeated:
+                names.add(fd.name)
+    return frozenset(names)
+
+
+def prompt_fix(code: str, message: str, source: str, line: int, column: int) -> Fix | None:
+    """The fix of the prompt-mistake hint *prompt_hint* gives for the same problem, or None.
+
+    Where the hint says a value must be quoted (it starts with an indicator
+    or holds ``: ``), the fix writes the value double-quoted, escaped as the
+    Go package quotes a string. There is none when the value goes on past
+    its line (the next line is indented deeper than its key), or holds
+    `` #`` (a comment, or text: only the writer knows), since then what the
+    value is cannot be told from the line; nor under a key that names no
+    field of one string, which a quote would not make right; nor for a
+    value of the wrong type or tag that the problem's *column* does not
+    place at the line's value (a mapping in a list item, whose value is not
+    the one read).
+    """
+    if code in _OWN_HINT_ONLY or not _applies(code, message):
+        return None
+    whole = line_text(source, line)
+    text = whole.lstrip(" ")
+    while text.startswith("- "):
+        text = text[2:]
+    match = _KEY_VALUE.fullmatch(text)
+    if match is None:
+        return None
+    if match.group(1) not in _string_fields():
+        return None  # quoting would make a string of a list, a mapping or a number
+    value = match.group(2)
+    quoted = value[0] in _INDICATORS or value.startswith("- ")
+    if not quoted and not (code == MAPPING_VALUE and ": " in value):
+        return None
+    value = value.rstrip(" \t")
+    if " #" in value or "\t#" in value:
+        return None
+    key_column = len(whole) - len(text)
+    after = line_text(source, line + 1)
+    if (
+        after.strip(" \t")
+        and not after.lstrip(" ").startswith("#")
+        and len(after) - len(after.lstrip(" ")) > key_column
+    ):
+        return None  # the value goes on on the next line
+    at = len(whole) - len(match.group(2)) + 1
+    if code in (WRONG_TYPE, UNSUPPORTED) and column != at:
+        return None
+    return replace_at(source, line, at, value, go_quote(value))
 
 
 #: The syntax problems a raw NEL, LS or PS can cause, by ending a line

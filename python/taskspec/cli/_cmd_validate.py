@@ -59,49 +59,49 @@ import signal
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from taskspec._check import check
-from taskspec.cli._discover import ConfigError, Selection, walk
+from taskspec.cli._discover import ConfigError
+from taskspec.cli._fix import add_fix_argument, fix_files
+from taskspec.cli._jobs import free_cpus
+from taskspec.cli._jobs import others_running as _busy
+from taskspec.cli._jobs import usable_cpus as _cpus
 from taskspec.cli._kit import (
     EXIT_INVALID,
     EXIT_OK,
     EXIT_USAGE,
     FORMATS,
-    STDIN,
     Progress,
     Report,
     add_input_options,
-    display_name,
     json_document,
-    misspelt,
-    no_sidecars,
     note_block_prompt,
-    os_reason,
     positive_int,
     read_format,
     read_input,
     warning,
 )
+from taskspec.cli._validate_walk import Item, Note
+from taskspec.cli._validate_walk import items as _items
+from taskspec.cli._validate_walk import size as _size
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
 _T = TypeVar("_T")
 
-__all__ = ["DESCRIPTION", "add_arguments", "check_chunk", "free_cpus", "parallel_jobs", "run"]
+__all__ = [
+    "DESCRIPTION",
+    "Item",
+    "add_arguments",
+    "check_chunk",
+    "free_cpus",
+    "parallel_jobs",
+    "run",
+]
 
 
-class Note(NamedTuple):
-    """A line for stderr that the walk wrote in its place among the files (a warning)."""
-
-    text: str
-
-
-#: A file to check: its path; ``(path, reason)`` for a directory the walk
-#: could not list; ``(name, bytes)`` for standard input, read by the parent;
-#: or a Note, written to stderr in its place, so that stderr is in file order.
-Item = str | tuple[str, str] | tuple[str, bytes] | Note
 #: Per chunk: valid, invalid and unreadable counts, the report lines (stdout)
 #: and the notes (stderr: warnings and hints), each in file order.
 ChunkResult = tuple[int, int, int, str, str]
@@ -161,52 +161,6 @@ def parallel_jobs(files: int, size: int, cpus: int, *, done: bool) -> int | None
     return 1 if done or cpus <= 1 else None
 
 
-def _cpus() -> int:
-    """The CPUs this process may run on (its affinity mask where the OS has one)."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
-def free_cpus(cpus: int, busy: float | None) -> int:
-    """The CPUs of *cpus* that other work leaves free: *busy* of them are taken.
-
-    On a machine already busy another process gets no CPU of its own, and
-    workers only add their overhead (``make -l`` and ``ninja -l`` hold back
-    for the same reason). Without a measure (None), all of them.
-    """
-    if busy is None:
-        return cpus
-    return max(1, min(cpus, int(cpus - busy)))
-
-
-#: Looks at the run queue, and the pause between two: a short, steady sample.
-BUSY_SAMPLES = 5
-BUSY_PAUSE = 0.002
-
-
-def _busy() -> float | None:
-    """How many other processes are running or waiting to run now; None where unknown.
-
-    Linux counts them in ``/proc/loadavg`` (this process among them); the
-    median of a few looks steadies a count that moves from moment to
-    moment. Elsewhere, the 1-minute load average, which lags behind.
-    """
-    counts = []
-    try:
-        for _ in range(BUSY_SAMPLES):
-            with open("/proc/loadavg", "rb") as f:
-                counts.append(int(f.read().split()[3].split(b"/")[0]) - 1)
-            time.sleep(BUSY_PAUSE)
-    except (OSError, ValueError, IndexError):
-        try:
-            return os.getloadavg()[0]
-        except (AttributeError, OSError):
-            return None
-    return sorted(counts)[len(counts) // 2]
-
-
 def _default_jobs() -> int:
     """The default ``--jobs`` for a large run: the CPUs this process may use that are free."""
     return free_cpus(_cpus(), _busy())
@@ -245,8 +199,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "warning; the position left out when unknown); json: one JSON document, every "
         "problem and a summary; jsonl: one JSON object per problem per line, as found "
         "(path, code, field_path, line, column, message, hint, severity: always all "
-        'there, line and column 0 when unknown, hint "" when none); github: GitHub '
-        "Actions annotations (::error or ::warning)",
+        'there, line and column 0 when unknown, hint "" when none; and fix when the '
+        "problem has one: text, start_line, start_column, end_line, end_column); "
+        "github: GitHub Actions annotations (::error or ::warning)",
     )
     p.add_argument(
         "--fail-if-empty",
@@ -261,6 +216,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "(absolute, .., a NUL byte; code TS301) an error that makes the file invalid, "
         "not a warning",
     )
+    add_fix_argument(p)
     add_input_options(p, discovery=True)
     p.add_argument(
         "paths",
@@ -509,55 +465,6 @@ def _report(
     return valid, invalid, unreadable_count
 
 
-def _items(args: argparse.Namespace) -> Iterator[Item]:
-    """The walk; standard input is read here (workers have none).
-
-    The walk's warnings (a directory with no sidecar, a name spelt ``.yml``)
-    come as Notes in their place among the files, to be written with the
-    chunk that holds them.
-    """
-    selection = Selection.build(args.include, args.exclude)
-    notes: list[Note] = []
-
-    def on_empty(directory: str) -> None:
-        notes.append(Note(no_sidecars(directory, selection.patterns)))
-
-    def on_misspelt(path: str, checked: bool) -> None:
-        notes.append(Note(misspelt(path, checked)))
-
-    walked = walk(
-        args.paths,
-        selection,
-        on_empty,
-        force_exclude=args.force_exclude,
-        ignore=not args.no_ignore,
-        on_misspelt=on_misspelt,
-    )
-    for item in walked:
-        if notes:
-            yield from notes
-            notes.clear()
-        if item == STDIN:
-            name = display_name(STDIN, args.stdin_filename)
-            try:
-                yield (name, read_input(STDIN))
-            except OSError as err:
-                yield (name, os_reason(err))
-        else:
-            yield item
-    yield from notes
-
-
-def _size(item: Item) -> int:
-    """The bytes of a file to check, as far as a stat tells (0 for anything else)."""
-    if type(item) is not str:
-        return 0
-    try:
-        return os.stat(item).st_size
-    except OSError:
-        return 0
-
-
 def _head(walked: Iterator[Item], jobs: int | None) -> tuple[list[Item], int]:
     """Walk until the number of workers is known; the items walked, and that number.
 
@@ -591,6 +498,8 @@ def run(args: argparse.Namespace) -> int:
     _configure(fmt, args.strict_paths)
     progress = Progress("validating", sys.stderr)
     try:
+        if args.fix:
+            fix_files(args)
         walk_items = _items(args)
         # Walk just far enough to know how many workers pay; a small run is
         # checked in-process, where it is done before a pool would start.

@@ -215,22 +215,34 @@ def _escape_property(text: str) -> str:
 
 
 #: The keys of a problem's JSON record: ``path`` and the proto Problem's fields, in its order.
-RECORD_KEYS = ("path", "code", "field_path", "line", "column", "message", "hint", "severity")
+RECORD_KEYS = (
+    "path",
+    "code",
+    "field_path",
+    "line",
+    "column",
+    "message",
+    "hint",
+    "severity",
+    "fix",
+)
 
 
-def problem_record(path: str, v: Violation) -> dict[str, str | int]:
+def problem_record(path: str, v: Violation) -> dict[str, object]:
     """The JSON record of problem *v* of file *path*, as ``--format json``/``jsonl`` write it.
 
-    Every key is always there, with the proto's zero value when there is
-    nothing to say (``0`` for no position, ``""`` for no hint), so that a
-    script reads each record the same way, and a record is exactly a
-    ``taskspec.v1.Problem`` in proto3 JSON with its field names (and
-    ``severity`` spelled as :class:`~taskspec.Violation` spells it), plus
-    the file's ``path``.
+    Every key but ``fix`` is always there, with the proto's zero value when
+    there is nothing to say (``0`` for no position, ``""`` for no hint), so
+    that a script reads each record the same way; ``fix`` is there when the
+    problem has one (an object of ``text``, ``start_line``,
+    ``start_column``, ``end_line`` and ``end_column``), as proto3 JSON
+    writes a message field. A record is exactly a ``taskspec.v1.Problem``
+    in proto3 JSON with its field names (and ``severity`` spelled as
+    :class:`~taskspec.Violation` spells it), plus the file's ``path``.
     """
     from taskspec.bridge._decode_msg import clip  # noqa: PLC0415
 
-    return {
+    record: dict[str, object] = {
         "path": path,
         "code": v.code,
         # A key can be a megabyte long; the message quotes it clipped, and so does this.
@@ -241,6 +253,9 @@ def problem_record(path: str, v: Violation) -> dict[str, str | int]:
         "hint": v.hint,
         "severity": v.severity,
     }
+    if v.fix is not None:
+        record["fix"] = v.fix.to_dict()
+    return record
 
 
 def format_problem(fmt: str, path: str, v: Violation) -> str:

@@ -141,7 +141,8 @@ def diagnostic(doc: TextDocument, v: Violation) -> types.Diagnostic:
         related = [types.DiagnosticRelatedInformation(location, v.hint)]
     return types.Diagnostic(
         range=where,
-        message=v.message,
+        # Most editors show the message alone: the hint goes with it.
+        message=f"{v.message}; {v.hint}" if v.hint else v.message,
         severity=(
             types.DiagnosticSeverity.Warning
             if v.severity == WARNING
@@ -159,6 +160,7 @@ def diagnostic(doc: TextDocument, v: Violation) -> types.Diagnostic:
             "start": start,
             "end": end,
             "placed": 0 < v.line <= len(lines),
+            **({"fix": v.fix.to_dict()} if v.fix is not None else {}),
         },
     )
 
@@ -245,7 +247,10 @@ def code_actions(
         else:
             span = doc.position_codec.range_from_client_units(lines, diag.range)
             line, start, end = span.start.line, span.start.character, span.end.character
-        for fix in _lsp_text.fixes(lines, line, start, end, code=str(diag.code or ""), hint=hint):
+        found = _lsp_text.fixes(
+            lines, line, start, end, code=str(diag.code or ""), hint=hint, fix=data.get("fix")
+        )
+        for fix in found:
             edits = [_text_edit(doc, e) for e in fix.edits]
             actions.append(
                 types.CodeAction(

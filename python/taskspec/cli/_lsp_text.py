@@ -5,8 +5,10 @@ are plain values, so that each piece can be read and tested alone:
 
 - :func:`problem_span`: where a problem of :func:`taskspec.check` starts and
   ends on its line (a problem has a start only);
-- :func:`fixes`: the edits a problem's hint proposes (a misspelt key or enum
-  value, a prompt to quote or turn into a block scalar, a tab to replace);
+- :func:`fixes`: the edits that fix a problem: its own fix, worked out by
+  the libraries (a misspelt key or enum value, a value to quote, which may
+  also become a block scalar), or for a problem without one, what its code
+  proposes on its line (a tab to replace, an escape);
 - :func:`hover`: a key's documentation from the proto's comments (through
   the JSON Schema generated from them), whether agents see it and its rule,
   or, on an enum value, the values it can take.
@@ -26,21 +28,13 @@ from importlib import resources
 from typing import Any, Final
 
 from taskspec._codes import DUPLICATE_KEY, TAB_INDENT, UNKNOWN_KEY
-from taskspec._forms_gen import HINT_MAPPING_VALUE_QUOTE_VALUE
-from taskspec._words import pieces
 
 __all__ = ["Edit", "Fix", "fixes", "hover", "problem_span"]
 
 #: The codes whose problem starts at a key: the span is the key.
 _KEY_CODES: Final = frozenset({UNKNOWN_KEY, DUPLICATE_KEY})
-#: The code of a plain prompt cut short by ' #'.
-_COMMENT_IN_VALUE: Final = "TS304"
 #: The code of an escape that does not exist.
 _BAD_ESCAPE: Final = "TS016"
-#: The hint's suggestion: ``did you mean "x"?`` (keys and enum values).
-_DID_YOU_MEAN: Final = re.compile(r'did you mean "((?:[^"\\]|\\.)*)"\?')
-#: The prompt-mistake hint: ``... must be quoted, or written as a block scalar (|)``.
-_PROMPT_HINT: Final = pieces(HINT_MAPPING_VALUE_QUOTE_VALUE)[-1].strip()
 #: A block mapping key on its line: indentation, list dashes, key, and what follows.
 _KEY_LINE: Final = re.compile(
     r"^(?P<lead>[ ]*(?:-[ ]+)*)(?P<key>[^\s#:'\"\-][^:#]*?):(?P<rest>[ \t].*|)$"
@@ -99,52 +93,6 @@ def problem_span(lines: Sequence[str], line: int, column: int, code: str) -> tup
     return line - 1, start, end
 
 
-def _quoted(text: str) -> str:
-    """*text* as a YAML double-quoted scalar (JSON's escapes are YAML's)."""
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _key_line(lines: Sequence[str], line: int) -> int:
-    """The 0-based line of the key whose value holds 0-based *line*: itself, or one above."""
-    for at in range(line, -1, -1):
-        match = _KEY_LINE.match(lines[at])
-        if match and match.group("rest").strip():
-            return at
-        if at < line and lines[at].strip() and not lines[at].startswith(" "):
-            break  # a top-level line that is not the value's key: give up
-    return -1
-
-
-def _prompt_fixes(lines: Sequence[str], line: int) -> list[Fix]:
-    """Quote the plain value on or above 0-based *line*, or make it a block scalar."""
-    at = _key_line(lines, line)
-    if at < 0:
-        return []
-    match = _KEY_LINE.match(lines[at])
-    assert match is not None
-    key_col = len(match.group("lead"))
-    rest = match.group("rest")
-    value_col = match.start("rest") + len(rest) - len(rest.lstrip())
-    words = [lines[at][value_col:].rstrip()]
-    last = at
-    for below in range(at + 1, len(lines)):
-        text = lines[below]
-        if not text.strip():
-            continue
-        if len(text) - len(text.lstrip(" ")) <= key_col:
-            break
-        words.append(text.strip())
-        last = below
-    value = " ".join(words)
-    end = len(lines[last])
-    pad = " " * (key_col + INDENT)
-    block = "|-\n" + pad + value
-    return [
-        Fix("Quote the value", (Edit(at, value_col, last, end, _quoted(value)),), preferred=True),
-        Fix("Write the value as a block scalar (|)", (Edit(at, value_col, last, end, block),)),
-    ]
-
-
 def _tab_fix(lines: Sequence[str], line: int) -> list[Fix]:
     text = lines[line]
     lead = len(text) - len(text.lstrip(" \t"))
@@ -159,23 +107,61 @@ def _tab_fix(lines: Sequence[str], line: int) -> list[Fix]:
 
 
 def fixes(
-    lines: Sequence[str], line: int, start: int, end: int, *, code: str, hint: str
+    lines: Sequence[str],
+    line: int,
+    start: int,
+    end: int,
+    *,
+    code: str,
+    hint: str,
+    fix: Mapping[str, Any] | None = None,
 ) -> list[Fix]:
-    """The quick fixes for a problem with *code* and *hint* spanning (*line*, *start*, *end*)."""
+    """The quick fixes for a problem with *code* and *hint* spanning (*line*, *start*, *end*).
+
+    *fix* is the problem's own fix (:class:`taskspec.Fix`, as its
+    ``to_dict`` writes it), which the libraries work out where they find
+    the problem: a misspelt key or enum value, a value to quote. It is the
+    preferred quick fix, and the only edit made of a suggestion; a value to
+    quote may also become a block scalar, in the same span. A problem
+    without one gets the fixes its code has (a tab, an escape), on its own
+    line.
+    """
     if not 0 <= line < len(lines):
         return []
-    suggestion = _DID_YOU_MEAN.search(hint)
-    if suggestion is not None:
-        word = json.loads(f'"{suggestion.group(1)}"')
-        edit = Edit(line, start, line, end, word)
-        return [Fix(f'Replace with "{word}"', (edit,), preferred=True)]
+    if fix is not None:
+        return _data_fixes(lines, fix)
     if code == TAB_INDENT:
         return _tab_fix(lines, line)
-    if _PROMPT_HINT in hint or code == _COMMENT_IN_VALUE:
-        return _prompt_fixes(lines, line)
     if code == _BAD_ESCAPE:
         return _escape_fixes(lines, line)
     return []
+
+
+def _data_fixes(lines: Sequence[str], fix: Mapping[str, Any]) -> list[Fix]:
+    """The quick fix of a problem's own fix, and for a quoted value the block scalar too."""
+    line, start = int(fix["start_line"]) - 1, int(fix["start_column"]) - 1
+    end_line, end = int(fix["end_line"]) - 1, int(fix["end_column"]) - 1
+    text = str(fix["text"])
+    if not (0 <= line <= end_line < len(lines) and line == end_line and 0 <= start <= end):
+        return []
+    old = lines[line][start:end]
+    edit = Edit(line, start, end_line, end, text)
+    if text != _go_quoted(old):
+        return [Fix(f'Replace with "{text}"', (edit,), preferred=True)]
+    match = _KEY_LINE.match(lines[line])
+    pad = " " * ((len(match.group("lead")) if match else 0) + INDENT)
+    block = Edit(line, start, end_line, end, "|-\n" + pad + old)
+    return [
+        Fix("Quote the value", (edit,), preferred=True),
+        Fix("Write the value as a block scalar (|)", (block,)),
+    ]
+
+
+def _go_quoted(text: str) -> str:
+    """*text* as the libraries quote a value in a fix (Go's strconv.Quote)."""
+    from taskspec.bridge._gostr import go_quote  # noqa: PLC0415
+
+    return go_quote(text)
 
 
 def _escape_fixes(lines: Sequence[str], line: int) -> list[Fix]:
@@ -244,12 +230,12 @@ def _contracts() -> Mapping[str, Any]:
 
 
 def _rule(path: str) -> str:
-    from taskspec._rules import RULES  # noqa: PLC0415
+    from taskspec._rules import RULES, shown_message  # noqa: PLC0415
 
     said = [
         f"{'each item ' if rule.item else ''}{rule.implementation.says(rule.bound)}"
         f"{' when set' if rule.ignore_zero else ''}"
-        f' (`taskspec validate` says "{rule.message}")'
+        f" (`taskspec validate` says `{shown_message(rule)}`)"
         for rule in RULES
         if rule.path == path
     ]

@@ -103,7 +103,7 @@ PROBLEM_FIELD_NUMBER: _ClassVar[int]
 problem: _descriptor.FieldDescriptor
 
 class Problem(_message.Message):
-    __slots__ = ("code", "field_path", "line", "column", "message", "hint", "severity")
+    __slots__ = ("code", "field_path", "line", "column", "message", "hint", "severity", "fix")
     CODE_FIELD_NUMBER: _ClassVar[int]
     FIELD_PATH_FIELD_NUMBER: _ClassVar[int]
     LINE_FIELD_NUMBER: _ClassVar[int]
@@ -111,6 +111,7 @@ class Problem(_message.Message):
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
     HINT_FIELD_NUMBER: _ClassVar[int]
     SEVERITY_FIELD_NUMBER: _ClassVar[int]
+    FIX_FIELD_NUMBER: _ClassVar[int]
     code: str
     field_path: str
     line: int
@@ -118,7 +119,22 @@ class Problem(_message.Message):
     message: str
     hint: str
     severity: Severity
-    def __init__(self, code: _Optional[str] = ..., field_path: _Optional[str] = ..., line: _Optional[int] = ..., column: _Optional[int] = ..., message: _Optional[str] = ..., hint: _Optional[str] = ..., severity: _Optional[_Union[Severity, _Literal["SEVERITY_UNSPECIFIED", "SEVERITY_ERROR", "SEVERITY_WARNING"]]] = ...) -> None: ...
+    fix: Fix
+    def __init__(self, code: _Optional[str] = ..., field_path: _Optional[str] = ..., line: _Optional[int] = ..., column: _Optional[int] = ..., message: _Optional[str] = ..., hint: _Optional[str] = ..., severity: _Optional[_Union[Severity, _Literal["SEVERITY_UNSPECIFIED", "SEVERITY_ERROR", "SEVERITY_WARNING"]]] = ..., fix: _Optional[_Union[Fix, _Mapping]] = ...) -> None: ...
+
+class Fix(_message.Message):
+    __slots__ = ("text", "start_line", "start_column", "end_line", "end_column")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    START_LINE_FIELD_NUMBER: _ClassVar[int]
+    START_COLUMN_FIELD_NUMBER: _ClassVar[int]
+    END_LINE_FIELD_NUMBER: _ClassVar[int]
+    END_COLUMN_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    start_line: int
+    start_column: int
+    end_line: int
+    end_column: int
+    def __init__(self, text: _Optional[str] = ..., start_line: _Optional[int] = ..., start_column: _Optional[int] = ..., end_line: _Optional[int] = ..., end_column: _Optional[int] = ...) -> None: ...
 
 class Problems(_message.Message):
     __slots__ = ("problems",)

@@ -57,7 +57,9 @@ package main
 //	    DecodeError's first problem)
 //	{"op":"lib_check","yaml_b64":B,"format":F}  taskspec.CheckFormat (F "yaml",
 //	  "json" or "binpb"; "yaml" when left out) -> {"ok":true,"problems":[P,...]}
-//	  P = {"code","field_path","line","column","message","hint","severity"}
+//	  P = {"code","field_path","line","column","message","hint","severity"},
+//	  and "fix" (F = {"text","start_line","start_column","end_line","end_column"})
+//	  when the problem has one
 //
 // wire_encode builds the message with the library's enum spellings, and
 // wire_decode writes it as YAML with taskspec.MarshalYAML and reads that
@@ -161,6 +163,7 @@ type problem struct {
 	Message   string            `json:"message"`
 	Hint      string            `json:"hint"`
 	Severity  taskspec.Severity `json:"severity"`
+	Fix       *taskspec.Fix     `json:"fix,omitempty"`
 }
 
 // requestError marks a malformed request; its message gets "request: ".
@@ -387,7 +390,7 @@ func dispatch(req *request) (*response, error) {
 		out := []problem{}
 		for _, v := range taskspec.CheckFormat(data, f) {
 			out = append(out, problem{Code: v.Code, FieldPath: v.FieldPath, Line: v.Line, Column: v.Column,
-				Message: v.Message, Hint: v.Hint, Severity: v.Severity})
+				Message: v.Message, Hint: v.Hint, Severity: v.Severity, Fix: v.Fix})
 		}
 		return &response{OK: true, Problems: &out}, nil
 	case "lib_marshal", "lib_validate", "lib_save":

@@ -310,7 +310,11 @@ type Problem struct {
 	// How to fix it, when the catalogue has something to suggest; else "".
 	Hint string `protobuf:"bytes,6,opt,name=hint,proto3" json:"hint,omitempty"`
 	// Error or warning.
-	Severity      Severity `protobuf:"varint,7,opt,name=severity,proto3,enum=taskspec.v1.Severity" json:"severity,omitempty"`
+	Severity Severity `protobuf:"varint,7,opt,name=severity,proto3,enum=taskspec.v1.Severity" json:"severity,omitempty"`
+	// The one safe edit that fixes the problem, when there is one: the hint's
+	// suggestion as data (a misspelt key or enum value, a value that must be
+	// quoted). Unset when the problem has no such fix.
+	Fix           *Fix `protobuf:"bytes,8,opt,name=fix,proto3" json:"fix,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -394,6 +398,99 @@ func (x *Problem) GetSeverity() Severity {
 	return Severity_SEVERITY_UNSPECIFIED
 }
 
+func (x *Problem) GetFix() *Fix {
+	if x != nil {
+		return x.Fix
+	}
+	return nil
+}
+
+// Fix is one edit of a document: the text between start and end is
+// replaced by text. Positions are as editors count them: 1-based lines
+// broken at "\n", "\r\n" and "\r" only, 1-based columns counted in
+// characters (code points). End is the position just past the last
+// character replaced.
+type Fix struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The replacement text.
+	Text string `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
+	// Line of the first character replaced.
+	StartLine int32 `protobuf:"varint,2,opt,name=start_line,json=startLine,proto3" json:"start_line,omitempty"`
+	// Column of the first character replaced.
+	StartColumn int32 `protobuf:"varint,3,opt,name=start_column,json=startColumn,proto3" json:"start_column,omitempty"`
+	// Line of the position just past the last character replaced.
+	EndLine int32 `protobuf:"varint,4,opt,name=end_line,json=endLine,proto3" json:"end_line,omitempty"`
+	// Column of the position just past the last character replaced.
+	EndColumn     int32 `protobuf:"varint,5,opt,name=end_column,json=endColumn,proto3" json:"end_column,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Fix) Reset() {
+	*x = Fix{}
+	mi := &file_taskspec_v1_problems_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Fix) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Fix) ProtoMessage() {}
+
+func (x *Fix) ProtoReflect() protoreflect.Message {
+	mi := &file_taskspec_v1_problems_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Fix.ProtoReflect.Descriptor instead.
+func (*Fix) Descriptor() ([]byte, []int) {
+	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Fix) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *Fix) GetStartLine() int32 {
+	if x != nil {
+		return x.StartLine
+	}
+	return 0
+}
+
+func (x *Fix) GetStartColumn() int32 {
+	if x != nil {
+		return x.StartColumn
+	}
+	return 0
+}
+
+func (x *Fix) GetEndLine() int32 {
+	if x != nil {
+		return x.EndLine
+	}
+	return 0
+}
+
+func (x *Fix) GetEndColumn() int32 {
+	if x != nil {
+		return x.EndColumn
+	}
+	return 0
+}
+
 // Problems is every problem of one document or spec, in the order they are
 // reported: the first is the one a caller that stops at one would see.
 type Problems struct {
@@ -406,7 +503,7 @@ type Problems struct {
 
 func (x *Problems) Reset() {
 	*x = Problems{}
-	mi := &file_taskspec_v1_problems_proto_msgTypes[1]
+	mi := &file_taskspec_v1_problems_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -418,7 +515,7 @@ func (x *Problems) String() string {
 func (*Problems) ProtoMessage() {}
 
 func (x *Problems) ProtoReflect() protoreflect.Message {
-	mi := &file_taskspec_v1_problems_proto_msgTypes[1]
+	mi := &file_taskspec_v1_problems_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -431,7 +528,7 @@ func (x *Problems) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Problems.ProtoReflect.Descriptor instead.
 func (*Problems) Descriptor() ([]byte, []int) {
-	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{1}
+	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *Problems) GetProblems() []*Problem {
@@ -483,7 +580,7 @@ type ProblemKind struct {
 
 func (x *ProblemKind) Reset() {
 	*x = ProblemKind{}
-	mi := &file_taskspec_v1_problems_proto_msgTypes[2]
+	mi := &file_taskspec_v1_problems_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -495,7 +592,7 @@ func (x *ProblemKind) String() string {
 func (*ProblemKind) ProtoMessage() {}
 
 func (x *ProblemKind) ProtoReflect() protoreflect.Message {
-	mi := &file_taskspec_v1_problems_proto_msgTypes[2]
+	mi := &file_taskspec_v1_problems_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -508,7 +605,7 @@ func (x *ProblemKind) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProblemKind.ProtoReflect.Descriptor instead.
 func (*ProblemKind) Descriptor() ([]byte, []int) {
-	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{2}
+	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ProblemKind) GetTitle() string {
@@ -608,7 +705,7 @@ type Form struct {
 
 func (x *Form) Reset() {
 	*x = Form{}
-	mi := &file_taskspec_v1_problems_proto_msgTypes[3]
+	mi := &file_taskspec_v1_problems_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -620,7 +717,7 @@ func (x *Form) String() string {
 func (*Form) ProtoMessage() {}
 
 func (x *Form) ProtoReflect() protoreflect.Message {
-	mi := &file_taskspec_v1_problems_proto_msgTypes[3]
+	mi := &file_taskspec_v1_problems_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -633,7 +730,7 @@ func (x *Form) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Form.ProtoReflect.Descriptor instead.
 func (*Form) Descriptor() ([]byte, []int) {
-	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{3}
+	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Form) GetId() string {
@@ -676,7 +773,7 @@ type ParserProblem struct {
 
 func (x *ParserProblem) Reset() {
 	*x = ParserProblem{}
-	mi := &file_taskspec_v1_problems_proto_msgTypes[4]
+	mi := &file_taskspec_v1_problems_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -688,7 +785,7 @@ func (x *ParserProblem) String() string {
 func (*ParserProblem) ProtoMessage() {}
 
 func (x *ParserProblem) ProtoReflect() protoreflect.Message {
-	mi := &file_taskspec_v1_problems_proto_msgTypes[4]
+	mi := &file_taskspec_v1_problems_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -701,7 +798,7 @@ func (x *ParserProblem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParserProblem.ProtoReflect.Descriptor instead.
 func (*ParserProblem) Descriptor() ([]byte, []int) {
-	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{4}
+	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ParserProblem) GetParser() string {
@@ -758,7 +855,7 @@ type ProblemTables struct {
 
 func (x *ProblemTables) Reset() {
 	*x = ProblemTables{}
-	mi := &file_taskspec_v1_problems_proto_msgTypes[5]
+	mi := &file_taskspec_v1_problems_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -770,7 +867,7 @@ func (x *ProblemTables) String() string {
 func (*ProblemTables) ProtoMessage() {}
 
 func (x *ProblemTables) ProtoReflect() protoreflect.Message {
-	mi := &file_taskspec_v1_problems_proto_msgTypes[5]
+	mi := &file_taskspec_v1_problems_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -783,7 +880,7 @@ func (x *ProblemTables) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProblemTables.ProtoReflect.Descriptor instead.
 func (*ProblemTables) Descriptor() ([]byte, []int) {
-	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{5}
+	return file_taskspec_v1_problems_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ProblemTables) GetParserProblems() []*ParserProblem {
@@ -847,7 +944,7 @@ var File_taskspec_v1_problems_proto protoreflect.FileDescriptor
 
 const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\n" +
-	"\x1ataskspec/v1/problems.proto\x12\vtaskspec.v1\x1a google/protobuf/descriptor.proto\"\xc9\x01\n" +
+	"\x1ataskspec/v1/problems.proto\x12\vtaskspec.v1\x1a google/protobuf/descriptor.proto\"\xed\x01\n" +
 	"\aProblem\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12\x1d\n" +
 	"\n" +
@@ -856,7 +953,16 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\x06column\x18\x04 \x01(\x05R\x06column\x12\x18\n" +
 	"\amessage\x18\x05 \x01(\tR\amessage\x12\x12\n" +
 	"\x04hint\x18\x06 \x01(\tR\x04hint\x121\n" +
-	"\bseverity\x18\a \x01(\x0e2\x15.taskspec.v1.SeverityR\bseverity\"<\n" +
+	"\bseverity\x18\a \x01(\x0e2\x15.taskspec.v1.SeverityR\bseverity\x12\"\n" +
+	"\x03fix\x18\b \x01(\v2\x10.taskspec.v1.FixR\x03fix\"\x95\x01\n" +
+	"\x03Fix\x12\x12\n" +
+	"\x04text\x18\x01 \x01(\tR\x04text\x12\x1d\n" +
+	"\n" +
+	"start_line\x18\x02 \x01(\x05R\tstartLine\x12!\n" +
+	"\fstart_column\x18\x03 \x01(\x05R\vstartColumn\x12\x19\n" +
+	"\bend_line\x18\x04 \x01(\x05R\aendLine\x12\x1d\n" +
+	"\n" +
+	"end_column\x18\x05 \x01(\x05R\tendColumn\"<\n" +
 	"\bProblems\x120\n" +
 	"\bproblems\x18\x01 \x03(\v2\x14.taskspec.v1.ProblemR\bproblems\"\x8f\x03\n" +
 	"\vProblemKind\x12\x14\n" +
@@ -1423,39 +1529,41 @@ func file_taskspec_v1_problems_proto_rawDescGZIP() []byte {
 }
 
 var file_taskspec_v1_problems_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_taskspec_v1_problems_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
+var file_taskspec_v1_problems_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_taskspec_v1_problems_proto_goTypes = []any{
 	(Severity)(0),                         // 0: taskspec.v1.Severity
 	(ProblemCode)(0),                      // 1: taskspec.v1.ProblemCode
 	(*Problem)(nil),                       // 2: taskspec.v1.Problem
-	(*Problems)(nil),                      // 3: taskspec.v1.Problems
-	(*ProblemKind)(nil),                   // 4: taskspec.v1.ProblemKind
-	(*Form)(nil),                          // 5: taskspec.v1.Form
-	(*ParserProblem)(nil),                 // 6: taskspec.v1.ParserProblem
-	(*ProblemTables)(nil),                 // 7: taskspec.v1.ProblemTables
-	(*descriptorpb.EnumOptions)(nil),      // 8: google.protobuf.EnumOptions
-	(*descriptorpb.EnumValueOptions)(nil), // 9: google.protobuf.EnumValueOptions
+	(*Fix)(nil),                           // 3: taskspec.v1.Fix
+	(*Problems)(nil),                      // 4: taskspec.v1.Problems
+	(*ProblemKind)(nil),                   // 5: taskspec.v1.ProblemKind
+	(*Form)(nil),                          // 6: taskspec.v1.Form
+	(*ParserProblem)(nil),                 // 7: taskspec.v1.ParserProblem
+	(*ProblemTables)(nil),                 // 8: taskspec.v1.ProblemTables
+	(*descriptorpb.EnumOptions)(nil),      // 9: google.protobuf.EnumOptions
+	(*descriptorpb.EnumValueOptions)(nil), // 10: google.protobuf.EnumValueOptions
 }
 var file_taskspec_v1_problems_proto_depIdxs = []int32{
 	0,  // 0: taskspec.v1.Problem.severity:type_name -> taskspec.v1.Severity
-	2,  // 1: taskspec.v1.Problems.problems:type_name -> taskspec.v1.Problem
-	0,  // 2: taskspec.v1.ProblemKind.severity:type_name -> taskspec.v1.Severity
-	5,  // 3: taskspec.v1.ProblemKind.message_forms:type_name -> taskspec.v1.Form
-	5,  // 4: taskspec.v1.ProblemKind.hint_forms:type_name -> taskspec.v1.Form
-	5,  // 5: taskspec.v1.ProblemKind.reasons:type_name -> taskspec.v1.Form
-	1,  // 6: taskspec.v1.ParserProblem.code:type_name -> taskspec.v1.ProblemCode
-	6,  // 7: taskspec.v1.ProblemTables.parser_problems:type_name -> taskspec.v1.ParserProblem
-	5,  // 8: taskspec.v1.ProblemTables.words:type_name -> taskspec.v1.Form
-	5,  // 9: taskspec.v1.ProblemTables.service_messages:type_name -> taskspec.v1.Form
-	8,  // 10: taskspec.v1.problem_tables:extendee -> google.protobuf.EnumOptions
-	9,  // 11: taskspec.v1.problem:extendee -> google.protobuf.EnumValueOptions
-	7,  // 12: taskspec.v1.problem_tables:type_name -> taskspec.v1.ProblemTables
-	4,  // 13: taskspec.v1.problem:type_name -> taskspec.v1.ProblemKind
-	14, // [14:14] is the sub-list for method output_type
-	14, // [14:14] is the sub-list for method input_type
-	12, // [12:14] is the sub-list for extension type_name
-	10, // [10:12] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	3,  // 1: taskspec.v1.Problem.fix:type_name -> taskspec.v1.Fix
+	2,  // 2: taskspec.v1.Problems.problems:type_name -> taskspec.v1.Problem
+	0,  // 3: taskspec.v1.ProblemKind.severity:type_name -> taskspec.v1.Severity
+	6,  // 4: taskspec.v1.ProblemKind.message_forms:type_name -> taskspec.v1.Form
+	6,  // 5: taskspec.v1.ProblemKind.hint_forms:type_name -> taskspec.v1.Form
+	6,  // 6: taskspec.v1.ProblemKind.reasons:type_name -> taskspec.v1.Form
+	1,  // 7: taskspec.v1.ParserProblem.code:type_name -> taskspec.v1.ProblemCode
+	7,  // 8: taskspec.v1.ProblemTables.parser_problems:type_name -> taskspec.v1.ParserProblem
+	6,  // 9: taskspec.v1.ProblemTables.words:type_name -> taskspec.v1.Form
+	6,  // 10: taskspec.v1.ProblemTables.service_messages:type_name -> taskspec.v1.Form
+	9,  // 11: taskspec.v1.problem_tables:extendee -> google.protobuf.EnumOptions
+	10, // 12: taskspec.v1.problem:extendee -> google.protobuf.EnumValueOptions
+	8,  // 13: taskspec.v1.problem_tables:type_name -> taskspec.v1.ProblemTables
+	5,  // 14: taskspec.v1.problem:type_name -> taskspec.v1.ProblemKind
+	15, // [15:15] is the sub-list for method output_type
+	15, // [15:15] is the sub-list for method input_type
+	13, // [13:15] is the sub-list for extension type_name
+	11, // [11:13] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_taskspec_v1_problems_proto_init() }
@@ -1469,7 +1577,7 @@ func file_taskspec_v1_problems_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_taskspec_v1_problems_proto_rawDesc), len(file_taskspec_v1_problems_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   6,
+			NumMessages:   7,
 			NumExtensions: 2,
 			NumServices:   0,
 		},
