@@ -128,7 +128,7 @@ func examine(data []byte, forSpec bool) examined {
 		}
 	}
 	// Among the rules, document order; Go's order among rules at one place.
-	slices.SortStableFunc(rules, byPosition)
+	sortByPosition(rules)
 	vs = append(vs, rules...)
 	var spec *taskspecv1.TaskSpec
 	if len(vs) == 0 {
@@ -400,7 +400,7 @@ func warnings(spec *taskspecv1.TaskSpec, m *eval.TaskSpec, w *reading) []Violati
 			out = append(out, v)
 		}
 	}
-	slices.SortStableFunc(out, byPosition)
+	sortByPosition(out)
 	return out
 }
 
@@ -580,16 +580,19 @@ func (w *reading) byteOrderMarks() []Violation {
 		return true
 	})
 	before := func(a, b walk.Position) bool { return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column }
-	slices.SortFunc(fields, func(a, b field) int {
+	// sort.Slice, not slices.SortFunc: a generic sort is compiled again
+	// for each element type, which every program linking the library pays.
+	sort.Slice(fields, func(i, j int) bool {
+		a, b := fields[i], fields[j]
 		switch {
 		case before(a.at, b.at):
-			return -1
+			return true
 		case before(b.at, a.at):
-			return 1
+			return false
 		case a.depth != b.depth:
-			return a.depth - b.depth
+			return a.depth < b.depth
 		}
-		return strings.Compare(a.path, b.path)
+		return a.path < b.path
 	})
 	var out []Violation
 	last, line, column := -1, 0, 0
@@ -638,11 +641,17 @@ func (w *reading) fieldBefore(line, column int) string {
 	return best
 }
 
-func byPosition(a, b Violation) int {
-	if a.Line != b.Line {
-		return a.Line - b.Line
-	}
-	return a.Column - b.Column
+// sortByPosition orders vs by line, then column, keeping the order of
+// problems at one place. It uses sort.SliceStable rather than
+// slices.SortStableFunc, whose copy for Violation every program linking the
+// library would carry (the hello-world's size is held under a bound).
+func sortByPosition(vs []Violation) {
+	sort.SliceStable(vs, func(i, j int) bool {
+		if vs[i].Line != vs[j].Line {
+			return vs[i].Line < vs[j].Line
+		}
+		return vs[i].Column < vs[j].Column
+	})
 }
 
 // pathForm renders at, a form that starts "{path}: ", with path shown as
