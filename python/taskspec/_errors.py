@@ -34,7 +34,40 @@ __all__ = [
 ]
 
 
-class Fix:
+class _Frozen:
+    """A value of slots that cannot change, compared, hashed and pickled by its fields.
+
+    Written out rather than made with dataclasses, whose import (with
+    inspect, ast and dis) costs more than the rest of the validate path's
+    own modules. A subclass sets its slots with ``object.__setattr__`` and
+    gives :meth:`_fields`, its fields in the order its constructor takes
+    them.
+    """
+
+    __slots__ = ()
+
+    def _fields(self) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __reduce__(self) -> tuple[type[_Frozen], tuple[Any, ...]]:
+        return (self.__class__, self._fields())
+
+
+class Fix(_Frozen):
     """One safe edit that fixes a problem: the contract's ``taskspec.v1.Fix``.
 
     ``text`` replaces the characters from (``start_line``, ``start_column``)
@@ -65,29 +98,12 @@ class Fix:
     def _fields(self) -> tuple[str, int, int, int, int]:
         return (self.text, self.start_line, self.start_column, self.end_line, self.end_column)
 
-    def __setattr__(self, name: str, value: Any) -> NoReturn:
-        raise AttributeError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> NoReturn:
-        raise AttributeError(f"cannot delete field {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
     def __repr__(self) -> str:
         return (
             f"Fix(text={self.text!r}, start_line={self.start_line!r},"
             f" start_column={self.start_column!r}, end_line={self.end_line!r},"
             f" end_column={self.end_column!r})"
         )
-
-    def __reduce__(self) -> tuple[type[Fix], tuple[str, int, int, int, int]]:
-        return (self.__class__, self._fields())
 
     def to_proto(self) -> problems_pb2.Fix:
         """This fix as the contract's ``taskspec.v1.Fix`` message."""
@@ -110,7 +126,7 @@ class Fix:
         }
 
 
-class Violation:
+class Violation(_Frozen):
     """One problem with one field: the contract's Problem model in Python.
 
     ``field_path`` uses the canonical YAML keys joined by dots, with list
@@ -130,9 +146,6 @@ class Violation:
     fields, so the two compare whole.
     """
 
-    # A frozen value, written out rather than made with dataclasses, whose
-    # import (with inspect, ast and dis) costs more than the rest of the
-    # validate path's own modules.
     __slots__ = ("code", "column", "field_path", "fix", "hint", "line", "message", "severity")
     __match_args__ = (
         "field_path",
@@ -187,20 +200,6 @@ class Violation:
             self.fix,
         )
 
-    def __setattr__(self, name: str, value: Any) -> NoReturn:
-        raise AttributeError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> NoReturn:
-        raise AttributeError(f"cannot delete field {name!r}")
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
     def __repr__(self) -> str:
         return (
             f"Violation(field_path={self.field_path!r}, message={self.message!r},"
@@ -208,11 +207,6 @@ class Violation:
             f" code={self.code!r}, severity={self.severity!r}"
             + (f", fix={self.fix!r})" if self.fix is not None else ")")
         )
-
-    def __reduce__(
-        self,
-    ) -> tuple[type[Violation], tuple[str, str, int, int, str, str, str, Fix | None]]:
-        return (self.__class__, self._fields())
 
     def _moved(self, line: int, column: int) -> Violation:
         """The same violation at another position."""
