@@ -50,6 +50,7 @@ from taskspec.bridge._decode_load import (
     check_bounds,
     check_yaml_version,
     compose,
+    control_character,
     source_of,
     yaml_error,
 )
@@ -210,9 +211,7 @@ def _decode(raw: bytes, source: str, collect: bool) -> Decoded:
         # Refused before anything is read, whatever the text's length: libyaml
         # decodes 16 KiB at a time, so past that a syntax error before the
         # character would be met first (the Go library checks its input whole).
-        character = ord(unprintable.group())
-        reason = "special characters are not allowed"
-        raise yaml_error(yaml.reader.ReaderError("", 0, character, "utf-8", reason), source)
+        raise control_character(source, ord(unprintable.group()), unprintable.start())
     boms = "\ufeff" in source
     if boms:
         check_inner_boms(source)

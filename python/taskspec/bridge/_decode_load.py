@@ -67,6 +67,7 @@ __all__ = [
     "check_bounds",
     "check_yaml_version",
     "compose",
+    "control_character",
     "mark_position",
     "position",
     "refused",
@@ -287,13 +288,18 @@ def yaml_error(err: yaml.YAMLError, source: str = "") -> DecodeError:
         code, message = syntax_problem(err.context, err.problem)
         return _at(message, mark, code, source)
     if isinstance(err, yaml.reader.ReaderError):
-        message = control_character_message(err.character)
         # libyaml's offset counts bytes; the character is the text's first
         # one that YAML refuses, so its first occurrence is where it stands.
         index = source.find(chr(err.character)) if source else -1
-        line, column = char_position(source, index)
-        return DecodeError([Violation("", message, line, column, code=CONTROL_CHARACTER)])
+        return control_character(source, err.character, index)
     return DecodeError([Violation("", _SYNTAX_FALLBACK, code=SYNTAX)])
+
+
+def control_character(source: str, character: int, index: int) -> DecodeError:
+    """The refusal of *character*, which YAML does not allow, at *index* of *source* (or -1)."""
+    message = control_character_message(character)
+    line, column = char_position(source, index)
+    return DecodeError([Violation("", message, line, column, code=CONTROL_CHARACTER)])
 
 
 _SYNTAX_FALLBACK: Final = syntax_problem(None, None)[1]
