@@ -125,8 +125,7 @@ const (
 	// CodeCommentInValue (TS304): ' #' that ends a prompt written plain.
 	CodeCommentInValue Code = "TS304"
 
-	// CodeYAMLByteOrderMark (TS305): raw byte order mark (U+FEFF) in a quoted
-	// or block value.
+	// CodeYAMLByteOrderMark (TS305): raw byte order mark (U+FEFF) in a value.
 	CodeYAMLByteOrderMark Code = "TS305"
 
 	// CodeNotReadable (TS901): file or directory that cannot be read or

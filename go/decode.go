@@ -29,7 +29,7 @@ const decodePrefix = errPrefix + "decode task spec: "
 // silently (a fraction in an integer field, a null list item or key, a
 // second document, a key given twice through an alias), or where YAML
 // readers disagree on its meaning (merge keys, tags, a byte order mark at
-// the start of a line or outside a quoted or block value, a tab starting a
+// the start of a line or outside any value, a tab starting a
 // line among comments), and for a
 // document over [MaxNodes] nodes or [MaxDepth] levels, which is refused
 // before it is built. Agreeing with every reader matters more than
@@ -188,10 +188,10 @@ func (w *reading) decode() (*eval.TaskSpec, error) {
 	} else if p != nil {
 		return nil, w.rulesRefuse(p)
 	}
-	// Last of them, a byte order mark outside a quoted or block value, as
+	// Last of them, a byte order mark outside any value, as
 	// in the Python library: once the document is read, before the walk
 	// refuses anything.
-	if p := w.rules.ByteOrderMarks(doc); p != nil {
+	if p := w.rules.ByteOrderMarks(); p != nil {
 		w.goRejects, w.markRefused = goPackageRejects(data), true
 		return nil, w.rulesRefuse(p)
 	}
@@ -248,7 +248,7 @@ type reading struct {
 	errPlain      bool // err is a problem yaml.v3 also refuses, not a stricter rule
 	goRejects     bool // the Go package's decoder refuses the document too
 	// markRefused tells that the text was refused for a byte order mark
-	// outside a quoted or block value, once read.
+	// outside any value, once read.
 	markRefused bool
 }
 

@@ -556,8 +556,9 @@ func (w *reading) lineBreaks() []Violation {
 
 // byteOrderMarks returns a TS305 warning for each raw byte order mark
 // past the start of the text, at the character: decoding refused any that
-// is not inside a quoted or block value, so each is part of a value. The
-// field is found as for TS302, from the fields sorted once.
+// is not inside a value, so each is part of a value. The field is found as
+// for TS302, from the fields sorted once, but a value may start with the
+// mark: the deepest whose value starts at or before it.
 func (w *reading) byteOrderMarks() []Violation {
 	data := w.text.Bytes()
 	start := 0
@@ -611,7 +612,7 @@ func (w *reading) byteOrderMarks() []Violation {
 		}
 		last = at
 		mark := walk.Position{Line: line, Column: column}
-		k := sort.Search(len(fields), func(k int) bool { return !before(fields[k].at, mark) }) - 1
+		k := sort.Search(len(fields), func(k int) bool { return before(mark, fields[k].at) }) - 1
 		path := ""
 		if k >= 0 {
 			path = fields[k].path

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -263,26 +264,34 @@ func TestCheckRefusesATabThatIndentsAmongComments(t *testing.T) {
 	}
 }
 
-// TestCheckRefusesAByteOrderMarkOutsideAQuotedOrBlockValue: libyaml skips
-// a mark that starts a line, yaml.v3 reads it as text, so one there is
-// refused before anything is read; one past the start of its line outside
-// a quoted or block value (a plain value, a comment) is refused once the
-// document is parsed, as the Python library refuses it. Inside a quoted
-// value a mark is text to both readers: a syntax error after it is
-// reported as it is.
-func TestCheckRefusesAByteOrderMarkOutsideAQuotedOrBlockValue(t *testing.T) {
+// TestCheckRefusesAByteOrderMarkOutsideAValue: libyaml skips a mark that
+// starts a line, yaml.v3 reads it as text, so one there is refused before
+// anything is read; one past the start of its line outside any value (a
+// comment, between tokens) is refused once the document is parsed, as the
+// Python library refuses it. Inside a value, plain, quoted or block, a mark
+// is text to both readers: the value is read with it, with TS305, and a
+// syntax error after it is reported as it is.
+func TestCheckRefusesAByteOrderMarkOutsideAValue(t *testing.T) {
 	for doc, want := range map[string]string{
 		"task_id: x\n\ufeff---\n":                "TS004 2:1 byte order mark at the start of a line",
 		"...!t|\n\ufeff#cprompt: !!str&a ":       "TS004 2:1 byte order mark at the start of a line",
 		"task_id: [x,\n\ufeffy]\n":               "TS004 2:1 byte order mark at the start of a line",
 		"\ufeff\ufefftask_id: x\n":               "TS004 1:1 two byte order marks at the start",
-		"\ufefftask_id: a\ufeffb\n":              "TS004 1:11 byte order mark outside a quoted or block value",
-		"task_id: x\n# note\ufeff\nprompt: p\n":  "TS004 2:7 byte order mark outside a quoted or block value",
+		"task_id: x\n# note\ufeff\nprompt: p\n":  "TS004 2:7 byte order mark outside a value",
 		"task_id: \"a\n  \ufeffb\"\nprompt: [\n": "TS015 4:1 invalid YAML: expected a value",
 	} {
 		vs := Check([]byte(doc))
 		if len(vs) == 0 || !strings.HasPrefix(fmt.Sprintf("%s %d:%d %s", vs[0].Code, vs[0].Line, vs[0].Column, vs[0].Message), want) {
 			t.Errorf("%q: got %v, want %s", doc, vs, want)
+		}
+	}
+	// In a plain value, as the npm yaml package and prettier write a mark
+	// that starts a string, and past its start.
+	for _, doc := range []string{"\ufefftask_id: a\ufeffb\n", "task_id: \ufeffab\n", "task_id: [x, \ufeffy]\n"} {
+		vs := Check([]byte(doc))
+		if slices.ContainsFunc(vs, func(v Violation) bool { return v.Code == CodeUnsupported || v.Code == CodeSyntax }) ||
+			!slices.ContainsFunc(vs, func(v Violation) bool { return v.Code == CodeYAMLByteOrderMark }) {
+			t.Errorf("%q: got %v, want the mark read, with TS305", doc, vs)
 		}
 	}
 }

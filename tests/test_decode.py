@@ -683,14 +683,14 @@ def test_a_line_start_bom_is_refused_at_its_line_whatever_breaks_the_lines(brk: 
 
 
 def test_a_bom_inside_a_comment_is_refused_at_its_column() -> None:
-    # Past the start of its line a mark is refused outside a quoted or block
-    # value, a comment included: yaml.v3 may skip a character after it.
+    # Past the start of its line a mark is refused outside a value, in a
+    # comment for one: yaml.v3 may skip a character after it.
     doc = VALID_DOC.replace(b"language: go\n", b"language: go # \xef\xbb\xbf\n")
     check_invalid(
         doc,
         DecodeError,
         path="",
-        message="byte order mark outside a quoted or block value",
+        message="byte order mark outside a value",
         line=line_of(doc, b"language: go #"),
         column=len("language: go # ") + 1,
     )

@@ -30,6 +30,7 @@ this list, with the problem the fast reader stopped at first.
 from __future__ import annotations
 
 import re
+import sys
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final, NoReturn
@@ -495,8 +496,9 @@ def _raw_breaks(source: str, positions: Mapping[str, Position]) -> list[Violatio
 def _byte_order_marks(source: str, positions: Mapping[str, Position]) -> list[Violation]:
     """TS305: each raw byte order mark past the start of *source*, at the character.
 
-    Decoding refused any that is not inside a quoted or block value, so
-    each one here is part of a value. The field is found as for TS302.
+    Decoding refused any that is not inside a value, so each one here is
+    part of a value. The field is found as for TS302, but a value may start
+    with the mark: the deepest whose value starts at or before it.
     """
     fields = sorted(
         (pos, path.count(".") + path.count("["), path)
@@ -514,7 +516,7 @@ def _byte_order_marks(source: str, positions: Mapping[str, Position]) -> list[Vi
             line_start = match.end()
         counted = index
         at = (line, index - line_start + 1)
-        i = bisect_left(starts, (at, -1)) - 1
+        i = bisect_right(starts, (at, sys.maxsize)) - 1
         path = fields[i][2] if i >= 0 else ""
         message = (
             render(MSG_YAML_BYTE_ORDER_MARK_AT_PATH, path=_shown(path))

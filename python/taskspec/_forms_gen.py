@@ -104,7 +104,7 @@ REASON_UNSUPPORTED_TWO_BOMS: Final = Form("TS004", REASON, "two_boms")
 REASON_UNSUPPORTED_YAML_VERSION: Final = Form("TS004", REASON, "yaml_version")
 #: TS004 reason: byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it
 REASON_UNSUPPORTED_LINE_START_BOM: Final = Form("TS004", REASON, "line_start_bom")
-#: TS004 reason: byte order mark outside a quoted or block value: yaml.v3 can skip a character after it; remove it, or write it as the escape \uFEFF in a double-quoted string
+#: TS004 reason: byte order mark outside a value: yaml.v3 can skip a character after it; remove it, or write it as the escape \uFEFF in a double-quoted string
 REASON_UNSUPPORTED_OUTSIDE_VALUE_BOM: Final = Form("TS004", REASON, "outside_value_bom")
 #: TS005 message: invalid YAML: the document cannot be read past this point
 MSG_SYNTAX_STOPPED: Final = Form("TS005", MESSAGE, "stopped")

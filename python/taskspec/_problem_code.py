@@ -99,7 +99,7 @@ class Code(enum.StrEnum):
     PROMPT_HAS_COMMAND = "TS303"
     #: ' #' that ends a prompt written plain
     COMMENT_IN_VALUE = "TS304"
-    #: raw byte order mark (U+FEFF) in a quoted or block value
+    #: raw byte order mark (U+FEFF) in a value
     YAML_BYTE_ORDER_MARK = "TS305"
     #: file or directory that cannot be read or written
     NOT_READABLE = "TS901"

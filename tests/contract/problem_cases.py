@@ -609,18 +609,21 @@ def _bom_cases() -> Iterator[tuple[str, bytes]]:
     yield "bom-folded", edit(prompt, f"prompt: >\n    {text}\n\n    {bom}Then stop.")
     yield "bom-in-command", edit("        - test\n", f'        - "te{bom}st"\n')
     yield "bom-twice-after-nel", edit(prompt, f'prompt: "a\x85b{bom}c{bom}"')
-    # Refused: past the start of a line, outside a quoted or block value.
-    yield "unsupported-bom-plain", edit(prompt, f"prompt: {text}")
+    # Read, with TS305: in a plain value, as the npm yaml package and
+    # prettier write a string that starts with the mark.
+    yield "bom-plain", edit(prompt, f"prompt: {text}")
+    yield "bom-plain-start", edit(prompt, f"prompt: {bom}Implement.")
+    # Refused: past the start of a line, outside a value.
     yield "unsupported-bom-comment", edit(prompt, f"{prompt}  # from{bom} Windows")
     yield "unsupported-bom-block-header", edit(prompt, f"prompt: |  # {bom}\n    {text}")
     yield (
         "unsupported-bom-after-block",
         edit(prompt, f"prompt: |\n        Implement.\n    # {bom}\nx_after: 1"),
     )
-    yield "unsupported-bom-key", edit(prompt, f"prompt{bom}: Implement.")
+    yield "bom-key", edit(prompt, f"prompt{bom}: Implement.")
     yield "unsupported-bom-continued-line-start", edit(prompt, f'prompt: "Implement\n{bom}mathx."')
     yield "unsupported-bom-second-document", BASE + f"---\nx: '{bom}'\n".encode()
-    yield "unsupported-bom-no-document", f"# a\n  {bom}# b\n".encode()
+    yield "bom-plain-document", f"# a\n  {bom}# b\n".encode()
 
 
 def _yaml_value(data: bytes) -> object:

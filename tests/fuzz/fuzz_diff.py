@@ -90,7 +90,7 @@ def _python(data: bytes) -> tuple[str, Any]:
 PARSE_STOPS: tuple[str, ...] = (
     "more than one YAML document:",
     "byte order mark at the start of a line:",
-    "byte order mark outside a quoted or block value:",
+    "byte order mark outside a value:",
     "two byte order marks at the start:",
     "%YAML ",
     "the plain scalar ",

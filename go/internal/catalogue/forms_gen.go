@@ -182,10 +182,10 @@ var (
 	// libyaml skips it, yaml.v3 reads it as text; remove it".
 	ReasonUnsupportedLineStartBom = Form{Code: "TS004", Kind: Reason, ID: "line_start_bom", Text: "byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it"}
 
-	// ReasonUnsupportedOutsideValueBom is "byte order mark outside a quoted or
-	// block value: yaml.v3 can skip a character after it; remove it, or write
-	// it as the escape \\uFEFF in a double-quoted string".
-	ReasonUnsupportedOutsideValueBom = Form{Code: "TS004", Kind: Reason, ID: "outside_value_bom", Text: "byte order mark outside a quoted or block value: yaml.v3 can skip a character after it; remove it, or write it as the escape \\uFEFF in a double-quoted string"}
+	// ReasonUnsupportedOutsideValueBom is "byte order mark outside a value:
+	// yaml.v3 can skip a character after it; remove it, or write it as the
+	// escape \\uFEFF in a double-quoted string".
+	ReasonUnsupportedOutsideValueBom = Form{Code: "TS004", Kind: Reason, ID: "outside_value_bom", Text: "byte order mark outside a value: yaml.v3 can skip a character after it; remove it, or write it as the escape \\uFEFF in a double-quoted string"}
 
 	// MsgSyntaxStopped is "invalid YAML: the document cannot be read past this
 	// point".

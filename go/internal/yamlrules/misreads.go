@@ -10,6 +10,7 @@ import (
 
 	forms "github.com/taskspec/taskspec/go/internal/catalogue"
 	"github.com/taskspec/taskspec/go/internal/source"
+	reader "github.com/taskspec/taskspec/go/internal/yaml"
 	"github.com/taskspec/taskspec/go/internal/yamlscan"
 )
 
@@ -71,23 +72,44 @@ func (r *Rules) innerMarks() []int {
 }
 
 // ByteOrderMarks refuses a byte order mark past the start of its line
-// that is not inside a quoted (single or double) or block (literal or
-// folded) scalar of doc, the first document of the text (nil for a text
-// with none): in a plain scalar, a comment or a second document. Inside
-// such a scalar libyaml and yaml.v3 both read it as part of the value, and
-// so it is read, with warning TS305. yaml.v3 tests for a mark at the start
-// of its read buffer rather than at the character it reads (is_bom), so a
-// mark can make it skip the first character of a later line.
-func (r *Rules) ByteOrderMarks(doc *yaml.Node) *Problem {
+// that is not inside a scalar of the text's first document: in a comment,
+// between tokens or in a second document. Inside a scalar, of any style,
+// libyaml and yaml.v3 both read it as part of the value, and so it is
+// read, with warning TS305. yaml.v3 tests for a mark at the start of its
+// read buffer rather than at the character it reads (is_bom), so a mark
+// can make it skip the first character of a later line. The scalars are
+// the reader's (go/internal/yaml), with libyaml's marks, as the Python
+// library takes them from libyaml's events; a text the reader refuses is
+// left to the parse, which reports its syntax problem.
+func (r *Rules) ByteOrderMarks() *Problem {
 	marks := r.innerMarks()
 	if len(marks) == 0 {
 		return nil
 	}
-	var spans [][2]int
-	if doc != nil {
-		valueSpans(r.text, doc, -1, &spans)
+	data := r.text.Bytes()
+	doc, err := reader.Parse(data, reader.Options{})
+	if err != nil {
+		return nil
 	}
-	// The spans are in document order, none inside another.
+	var spans [][2]int // in document order, none inside another
+	var visit func(n *reader.Node)
+	visit = func(n *reader.Node) {
+		switch n.Kind {
+		case reader.ScalarNode:
+			start := n.Start.Offset
+			if n.Style == reader.LiteralStyle || n.Style == reader.FoldedStyle {
+				start = nextLine(data, start) // the value starts on the line after the header
+			}
+			spans = append(spans, [2]int{start, n.End.Offset})
+		case reader.DocumentNode, reader.SequenceNode, reader.MappingNode:
+			for _, c := range n.Content {
+				visit(c)
+			}
+		}
+	}
+	if doc.Root != nil {
+		visit(doc.Root)
+	}
 	for _, at := range marks {
 		i := sort.Search(len(spans), func(i int) bool { return spans[i][0] > at }) - 1
 		if i < 0 || at >= spans[i][1] {
@@ -96,51 +118,6 @@ func (r *Rules) ByteOrderMarks(doc *yaml.Node) *Problem {
 		}
 	}
 	return nil
-}
-
-// valueSpans appends to spans the byte ranges of the values of the quoted
-// and block scalars of n, whose block collection is indented by indent
-// columns (-1 at the top): a quoted scalar from its opening quote past its
-// closing one, a block scalar from the line after its header to the start
-// of the first line that is not its content.
-func valueSpans(t *source.Text, n *yaml.Node, indent int, spans *[][2]int) {
-	switch n.Kind {
-	case yaml.DocumentNode:
-		for _, c := range n.Content {
-			valueSpans(t, c, -1, spans)
-		}
-	case yaml.MappingNode, yaml.SequenceNode:
-		inner := indent
-		if n.Style&yaml.FlowStyle == 0 {
-			inner = n.Column - 1
-			if n.Kind == yaml.MappingNode && len(n.Content) > 0 {
-				inner = n.Content[0].Column - 1 // past the mapping's own properties
-			}
-		}
-		for _, c := range n.Content {
-			valueSpans(t, c, inner, spans)
-		}
-	case yaml.ScalarNode:
-		if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 {
-			return
-		}
-		data := t.Bytes()
-		at := t.Offset(n.Line, n.Column)
-		if at < 0 {
-			return
-		}
-		at = pastProperties(data, at)
-		if at >= len(data) {
-			return
-		}
-		switch data[at] {
-		case '"', '\'':
-			*spans = append(*spans, [2]int{at, yamlscan.SkipQuoted(data, at)})
-		case '|', '>':
-			start := nextLine(data, at)
-			*spans = append(*spans, [2]int{start, blockScalarEnd(data, at, indent)})
-		}
-	}
 }
 
 // nextLine returns the offset of the line after the one offset at is on
@@ -160,60 +137,13 @@ func nextLine(data []byte, at int) int {
 	return len(data)
 }
 
-// blockScalarEnd returns the start of the first line that is not content
-// of the block scalar whose indicator is at offset at, in a block
-// collection indented by indent columns (-1 at the top), as libyaml's
-// scanner reads it: its content is indented by the header's indentation
-// indicator, or else by the first line that is not blank, at least one
-// column more than the collection and no less than a blank line before it.
-func blockScalarEnd(data []byte, at, indent int) int {
-	increment := 0
-	for i := at + 1; i < len(data) && i <= at+2; i++ {
-		if c := data[i]; c >= '1' && c <= '9' {
-			increment = int(c - '0')
-		} else if c != '+' && c != '-' {
-			break
-		}
-	}
-	spaces := func(i int) int {
-		j := i
-		for j < len(data) && data[j] == ' ' {
-			j++
-		}
-		return j - i
-	}
-	blank := func(i int) bool {
-		j := i + spaces(i)
-		return j == len(data) || data[j] == '\n' || data[j] == '\r'
-	}
-	line := nextLine(data, at)
-	content := 0
-	if increment > 0 {
-		content = max(indent, 0) + increment
-	} else {
-		content = max(indent+1, 1)
-		for i := line; i < len(data); i = nextLine(data, i) {
-			content = max(content, spaces(i))
-			if !blank(i) {
-				break
-			}
-		}
-	}
-	for i := line; i < len(data); i = nextLine(data, i) {
-		if spaces(i) < content && !blank(i) {
-			return i
-		}
-	}
-	return len(data)
-}
-
 // lineStartBOMReason is the refusal of a byte order mark that starts a
 // line.
 const lineStartBOMReason = "byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove it"
 
 // outsideValueBOMReason is the refusal of a byte order mark past the start
-// of its line, outside a quoted or block scalar.
-const outsideValueBOMReason = "byte order mark outside a quoted or block value: yaml.v3 can skip a character after it; remove it, or write it as the escape \\uFEFF in a double-quoted string"
+// of its line, outside any scalar.
+const outsideValueBOMReason = "byte order mark outside a value: yaml.v3 can skip a character after it; remove it, or write it as the escape \\uFEFF in a double-quoted string"
 
 // A misread is a place where libyaml (and so the Python library) and
 // yaml.v3 read the text differently and only libyaml refuses it, or both

@@ -22,7 +22,7 @@
 // first document within the budgets, read with no byte order mark past the
 // start), during the schema walk (a tag yaml.v3 dropped, a '?' it
 // could not read), after it (the misreads, what follows the first document
-// and the byte order marks outside a quoted or block value) and on a
+// and the byte order marks outside any value) and on a
 // syntax error (the line libyaml gives). It
 // knows nothing of the public package: a refusal is a plain Problem, in
 // the catalogue's words, which the public package turns into its error.

@@ -109,12 +109,11 @@ STRICTER_THAN_GO: Final[Mapping[str, str]] = {
         " the item from a list silently, which is data loss, and reads an absent field where"
         " a mapping or a list goes."
     ),
-    "a byte order mark that starts a line past the start of the text, or stands outside a"
-    " quoted or block value": (
+    "a byte order mark that starts a line past the start of the text, or stands outside a value": (
         "libyaml skips one that starts a line and yaml.v3 reads it as text, so the two read"
         " different values; and yaml.v3 can skip a character of a later line after one."
-        " Inside a quoted or block value both read it as text: it is read, with warning"
-        " TS305. A string that holds U+FEFF is written with the escape \\uFEFF."
+        " Inside a value, plain, quoted or block, both read it as text: it is read, with"
+        " warning TS305. A string that holds U+FEFF is written with the escape \\uFEFF."
     ),
     "a plain scalar ending in ':' inside [] or {} ([go, a:, b])": (
         "libyaml, which this decoder is built on, cannot read it; yaml.v3 reads 'a:'."

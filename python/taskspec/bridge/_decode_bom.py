@@ -26,9 +26,6 @@ __all__ = ["check_bom_values", "check_inner_boms"]
 #: The end of a line: LF, CR LF or CR.
 _LINE_END: Final = re.compile(r"\r\n?|\n")
 
-#: The styles of the scalars a raw byte order mark may stand in.
-_BOM_STYLES: Final = frozenset({'"', "'", "|", ">"})
-
 
 def check_inner_boms(source: str) -> None:
     """Reject a byte order mark that starts a line, past the start of the text.
@@ -48,12 +45,12 @@ def check_inner_boms(source: str) -> None:
 
 
 def check_bom_values(data: bytes, source: str) -> None:
-    """Reject a byte order mark outside a quoted or block scalar of the first document.
+    """Reject a byte order mark outside a scalar of the first document.
 
-    Inside a quoted (single or double) or block (literal or folded) scalar,
-    libyaml and yaml.v3 both read U+FEFF as part of the value, and so it is
-    read (and warned of, TS305). Anywhere else past the start of a line (a
-    plain scalar, a comment, a second document) it is refused: yaml.v3 tests
+    Inside a scalar, plain, quoted or block, libyaml and yaml.v3 both read
+    U+FEFF as part of the value, and so it is read (and warned of, TS305).
+    Anywhere else past the start of a line (a comment, a second document)
+    it is refused: yaml.v3 tests
     for a mark at the start of its read buffer rather than at the character
     it reads, so it can skip the first character of a later line. *source*
     is the text of *data* without a leading mark; a mark that starts a line
@@ -71,9 +68,9 @@ def check_bom_values(data: bytes, source: str) -> None:
         while True:
             event: Any = parser.get_event()
             kind = type(event)
-            if kind is yaml.ScalarEvent and event.style in _BOM_STYLES:
+            if kind is yaml.ScalarEvent:
                 start = event.start_mark.index
-                if event.style in "|>":  # the value starts on the line after the header
+                if event.style in ("|", ">"):  # the value starts on the next line
                     header_end = _LINE_END.search(source, start)
                     start = header_end.end() if header_end else len(source)
                 spans.append((start, event.end_mark.index))

@@ -995,7 +995,7 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\bSeverity\x12\x18\n" +
 	"\x14SEVERITY_UNSPECIFIED\x10\x00\x12\x12\n" +
 	"\x0eSEVERITY_ERROR\x10\x01\x12\x14\n" +
-	"\x10SEVERITY_WARNING\x10\x02*\xea\xf5\x01\n" +
+	"\x10SEVERITY_WARNING\x10\x02*\xab\xf5\x01\n" +
 	"\vProblemCode\x12\x1c\n" +
 	"\x18PROBLEM_CODE_UNSPECIFIED\x10\x00\x12\xee\a\n" +
 	"\x18PROBLEM_CODE_UNKNOWN_KEY\x10\x01\x1a\xcf\a\xd2\xf3\x18\xca\a\n" +
@@ -1045,8 +1045,8 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\tenum_name\x12<{path}: expected a {enum} value name, got the string {value}JH\n" +
 	"\x12json_integer_range\x122{path}: integer {value} is out of the {type} rangeR`\n" +
 	"\vquote_value\x12Qa value that starts with {value} must be quoted, or written as a block scalar (|)R#\n" +
-	"\x06one_of\x12\x19expected one of: {values}\x12\xa4\x12\n" +
-	"\x18PROBLEM_CODE_UNSUPPORTED\x10\x04\x1a\x85\x12\xd2\xf3\x18\x80\x12\n" +
+	"\x06one_of\x12\x19expected one of: {values}\x12\x94\x12\n" +
+	"\x18PROBLEM_CODE_UNSUPPORTED\x10\x04\x1a\xf5\x11\xd2\xf3\x18\xf0\x11\n" +
 	"0YAML that readers disagree on or that loses data\x10\x01\x1a\x06decode2\xc7\x02Some YAML is read differently by different readers, or is read by the Go package with data silently lost: a null key or list item, a merge key (<<), a tag, a fraction in an integer field, a second document, a byte order mark at the start of a line. taskspec refuses it, with the reason, so that every reader sees the same task.:*verification:\n" +
 	"    test_cmd: [go, ~, test]\n" +
 	"B,verification:\n" +
@@ -1069,8 +1069,8 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"\x0emore_documents\x12Ymore than one YAML document: the Go package reads the first and ignores the rest silentlyZX\n" +
 	"\btwo_boms\x12Ltwo byte order marks at the start: yaml.v3 misreads the document; remove oneZt\n" +
 	"\fyaml_version\x12d%YAML {version} is not supported: yaml.v3 reads only YAML 1.1 documents (%YAML 1.1, or no directive)Zo\n" +
-	"\x0eline_start_bom\x12]byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove itZ\xb3\x01\n" +
-	"\x11outside_value_bom\x12\x9d\x01byte order mark outside a quoted or block value: yaml.v3 can skip a character after it; remove it, or write it as the escape \\uFEFF in a double-quoted string\x12\xec\x03\n" +
+	"\x0eline_start_bom\x12]byte order mark at the start of a line: libyaml skips it, yaml.v3 reads it as text; remove itZ\xa3\x01\n" +
+	"\x11outside_value_bom\x12\x8d\x01byte order mark outside a value: yaml.v3 can skip a character after it; remove it, or write it as the escape \\uFEFF in a double-quoted string\x12\xec\x03\n" +
 	"\x13PROBLEM_CODE_SYNTAX\x10\x05\x1a\xd2\x03\xd2\xf3\x18\xcd\x03\n" +
 	"\x18YAML that cannot be read\x10\x01\x1a\x06decode2\xf5\x01The text is not YAML. This code is for the syntax errors no finer code names, and for text after the end of the document's root value (a second document must start with ---, and taskspec reads one); the position is where the YAML reader stopped.:\x12task_id: t1\n" +
 	"---- \n" +
@@ -1339,10 +1339,9 @@ const file_taskspec_v1_problems_proto_rawDesc = "" +
 	"B&prompt: \"Fix issue #12 in the parser\"\n" +
 	"JF\n" +
 	"\x04ends\x12>{path}: ' #' ends the value: the rest of the line is a commentRX\n" +
-	"\x05quote\x12Oquote the value, or write it as a block scalar (|), to keep the text after ' #'\x12\x95\n" +
-	"\n" +
-	"!PROBLEM_CODE_YAML_BYTE_ORDER_MARK\x10\xb1\x02\x1a\xec\t\xd2\xf3\x18\xe7\t\n" +
-	"7raw byte order mark (U+FEFF) in a quoted or block value\x10\x02\x1a\x04lint2\x9f\x06Text pasted from a Windows file can hold U+FEFF, and JSON.stringify, json.dumps(ensure_ascii=False), ruamel.yaml, prettier and the npm yaml package write it raw. Inside a quoted (single or double) or block (literal or folded) value, libyaml and yaml.v3 both read it as part of the value, and so do both libraries. But yaml.v3 v3.0.4 tests for a byte order mark at the start of its read buffer rather than at the character it reads, so when one happens to sit there it can skip the first character of a later line, depending on byte offsets. Anywhere else (at the start of a line, in a plain value, a key written plain or a comment) it is an error: libyaml skips one that starts a line, yaml.v3 reads it as text. taskspec fmt writes the character as the escape \\uFEFF, which every reader reads alike.:+prompt: \"Fix the parser\ufeff\" (a raw U+FEFF)\n" +
+	"\x05quote\x12Oquote the value, or write it as a block scalar (|), to keep the text after ' #'\x12\xe6\t\n" +
+	"!PROBLEM_CODE_YAML_BYTE_ORDER_MARK\x10\xb1\x02\x1a\xbd\t\xd2\xf3\x18\xb8\t\n" +
+	"'raw byte order mark (U+FEFF) in a value\x10\x02\x1a\x04lint2\x80\x06Text pasted from a Windows file can hold U+FEFF, and JSON.stringify, json.dumps(ensure_ascii=False), ruamel.yaml, prettier and the npm yaml package write it raw. Inside a value, plain, quoted or block, libyaml and yaml.v3 both read it as part of the value, and so do both libraries. But yaml.v3 v3.0.4 tests for a byte order mark at the start of its read buffer rather than at the character it reads, so when one happens to sit there it can skip the first character of a later line, depending on byte offsets. Anywhere else it is an error: libyaml skips one that starts a line where yaml.v3 reads it as text, and one in a comment is kept from yaml.v3's buffer for the same reason. taskspec fmt writes the character as the escape \\uFEFF, which every reader reads alike.:+prompt: \"Fix the parser\ufeff\" (a raw U+FEFF)\n" +
 	"B\x1fprompt: \"Fix the parser\\uFEFF\"\n" +
 	"J\x81\x01\n" +
 	"\aat_path\x12v{path}: a raw byte order mark (U+FEFF) in the text can make the Go package (yaml.v3 v3.0.4) misread the lines after itJw\n" +
