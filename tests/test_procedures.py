@@ -263,7 +263,10 @@ def new_kind_of_constraint(repo: Path) -> None:
         '      title: "integer that is not a multiple of its step"\n'
         "      severity: SEVERITY_ERROR\n"
         '      stage: "validate"\n'
-        '      messages: "{rule}"\n'
+        "      message_forms: {\n"
+        '        id: "rule"\n'
+        '        text: "{rule}"\n'
+        "      }\n"
         '      explanation: "The integer must be a multiple of the field\'s step."\n'
         '      example: "memory_mb: 100\\n"\n'
         '      fixed: "memory_mb: 128\\n"\n'

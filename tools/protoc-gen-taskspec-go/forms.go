@@ -84,6 +84,18 @@ func (c *contract) formsGo(gen *protogen.Plugin) error {
 		kind := kinds[cc.num]
 		code := fmt.Sprintf("TS%03d", cc.num)
 		name := strings.TrimPrefix(cc.ident, "Code")
+		if kind == nil {
+			problems = append(problems, fmt.Sprintf("%s: %s has no catalogue entry", cc.from, code))
+			continue
+		}
+		for _, old := range [...]string{"messages", "hints"} {
+			if fd := kind.Descriptor().Fields().ByName(protoreflect.Name(old)); fd != nil && kind.Has(fd) {
+				problems = append(problems, fmt.Sprintf("%s: %s: %s is no longer read: give each form in %s_forms, with an id and its text", cc.from, code, old, strings.TrimSuffix(old, "s")))
+			}
+		}
+		if len(formsOf(kind, "message_forms")) == 0 {
+			problems = append(problems, fmt.Sprintf("%s: %s: no message_forms: give each form its message takes, with an id and its text", cc.from, code))
+		}
 		for _, l := range formLists {
 			for _, f := range formsOf(kind, l.field) {
 				d := declaredForm{ident: l.prefix + name + goName(f[0]), code: code, kind: l.kind, id: f[0], text: f[1]}

@@ -334,7 +334,8 @@ func TestANewKindNeedsNoPluginChange(t *testing.T) {
 	req := request(t, nil)
 	for _, f := range req.GetProtoFile() {
 		if f.GetName() == optionsFile {
-			addKind(f, "example_kind", &taskspecv1.ConstraintKind{Code: 199, Problem: &taskspecv1.ProblemKind{Title: "t"}})
+			addKind(f, "example_kind", &taskspecv1.ConstraintKind{Code: 199, Problem: &taskspecv1.ProblemKind{
+				Title: "t", MessageForms: []*taskspecv1.Form{{Id: "rule", Text: "{rule}"}}}})
 		}
 	}
 	out, err := run(t, req)
@@ -511,5 +512,54 @@ func TestAParserRowNamingNoFormFails(t *testing.T) {
 	err = generate(gen)
 	if err == nil || !strings.Contains(err.Error(), `"no_such_form"`) || !strings.Contains(err.Error(), "TS005") {
 		t.Fatalf("generate = %v, want an error naming TS005's form \"no_such_form\"", err)
+	}
+}
+
+// TestAnEntryWithoutMessageFormsFails: an entry written with the fields the
+// forms replaced (messages, hints), or with no message form, stops
+// generation with the code and the field to use, not a catalogue whose
+// words are missing.
+func TestAnEntryWithoutMessageFormsFails(t *testing.T) {
+	for name, edit := range map[string]func(k *taskspecv1.ProblemKind){
+		"deprecated messages": func(k *taskspecv1.ProblemKind) {
+			//lint:ignore SA1019 the entry is written with the field the forms replaced
+			k.Messages = []string{k.GetMessageForms()[0].GetText()}
+			k.MessageForms = nil
+		},
+		"deprecated hints": func(k *taskspecv1.ProblemKind) {
+			//lint:ignore SA1019 the entry is written with the field the forms replaced
+			k.Hints = []string{"x"}
+		},
+		"no message form": func(k *taskspecv1.ProblemKind) { k.MessageForms = nil },
+	} {
+		req := request(t, nil)
+		for _, f := range req.GetProtoFile() {
+			if f.GetName() != problemsFile {
+				continue
+			}
+			for _, e := range f.GetEnumType() {
+				if e.GetName() != "ProblemCode" {
+					continue
+				}
+				for _, v := range e.GetValue() {
+					if v.GetNumber() != int32(taskspecv1.ProblemCode_PROBLEM_CODE_UNKNOWN_KEY) {
+						continue
+					}
+					kind := proto.Clone(proto.GetExtension(v.GetOptions(), taskspecv1.E_Problem).(*taskspecv1.ProblemKind)).(*taskspecv1.ProblemKind)
+					edit(kind)
+					v.Options = proto.Clone(v.GetOptions()).(*descriptorpb.EnumValueOptions)
+					proto.SetExtension(v.Options, taskspecv1.E_Problem, kind)
+				}
+			}
+		}
+		gen, err := protogen.Options{}.New(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = generate(gen)
+		if err == nil || !strings.Contains(err.Error(), "TS001") || !strings.Contains(err.Error(), "message_forms") &&
+			!strings.Contains(err.Error(), "hint_forms") {
+			t.Errorf("%s: generate = %v, want an error naming TS001 and the forms to use", name, err)
+		}
 	}
 }
